@@ -1,0 +1,98 @@
+#include "command.h"
+#include "emit/output_dir.h"
+#include "output_info.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace by::cli {
+
+namespace {
+
+struct ToolRun {
+  std::string name;
+  int status = 0;
+  int warnings = 0;
+  int errors = 0;
+  std::string output;
+};
+
+// Verilator prints one "%Warning-KIND:" or "%Error:" line per message (plus context lines).
+void countVerilator(ToolRun& r) {
+  std::istringstream lines(r.output);
+  std::string l;
+  while (std::getline(lines, l)) {
+    if (l.rfind("%Warning", 0) == 0)
+      ++r.warnings;
+    else if (l.rfind("%Error", 0) == 0 && l.find("Exiting due to") == std::string::npos)
+      ++r.errors;
+  }
+}
+
+// Icarus prints "file:line: warning: ...", "...: error: ..." and "sorry: ..." messages.
+void countIcarus(ToolRun& r) {
+  std::istringstream lines(r.output);
+  std::string l;
+  while (std::getline(lines, l)) {
+    if (l.find("error") != std::string::npos || l.find("I give up") != std::string::npos)
+      ++r.errors;
+    else if (!l.empty())
+      ++r.warnings; // warnings, "sorry" notes and anything else: the RTL must compile silently
+  }
+}
+
+} // namespace
+
+int runLint(const std::vector<std::string>& args) {
+  std::string dir, top;
+  ArgParser p("lint", "OUT/",
+              "Lints the RTL in OUT/ (written by brickyard gen) with verilator --lint-only -Wall\n"
+              "and compiles it with Icarus Verilog (iverilog -g2012 -Wall). Every message counts:\n"
+              "the exit code is 0 only when both tools are silent. The full tool output goes to\n"
+              "OUT/reports/lint.txt.");
+  p.positional("OUT/", "a directory written by brickyard gen", &dir);
+  p.option("--top", "MODULE", "top module (default: the manifest's top)", &top);
+  if (!p.parse(args))
+    return kExitOk;
+  const GeneratedOutput out = readGeneratedOutput(dir);
+  if (top.empty())
+    top = out.top;
+  requireProgram("verilator", "verilator");
+  requireProgram("iverilog", "iverilog");
+
+  ToolRun verilator;
+  verilator.name = "verilator --lint-only -Wall";
+  verilator.status =
+      runProgram({"verilator", "--lint-only", "-Wall", "--top-module", top, "-f", "filelist.f"},
+                 out.rtlDir.string(), verilator.output);
+  countVerilator(verilator);
+  if (verilator.status != 0 && verilator.warnings + verilator.errors == 0)
+    verilator.errors = 1;
+
+  ToolRun icarus;
+  icarus.name = "iverilog -g2012 -Wall";
+  icarus.status =
+      runProgram({"iverilog", "-g2012", "-Wall", "-o", "/dev/null", "-s", top, "-c", "filelist.f"},
+                 out.rtlDir.string(), icarus.output);
+  countIcarus(icarus);
+  if (icarus.status != 0 && icarus.errors == 0)
+    icarus.errors = 1;
+
+  std::string report;
+  for (const ToolRun* r : {&verilator, &icarus}) {
+    report += "== " + r->name + " (exit " + std::to_string(r->status) + ", " +
+              std::to_string(r->warnings) + " warnings, " + std::to_string(r->errors) +
+              " errors)\n" + r->output + "\n";
+    if (!r->output.empty())
+      std::fputs(r->output.c_str(), stderr);
+  }
+  emit::writeFileAtomically(out.dir / "reports" / "lint.txt", report);
+  const int total = verilator.warnings + verilator.errors + icarus.warnings + icarus.errors;
+  std::printf("brickyard lint: %s (top %s, %zu files): verilator %d warnings %d errors, "
+              "iverilog %d warnings %d errors\n",
+              dir.c_str(), top.c_str(), out.rtlFiles.size(), verilator.warnings, verilator.errors,
+              icarus.warnings, icarus.errors);
+  return total == 0 ? kExitOk : kExitFailure;
+}
+
+} // namespace by::cli

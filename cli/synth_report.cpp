@@ -1,0 +1,182 @@
+#include "synth_report.h"
+
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace by::cli {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+std::string readableModuleName(const std::string& name) {
+  if (name.rfind("$paramod", 0) != 0)
+    return !name.empty() && name[0] == '\\' ? name.substr(1) : name;
+  // $paramod\base\A=s32'0101\B=...  or  $paramod$hash\base
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char c : name) {
+    if (c == '\\') {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  parts.push_back(cur);
+  if (parts.size() < 2)
+    return name;
+  if (parts[0].size() > 9) // "$paramod$<hash>": parameters folded into a hash
+    return parts[1] + " [" + parts[0].substr(9, 8) + "]";
+  std::string base = parts[1];
+  std::string params;
+  for (size_t i = 2; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    size_t eq = p.find('='), tick = p.find('\'');
+    std::string value = p.substr(eq + 1);
+    if (tick != std::string::npos && tick + 1 < p.size()) {
+      std::string bits = p.substr(tick + 1);
+      bool isSigned = p[eq + 1] == 's';
+      long long v = 0;
+      for (char b : bits)
+        v = (v << 1) | (b == '1');
+      if (isSigned && !bits.empty() && bits[0] == '1' && bits.size() < 64)
+        v -= 1LL << bits.size();
+      value = std::to_string(v);
+    }
+    params += (params.empty() ? "" : ", ") + p.substr(0, eq) + "=" + value;
+  }
+  return params.empty() ? base : base + " (" + params + ")";
+}
+
+long long cellTransistors(const std::string& type) {
+  // Static CMOS transistor counts of Yosys' internal gate cells (the same costs as Yosys'
+  // `stat -tech cmos`), extended with flip-flops, which Yosys leaves unpriced: a master-slave
+  // D flip-flop is 24 transistors, an asynchronous reset/set adds 4, a synchronous reset 6,
+  // a load enable (a 2:1 mux in front) 12. See docs/area.md.
+  static const std::map<std::string, long long> gates = {
+      {"$_NOT_", 2},  {"$_BUF_", 4},   {"$_NAND_", 4},   {"$_NOR_", 4},
+      {"$_AND_", 6},  {"$_OR_", 6},    {"$_ANDNOT_", 6}, {"$_ORNOT_", 6},
+      {"$_XOR_", 12}, {"$_XNOR_", 12}, {"$_MUX_", 12},   {"$_NMUX_", 10},
+      {"$_AOI3_", 6}, {"$_OAI3_", 6},  {"$_AOI4_", 8},   {"$_OAI4_", 8}};
+  auto it = gates.find(type);
+  if (it != gates.end())
+    return it->second;
+  auto startsWith = [&](const char* p) { return type.rfind(p, 0) == 0; };
+  if (startsWith("$_DFF_") || startsWith("$_DFFE_") || startsWith("$_SDFF") ||
+      startsWith("$_DFFSR")) {
+    long long t = 24;
+    const std::string flags = type.substr(type.find('_', 2) + 1); // e.g. "PN0P_"
+    const bool enable = startsWith("$_DFFE_") || startsWith("$_SDFFE") || startsWith("$_SDFFCE");
+    const bool syncReset = startsWith("$_SDFF");
+    const bool asyncReset = !syncReset && flags.size() >= 3 && (flags[2] == '0' || flags[2] == '1');
+    if (enable)
+      t += 12;
+    if (syncReset)
+      t += 6;
+    if (asyncReset || startsWith("$_DFFSR"))
+      t += 4;
+    return t;
+  }
+  return -1; // not modelled
+}
+
+ordered_json buildSynthReport(const json& stat, const std::string& top) {
+  const json& modules = stat.at("modules");
+  // Own logic per module (cells that are not submodule instances).
+  struct Info {
+    long long ownCells = 0, ownTransistors = 0, unmodelledCells = 0;
+    std::map<std::string, long long> children;
+    std::map<std::string, long long> cellTypes;
+  };
+  std::map<std::string, Info> info;
+  for (auto it = modules.begin(); it != modules.end(); ++it) {
+    Info& i = info[it.key()];
+    for (auto c = it.value().at("num_cells_by_type").begin();
+         c != it.value().at("num_cells_by_type").end(); ++c) {
+      if (modules.contains(c.key())) {
+        i.children[c.key()] += c.value().get<long long>();
+      } else {
+        const long long n = c.value().get<long long>();
+        i.ownCells += n;
+        i.cellTypes[c.key()] += n;
+        const long long t = cellTransistors(c.key());
+        if (t < 0)
+          i.unmodelledCells += n;
+        else
+          i.ownTransistors += n * t;
+      }
+    }
+  }
+  // Hierarchical totals and instance counts below the top.
+  std::map<std::string, std::pair<long long, long long>> totals; // (cells, transistors)
+  std::function<std::pair<long long, long long>(const std::string&)> total =
+      [&](const std::string& m) {
+        auto found = totals.find(m);
+        if (found != totals.end())
+          return found->second;
+        std::pair<long long, long long> t{info[m].ownCells, info[m].ownTransistors};
+        for (const auto& [child, n] : info[m].children) {
+          auto ct = total(child);
+          t.first += n * ct.first;
+          t.second += n * ct.second;
+        }
+        totals[m] = t;
+        return t;
+      };
+  std::map<std::string, long long> instances;
+  std::string topKey = "\\" + top;
+  std::function<void(const std::string&, long long)> count = [&](const std::string& m,
+                                                                 long long n) {
+    instances[m] += n;
+    for (const auto& [child, k] : info[m].children)
+      count(child, n * k);
+  };
+  if (info.count(topKey))
+    count(topKey, 1);
+
+  ordered_json report;
+  report["top"] = top;
+  report["area_model"] = "Yosys generic gates; transistor estimate per docs/area.md";
+  ordered_json list = ordered_json::array();
+  for (const auto& [name, i] : info) {
+    auto t = total(name);
+    list.push_back({{"module", readableModuleName(name)},
+                    {"yosys_name", name},
+                    {"instances", instances.count(name) ? instances[name] : 0},
+                    {"own_cells", i.ownCells},
+                    {"own_transistors", i.ownTransistors},
+                    {"total_cells", t.first},
+                    {"total_transistors", t.second},
+                    {"unmodelled_cells", i.unmodelledCells},
+                    {"cell_types", i.cellTypes}});
+  }
+  report["modules"] = list;
+  auto t = info.count(topKey) ? total(topKey) : std::pair<long long, long long>{0, 0};
+  report["design"] = {{"cells", t.first}, {"transistors", t.second}};
+  return report;
+}
+
+std::string synthReportText(const ordered_json& report) {
+  std::ostringstream os;
+  char line[256];
+  os << "Synthesis report for top " << report.at("top").get<std::string>() << " ("
+     << report.at("area_model").get<std::string>() << ")\n\n";
+  std::snprintf(line, sizeof line, "%-56s %9s %10s %12s %12s %14s\n", "module", "instances",
+                "own cells", "own transist", "total cells", "total transist");
+  os << line;
+  for (const auto& m : report.at("modules")) {
+    std::snprintf(line, sizeof line, "%-56s %9lld %10lld %12lld %12lld %14lld\n",
+                  m.at("module").get<std::string>().substr(0, 56).c_str(),
+                  m.at("instances").get<long long>(), m.at("own_cells").get<long long>(),
+                  m.at("own_transistors").get<long long>(), m.at("total_cells").get<long long>(),
+                  m.at("total_transistors").get<long long>());
+    os << line;
+  }
+  os << "\ndesign total: " << report.at("design").at("cells").get<long long>() << " cells, "
+     << report.at("design").at("transistors").get<long long>() << " transistors (estimate)\n";
+  return os.str();
+}
+
+} // namespace by::cli

@@ -1,0 +1,38 @@
+// Values derived from a Config, computed in exactly one place (derived.cpp).
+#pragma once
+
+#include "config/config.h"
+
+namespace by::config {
+
+struct Derived {
+  int dim = 0;        // array side: mesh_rows * tile_rows == mesh_cols * tile_cols
+  int inputBytes = 0; // bytes per elem_t
+  int accBytes = 0;   // bytes per acc_t
+  int shiftBits = 0;  // bits of an OS output shift amount (0 .. acc_width-1)
+
+  int spRowBytes = 0; // one scratchpad row: DIM elem_t
+  int spRows = 0;     // total scratchpad rows
+  int spBankRows = 0; // rows per bank
+  int spAddrBits = 0; // log2(spRows)
+  int spBankRowBits = 0;
+
+  int accRowBytes = 0; // one accumulator row: DIM acc_t
+  int accRows = 0;
+  int accBankRows = 0;
+  int accAddrBits = 0;
+  int accBankRowBits = 0;
+
+  int maxBlockLen = 0;    // Gemmini MAX_BLOCK_LEN: scratchpad rows (of DIM) per mvin block
+  int maxBlockLenAcc = 0; // Gemmini MAX_BLOCK_LEN_ACC
+  int busBytes = 0;       // AXI data bytes per beat
+
+  int peakMacsPerCycle = 0; // DIM * DIM * lanes
+};
+
+Derived derive(const Config& config);
+
+int log2Exact(long long value); // value must be a power of two
+bool isPowerOfTwo(long long value);
+
+} // namespace by::config

@@ -1,0 +1,36 @@
+// Loading a YAML file into a validated Config. The only place that sees YAML.
+#pragma once
+
+#include "config/config.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace by::config {
+
+/// A rejected configuration. what() is one line:
+///   FILE:LINE:COL: error: KEY: WHAT IS WRONG; WHAT IS ALLOWED
+class ConfigError : public std::runtime_error {
+public:
+  ConfigError(std::string file, int line, int column, std::string key, std::string message);
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  int column() const { return column_; }
+  const std::string& key() const { return key_; }
+  const std::string& message() const { return message_; }
+
+private:
+  std::string file_;
+  int line_;
+  int column_;
+  std::string key_;
+  std::string message_;
+};
+
+/// Parses, fills defaults and validates (per key and across keys). Throws ConfigError.
+Config loadConfigFile(const std::string& path);
+/// Same, from text; `displayName` is used as FILE in errors.
+Config loadConfigText(const std::string& text, const std::string& displayName);
+
+} // namespace by::config

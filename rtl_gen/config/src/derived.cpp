@@ -1,0 +1,42 @@
+#include "config/derived.h"
+
+namespace by::config {
+
+bool isPowerOfTwo(long long value) {
+  return value > 0 && (value & (value - 1)) == 0;
+}
+
+int log2Exact(long long value) {
+  int bits = 0;
+  while ((1LL << bits) < value)
+    ++bits;
+  return bits;
+}
+
+Derived derive(const Config& c) {
+  Derived d;
+  d.dim = c.array.meshRows * c.array.tileRows;
+  d.inputBytes = c.types.inputWidth / 8;
+  d.accBytes = c.types.accWidth / 8;
+  d.shiftBits = log2Exact(c.types.accWidth);
+
+  d.spRowBytes = d.dim * d.inputBytes;
+  d.spRows = static_cast<int>(1024LL * c.memory.scratchpad.capacityKiB / d.spRowBytes);
+  d.spBankRows = d.spRows / c.memory.scratchpad.banks;
+  d.spAddrBits = log2Exact(d.spRows);
+  d.spBankRowBits = log2Exact(d.spBankRows);
+
+  d.accRowBytes = d.dim * d.accBytes;
+  d.accRows = static_cast<int>(1024LL * c.memory.accumulator.capacityKiB / d.accRowBytes);
+  d.accBankRows = d.accRows / c.memory.accumulator.banks;
+  d.accAddrBits = log2Exact(d.accRows);
+  d.accBankRowBits = log2Exact(d.accBankRows);
+
+  d.maxBlockLen = c.dma.maxBytes / d.spRowBytes;
+  d.maxBlockLenAcc = c.dma.maxBytes / d.accRowBytes;
+  d.busBytes = c.dma.busWidth / 8;
+  d.peakMacsPerCycle = d.dim * d.dim * c.array.lanes;
+  return d;
+}
+
+} // namespace by::config

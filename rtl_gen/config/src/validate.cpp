@@ -1,0 +1,83 @@
+#include "validate.h"
+
+#include "config/derived.h"
+
+namespace by::config {
+
+namespace {
+std::string str(long long v) {
+  return std::to_string(v);
+}
+} // namespace
+
+void validateAcrossKeys(const Config& c,
+                        const std::function<void(const std::string&, const std::string&)>& fail) {
+  const ArrayConfig& a = c.array;
+  const long long rows = 1LL * a.meshRows * a.tileRows;
+  const long long cols = 1LL * a.meshCols * a.tileCols;
+  if (rows != cols)
+    fail("array.mesh_cols", "mesh_rows*tile_rows = " + str(rows) + " but mesh_cols*tile_cols = " +
+                                str(cols) + "; the array must be square (DIM x DIM)");
+  if (rows > 256)
+    fail("array.mesh_rows",
+         "DIM = mesh_rows*tile_rows = " + str(rows) + " is too large; DIM may be at most 256");
+  if (rows * a.lanes > 4096)
+    fail("array.lanes", "DIM*lanes = " + str(rows * a.lanes) +
+                            " exceeds 4096 multipliers per "
+                            "array row");
+
+  const TypesConfig& t = c.types;
+  if (t.accWidth < 2 * t.inputWidth)
+    fail("types.acc_width", "acc_width " + str(t.accWidth) +
+                                " is narrower than a product of two "
+                                "inputs; expected at least 2*input_width = " +
+                                str(2 * t.inputWidth));
+  if (t.spatialOutputWidth < t.inputWidth || t.spatialOutputWidth > t.accWidth)
+    fail("types.spatial_output_width", "value " + str(t.spatialOutputWidth) +
+                                           " must lie between input_width (" + str(t.inputWidth) +
+                                           ") and acc_width (" + str(t.accWidth) + ")");
+
+  const long long inBytes = t.inputWidth / 8;
+  const long long accBytes = t.accWidth / 8;
+  auto checkSram = [&](const SramConfig& m, const std::string& name, long long rowBytes) {
+    const long long bytes = 1024LL * m.capacityKiB;
+    const long long rowsTotal = bytes / rowBytes;
+    if (rowsTotal < m.banks)
+      fail("memory." + name + ".capacity_kib",
+           str(m.capacityKiB) + " KiB holds " + str(rowsTotal) + " rows of " + str(rowBytes) +
+               " bytes, fewer than the " + str(m.banks) + " banks; expected at least " +
+               str((rowBytes * m.banks + 1023) / 1024) + " KiB");
+    if (rowsTotal > (1LL << 28))
+      fail("memory." + name + ".capacity_kib",
+           str(rowsTotal) + " rows do not fit the 29-bit local address space (at most 2^28 rows)");
+  };
+  checkSram(c.memory.scratchpad, "scratchpad", rows * inBytes);
+  checkSram(c.memory.accumulator, "accumulator", rows * accBytes);
+
+  if (c.dma.maxBytes < rows * accBytes)
+    fail("dma.max_bytes", "value " + str(c.dma.maxBytes) +
+                              " is smaller than one accumulator row; "
+                              "expected at least DIM*acc_width/8 = " +
+                              str(rows * accBytes));
+  if (c.dma.maxBytes < c.dma.busWidth / 8)
+    fail("dma.max_bytes", "value " + str(c.dma.maxBytes) + " is smaller than one bus beat (" +
+                              str(c.dma.busWidth / 8) + " bytes)");
+
+  if (c.tensordash.enabled)
+    fail("sparsity.tensordash.enabled",
+         "TensorDash is not available in this version of Brickyard yet; expected false");
+  if (c.boveda.enabled)
+    fail("compression.boveda.enabled",
+         "Boveda is not available in this version of Brickyard yet; expected false");
+  if (c.tensordash.rowsPerScheduler > rows)
+    fail("sparsity.tensordash.rows_per_scheduler",
+         "value " + str(c.tensordash.rowsPerScheduler) + " exceeds DIM = " + str(rows));
+  if (c.boveda.groupSize > c.boveda.containerBits / t.inputWidth)
+    fail("compression.boveda.group_size", "a group of " + str(c.boveda.groupSize) +
+                                              " values does not fit one container of " +
+                                              str(c.boveda.containerBits) + " bits");
+  if (c.soc.dram.sizeMiB * 1024LL * 1024LL < 2LL * 1024 * 1024)
+    fail("soc.dram.size_mib", "at least 2 MiB are needed for program and data");
+}
+
+} // namespace by::config

@@ -1,0 +1,26 @@
+// `brickyard gen`: everything written for one config, staged and committed atomically.
+#pragma once
+
+#include "config/config.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace by::emit {
+
+struct GenerateResult {
+  std::vector<std::string> files; // relative to the output directory
+  std::string top;
+  std::string configHash;
+};
+
+/// The generator identification written into every file header ("brickyard X.Y.Z").
+std::string generatorName();
+
+/// Generates RTL, filelist, headers and manifest into `outDir` (replacing a previous
+/// Brickyard output there, never anything else). Throws std::runtime_error on failure,
+/// leaving `outDir` as it was.
+GenerateResult generateOutputs(const config::Config& config, const std::filesystem::path& outDir);
+
+} // namespace by::emit

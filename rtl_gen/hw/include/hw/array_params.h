@@ -1,0 +1,37 @@
+// The array's shape and port widths, derived once from the config. Shared by the
+// generators, the golden mesh model and the testbenches so that they agree on bit layouts.
+#pragma once
+
+#include "config/config.h"
+
+#include <string>
+
+namespace by::hw {
+
+struct ArrayParams {
+  std::string configName;
+  int meshRows = 0, meshCols = 0, tileRows = 0, tileCols = 0;
+  int dim = 0, lanes = 1;
+  int inputWidth = 8, accWidth = 32, outputWidth = 20;
+  int shiftWidth = 5; // bits of the OS output shift amount
+  bool hasWs = true, hasOs = true;
+
+  int aWidth() const { return lanes * inputWidth; } // a operand per PE row: `lanes` elements
+  /// b chain per PE column: WS partial sums (outputWidth) and/or OS operands (lanes*inputWidth).
+  int bWidth() const;
+  /// Preload chain per PE column: WS weights (lanes*inputWidth) and/or OS results (outputWidth).
+  int dWidth() const;
+  /// Each of the two stationary registers: WS weights and/or OS accumulators (accWidth).
+  int regWidth() const;
+  /// Cycles from an input beat to its (de-skewed) output beat.
+  int latency() const { return (meshRows - 1) + (meshCols - 1); }
+  bool both() const { return hasWs && hasOs; }
+};
+
+ArrayParams arrayParams(const config::Config& config);
+
+/// Gemmini's encoding of the run-time dataflow bit (CONFIG_EX, PE control).
+constexpr int kDataflowOS = 0;
+constexpr int kDataflowWS = 1;
+
+} // namespace by::hw

@@ -1,0 +1,173 @@
+// Processing element. Follows Gemmini's PE semantics (preload/propagate with two stationary
+// registers c1/c2), generalised to `lanes` MACs per PE: the MAC becomes a dot product of
+// `lanes` reduction-dimension elements. Only the datapaths of the configured dataflows are
+// emitted. The arithmetic is specified in docs/arithmetic.md.
+#include "hw/generators.h"
+#include "param_list.h"
+
+namespace by::hw {
+
+using vlog::Type;
+
+vlog::Module PeGenerator::build() const {
+  const bool both = p_.both();
+  vlog::Module m(names::kPe,
+                 "Processing element: a dot product of Lanes input pairs per beat and two "
+                 "stationary registers c1/c2. The register selected by prop is the shadow, "
+                 "filled through the preload chain (d in, c out); the other is active: the WS "
+                 "weights or the OS accumulator. Dataflows: " +
+                     std::string(both       ? "WS and OS (run-time select)"
+                                 : p_.hasWs ? "WS"
+                                            : "OS") +
+                     ".");
+  declarePeParams(m, p_);
+  m.clockAndReset();
+  m.portGroup("Operand a: Lanes elements of the reduction dimension, moving right.");
+  m.input("in_a_i", Type::bits("Lanes*InputWidth"));
+  m.output("out_a_o", Type::bits("Lanes*InputWidth"));
+  m.portGroup(both       ? "b chain, moving down: WS partial sums (low OutputWidth bits) or OS "
+                           "operands (Lanes elements)."
+              : p_.hasWs ? "b chain, moving down: WS partial sums."
+                         : "b chain, moving down: OS operands (Lanes elements).");
+  m.input("in_b_i", Type::bits("BWidth"));
+  m.output("out_b_o", Type::bits("BWidth"));
+  m.portGroup("Preload chain, moving down: enters as d, leaves as c.");
+  m.input("in_d_i", Type::bits("DWidth"));
+  m.output("out_c_o", Type::bits("DWidth"));
+  m.portGroup("Control of the beat at this PE; valid gates every state update.");
+  m.input("in_valid_i", Type::bit());
+  m.input("in_prop_i", Type::bit(), "shadow register: 1 = c1, 0 = c2");
+  if (both)
+    m.input("in_dataflow_i", Type::bit(), "1 = weight-stationary, 0 = output-stationary");
+  if (p_.hasOs)
+    m.input("in_shift_i", Type::bits("ShiftWidth"), "OS result rounding right shift");
+
+  vlog::Body& b = m.body();
+  b.comment("Stationary registers.");
+  b.logic("c1_q", Type::bits("RegWidth"));
+  b.logic("c1_d", Type::bits("RegWidth"));
+  b.logic("c2_q", Type::bits("RegWidth"));
+  b.logic("c2_d", Type::bits("RegWidth"));
+  b.logic("active_reg", Type::bits("RegWidth"), "used by the MACs");
+  b.logic("shadow_reg", Type::bits("RegWidth"), "being filled through the preload chain");
+  b.assign("active_reg", "in_prop_i ? c2_q : c1_q");
+  b.assign("shadow_reg", "in_prop_i ? c1_q : c2_q");
+  b.blank();
+
+  b.comment("Dot product of the lanes: sum of a[l] * mul_b[l], wrapping at AccWidth bits.");
+  b.logic("mul_b", Type::bits("Lanes*InputWidth"),
+          both       ? "WS: active weights, OS: operand b"
+          : p_.hasWs ? "active weights"
+                     : "operand b");
+  b.logic("a_lane", Type::sbits("InputWidth"));
+  b.logic("b_lane", Type::sbits("InputWidth"));
+  b.logic("dot", Type::sbits("AccWidth"));
+  if (both)
+    b.assign("mul_b", "in_dataflow_i ? active_reg[Lanes*InputWidth-1:0] : "
+                      "in_b_i[Lanes*InputWidth-1:0]");
+  else if (p_.hasWs)
+    b.assign("mul_b", "active_reg");
+  else
+    b.assign("mul_b", "in_b_i");
+  b.comb()
+      .line("dot = '0;")
+      .line("a_lane = '0;")
+      .line("b_lane = '0;")
+      .forLoop("l", "Lanes", [](vlog::Stmts& s) {
+        s.line("a_lane = in_a_i[l*InputWidth +: InputWidth];")
+            .line("b_lane = mul_b[l*InputWidth +: InputWidth];")
+            .line("dot = dot + AccWidth'(a_lane * b_lane);");
+      });
+  b.blank();
+
+  if (p_.hasWs) {
+    b.comment("Weight-stationary: the partial sum from above plus the dot product, wrapping at "
+              "OutputWidth bits.");
+    b.logic("ws_psum", Type::bits("OutputWidth"));
+    b.assign("ws_psum", "in_b_i[OutputWidth-1:0] + dot[OutputWidth-1:0]");
+    b.logic("d_weights", Type::bits("Lanes*InputWidth"), "WS weights entering the shadow");
+    b.assign("d_weights", "in_d_i[Lanes*InputWidth-1:0]");
+    b.blank();
+  }
+  if (p_.hasOs) {
+    b.comment("Output-stationary: the active register accumulates; the shadow register leaves "
+              "through the preload chain. A result is shifted (rounding half to even) only on "
+              "the first beat after prop flips, when it leaves its own PE, so every result is "
+              "shifted exactly once on its way down; then it saturates to OutputWidth.");
+    b.logic("os_acc", Type::bits("AccWidth"), "active accumulator + dot");
+    b.assign("os_acc", "active_reg[AccWidth-1:0] + dot");
+    b.logic("last_prop_q", Type::bit(), "prop of the previous valid beat");
+    b.logic("shift_amount", Type::bits("ShiftWidth"));
+    b.assign("shift_amount", "(in_prop_i != last_prop_q) ? in_shift_i : '0");
+    b.logic("os_value", Type::sbits("AccWidth"));
+    b.logic("os_shifted", Type::sbits("AccWidth"));
+    b.logic("unit_at_shift", Type::bits("AccWidth"), "1 << shift_amount");
+    b.logic("discarded", Type::bits("AccWidth"), "the bits shifted out");
+    b.logic("half_unit", Type::bits("AccWidth"), "a discarded value of exactly one half");
+    b.logic("round_tie", Type::bit(), "discarded is exactly one half");
+    b.logic("round_up", Type::bit());
+    b.logic("os_rounded", Type::sbits("AccWidth"));
+    b.logic("os_high", Type::bits("AccWidth-OutputWidth+1"), "sign bit of OutputWidth and above");
+    b.logic("os_fits", Type::bit(), "os_rounded is representable in OutputWidth bits");
+    b.logic("os_saturated", Type::bits("OutputWidth"), "largest magnitude of os_rounded's sign");
+    b.logic("os_out", Type::bits("OutputWidth"));
+    b.assign("os_value", "shadow_reg[AccWidth-1:0]");
+    b.assign("os_shifted", "os_value >>> shift_amount");
+    b.assign("unit_at_shift", "AccWidth'(1) << shift_amount");
+    b.assign("discarded", "os_value & (unit_at_shift - AccWidth'(1))");
+    b.assign("half_unit", "unit_at_shift >> 1");
+    b.assign("round_tie", "discarded == half_unit && half_unit != '0");
+    b.assign("round_up", "(discarded > half_unit) || (round_tie && os_shifted[0])");
+    b.assign("os_rounded", "os_shifted + AccWidth'(round_up)");
+    b.assign("os_high", "os_rounded[AccWidth-1:OutputWidth-1]");
+    b.assign("os_fits", "(&os_high) | ~(|os_high)");
+    b.assign("os_saturated",
+             "{os_rounded[AccWidth-1], {(OutputWidth-1){~os_rounded[AccWidth-1]}}}");
+    b.assign("os_out", "os_fits ? os_rounded[OutputWidth-1:0] : os_saturated");
+    b.logic("d_result", Type::sbits("OutputWidth"), "OS result entering the shadow");
+    b.assign("d_result", "in_d_i[OutputWidth-1:0]");
+    b.blank();
+  }
+
+  b.comment("Outputs.");
+  b.assign("out_a_o", "in_a_i");
+  if (both) {
+    b.assign("out_b_o", "in_dataflow_i ? BWidth'(ws_psum) : in_b_i");
+    b.assign("out_c_o", "in_dataflow_i ? DWidth'(shadow_reg[Lanes*InputWidth-1:0]) : "
+                        "DWidth'(os_out)");
+  } else if (p_.hasWs) {
+    b.assign("out_b_o", "BWidth'(ws_psum)");
+    b.assign("out_c_o", "DWidth'(shadow_reg)");
+  } else {
+    b.assign("out_b_o", "in_b_i");
+    b.assign("out_c_o", "DWidth'(os_out)");
+  }
+  b.blank();
+
+  b.comment("Next state: the shadow loads from the preload chain, the active register "
+            "accumulates (OS) or holds (WS).");
+  b.logic("shadow_next", Type::bits("RegWidth"));
+  b.logic("active_next", Type::bits("RegWidth"));
+  if (both) {
+    b.assign("shadow_next", "in_dataflow_i ? RegWidth'(d_weights) : RegWidth'(d_result)");
+    b.assign("active_next", "in_dataflow_i ? active_reg : RegWidth'(os_acc)");
+  } else if (p_.hasWs) {
+    b.assign("shadow_next", "RegWidth'(d_weights)");
+    b.assign("active_next", "active_reg");
+  } else {
+    b.assign("shadow_next", "RegWidth'(d_result)");
+    b.assign("active_next", "RegWidth'(os_acc)");
+  }
+  b.comb().line("c1_d = c1_q;").line("c2_d = c2_q;").ifElse("in_valid_i", [](vlog::Stmts& s) {
+    s.ifElse(
+        "in_prop_i",
+        [](vlog::Stmts& t) { t.line("c1_d = shadow_next;").line("c2_d = active_next;"); },
+        [](vlog::Stmts& e) { e.line("c1_d = active_next;").line("c2_d = shadow_next;"); });
+  });
+  b.flops({{{"c1_q", "c1_d", "'0"}, {"c2_q", "c2_d", "'0"}}});
+  if (p_.hasOs)
+    b.flops({{{"last_prop_q", "in_prop_i", "1'b0"}}, "in_valid_i"});
+  return m;
+}
+
+} // namespace by::hw

@@ -1,0 +1,204 @@
+// A small structural IR for SystemVerilog modules: ports, parameters, declarations,
+// continuous assignments, always_comb / always_ff blocks, instances and generate loops.
+// Expressions are SystemVerilog text built by the generators; the IR owns the structure
+// (what is declared where, how blocks nest) and the printer owns the layout (alignment,
+// indentation, headers), so no generator formats Verilog by hand.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace by::vlog {
+
+/// A packed logic type: a width expression (a number or a constant expression of parameters).
+struct Type {
+  std::string width = "1";
+  bool isSigned = false;
+
+  static Type bit() { return {}; }
+  static Type bits(int n) { return {std::to_string(n), false}; }
+  static Type bits(std::string expr) { return {std::move(expr), false}; }
+  static Type sbits(std::string expr) { return {std::move(expr), true}; }
+  static Type sbits(int n) { return {std::to_string(n), true}; }
+
+  /// "[7:0]", "[Width-1:0]" or "" for a single bit.
+  std::string range() const;
+};
+
+enum class Dir { Input, Output };
+
+struct Port {
+  Dir dir = Dir::Input;
+  std::string name;
+  Type type;
+  std::string comment;
+  std::string group; // a comment line printed before the first port of a new group
+};
+
+struct Param {
+  std::string name;
+  std::string value;
+  std::string comment;
+};
+
+/// Procedural statements of an always block, built with structure (if/case/for nesting).
+class Stmts {
+public:
+  using Fill = std::function<void(Stmts&)>;
+
+  Stmts& line(const std::string& statement); // a complete statement, including ';'
+  Stmts& comment(const std::string& text);
+  Stmts& ifElse(const std::string& cond, const Fill& then, const Fill& otherwise = {});
+  Stmts& caseOf(const std::string& subject, const std::vector<std::pair<std::string, Fill>>& arms,
+                const Fill& fallback);
+  Stmts& forLoop(const std::string& var, const std::string& count, const Fill& body);
+
+  const std::vector<std::pair<int, std::string>>& lines() const { return lines_; }
+
+private:
+  void append(const Stmts& inner, int extraIndent);
+  std::vector<std::pair<int, std::string>> lines_; // (indent level, text)
+};
+
+class Body;
+
+struct CommentItem {
+  std::string text;
+};
+struct BlankItem {};
+struct LocalParamItem {
+  std::string name;
+  std::string value;
+  std::string comment;
+};
+struct DeclItem {
+  Type type;
+  std::string name;
+  std::string comment;
+};
+struct EnumItem {
+  std::string typeName; // e.g. state_e
+  int width = 1;
+  std::vector<std::pair<std::string, std::string>> values; // (name, comment)
+  std::vector<std::string> variables;                      // e.g. state_d, state_q
+};
+struct AssignItem {
+  std::string lhs;
+  std::string rhs;
+  std::string comment;
+};
+struct CombItem {
+  Stmts body;
+};
+/// One register: q <= d, optionally with a reset value and a load enable.
+struct Flop {
+  std::string q;
+  std::string d;
+  std::string resetValue; // empty: no reset (datapath register)
+};
+struct FlopsItem {
+  FlopsItem(std::vector<Flop> registers, std::string loadEnable = "")
+      : flops(std::move(registers)), enable(std::move(loadEnable)) {}
+  std::vector<Flop> flops;
+  std::string enable; // empty: always load
+  std::string clock = "clk_i";
+  std::string resetN = "rst_ni";
+};
+struct InstanceItem {
+  std::string module;
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<std::pair<std::string, std::string>> conns;
+  std::string comment;
+};
+struct GenForItem {
+  std::string genvar;
+  std::string count; // loop runs genvar = 0 .. count-1
+  std::string label; // gen_*
+  std::shared_ptr<Body> body;
+};
+struct GenIfItem {
+  std::string cond;
+  std::string label;
+  std::shared_ptr<Body> then;
+  std::string elseLabel;
+  std::shared_ptr<Body> otherwise; // may be null
+};
+
+using Item = std::variant<CommentItem, BlankItem, LocalParamItem, DeclItem, EnumItem, AssignItem,
+                          CombItem, FlopsItem, InstanceItem, GenForItem, GenIfItem>;
+
+/// An ordered list of module items; generate blocks nest Bodies.
+class Body {
+public:
+  void comment(const std::string& text) { items_.emplace_back(CommentItem{text}); }
+  void blank() { items_.emplace_back(BlankItem{}); }
+  void localParam(const std::string& name, const std::string& value,
+                  const std::string& comment = "");
+  void logic(const std::string& name, Type type, const std::string& comment = "");
+  void enumType(EnumItem item) { items_.emplace_back(std::move(item)); }
+  void assign(const std::string& lhs, const std::string& rhs, const std::string& comment = "");
+  Stmts& comb();
+  void flops(FlopsItem item) { items_.emplace_back(std::move(item)); }
+  InstanceItem& instance(const std::string& module, const std::string& name);
+  Body& genFor(const std::string& genvar, const std::string& count, const std::string& label);
+  /// Returns {then, else}; else is null when elseLabel is empty.
+  std::pair<Body*, Body*> genIf(const std::string& cond, const std::string& label,
+                                const std::string& elseLabel = "");
+
+  const std::vector<Item>& items() const { return items_; }
+
+private:
+  std::vector<Item> items_;
+};
+
+/// A SystemVerilog module. Created by a generator, printed by printModule().
+class Module {
+public:
+  Module(std::string name, std::string description);
+
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+
+  void param(const std::string& name, const std::string& value, const std::string& comment = "");
+  void input(const std::string& name, Type type, const std::string& comment = "");
+  void output(const std::string& name, Type type, const std::string& comment = "");
+  /// Starts a new port group; the comment is printed above the group's first port.
+  void portGroup(const std::string& comment) { pendingGroup_ = comment; }
+  /// Adds clk_i and rst_ni (active-low asynchronous reset), the first ports by convention.
+  void clockAndReset();
+
+  Body& body() { return body_; }
+  const Body& body() const { return body_; }
+  const std::vector<Param>& params() const { return params_; }
+  const std::vector<Port>& ports() const { return ports_; }
+
+  /// Modules this one instantiates (direct children), in first-use order.
+  std::vector<std::string> instantiatedModules() const;
+
+private:
+  void addPort(Dir dir, const std::string& name, Type type, const std::string& comment);
+
+  std::string name_;
+  std::string description_;
+  std::vector<Param> params_;
+  std::vector<Port> ports_;
+  std::string pendingGroup_;
+  Body body_;
+};
+
+/// All modules of one generated design plus which one is the top.
+struct Design {
+  std::vector<Module> modules;
+  std::string top;
+
+  const Module* find(const std::string& name) const;
+  /// Modules ordered so that every module comes after the modules it instantiates.
+  std::vector<const Module*> dependencyOrder() const;
+};
+
+} // namespace by::vlog
