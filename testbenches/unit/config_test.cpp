@@ -113,8 +113,9 @@ TEST(ConfigErrors, MissingKey) {
   expectError(tinyWith("  tile_cols: 1\n", ""), {2, 1, "array.tile_cols", "missing required key"});
 }
 TEST(ConfigErrors, WrongType) {
-  expectError(tinyWith("mesh_rows: 4", "mesh_rows: four"),
-              {3, 14, "array.mesh_rows", "expected a power of two from 1 to 256, got 'four'"});
+  expectError(
+      tinyWith("mesh_rows: 4", "mesh_rows: four"),
+      {3, 14, "array.mesh_rows", "invalid value 'four'; expected a power of two from 1 to 256"});
 }
 TEST(ConfigErrors, TypoKeySuggestsTheRightOne) {
   expectError(tinyWith("mesh_cols: 4", "mesh_colz: 4"),
@@ -134,7 +135,7 @@ TEST(ConfigErrors, NegativeSize) {
 }
 TEST(ConfigErrors, InvalidDataflow) {
   expectError(tinyWith("dataflow: both", "dataflow: weight"),
-              {7, 13, "array.dataflow", "expected one of ws, os or both, got 'weight'"});
+              {7, 13, "array.dataflow", "invalid value 'weight'; expected one of ws, os or both"});
 }
 TEST(ConfigErrors, EmptyFile) {
   expectError("", {1, 1, "", "the file is empty"});
@@ -188,8 +189,9 @@ TEST(ConfigErrors, CrossKeyRuleOnADefaultedKey) {
                   "(dma.max_bytes is not set: its default is 64)"});
 }
 TEST(ConfigErrors, WrongTypeBool) {
-  expectError(std::string(kTiny) + "sparsity:\n  tensordash:\n    enabled: yes\n",
-              {21, 14, "sparsity.tensordash.enabled", "expected true or false"});
+  expectError(
+      std::string(kTiny) + "sparsity:\n  tensordash:\n    enabled: yes\n",
+      {21, 14, "sparsity.tensordash.enabled", "invalid value 'yes'; expected true or false"});
 }
 TEST(ConfigErrors, UnknownTopLevelKey) {
   expectError(std::string(kTiny) + "arrays: 1\n", {19, 1, "arrays", "unknown key (did you mean"});

@@ -66,19 +66,15 @@ std::string joinKey(const std::string& parent, const std::string& key) {
 // Keys allowed directly under `parent` (sections and fields), in schema order.
 std::vector<std::string> childKeys(const std::string& parent) {
   std::vector<std::string> keys;
-  auto consider = [&](const std::string& full) {
-    const std::string prefix = parent.empty() ? "" : parent + ".";
-    if (full.rfind(prefix, 0) != 0)
-      return;
-    std::string rest = full.substr(prefix.size());
-    if (rest.find('.') != std::string::npos)
-      return;
-    keys.push_back(rest);
-  };
-  for (const SectionSpec& s : schemaSections())
-    consider(s.key);
-  for (const FieldSpec& f : schemaFields())
-    consider(f.key);
+  const std::string prefix = parent.empty() ? "" : parent + ".";
+  for (const FieldSpec& f : schemaFields()) {
+    if (f.key.rfind(prefix, 0) != 0)
+      continue;
+    const std::string rest = f.key.substr(prefix.size());
+    const std::string child = rest.substr(0, rest.find('.'));
+    if (std::find(keys.begin(), keys.end(), child) == keys.end())
+      keys.push_back(child);
+  }
   return keys;
 }
 
@@ -93,7 +89,10 @@ public:
     try {
       root = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
-      fail(e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg);
+      fail(e.mark.line + 1, e.mark.column + 1, "",
+           "YAML syntax error: " + e.msg +
+               "; the file must be valid YAML (block mappings of "
+               "'key: value' lines)");
     }
     if (root.IsNull())
       fail(1, 1, "",
@@ -162,7 +161,8 @@ private:
       const YAML::Node keyNode = it->first; // copies: the iterator hands out temporaries
       const YAML::Node value = it->second;
       if (!keyNode.IsScalar())
-        failAt(keyNode, path, "a key must be a plain name, got " + describeNode(keyNode));
+        failAt(keyNode, path,
+               "invalid key " + describeNode(keyNode) + "; a key must be a plain name");
       const std::string key = keyNode.Scalar();
       const std::string full = joinKey(path, key);
       if (seen[key])
@@ -172,8 +172,8 @@ private:
       if (findSection(full)) {
         if (!value.IsMap())
           failAt(value.IsNull() ? keyNode : value, full,
-                 "expected a mapping with the keys " + keyList(full) + ", got " +
-                     describeNode(value));
+                 "got " + describeNode(value) + "; expected a mapping with the keys " +
+                     keyList(full));
         walkMap(value, full);
       } else if (const FieldSpec* field = findField(full)) {
         marks_[full] = value.IsNull() ? keyNode.Mark() : value.Mark();
@@ -205,7 +205,7 @@ private:
 
   std::string parseScalar(const FieldSpec& f, const YAML::Node& where, const YAML::Node& value) {
     auto bad = [&](const std::string& got) -> std::string {
-      failAt(where, f.key, "expected " + f.allowed() + ", got " + got);
+      failAt(where, f.key, "invalid value " + got + "; expected " + f.allowed());
     };
     if (!value.IsScalar())
       bad(describeNode(value));

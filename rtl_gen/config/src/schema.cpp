@@ -305,28 +305,29 @@ std::string configHash(const Config& config) {
 
 std::string schemaReferenceMarkdown() {
   std::ostringstream os;
+  auto row = [&](const FieldSpec& f) {
+    os << "| `" << f.key << "` | " << f.allowed() << " | "
+       << (f.defaultValue ? "`" + *f.defaultValue + "`" : "**required**") << " | " << f.doc
+       << " |\n";
+  };
+  const char* header = "| key | allowed | default | meaning |\n|---|---|---|---|\n";
+  os << "### Top level\n\n" << header;
+  for (const FieldSpec& f : schemaFields())
+    if (f.key.find('.') == std::string::npos)
+      row(f);
   for (const SectionSpec& s : schemaSections()) {
-    os << "### `" << s.key << "`\n\n" << s.doc << "\n\n";
+    os << "\n### `" << s.key << "`\n\n" << s.doc << "\n";
     bool any = false;
     for (const FieldSpec& f : schemaFields()) {
       const std::string prefix = s.key + ".";
       if (f.key.rfind(prefix, 0) != 0 || f.key.find('.', prefix.size()) != std::string::npos)
         continue;
       if (!any)
-        os << "| key | allowed | default | meaning |\n|---|---|---|---|\n";
+        os << "\n" << header;
       any = true;
-      os << "| `" << f.key << "` | " << f.allowed() << " | "
-         << (f.defaultValue ? "`" + *f.defaultValue + "`" : "**required**") << " | " << f.doc
-         << " |\n";
+      row(f);
     }
-    os << (any ? "\n" : "");
   }
-  os << "### Top level\n\n| key | allowed | default | meaning |\n|---|---|---|---|\n";
-  for (const FieldSpec& f : schemaFields())
-    if (f.key.find('.') == std::string::npos)
-      os << "| `" << f.key << "` | " << f.allowed() << " | "
-         << (f.defaultValue ? "`" + *f.defaultValue + "`" : "**required**") << " | " << f.doc
-         << " |\n";
   return os.str();
 }
 

@@ -20,15 +20,15 @@ vlog::Module DelayLineGenerator::build() const {
   wire->assign("unused_clock", "clk_i ^ rst_ni");
   wire->assign("data_o", "data_i");
 
-  auto [single, chain] = registered->genIf("Depth == 1", "gen_single", "gen_chain");
-  single->logic("stage_q", Type::bits("Width"));
-  single->flops({{{"stage_q", "data_i", "'0"}}});
-  single->assign("data_o", "stage_q");
-
-  chain->comment("stage_q holds the newest value in its low Width bits.");
-  chain->logic("stage_q", Type::bits("Depth*Width"));
-  chain->flops({{{"stage_q", "{stage_q[(Depth-1)*Width-1:0], data_i}", "'0"}}});
-  chain->assign("data_o", "stage_q[Depth*Width-1 -: Width]");
+  registered->comment("One register per stage, stage_q[0] the newest. An unpacked array so that "
+                      "simulators move whole stages; mem2reg tells Yosys these are flip-flops.");
+  registered->logicArray("stage_q", Type::bits("Width"), "Depth", "", "mem2reg");
+  vlog::SeqItem& seq = registered->sequential();
+  seq.reset.forLoop("s", "Depth", [](vlog::Stmts& st) { st.line("stage_q[s] <= '0;"); });
+  seq.clocked.line("stage_q[0] <= data_i;").forLoop("s", "Depth-1", [](vlog::Stmts& st) {
+    st.line("stage_q[s+1] <= stage_q[s];");
+  });
+  registered->assign("data_o", "stage_q[Depth-1]");
   return m;
 }
 

@@ -3,12 +3,21 @@
 // Inside, tile row tr sees a beat tr cycles late (a skew), tile column tc sees it tc cycles
 // late (b/d/control skew), which is exactly when the pipeline registers between tiles bring
 // the other operand, so each beat meets itself at every tile.
+//
+// Per-tile signals are arrays of per-tile words indexed by t = tr*MeshCols + tc. Wide flat
+// vectors written slice by slice from generate loops make Verilator rebuild the whole vector
+// per slice (quadratic in the tile count); arrays keep simulation linear. mem2reg tells Yosys
+// the arrays are plain wires, not memories.
 #include "hw/generators.h"
 #include "param_list.h"
 
 namespace by::hw {
 
 using vlog::Type;
+
+namespace {
+const char* kWires = "mem2reg";
+} // namespace
 
 vlog::Module MeshGenerator::build() const {
   const bool both = p_.both();
@@ -54,24 +63,23 @@ vlog::Module MeshGenerator::build() const {
     b.localParam("DataflowBit", p_.hasOs ? "ShiftWidth" : "0");
   b.blank();
 
-  b.comment("Signals of tile t = tr*MeshCols + tc.");
+  b.comment("Per-tile signals, indexed by t = tr*MeshCols + tc.");
   b.logic("in_ctrl", Type::bits("CtrlWidth"), "control word of the input beat");
-  b.logic("tile_a_in", Type::bits("Tiles*TileA"));
-  b.logic("tile_a_out", Type::bits("Tiles*TileA"));
-  b.logic("tile_b_in", Type::bits("Tiles*TileB"));
-  b.logic("tile_b_out", Type::bits("Tiles*TileB"));
-  b.logic("tile_d_in", Type::bits("Tiles*TileD"));
-  b.logic("tile_c_out", Type::bits("Tiles*TileD"));
-  b.logic("tile_ctrl_in", Type::bits("Tiles*CtrlWidth"));
-  b.logic("a_right_edge", Type::bits("MeshRows*TileA"), "a leaving the mesh: not needed");
-  b.logic("result_skewed", Type::bits("MeshCols*TileOut"), "results before de-skew");
+  b.logicArray("tile_a_in", Type::bits("TileA"), "Tiles", "", kWires);
+  b.logicArray("tile_a_out", Type::bits("TileA"), "Tiles", "", kWires);
+  b.logicArray("tile_b_in", Type::bits("TileB"), "Tiles", "", kWires);
+  b.logicArray("tile_b_out", Type::bits("TileB"), "Tiles", "", kWires);
+  b.logicArray("tile_d_in", Type::bits("TileD"), "Tiles", "", kWires);
+  b.logicArray("tile_c_out", Type::bits("TileD"), "Tiles", "", kWires);
+  b.logicArray("tile_ctrl_in", Type::bits("CtrlWidth"), "Tiles", "", kWires);
+  b.logicArray("result_skewed", Type::bits("TileOut"), "MeshCols", "results before de-skew",
+               kWires);
   std::string ctrlConcat = "{in_valid_i, in_prop_i";
   if (both)
     ctrlConcat += ", in_dataflow_i";
   if (p_.hasOs)
     ctrlConcat += ", in_shift_i";
-  ctrlConcat += "}";
-  b.assign("in_ctrl", ctrlConcat);
+  b.assign("in_ctrl", ctrlConcat + "}");
   b.blank();
 
   // --- Input skew.
@@ -83,7 +91,7 @@ vlog::Module MeshGenerator::build() const {
     inst.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
                   {"data_i", "in_a_i[tr*TileA +: TileA]"},
-                  {"data_o", "tile_a_in[tr*MeshCols*TileA +: TileA]"}};
+                  {"data_o", "tile_a_in[tr*MeshCols]"}};
   }
   b.comment("Input skew: tile column tc receives its b, preload and control tc cycles late.");
   vlog::Body& skewTop = b.genFor("tc", "MeshCols", "gen_skew_top");
@@ -95,10 +103,9 @@ vlog::Module MeshGenerator::build() const {
     inst.params = {{"Width", "CtrlWidth+TileD+TileB"}, {"Depth", "tc"}};
     inst.conns = {
         {"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}, {"data_i", "top_in"}, {"data_o", "top_skewed"}};
-    skewTop.assign("tile_b_in[tc*TileB +: TileB]", "top_skewed[TileB-1:0]");
-    skewTop.assign("tile_d_in[tc*TileD +: TileD]", "top_skewed[TileB +: TileD]");
-    skewTop.assign("tile_ctrl_in[tc*CtrlWidth +: CtrlWidth]",
-                   "top_skewed[TileB+TileD +: CtrlWidth]");
+    skewTop.assign("tile_b_in[tc]", "top_skewed[TileB-1:0]");
+    skewTop.assign("tile_d_in[tc]", "top_skewed[TileB +: TileD]");
+    skewTop.assign("tile_ctrl_in[tc]", "top_skewed[TileB+TileD +: CtrlWidth]");
   }
   b.blank();
 
@@ -109,7 +116,7 @@ vlog::Module MeshGenerator::build() const {
   vlog::Body& tile = row.genFor("tc", "MeshCols", "gen_tile_col");
   tile.localParam("T", "tr*MeshCols + tc", "this tile");
   tile.logic("ctrl", Type::bits("CtrlWidth"));
-  tile.assign("ctrl", "tile_ctrl_in[T*CtrlWidth +: CtrlWidth]");
+  tile.assign("ctrl", "tile_ctrl_in[T]");
   {
     auto& inst = tile.instance(names::kTile, "u_tile");
     inst.params = forwardPeParams(p_);
@@ -117,12 +124,12 @@ vlog::Module MeshGenerator::build() const {
     inst.params.emplace_back("TileCols", "TileCols");
     inst.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
-                  {"in_a_i", "tile_a_in[T*TileA +: TileA]"},
-                  {"out_a_o", "tile_a_out[T*TileA +: TileA]"},
-                  {"in_b_i", "tile_b_in[T*TileB +: TileB]"},
-                  {"out_b_o", "tile_b_out[T*TileB +: TileB]"},
-                  {"in_d_i", "tile_d_in[T*TileD +: TileD]"},
-                  {"out_c_o", "tile_c_out[T*TileD +: TileD]"},
+                  {"in_a_i", "tile_a_in[T]"},
+                  {"out_a_o", "tile_a_out[T]"},
+                  {"in_b_i", "tile_b_in[T]"},
+                  {"out_b_o", "tile_b_out[T]"},
+                  {"in_d_i", "tile_d_in[T]"},
+                  {"out_c_o", "tile_c_out[T]"},
                   {"in_valid_i", "ctrl[ValidBit]"},
                   {"in_prop_i", "ctrl[PropBit]"}};
     if (both)
@@ -134,9 +141,8 @@ vlog::Module MeshGenerator::build() const {
   vlog::Body* aPipe = tile.genIf("tc > 0", "gen_a_pipe").first;
   aPipe->comment("a from the tile on the left, registered.");
   aPipe->logic("a_q", Type::bits("TileA"));
-  aPipe->flops({{{"a_q", "tile_a_out[(T-1)*TileA +: TileA]", ""}},
-                "tile_ctrl_in[(T-1)*CtrlWidth + ValidBit]"});
-  aPipe->assign("tile_a_in[T*TileA +: TileA]", "a_q");
+  aPipe->flops({{{"a_q", "tile_a_out[T-1]", ""}}, "tile_ctrl_in[T-1][ValidBit]"});
+  aPipe->assign("tile_a_in[T]", "a_q");
 
   vlog::Body* topPipe = tile.genIf("tr > 0", "gen_top_pipe").first;
   topPipe->comment("b, preload and control from the tile above, registered.");
@@ -144,36 +150,39 @@ vlog::Module MeshGenerator::build() const {
   topPipe->logic("b_q", Type::bits("TileB"));
   topPipe->logic("d_q", Type::bits("TileD"));
   topPipe->logic("ctrl_q", Type::bits("CtrlWidth"));
-  topPipe->flops({{{"b_q", "tile_b_out[Above*TileB +: TileB]", ""},
-                   {"d_q", "tile_c_out[Above*TileD +: TileD]", ""}},
-                  "tile_ctrl_in[Above*CtrlWidth + ValidBit]"});
-  topPipe->flops({{{"ctrl_q", "tile_ctrl_in[Above*CtrlWidth +: CtrlWidth]", "'0"}}});
-  topPipe->assign("tile_b_in[T*TileB +: TileB]", "b_q");
-  topPipe->assign("tile_d_in[T*TileD +: TileD]", "d_q");
-  topPipe->assign("tile_ctrl_in[T*CtrlWidth +: CtrlWidth]", "ctrl_q");
+  topPipe->flops({{{"b_q", "tile_b_out[Above]", ""}, {"d_q", "tile_c_out[Above]", ""}},
+                  "tile_ctrl_in[Above][ValidBit]"});
+  topPipe->flops({{{"ctrl_q", "tile_ctrl_in[Above]", "'0"}}});
+  topPipe->assign("tile_b_in[T]", "b_q");
+  topPipe->assign("tile_d_in[T]", "d_q");
+  topPipe->assign("tile_ctrl_in[T]", "ctrl_q");
 
   vlog::Body* rightEdge = tile.genIf("tc == MeshCols-1", "gen_right_edge").first;
-  rightEdge->assign("a_right_edge[tr*TileA +: TileA]", "tile_a_out[T*TileA +: TileA]");
+  rightEdge->logic("unused_a_right", Type::bit(), "a leaving the mesh is not needed");
+  rightEdge->assign("unused_a_right", "^tile_a_out[T]");
 
   vlog::Body* bottom = tile.genIf("tr == MeshRows-1", "gen_bottom_edge").first;
+  bottom->logic("unused_chains", Type::bit(), "chain bits other than the results");
+  bottom->logic("result", Type::bits("TileOut"));
+  bottom->assign("unused_chains", "^{tile_b_out[T], tile_c_out[T]}");
+  bottom->assign("result_skewed[tc]", "result");
   vlog::Body& col = bottom->genFor("j", "TileCols", "gen_result");
   // The result of PE column j: the WS partial sum or the OS result, low OutputWidth bits.
-  col.localParam("ResultLsb", "tc*TileOut + j*OutputWidth");
+  col.localParam("ResultLsb", "j*OutputWidth");
   if (p_.hasWs)
-    col.localParam("PsumLsb", "T*TileB + j*BWidth", "WS partial sum in the b chain");
+    col.localParam("PsumLsb", "j*BWidth", "WS partial sum in the b chain");
   if (p_.hasOs)
-    col.localParam("OsLsb", "T*TileD + j*DWidth", "OS result in the preload chain");
+    col.localParam("OsLsb", "j*DWidth", "OS result in the preload chain");
   if (both) {
     col.logic("ws_result", Type::bits("OutputWidth"));
     col.logic("os_result", Type::bits("OutputWidth"));
-    col.assign("ws_result", "tile_b_out[PsumLsb +: OutputWidth]");
-    col.assign("os_result", "tile_c_out[OsLsb +: OutputWidth]");
-    col.assign("result_skewed[ResultLsb +: OutputWidth]",
-               "ctrl[DataflowBit] ? ws_result : os_result");
+    col.assign("ws_result", "tile_b_out[T][PsumLsb +: OutputWidth]");
+    col.assign("os_result", "tile_c_out[T][OsLsb +: OutputWidth]");
+    col.assign("result[ResultLsb +: OutputWidth]", "ctrl[DataflowBit] ? ws_result : os_result");
   } else if (p_.hasWs) {
-    col.assign("result_skewed[ResultLsb +: OutputWidth]", "tile_b_out[PsumLsb +: OutputWidth]");
+    col.assign("result[ResultLsb +: OutputWidth]", "tile_b_out[T][PsumLsb +: OutputWidth]");
   } else {
-    col.assign("result_skewed[ResultLsb +: OutputWidth]", "tile_c_out[OsLsb +: OutputWidth]");
+    col.assign("result[ResultLsb +: OutputWidth]", "tile_c_out[T][OsLsb +: OutputWidth]");
   }
   b.blank();
 
@@ -186,7 +195,7 @@ vlog::Module MeshGenerator::build() const {
     inst.params = {{"Width", "TileOut"}, {"Depth", "MeshCols-1-tc"}};
     inst.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
-                  {"data_i", "result_skewed[tc*TileOut +: TileOut]"},
+                  {"data_i", "result_skewed[tc]"},
                   {"data_o", "out_result_o[tc*TileOut +: TileOut]"}};
   }
   {
@@ -194,13 +203,9 @@ vlog::Module MeshGenerator::build() const {
     inst.params = {{"Width", "1"}, {"Depth", "MeshCols-1"}};
     inst.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
-                  {"data_i", "tile_ctrl_in[(MeshRows-1)*MeshCols*CtrlWidth + ValidBit]"},
+                  {"data_i", "tile_ctrl_in[(MeshRows-1)*MeshCols][ValidBit]"},
                   {"data_o", "out_valid_o"}};
   }
-  b.blank();
-  b.comment("a leaving the right edge and the chain bits below the results are not needed.");
-  b.logic("unused_edges", Type::bit());
-  b.assign("unused_edges", "^{a_right_edge, tile_b_out, tile_c_out}");
   return m;
 }
 

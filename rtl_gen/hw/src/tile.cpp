@@ -31,42 +31,36 @@ vlog::Module TileGenerator::build() const {
 
   vlog::Body& b = m.body();
   b.localParam("AWidth", "Lanes*InputWidth");
-  b.comment("a_wire[r][c] enters PE (r, c) from the left (c = TileCols is the right edge); "
-            "b_wire/d_wire[r][c] enter PE (r, c) from above (r = TileRows is the bottom edge).");
-  b.logic("a_wire", Type::bits("TileRows*(TileCols+1)*AWidth"));
-  b.logic("b_wire", Type::bits("(TileRows+1)*TileCols*BWidth"));
-  b.logic("d_wire", Type::bits("(TileRows+1)*TileCols*DWidth"));
+  b.comment("a_wire[r*(TileCols+1)+c] enters PE (r, c) from the left (c = TileCols is the right "
+            "edge); b_wire/d_wire[r*TileCols+c] enter PE (r, c) from above (r = TileRows is the "
+            "bottom edge). Arrays of per-PE words; mem2reg: plain wires for Yosys.");
+  b.logicArray("a_wire", Type::bits("AWidth"), "TileRows*(TileCols+1)", "", "mem2reg");
+  b.logicArray("b_wire", Type::bits("BWidth"), "(TileRows+1)*TileCols", "", "mem2reg");
+  b.logicArray("d_wire", Type::bits("DWidth"), "(TileRows+1)*TileCols", "", "mem2reg");
   b.blank();
 
   vlog::Body& rows = b.genFor("r", "TileRows", "gen_row_edges");
-  rows.assign("a_wire[r*(TileCols+1)*AWidth +: AWidth]", "in_a_i[r*AWidth +: AWidth]");
-  rows.assign("out_a_o[r*AWidth +: AWidth]", "a_wire[(r*(TileCols+1)+TileCols)*AWidth +: AWidth]");
+  rows.assign("a_wire[r*(TileCols+1)]", "in_a_i[r*AWidth +: AWidth]");
+  rows.assign("out_a_o[r*AWidth +: AWidth]", "a_wire[r*(TileCols+1)+TileCols]");
   vlog::Body& cols = b.genFor("c", "TileCols", "gen_col_edges");
-  cols.assign("b_wire[c*BWidth +: BWidth]", "in_b_i[c*BWidth +: BWidth]");
-  cols.assign("d_wire[c*DWidth +: DWidth]", "in_d_i[c*DWidth +: DWidth]");
-  cols.assign("out_b_o[c*BWidth +: BWidth]", "b_wire[(TileRows*TileCols+c)*BWidth +: BWidth]");
-  cols.assign("out_c_o[c*DWidth +: DWidth]", "d_wire[(TileRows*TileCols+c)*DWidth +: DWidth]");
+  cols.assign("b_wire[c]", "in_b_i[c*BWidth +: BWidth]");
+  cols.assign("d_wire[c]", "in_d_i[c*DWidth +: DWidth]");
+  cols.assign("out_b_o[c*BWidth +: BWidth]", "b_wire[TileRows*TileCols+c]");
+  cols.assign("out_c_o[c*DWidth +: DWidth]", "d_wire[TileRows*TileCols+c]");
   b.blank();
 
   vlog::Body& peRow = b.genFor("r", "TileRows", "gen_pe_row");
   vlog::Body& pe = peRow.genFor("c", "TileCols", "gen_pe_col");
-  pe.localParam("AIn", "(r*(TileCols+1)+c)*AWidth", "a entering from the left");
-  pe.localParam("BIn", "(r*TileCols+c)*BWidth", "b entering from above");
-  pe.localParam("BOut", "((r+1)*TileCols+c)*BWidth", "b leaving below");
-  pe.localParam("DIn", "(r*TileCols+c)*DWidth");
-  pe.localParam("DOut", "((r+1)*TileCols+c)*DWidth");
+  pe.localParam("AIn", "r*(TileCols+1)+c", "a entering from the left");
+  pe.localParam("VIn", "r*TileCols+c", "b and d entering from above");
+  pe.localParam("VOut", "(r+1)*TileCols+c", "b and c leaving below");
   vlog::InstanceItem& inst = pe.instance(names::kPe, "u_pe");
   inst.params = forwardPeParams(p_);
-  inst.conns = {{"clk_i", "clk_i"},
-                {"rst_ni", "rst_ni"},
-                {"in_a_i", "a_wire[AIn +: AWidth]"},
-                {"out_a_o", "a_wire[AIn+AWidth +: AWidth]"},
-                {"in_b_i", "b_wire[BIn +: BWidth]"},
-                {"out_b_o", "b_wire[BOut +: BWidth]"},
-                {"in_d_i", "d_wire[DIn +: DWidth]"},
-                {"out_c_o", "d_wire[DOut +: DWidth]"},
-                {"in_valid_i", "in_valid_i"},
-                {"in_prop_i", "in_prop_i"}};
+  inst.conns = {{"clk_i", "clk_i"},           {"rst_ni", "rst_ni"},
+                {"in_a_i", "a_wire[AIn]"},    {"out_a_o", "a_wire[AIn+1]"},
+                {"in_b_i", "b_wire[VIn]"},    {"out_b_o", "b_wire[VOut]"},
+                {"in_d_i", "d_wire[VIn]"},    {"out_c_o", "d_wire[VOut]"},
+                {"in_valid_i", "in_valid_i"}, {"in_prop_i", "in_prop_i"}};
   if (p_.both())
     inst.conns.emplace_back("in_dataflow_i", "in_dataflow_i");
   if (p_.hasOs)

@@ -99,7 +99,17 @@ void Body::localParam(const std::string& name, const std::string& value,
 }
 
 void Body::logic(const std::string& name, Type type, const std::string& comment) {
-  items_.emplace_back(DeclItem{std::move(type), name, comment});
+  items_.emplace_back(DeclItem{std::move(type), name, comment, "", ""});
+}
+
+void Body::logicArray(const std::string& name, Type type, const std::string& count,
+                      const std::string& comment, const std::string& attribute) {
+  items_.emplace_back(DeclItem{std::move(type), name, comment, count, attribute});
+}
+
+SeqItem& Body::sequential() {
+  items_.emplace_back(SeqItem{});
+  return std::get<SeqItem>(items_.back());
 }
 
 void Body::assign(const std::string& lhs, const std::string& rhs, const std::string& comment) {

@@ -171,6 +171,14 @@ public:
         os_ << ind << "end\n";
       } else if (const auto* f = std::get_if<FlopsItem>(&item)) {
         flops(*f, ind);
+      } else if (const auto* q = std::get_if<SeqItem>(&item)) {
+        os_ << ind << "always_ff @(posedge " << q->clock << " or negedge " << q->resetN
+            << ") begin\n"
+            << ind << "  if (!" << q->resetN << ") begin\n";
+        stmts(q->reset, level + 2);
+        os_ << ind << "  end else begin\n";
+        stmts(q->clocked, level + 2);
+        os_ << ind << "  end\n" << ind << "end\n";
       } else if (const auto* inst = std::get_if<InstanceItem>(&item)) {
         instance(*inst, ind);
       } else if (const auto* g = std::get_if<GenForItem>(&item)) {
@@ -208,7 +216,9 @@ private:
     for (size_t i = begin; i < end; ++i) {
       std::string& text = rows[i - begin].first;
       if (const auto* d = std::get_if<DeclItem>(&items[i]))
-        text = pad(typeText(d->type), typeWidth) + " " + d->name + ";";
+        text = (d->attribute.empty() ? "" : "(* " + d->attribute + " *) ") +
+               pad(typeText(d->type), typeWidth) + " " + d->name +
+               (d->unpacked.empty() ? "" : " [" + d->unpacked + "]") + ";";
       textWidth = std::max(textWidth, text.size());
     }
     for (const auto& [text, comment] : rows) {

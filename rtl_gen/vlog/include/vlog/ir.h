@@ -79,6 +79,8 @@ struct DeclItem {
   Type type;
   std::string name;
   std::string comment;
+  std::string unpacked;  // element count of an unpacked array ("" for a plain vector)
+  std::string attribute; // e.g. "mem2reg": printed as (* mem2reg *)
 };
 struct EnumItem {
   std::string typeName; // e.g. state_e
@@ -108,6 +110,15 @@ struct FlopsItem {
   std::string clock = "clk_i";
   std::string resetN = "rst_ni";
 };
+/// An always_ff block with free-form statements: `reset` runs while rst_ni is low, `clocked`
+/// on every rising clock edge otherwise (for registers that FlopsItem cannot express, such as
+/// arrays shifted in a loop).
+struct SeqItem {
+  Stmts reset;
+  Stmts clocked;
+  std::string clock = "clk_i";
+  std::string resetN = "rst_ni";
+};
 struct InstanceItem {
   std::string module;
   std::string name;
@@ -130,7 +141,7 @@ struct GenIfItem {
 };
 
 using Item = std::variant<CommentItem, BlankItem, LocalParamItem, DeclItem, EnumItem, AssignItem,
-                          CombItem, FlopsItem, InstanceItem, GenForItem, GenIfItem>;
+                          CombItem, FlopsItem, SeqItem, InstanceItem, GenForItem, GenIfItem>;
 
 /// An ordered list of module items; generate blocks nest Bodies.
 class Body {
@@ -140,10 +151,14 @@ public:
   void localParam(const std::string& name, const std::string& value,
                   const std::string& comment = "");
   void logic(const std::string& name, Type type, const std::string& comment = "");
+  /// An unpacked array `logic [W-1:0] name [count]`, with an optional attribute.
+  void logicArray(const std::string& name, Type type, const std::string& count,
+                  const std::string& comment = "", const std::string& attribute = "");
   void enumType(EnumItem item) { items_.emplace_back(std::move(item)); }
   void assign(const std::string& lhs, const std::string& rhs, const std::string& comment = "");
   Stmts& comb();
   void flops(FlopsItem item) { items_.emplace_back(std::move(item)); }
+  SeqItem& sequential();
   InstanceItem& instance(const std::string& module, const std::string& name);
   Body& genFor(const std::string& genvar, const std::string& count, const std::string& label);
   /// Returns {then, else}; else is null when elseLabel is empty.

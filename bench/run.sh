@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the benchmarks and prints the Markdown recorded in docs/BENCHMARKS.md.
+# Usage: bench/run.sh            (from the repository root; builds what it needs)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/setup.sh" >/dev/null
+"$root/scripts/build.sh" brickyard >/dev/null
+cmake --build "$root/build" --target benchmarks -j 2 >/dev/null
+by="$root/build/bin/brickyard"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+echo "## Generator (brickyard gen, in-process, best of 20)"
+"$root/build/bench/bench_gen" "$root/configs/default.yaml" "$root/configs/large32.yaml"
+echo
+echo "## Generator, whole command (process start included)"
+for c in default large32; do
+  start=$(date +%s%N)
+  "$by" gen "$root/configs/$c.yaml" -o "$tmp/$c" --quiet
+  echo "- brickyard gen configs/$c.yaml: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+done
+echo
+echo "## Verilator build of the 16x16 mesh (cold: no object cache, -j2)"
+start=$(date +%s)
+verilator --cc -O3 --top-module by_mesh -F "$tmp/default/rtl/filelist.f" -Mdir "$tmp/vl" \
+  --build -j 2 -CFLAGS "-O2" >/dev/null
+echo "- verilator --cc --build (by_mesh, default): $(( $(date +%s) - start )) s"
+echo
+echo "## Verilator simulation speed, bare 16x16 mesh (single thread)"
+"$root/build/bench/bench_mesh" 2000000
