@@ -2,6 +2,7 @@
 // software twin of the hardware's barrel-shift packer and unpacker. Private to the codec.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -25,7 +26,7 @@ public:
     const uint64_t word = pos_ / 32;
     const int offset = static_cast<int>(pos_ % 32);
     if (word + 1 >= words_.size())
-      words_.resize(words_.size() * 2 + 2, 0); // fresh words are zero: only OR in ones
+      words_.resize(std::max<size_t>(words_.size() * 2, word + 2), 0); // new words are zero
     words_[word] |= static_cast<uint32_t>(v << offset);
     if (offset + bits > 32)
       words_[word + 1] |= static_cast<uint32_t>(v >> (32 - offset));
