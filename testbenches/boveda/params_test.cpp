@@ -35,6 +35,14 @@ TEST(BovedaParams, MinimumHeaderHoldsEveryWidth) {
   EXPECT_EQ(BovedaParams::minHeaderBits(16), 5); // widths 0..16: 17 codes
 }
 
+TEST(BovedaParams, MaxGroupBits) {
+  BovedaParams p; // 4 + 16 * 8
+  EXPECT_EQ(p.maxGroupBits(), 132);
+  p.zeroAware = true;
+  p.sameWidthShortcut = true;
+  EXPECT_EQ(p.maxGroupBits(), 1 + 4 + 16 + 128);
+}
+
 TEST(BovedaParams, RejectsEachInvalidField) {
   expectRejected([](BovedaParams& p) { p.elementBits = 12; }, "input_width");
   expectRejected([](BovedaParams& p) { p.elementBits = 32; }, "input_width");

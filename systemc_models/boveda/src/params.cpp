@@ -36,6 +36,11 @@ int BovedaParams::minHeaderBits(int elementBits) {
   return bits;
 }
 
+int BovedaParams::maxGroupBits() const {
+  return (sameWidthShortcut ? 1 : 0) + headerBits + (zeroAware ? groupSize : 0) +
+         groupSize * elementBits;
+}
+
 void BovedaParams::validate() const {
   if (elementBits != 8 && elementBits != 16)
     reject("element width (types.input_width)", elementBits, "expected 8 or 16");

@@ -26,6 +26,10 @@ struct BovedaParams {
   /// One line such as "w8 g16 h4 c512 b64 p32 za=0 same=0", for test output and reports.
   std::string describe() const;
 
+  /// Largest encoding of one group (flag + header + bitmap + full-width payload): what a
+  /// hardware unpacker's window must hold beyond one container.
+  int maxGroupBits() const;
+
   /// Smallest width header that encodes every group width 0..elementBits.
   static int minHeaderBits(int elementBits);
 };
