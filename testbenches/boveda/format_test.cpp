@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <stdexcept>
+#include <string>
 
 using namespace by::boveda;
 using by::boveda::test::referenceWidth;
@@ -196,6 +197,22 @@ TEST(BovedaFormat, DecoderRejectsMalformedStreams) {
   EXPECT_THROW(decompress(t), std::runtime_error);
 
   EXPECT_THROW(decompressBlock(good, 2), std::out_of_range);
+}
+
+TEST(BovedaFormat, DecoderReportsAStreamThatEndsInsideAGroup) {
+  // One block of 16 values whose header says width 8: 4 + 128 bits, but only 64 exist.
+  CompressedTensor t;
+  t.params = tinyParams(8, 16, 4, 16);
+  t.numValues = 16;
+  t.blockPointers = {0};
+  t.words = wordsFromBits("0001", 64);
+  try {
+    decompress(t);
+    ADD_FAILURE() << "a truncated stream was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("block 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("stream ends"), std::string::npos) << e.what();
+  }
 }
 
 TEST(BovedaFormat, DecoderRejectsNonCanonicalZeroAwareAndShortcut) {

@@ -52,7 +52,13 @@ private:
   uint64_t pos_ = 0;
 };
 
-/// Reads fields back in the order BitWriter wrote them; reading past the end throws.
+/// Thrown by BitReader when a field runs past the end of the stream.
+class StreamEnd : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Reads fields back in the order BitWriter wrote them; reading past the end throws StreamEnd.
 class BitReader {
 public:
   BitReader(const std::vector<uint32_t>& words, uint64_t pos) : words_(words), pos_(pos) {}
@@ -60,8 +66,8 @@ public:
   /// Reads `bits` (0..32) bits as an unsigned value.
   uint32_t get(int bits) {
     if (pos_ + static_cast<uint64_t>(bits) > words_.size() * 32ull)
-      throw std::runtime_error("stream ends at bit " + std::to_string(words_.size() * 32ull) +
-                               " but a field needs bits up to " + std::to_string(pos_ + bits));
+      throw StreamEnd("stream ends at bit " + std::to_string(words_.size() * 32ull) +
+                      " but a field needs bits up to " + std::to_string(pos_ + bits));
     if (bits == 0)
       return 0;
     const uint64_t word = pos_ / 32;

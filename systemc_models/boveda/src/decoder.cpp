@@ -94,10 +94,8 @@ uint64_t decodeBlock(const CompressedTensor& t, uint64_t b, int16_t* out) {
       const int n = static_cast<int>(std::min<uint64_t>(p.groupSize, len - g));
       previousWidth = decodeGroup(p, in, previousWidth, n, out + g, b, g / p.groupSize);
     }
-  } catch (const std::runtime_error& e) {
-    if (std::string(e.what()).rfind("boveda:", 0) == 0)
-      throw;
-    fail(b, e.what()); // a BitReader error: give it the block's context
+  } catch (const detail::StreamEnd& e) {
+    fail(b, e.what()); // give the reader's error the block's context
   }
   const uint64_t end = (in.position() + c - 1) / c * c;
   if (end > limit)
