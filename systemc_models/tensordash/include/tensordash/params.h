@@ -19,10 +19,9 @@ struct Candidate {
   bool operator!=(const Candidate& o) const { return !(*this == o); }
 };
 
-/// The "T" pattern of the paper, in priority order (which is also the select encoding):
-/// (0,0) dense, (+1,0), (+2,0), (+1,-1), (+1,+1), (+1,+3), (+2,-2), (+2,+2); only the
-/// entries with dt <= lookahead (lookahead 2: all eight; lookahead 1: the first, second and
-/// the four dt = 1 entries, five in all).
+/// The "T" pattern of the paper in priority order, which is also the select encoding:
+///   0 (0,0) dense, 1 (+1,0), 2 (+1,-1), 3 (+1,+1), 4 (+1,+3), 5 (+2,0), 6 (+2,-2), 7 (+2,+2)
+/// keeping only the entries with dt <= lookahead (lookahead 1: the first five).
 std::vector<Candidate> tPattern(int lookahead = 2);
 
 /// Limits of the model. The code is generic in the window depth; the hardware plan
