@@ -160,7 +160,7 @@ TEST(TensorDashHand, GroupsAdvanceInLockstep) {
 }
 
 TEST(TensorDashHand, EarlierLevelWinsOverOwnLane) {
-  // 16 lanes; levels {0,5,10} {1,6,11} {2,7,12} {3,8,13} {4,9,14} {15}. Two steps: t0 all
+  // 16 lanes; levels {0,6,11} {1,7,12} {2,8,13} {3,9,14} {4,10,15} {5}. Two steps: t0 all
   // zero, t1 only lane 1. Level 0 runs first: lane 0 finds (0,0) (1,0) (1,-1)=(1,15) zero
   // and (1,+1) = entry (1,1) non-zero -> select 3. When level 1 runs, lane 1's own (1,0) is
   // already taken -> idle. Everything drained: 1 cycle.
@@ -176,8 +176,8 @@ TEST(TensorDashHand, EarlierLevelWinsOverOwnLane) {
 
 TEST(TensorDashHand, LookasideWrapsAroundTheRing) {
   // 16 lanes, t0 and t1 non-zero only on lane 15. Level 0: lane 0 takes (1,-1) = entry
-  // (1,15) -> select 2 (lanes 12 and 14 could reach it too, but run later). Level 5: lane 15
-  // takes its own (0,0) -> 0.
+  // (1,15) -> select 2 (lane 12 by (1,+3) and lane 14 by (1,+1) could reach it too, but are
+  // in levels 1 and 3). Level 4: lane 15 takes its own (0,0) -> 0.
   Streams a(1, 2, 16);
   a.at(0, 0, 15) = 4;
   a.at(0, 1, 15) = 6;

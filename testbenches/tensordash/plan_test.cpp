@@ -37,28 +37,40 @@ TEST(TensorDashPlan, SourcesWrapAroundTheRing) {
 
 TEST(TensorDashPlan, SixteenLanesHaveSixLevels) {
   // With T, two lanes share an entry iff their ring distance is 1..4: the dt=1 lane offsets
-  // {-1,0,1,3} differ by up to 4, the dt=2 offsets {-2,0,2} by 2 or 4. First fit in lane
-  // order: 0..4 get levels 0..4, lane 5 is 5 away from lane 0 and reuses level 0, and so on
-  // with period 5 up to lane 14; lane 15 is within 4 of lanes 11..14 (levels 1..4) and,
-  // around the ring, of lanes 0..3 (levels 0..3), so it opens level 5.
+  // {-1,0,1,3} differ by up to 4, the dt=2 offsets {-2,0,2} by 2 or 4. So span = 5, and the
+  // ring is cut into floor(16/5) = 3 blocks of 6, 5, 5 lanes: 0-5, 6-10, 11-15. Levels are
+  // positions in a block; lanes 11 and 0 (level 0) are 5 apart around the ring.
   const SchedulerPlan plan(tParams(16));
   for (int a = 0; a < 16; ++a)
     for (int b = 0; b < 16; ++b)
       if (a != b) {
         EXPECT_EQ(plan.conflict(a, b), ringDistance(a, b, 16) <= 4) << a << " " << b;
       }
+  EXPECT_EQ(plan.span(), 5);
   ASSERT_EQ(plan.levels(), 6);
-  EXPECT_EQ(plan.level(0), (std::vector<int>{0, 5, 10}));
-  EXPECT_EQ(plan.level(1), (std::vector<int>{1, 6, 11}));
-  EXPECT_EQ(plan.level(2), (std::vector<int>{2, 7, 12}));
-  EXPECT_EQ(plan.level(3), (std::vector<int>{3, 8, 13}));
-  EXPECT_EQ(plan.level(4), (std::vector<int>{4, 9, 14}));
-  EXPECT_EQ(plan.level(5), (std::vector<int>{15}));
+  EXPECT_EQ(plan.level(0), (std::vector<int>{0, 6, 11}));
+  EXPECT_EQ(plan.level(1), (std::vector<int>{1, 7, 12}));
+  EXPECT_EQ(plan.level(2), (std::vector<int>{2, 8, 13}));
+  EXPECT_EQ(plan.level(3), (std::vector<int>{3, 9, 14}));
+  EXPECT_EQ(plan.level(4), (std::vector<int>{4, 10, 15}));
+  EXPECT_EQ(plan.level(5), (std::vector<int>{5}));
+}
+
+TEST(TensorDashPlan, LevelCountIsMinimalForT) {
+  // span 5 from 10 lanes on: ceil(lanes / floor(lanes / 5)) levels, and no fewer are
+  // possible since at most floor(lanes / 5) lanes of a ring are pairwise >= 5 apart.
+  const std::vector<std::pair<int, int>> lanesLevels = {{10, 5}, {11, 6}, {12, 6}, {16, 6},
+                                                        {24, 6}, {32, 6}, {64, 6}};
+  for (const auto& [lanes, levels] : lanesLevels)
+    EXPECT_EQ(SchedulerPlan(tParams(lanes)).levels(), levels) << lanes << " lanes";
+  // 32 lanes: 6 blocks of 6, 6, 5, 5, 5, 5 lanes.
+  EXPECT_EQ(SchedulerPlan(tParams(32)).level(5), (std::vector<int>{5, 11}));
 }
 
 TEST(TensorDashPlan, EightLanesAreFullySequential) {
   // Every ring distance of 8 lanes is <= 4, so all lanes conflict: one lane per level.
   const SchedulerPlan plan(tParams(8));
+  EXPECT_EQ(plan.span(), 5);
   ASSERT_EQ(plan.levels(), 8);
   for (int n = 0; n < 8; ++n)
     EXPECT_EQ(plan.level(n), (std::vector<int>{n}));

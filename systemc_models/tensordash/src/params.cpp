@@ -26,8 +26,9 @@ std::string str(const Candidate& c) {
 
 std::vector<Candidate> tPattern(int lookahead) {
   // Oldest step first (draining early steps is what lets the window advance), own lane
-  // first within a step, then lookaside by distance. Measured against the order in which
-  // DESIGN.md lists the set: up to 6% fewer cycles at 16 lanes (docs/tensordash.md).
+  // first within a step, then lookaside by distance. Against the order in which DESIGN.md
+  // lists the set: about 5% fewer cycles at 16 lanes and 40-60% sparsity (the
+  // PriorityOrder speedup test, docs/tensordash.md).
   static constexpr Candidate kT[] = {{0, 0},  {1, 0}, {1, -1}, {1, +1},
                                      {1, +3}, {2, 0}, {2, -2}, {2, +2}};
   std::vector<Candidate> out;

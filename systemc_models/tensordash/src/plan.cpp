@@ -1,5 +1,8 @@
 #include "tensordash/plan.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace by::tensordash {
 
 namespace {
@@ -39,22 +42,32 @@ SchedulerPlan::SchedulerPlan(const TensorDashParams& params)
       conflict_[a * lanes_ + b] = shared;
     }
 
-  // First-fit colouring in lane order. Deterministic and trivially reproduced by the RTL
-  // generator; optimal for the T pattern at 2, 4, 8 and 16 lanes (see docs/tensordash.md).
-  levelOf_.assign(lanes_, -1);
-  for (int l = 0; l < lanes_; ++l) {
-    std::vector<bool> used(lanes_, false);
-    for (int o = 0; o < l; ++o)
-      if (conflict(l, o))
-        used[levelOf_[o]] = true;
-    int level = 0;
-    while (used[level])
-      ++level;
-    levelOf_[l] = level;
-    if (level == static_cast<int>(levels_.size()))
-      levels_.emplace_back();
-    levels_[level].push_back(l);
-  }
+  // Conflicts depend on the ring distance only (the candidate sets are rotations of each
+  // other), so the span bounds every conflicting pair.
+  for (int a = 0; a < lanes_; ++a)
+    for (int b = 0; b < lanes_; ++b)
+      if (a != b && conflict(a, b))
+        span_ = std::max(span_, 1 + std::min((a - b + lanes_) % lanes_, (b - a + lanes_) % lanes_));
+
+  // Blocks of consecutive lanes, the first `larger` of them one lane longer. Two lanes with
+  // the same position in different blocks are at least one block (>= span lanes) apart in
+  // both directions around the ring.
+  const int blocks = std::max(1, lanes_ / span_);
+  const int size = lanes_ / blocks;
+  const int larger = lanes_ % blocks;
+  levels_.resize(size + (larger > 0 ? 1 : 0));
+  levelOf_.assign(lanes_, 0);
+  int lane = 0;
+  for (int b = 0; b < blocks; ++b)
+    for (int pos = 0; pos < size + (b < larger ? 1 : 0); ++pos, ++lane) {
+      levelOf_[lane] = pos;
+      levels_[pos].push_back(lane);
+    }
+  for (const std::vector<int>& level : levels_)
+    for (int a : level)
+      for (int b : level)
+        if (a != b && conflict(a, b))
+          throw std::logic_error("tensordash: plan: conflicting lanes share a level");
 }
 
 } // namespace by::tensordash

@@ -10,10 +10,16 @@
 //    first that is still pending (non-zero in the group bitmap and not yet taken).
 //  * Candidate k is a dead alias if an earlier candidate k' < k reads the same entry for
 //    every lane (same dt, dl congruent mod lanes): it can never win and the RTL may prune it.
-//  * Two lanes conflict if their candidate sets share an entry. Levels are the first-fit
-//    colouring of the conflict graph in lane order: lane l gets the lowest level not used by
-//    a conflicting lane < l. Lanes of one level have disjoint candidate sets, so they
-//    choose in parallel without arbitration; level n+1 sees what levels 0..n took.
+//  * Two lanes conflict if their candidate sets share an entry. On the ring this depends
+//    only on their ring distance; let `span` be 1 + the largest distance at which lanes
+//    conflict (T with 10 or more lanes: 5; its dt = 1 offsets {-1,0,+1,+3} differ by <= 4).
+//  * Levels: cut the ring into m = max(1, floor(lanes / span)) blocks of consecutive lanes,
+//    as equal in size as possible, the larger ones first; a lane's level is its position in
+//    its block. Lanes of one level are >= span apart, so their candidate sets are disjoint
+//    and they choose in parallel without arbitration; level n+1 sees what levels 0..n took.
+//    ceil(lanes / m) levels: T with 16 lanes has 6, with 8 or fewer lanes one per lane.
+//    For conflicts at every distance below span (T's case) no assignment has fewer levels:
+//    a level holds at most m lanes.
 #pragma once
 
 #include "tensordash/params.h"
@@ -43,6 +49,8 @@ public:
   bool live(int k) const { return aliasOf_[k] < 0; }
   /// True if the candidate sets of lanes a and b share a window entry (a != b).
   bool conflict(int a, int b) const { return conflict_[a * lanes_ + b]; }
+  /// 1 + the largest ring distance at which two lanes conflict (1 if none do).
+  int span() const { return span_; }
 
   int levels() const { return static_cast<int>(levels_.size()); }
   /// Lanes of level n, ascending.
@@ -55,6 +63,7 @@ private:
   std::vector<WindowEntry> source_; // [lane * candidates + k]
   std::vector<int> aliasOf_;        // [k]
   std::vector<bool> conflict_;      // [a * lanes + b]
+  int span_ = 1;
   std::vector<std::vector<int>> levels_;
   std::vector<int> levelOf_;
 };
