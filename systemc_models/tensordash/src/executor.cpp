@@ -30,7 +30,7 @@ Execution execute(const Schedule& schedule, const Streams& a, const Streams& b) 
           throw std::out_of_range("tensordash: cycle " + std::to_string(c) + " selects " +
                                   std::to_string(k) + ", not a candidate");
         const int t = schedule.base(c) + p.pattern[k].dt;
-        const int j = ((l + p.pattern[k].dl) % x.lanes + x.lanes) % x.lanes;
+        const int j = ringLane(l, p.pattern[k].dl, x.lanes);
         if (t < 0 || t >= x.steps)
           throw std::out_of_range("tensordash: cycle " + std::to_string(c) + " lane " +
                                   std::to_string(l) + " reads step " + std::to_string(t) +

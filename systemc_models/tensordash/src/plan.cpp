@@ -5,14 +5,6 @@
 
 namespace by::tensordash {
 
-namespace {
-
-int ringLane(int lane, int offset, int lanes) {
-  return ((lane + offset) % lanes + lanes) % lanes;
-}
-
-} // namespace
-
 SchedulerPlan::SchedulerPlan(const TensorDashParams& params)
     : lanes_(params.lanes), depth_(params.depth()) {
   params.validate();
@@ -29,7 +21,7 @@ SchedulerPlan::SchedulerPlan(const TensorDashParams& params)
       if (source(0, e) == source(0, c))
         aliasOf_[c] = e;
 
-  // Conflict graph: O(lanes^2 * k^2), tiny for lanes <= 64 and k <= 32, done once.
+  // Conflict graph: O(lanes^2 * k^2), at most a few million comparisons, once.
   conflict_.assign(static_cast<size_t>(lanes_) * lanes_, false);
   for (int a = 0; a < lanes_; ++a)
     for (int b = 0; b < lanes_; ++b) {

@@ -7,10 +7,6 @@ namespace by::tensordash {
 
 namespace {
 
-int ringLane(int lane, int offset, int lanes) {
-  return ((lane + offset) % lanes + lanes) % lanes;
-}
-
 int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }

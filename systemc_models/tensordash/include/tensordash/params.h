@@ -19,6 +19,11 @@ struct Candidate {
   bool operator!=(const Candidate& o) const { return !(*this == o); }
 };
 
+/// The lane `offset` lanes away from `lane` on the ring of `lanes` lanes.
+inline int ringLane(int lane, int offset, int lanes) {
+  return ((lane + offset) % lanes + lanes) % lanes;
+}
+
 /// The "T" pattern of the paper in priority order, which is also the select encoding:
 ///   0 (0,0) dense, 1 (+1,0), 2 (+1,-1), 3 (+1,+1), 4 (+1,+3), 5 (+2,0), 6 (+2,-2), 7 (+2,+2)
 /// keeping only the entries with dt <= lookahead (lookahead 1: the first five).
