@@ -17,4 +17,5 @@ open(path, "w").write(text[:i] + "\n" + body.rstrip("\n") + "\n" + text[j:])
 PY
 }
 replace "$root/docs/config.md" config
+replace "$root/docs/isa.md" isa
 echo "docs updated"

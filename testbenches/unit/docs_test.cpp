@@ -1,6 +1,7 @@
 // Documentation generated from the code must match the committed docs (refresh them with
 // scripts/update-docs.sh): a key added to the schema and not documented fails here.
 #include "config/schema.h"
+#include "hw/isa.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -29,4 +30,10 @@ TEST(Docs, ConfigReferenceMatchesTheSchema) {
       << "docs/config.md is out of date: run scripts/update-docs.sh";
   for (const auto& f : by::config::schemaFields())
     EXPECT_NE(doc.find("`" + f.key + "`"), std::string::npos) << f.key << " is not documented";
+}
+
+TEST(Docs, IsaReferenceMatchesTheTable) {
+  const std::string doc = generatedSection("docs/isa.md", "isa");
+  EXPECT_EQ(doc, by::hw::isa::referenceMarkdown())
+      << "docs/isa.md is out of date: run scripts/update-docs.sh";
 }

@@ -6,6 +6,7 @@
 #include "emit/manifest.h"
 #include "emit/output_dir.h"
 #include "hw/design.h"
+#include "hw/isa.h"
 #include "vlog/printer.h"
 
 namespace by::emit {
@@ -35,6 +36,7 @@ GenerateResult generateOutputs(const config::Config& config, const std::filesyst
   write("rtl/filelist.f", filelist);
   write("include/brickyard_params.h", brickyardParamsHeader(config, generator));
   write("include/gemmini_params.h", gemminiParamsHeader(config, generator));
+  write("include/brickyard_isa.h", hw::isa::cHeader(generator));
   write("manifest.json", buildManifest(config, gen, generator).dump(2) + "\n");
   out.commit();
   return result;

@@ -77,7 +77,8 @@ ordered_json buildManifest(const config::Config& c, const hw::GeneratedDesign& g
   m["modules"] = modules;
   m["files"] = {{"filelist", "rtl/filelist.f"},
                 {"brickyard_params", "include/brickyard_params.h"},
-                {"gemmini_params", "include/gemmini_params.h"}};
+                {"gemmini_params", "include/gemmini_params.h"},
+                {"brickyard_isa", "include/brickyard_isa.h"}};
   return m;
 }
 

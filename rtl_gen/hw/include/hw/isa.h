@@ -1,0 +1,110 @@
+// The Brickyard ISA: Gemmini's funct codes and operand layouts, written once. This table
+// drives the RTL decoder's field positions, the functional model's decoder, the generated C
+// header (brickyard_isa.h) and the encoding tables in docs/isa.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace by::hw::isa {
+
+/// RoCC funct7 values (Gemmini's k_* constants).
+enum Funct : int {
+  kConfig = 0,
+  kMvin2 = 1,
+  kMvin = 2,
+  kMvout = 3,
+  kComputePreloaded = 4,
+  kComputeAccumulated = 5,
+  kPreload = 6,
+  kFlush = 7,
+  kMvin3 = 14,
+  kCounterOp = 126,
+};
+
+/// CONFIG sub-commands, in rs1[1:0].
+enum ConfigType : int { kConfigEx = 0, kConfigLd = 1, kConfigSt = 2 };
+
+/// Which controller executes a command.
+enum class Queue { Load, Store, Execute, Immediate };
+
+/// A bit field of rs1 or rs2.
+struct Field {
+  std::string name; // C identifier fragment, e.g. "local_addr"
+  int lsb = 0;
+  int width = 0;
+  std::string doc;
+  uint64_t mask() const { return width >= 64 ? ~0ull : ((1ull << width) - 1); }
+  uint64_t extract(uint64_t word) const { return (word >> lsb) & mask(); }
+  uint64_t place(uint64_t value) const { return (value & mask()) << lsb; }
+};
+
+struct Command {
+  std::string name;        // e.g. "MVIN", "CONFIG_EX"
+  int funct = 0;           // RoCC funct7
+  int configType = -1;     // for CONFIG: the rs1[1:0] value; -1 otherwise
+  std::string gemminiName; // the gemmini.h macro that issues it
+  Queue queue = Queue::Immediate;
+  std::string summary;
+  std::vector<Field> rs1;
+  std::vector<Field> rs2;
+  bool writesRd = false; // returns a value in rd (RoCC response)
+
+  const Field& rs1Field(const std::string& field) const;
+  const Field& rs2Field(const std::string& field) const;
+};
+
+/// Every command, in funct order (the CONFIG sub-commands separately).
+const std::vector<Command>& commands();
+const Command& command(const std::string& name);
+
+// --- Local addresses (32 bits, the low word of rs1/rs2 operands).
+constexpr int kLocalAccBit = 31;        // 1: accumulator, 0: scratchpad
+constexpr int kLocalAccumulateBit = 30; // accumulator writes add instead of overwriting
+constexpr int kLocalFullBit = 29;       // MVOUT from the accumulator: raw acc_t values
+constexpr int kLocalRowBits = 29;       // bits 28:0: row number
+constexpr uint32_t kGarbageAddr = 0xffffffffu;
+constexpr uint32_t kAccScaleKeep = 0xffffffffu; // CONFIG_ST acc_scale that keeps the old one
+constexpr uint32_t kFloatOne = 0x3f800000u;     // 1.0f
+
+// --- Activations (CONFIG_EX, CONFIG_ST).
+constexpr int kActNone = 0;
+constexpr int kActRelu = 1;
+
+/// Error codes latched in the ERROR register (the first error wins; all are counted).
+struct ErrorCode {
+  int code;
+  std::string name;
+  std::string doc;
+};
+const std::vector<ErrorCode>& errorCodes();
+int errorCode(const std::string& name);
+
+/// Events the COUNTER_OP counters can count (Gemmini's CounterEvent numbering where Gemmini
+/// has the event; Brickyard's own events above it).
+struct CounterEvent {
+  int id;
+  std::string name;
+  std::string doc;
+  bool external; // a value maintained elsewhere (rs1[31] = 1 selects it), not a cycle count
+};
+const std::vector<CounterEvent>& counterEvents();
+constexpr int kNumCounters = 8; // COUNTER_OP counters (rs1[6:4])
+
+/// The AXI4-Lite control registers (32-bit, byte addresses).
+struct Register {
+  uint32_t offset;
+  std::string name;
+  std::string access; // "RO", "RW", "W1C", "WO"
+  std::string doc;
+};
+const std::vector<Register>& registers();
+uint32_t registerOffset(const std::string& name);
+
+/// Markdown tables of the encodings, registers, errors and events (docs/isa.md).
+std::string referenceMarkdown();
+/// C99 header with funct codes, field shifts/masks, register offsets, error codes and events.
+std::string cHeader(const std::string& generator);
+
+} // namespace by::hw::isa
