@@ -12,6 +12,10 @@ GeneratedDesign buildDesign(const config::Config& config) {
   d.modules.push_back(PeGenerator(out.array).build());
   d.modules.push_back(TileGenerator(out.array).build());
   d.modules.push_back(MeshGenerator(out.array).build());
+  d.modules.push_back(AccScaleGenerator(config.types.accWidth).build());
+  d.modules.push_back(SramGenerator().buildSinglePort());
+  d.modules.push_back(SramGenerator().buildDualPort());
+  d.modules.push_back(FifoGenerator().build());
   d.top = names::kMesh;
   return out;
 }

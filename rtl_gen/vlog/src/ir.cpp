@@ -112,6 +112,12 @@ SeqItem& Body::sequential() {
   return std::get<SeqItem>(items_.back());
 }
 
+SeqItem& Body::clocked() {
+  SeqItem& q = sequential();
+  q.resetN.clear();
+  return q;
+}
+
 void Body::assign(const std::string& lhs, const std::string& rhs, const std::string& comment) {
   items_.emplace_back(AssignItem{lhs, rhs, comment});
 }

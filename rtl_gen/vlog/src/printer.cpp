@@ -172,13 +172,19 @@ public:
       } else if (const auto* f = std::get_if<FlopsItem>(&item)) {
         flops(*f, ind);
       } else if (const auto* q = std::get_if<SeqItem>(&item)) {
-        os_ << ind << "always_ff @(posedge " << q->clock << " or negedge " << q->resetN
-            << ") begin\n"
-            << ind << "  if (!" << q->resetN << ") begin\n";
-        stmts(q->reset, level + 2);
-        os_ << ind << "  end else begin\n";
-        stmts(q->clocked, level + 2);
-        os_ << ind << "  end\n" << ind << "end\n";
+        if (q->resetN.empty()) { // storage without reset (memories, datapath registers)
+          os_ << ind << "always_ff @(posedge " << q->clock << ") begin\n";
+          stmts(q->clocked, level + 1);
+          os_ << ind << "end\n";
+        } else {
+          os_ << ind << "always_ff @(posedge " << q->clock << " or negedge " << q->resetN
+              << ") begin\n"
+              << ind << "  if (!" << q->resetN << ") begin\n";
+          stmts(q->reset, level + 2);
+          os_ << ind << "  end else begin\n";
+          stmts(q->clocked, level + 2);
+          os_ << ind << "  end\n" << ind << "end\n";
+        }
       } else if (const auto* inst = std::get_if<InstanceItem>(&item)) {
         instance(*inst, ind);
       } else if (const auto* g = std::get_if<GenForItem>(&item)) {

@@ -13,6 +13,10 @@ inline constexpr const char* kDelayLine = "by_delay_line";
 inline constexpr const char* kPe = "by_pe";
 inline constexpr const char* kTile = "by_tile";
 inline constexpr const char* kMesh = "by_mesh";
+inline constexpr const char* kAccScale = "by_acc_scale";
+inline constexpr const char* kSramSp = "by_sram_sp";
+inline constexpr const char* kSramDp = "by_sram_dp";
+inline constexpr const char* kFifo = "by_fifo";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).
@@ -51,6 +55,33 @@ public:
 
 private:
   ArrayParams p_;
+};
+
+/// mvout scaling of one accumulator value (docs/arithmetic.md, accScale): int to IEEE single,
+/// multiply by an IEEE single scale, round half to even to an integer, saturate to AccWidth.
+/// Combinational.
+class AccScaleGenerator {
+public:
+  explicit AccScaleGenerator(int accWidth) : accWidth_(accWidth) {}
+  vlog::Module build() const;
+
+private:
+  int accWidth_;
+};
+
+/// Behavioural SRAMs behind one interface each, so that foundry macros can replace them:
+/// by_sram_sp (one read-or-write port) and by_sram_dp (one read and one write port). Read
+/// data appears the cycle after the read; writes have a per-element mask.
+class SramGenerator {
+public:
+  vlog::Module buildSinglePort() const;
+  vlog::Module buildDualPort() const;
+};
+
+/// A synchronous FIFO (valid/ready on both sides), Width bits, Depth entries.
+class FifoGenerator {
+public:
+  vlog::Module build() const;
 };
 
 } // namespace by::hw

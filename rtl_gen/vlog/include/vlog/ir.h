@@ -159,6 +159,8 @@ public:
   Stmts& comb();
   void flops(FlopsItem item) { items_.emplace_back(std::move(item)); }
   SeqItem& sequential();
+  /// An always_ff block without reset (memories, datapath registers).
+  SeqItem& clocked();
   InstanceItem& instance(const std::string& module, const std::string& name);
   Body& genFor(const std::string& genvar, const std::string& count, const std::string& label);
   /// Returns {then, else}; else is null when elseLabel is empty.
