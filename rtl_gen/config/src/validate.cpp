@@ -54,6 +54,10 @@ void validateAcrossKeys(const Config& c,
   checkSram(c.memory.scratchpad, "scratchpad", rows * inBytes);
   checkSram(c.memory.accumulator, "accumulator", rows * accBytes);
 
+  if (c.memory.accumulator.ports != 2)
+    fail("memory.accumulator.ports", "value " + str(c.memory.accumulator.ports) +
+                                          " is not supported; read-modify-write accumulation "
+                                          "needs a read and a write port per bank: expected 2");
   if (c.dma.maxBytes < rows * accBytes)
     fail("dma.max_bytes", "value " + str(c.dma.maxBytes) +
                               " is smaller than one accumulator row; "

@@ -16,6 +16,11 @@ GeneratedDesign buildDesign(const config::Config& config) {
   d.modules.push_back(SramGenerator().buildSinglePort());
   d.modules.push_back(SramGenerator().buildDualPort());
   d.modules.push_back(FifoGenerator().build());
+  if (accelUnsupportedReason(config).empty()) {
+    const AccelParams accel = accelParams(config);
+    d.modules.push_back(ScratchpadGenerator(accel).build());
+    d.modules.push_back(AccumulatorGenerator(accel).build());
+  }
   d.top = names::kMesh;
   return out;
 }

@@ -2,6 +2,7 @@
 // All of them are listed in one place, buildDesign() in design.cpp.
 #pragma once
 
+#include "hw/accel_params.h"
 #include "hw/array_params.h"
 #include "vlog/ir.h"
 
@@ -17,6 +18,9 @@ inline constexpr const char* kAccScale = "by_acc_scale";
 inline constexpr const char* kSramSp = "by_sram_sp";
 inline constexpr const char* kSramDp = "by_sram_dp";
 inline constexpr const char* kFifo = "by_fifo";
+inline constexpr const char* kScratchpad = "by_scratchpad";
+inline constexpr const char* kAccumulator = "by_accumulator";
+inline constexpr const char* kTransposer = "by_transposer";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).
@@ -82,6 +86,26 @@ public:
 class FifoGenerator {
 public:
   vlog::Module build() const;
+};
+
+/// The banked scratchpad (rows of DIM elem_t).
+class ScratchpadGenerator {
+public:
+  explicit ScratchpadGenerator(const AccelParams& p) : p_(p) {}
+  vlog::Module build() const;
+
+private:
+  AccelParams p_;
+};
+
+/// The banked accumulator (rows of DIM acc_t) with read-modify-write accumulation.
+class AccumulatorGenerator {
+public:
+  explicit AccumulatorGenerator(const AccelParams& p) : p_(p) {}
+  vlog::Module build() const;
+
+private:
+  AccelParams p_;
 };
 
 } // namespace by::hw

@@ -1,0 +1,32 @@
+// Every number the accelerator's generators need, derived once from the config.
+#pragma once
+
+#include "config/config.h"
+#include "config/derived.h"
+#include "hw/array_params.h"
+
+namespace by::hw {
+
+struct AccelParams {
+  ArrayParams array;
+  config::Derived derived;
+  int dim = 0, dimBits = 0; // dimBits holds 0..DIM
+  int iw = 0, aw = 0, ow = 0;
+  int spBanks = 0, spBankRows = 0, spRowBits = 0, spBankRowBits = 0;
+  bool spDualPort = false;
+  int accBanks = 0, accBankRows = 0, accRowBits = 0, accBankRowBits = 0;
+  int localRowBits = 0; // enough for a row of either memory (plus one: ranges are exclusive)
+  int busBits = 0, maxBytes = 0, maxInflight = 0, maxBurst = 0;
+  int maxBlockLen = 0, maxBlockLenAcc = 0;
+  int rsEntries = 16, rsIdBits = 4;
+  int dmaTagBits = 0;
+  int shiftBits = 0;
+};
+
+AccelParams accelParams(const config::Config& config);
+
+/// Why this config cannot be built as a whole accelerator (empty when it can). Configs that
+/// cannot are generated as the bare mesh.
+std::string accelUnsupportedReason(const config::Config& config);
+
+} // namespace by::hw

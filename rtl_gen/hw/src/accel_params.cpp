@@ -1,0 +1,57 @@
+#include "hw/accel_params.h"
+
+#include <algorithm>
+
+namespace by::hw {
+
+namespace {
+int bitsFor(long long maxValue) { // bits to hold 0..maxValue
+  int b = 1;
+  while ((1LL << b) <= maxValue)
+    ++b;
+  return b;
+}
+} // namespace
+
+AccelParams accelParams(const config::Config& c) {
+  AccelParams p;
+  p.array = arrayParams(c);
+  p.derived = config::derive(c);
+  const config::Derived& d = p.derived;
+  p.dim = d.dim;
+  p.dimBits = bitsFor(d.dim);
+  p.iw = c.types.inputWidth;
+  p.aw = c.types.accWidth;
+  p.ow = c.types.spatialOutputWidth;
+  p.spBanks = c.memory.scratchpad.banks;
+  p.spBankRows = d.spBankRows;
+  p.spRowBits = d.spAddrBits;
+  p.spBankRowBits = d.spBankRowBits;
+  p.spDualPort = c.memory.scratchpad.ports == 2;
+  p.accBanks = c.memory.accumulator.banks;
+  p.accBankRows = d.accBankRows;
+  p.accRowBits = d.accAddrBits;
+  p.accBankRowBits = d.accBankRowBits;
+  p.localRowBits = std::max(p.spRowBits, p.accRowBits) + 1;
+  p.busBits = c.dma.busWidth;
+  p.maxBytes = c.dma.maxBytes;
+  p.maxInflight = c.dma.maxInflight;
+  p.maxBurst = c.dma.maxBurst;
+  p.maxBlockLen = d.maxBlockLen;
+  p.maxBlockLenAcc = d.maxBlockLenAcc;
+  p.shiftBits = d.shiftBits;
+  p.dmaTagBits = 8;
+  return p;
+}
+
+std::string accelUnsupportedReason(const config::Config& c) {
+  if (c.array.lanes != 1)
+    return "the controllers feed one element per PE per cycle; vector PEs (lanes > 1) are "
+           "integrated with TensorDash";
+  if (c.memory.accumulator.ports != 2)
+    return "read-modify-write accumulation needs accumulator SRAMs with a read and a write port "
+           "(memory.accumulator.ports: 2)";
+  return "";
+}
+
+} // namespace by::hw

@@ -1,0 +1,349 @@
+// The scratchpad and the accumulator: banks of behavioural SRAMs shared by named clients.
+//
+// Every cycle each bank grants its port(s) to the highest-priority client that asks for it
+// (the order of the client lists below); a client's request is granted when its ready_o is
+// high. Read data returns the next cycle. Each bank remembers the write it performed in the
+// previous cycle and merges it into read data of the same row, so a read issued in the same
+// cycle as a write to that row still sees the new value. The accumulator adds
+// read-modify-write accumulation: an accumulating write reads the row (top priority on the
+// read port), adds the new values the next cycle and writes the sum back (top priority on the
+// write port).
+#include "hw/generators.h"
+
+#include <sstream>
+
+namespace by::hw {
+
+using vlog::Type;
+
+namespace {
+
+struct MemorySpec {
+  std::string name, description;
+  int banks, bankRows, rowBits, bankRowBits, elems, elemWidth;
+  bool dualPort, accumulate;
+  std::vector<std::string> readClients;  // priority order
+  std::vector<std::string> writeClients; // priority order
+};
+
+std::string num(int v) {
+  return std::to_string(v);
+}
+
+vlog::Module buildBankedMemory(const MemorySpec& s) {
+  vlog::Module m(s.name, s.description);
+  m.clockAndReset();
+  for (const std::string& c : s.readClients) {
+    m.portGroup("Read client " + c + ": ready_o grants the request; data returns next cycle.");
+    m.input("rd_" + c + "_valid_i", Type::bit());
+    m.output("rd_" + c + "_ready_o", Type::bit());
+    m.input("rd_" + c + "_row_i", Type::bits(s.rowBits));
+    m.output("rd_" + c + "_rvalid_o", Type::bit());
+    m.output("rd_" + c + "_rdata_o", Type::bits(s.elems * s.elemWidth));
+  }
+  for (const std::string& c : s.writeClients) {
+    m.portGroup("Write client " + c + ": ready_o grants the request" +
+                (s.accumulate ? "; done_o pulses when it is visible to reads." : "."));
+    m.input("wr_" + c + "_valid_i", Type::bit());
+    m.output("wr_" + c + "_ready_o", Type::bit());
+    m.input("wr_" + c + "_row_i", Type::bits(s.rowBits));
+    m.input("wr_" + c + "_data_i", Type::bits(s.elems * s.elemWidth));
+    m.input("wr_" + c + "_mask_i", Type::bits(s.elems), "per-element write enable");
+    if (s.accumulate) {
+      m.input("wr_" + c + "_accumulate_i", Type::bit(), "add to the stored values");
+      m.output("wr_" + c + "_done_o", Type::bit());
+    }
+  }
+
+  vlog::Body& b = m.body();
+  const bool multiBank = s.banks > 1;
+  const int bankBits = multiBank ? s.bankRowBits >= 0 ? s.rowBits - s.bankRowBits : 1 : 1;
+  b.localParam("Banks", num(s.banks));
+  b.localParam("BankRows", num(s.bankRows));
+  b.localParam("BankRowBits", num(s.bankRowBits), "row within a bank");
+  b.localParam("BankBits", num(bankBits));
+  b.localParam("Elems", num(s.elems));
+  b.localParam("ElemWidth", num(s.elemWidth));
+  b.localParam("RowWidth", "Elems*ElemWidth");
+  b.blank();
+
+  // --- Per-client bank and bank-local row.
+  std::vector<std::string> all;
+  for (const std::string& c : s.readClients)
+    all.push_back("rd_" + c);
+  for (const std::string& c : s.writeClients)
+    all.push_back("wr_" + c);
+  b.comment("Bank and bank-local row of every client's request.");
+  for (const std::string& c : all) {
+    b.logic(c + "_bank", Type::bits("BankBits"));
+    b.logic(c + "_brow", Type::bits("BankRowBits"));
+    b.assign(c + "_bank",
+             multiBank ? c + "_row_i[" + num(s.rowBits - 1) + ":BankRowBits]" : "1'b0");
+    b.assign(c + "_brow", c + "_row_i[BankRowBits-1:0]");
+  }
+  if (!multiBank) {
+    std::string unused;
+    for (const std::string& c : all)
+      unused += (unused.empty() ? "" : ", ") + c + "_row_i[" + num(s.rowBits - 1) + "]";
+    if (s.rowBits > s.bankRowBits) {
+      b.logic("unused_row_msbs", Type::bit(), "one bank: row bits above the bank row");
+      b.assign("unused_row_msbs", "^{" + unused + "}");
+    }
+  }
+  b.blank();
+
+  // --- Accumulator read-modify-write state (per bank).
+  if (s.accumulate) {
+    b.comment("Read-modify-write in flight, per bank: issued (row read) last cycle, written back "
+              "this cycle.");
+    b.logic("rmw_valid_q", Type::bits("Banks"));
+    b.logicArray("rmw_row_q", Type::bits("BankRowBits"), "Banks", "", "mem2reg");
+    b.logicArray("rmw_data_q", Type::bits("RowWidth"), "Banks", "values to add", "mem2reg");
+    b.logicArray("rmw_mask_q", Type::bits("Elems"), "Banks", "", "mem2reg");
+  }
+
+  // --- Arbitration: chains of taken ports in priority order.
+  b.comment("Arbitration: *_taken_<n> are the banks whose port is claimed by the first n "
+            "clients in priority order.");
+  auto chain = [&](const std::string& port, const std::string& start,
+                   const std::vector<std::pair<std::string, std::string>>& reqs) {
+    // reqs: (client, request expression)
+    std::string prev = port + "_taken_0";
+    b.logic(prev, Type::bits("Banks"));
+    b.assign(prev, start);
+    for (size_t i = 0; i < reqs.size(); ++i) {
+      const std::string& c = reqs[i].first;
+      b.logic(c + "_grant_" + port, Type::bit());
+      b.assign(c + "_grant_" + port, reqs[i].second + " && !" + prev + "[" + c + "_bank]");
+      if (i + 1 == reqs.size())
+        break; // nothing after the last client needs to know what it took
+      const std::string next = port + "_taken_" + num(static_cast<int>(i + 1));
+      b.logic(next, Type::bits("Banks"));
+      b.assign(next, prev + " | (" + c + "_grant_" + port + " ? Banks'(1) << " + c + "_bank : '0)");
+      prev = next;
+    }
+  };
+  std::vector<std::string> grants; // per client: its grant expression
+  if (!s.dualPort) {
+    // One port: the execute writes first (results cannot wait), then the execute reads,
+    // then the remaining writes, then the remaining reads.
+    std::vector<std::pair<std::string, std::string>> order;
+    for (const std::string& c : s.writeClients)
+      if (c == "exe")
+        order.push_back({"wr_" + c, "wr_" + c + "_valid_i"});
+    for (const std::string& c : s.readClients)
+      if (c.rfind("exe", 0) == 0)
+        order.push_back({"rd_" + c, "rd_" + c + "_valid_i"});
+    for (const std::string& c : s.writeClients)
+      if (c != "exe")
+        order.push_back({"wr_" + c, "wr_" + c + "_valid_i"});
+    for (const std::string& c : s.readClients)
+      if (c.rfind("exe", 0) != 0)
+        order.push_back({"rd_" + c, "rd_" + c + "_valid_i"});
+    chain("port", "'0", order);
+    for (const std::string& c : all)
+      b.assign(c + "_ready_o", c + "_grant_port");
+  } else {
+    std::vector<std::pair<std::string, std::string>> readOrder, writeOrder;
+    if (s.accumulate)
+      for (const std::string& c : s.writeClients)
+        readOrder.push_back({"wr_" + c, "wr_" + c + "_valid_i && wr_" + c + "_accumulate_i"});
+    for (const std::string& c : s.readClients)
+      readOrder.push_back({"rd_" + c, "rd_" + c + "_valid_i"});
+    for (const std::string& c : s.writeClients)
+      writeOrder.push_back(
+          {"wr_" + c, "wr_" + c + "_valid_i" +
+                          (s.accumulate ? " && !wr_" + c + "_accumulate_i" : std::string())});
+    chain("rport", "'0", readOrder);
+    chain("wport", s.accumulate ? "rmw_valid_q" : "'0", writeOrder);
+    for (const std::string& c : s.readClients)
+      b.assign("rd_" + c + "_ready_o", "rd_" + c + "_grant_rport");
+    for (const std::string& c : s.writeClients)
+      b.assign("wr_" + c + "_ready_o", s.accumulate
+                                           ? "wr_" + c + "_grant_rport || wr_" + c + "_grant_wport"
+                                           : "wr_" + c + "_grant_wport");
+  }
+  b.blank();
+
+  // --- Banks.
+  b.comment("Bank SRAM ports, the last write (for read forwarding) and the read in flight.");
+  const std::string rw = "RowWidth";
+  b.logicArray("bank_rdata", Type::bits(rw), "Banks", "SRAM read data", "mem2reg");
+  b.logicArray("bank_merged", Type::bits(rw), "Banks", "read data with the last write merged",
+               "mem2reg");
+  vlog::Body& bank = b.genFor("bk", "Banks", "gen_bank");
+  bank.logic("re", Type::bit());
+  bank.logic("raddr", Type::bits("BankRowBits"));
+  bank.logic("we", Type::bit());
+  bank.logic("waddr", Type::bits("BankRowBits"));
+  bank.logic("wdata", Type::bits(rw));
+  bank.logic("wmask", Type::bits("Elems"));
+  bank.logic("last_we_q", Type::bit(), "a write happened in the previous cycle");
+  bank.logic("last_waddr_q", Type::bits("BankRowBits"));
+  bank.logic("last_wdata_q", Type::bits(rw));
+  bank.logic("last_wmask_q", Type::bits("Elems"));
+  bank.logic("raddr_q", Type::bits("BankRowBits"), "row of the read in flight");
+  bank.logic("rdata_raw", Type::bits(rw));
+  bank.logic("merged", Type::bits(rw));
+  bank.assign("rdata_raw", "bank_rdata[bk]");
+  bank.assign("bank_merged[bk]", "merged");
+  if (s.accumulate) {
+    bank.comment("This bank's read-modify-write in flight (local copies keep constant selects "
+                 "out of always_comb, which Icarus does not support).");
+    bank.logic("rmw_valid", Type::bit());
+    bank.logic("rmw_row", Type::bits("BankRowBits"));
+    bank.logic("rmw_data", Type::bits(rw));
+    bank.logic("rmw_mask", Type::bits("Elems"));
+    bank.assign("rmw_valid", "rmw_valid_q[bk]");
+    bank.assign("rmw_row", "rmw_row_q[bk]");
+    bank.assign("rmw_data", "rmw_data_q[bk]");
+    bank.assign("rmw_mask", "rmw_mask_q[bk]");
+  }
+  // Port multiplexers: at most one grant per port and bank.
+  {
+    vlog::Stmts& st = bank.comb();
+    st.line("re = 1'b0;").line("raddr = '0;").line("we = 1'b0;").line("waddr = '0;");
+    st.line("wdata = '0;").line("wmask = '0;");
+    if (s.accumulate) {
+      st.comment("Read-modify-write: write back old + new (wrapping) where the mask is set.");
+      st.ifElse("rmw_valid", [&](vlog::Stmts& t) {
+        t.line("we = 1'b1;").line("waddr = rmw_row;").line("wmask = rmw_mask;");
+        t.forLoop("e", "Elems", [](vlog::Stmts& u) {
+          u.line("wdata[e*ElemWidth +: ElemWidth] = merged[e*ElemWidth +: ElemWidth] +");
+          u.line("    rmw_data[e*ElemWidth +: ElemWidth];");
+        });
+      });
+    }
+    const std::string rgrant = s.dualPort ? "_grant_rport" : "_grant_port";
+    const std::string wgrant = s.dualPort ? "_grant_wport" : "_grant_port";
+    for (const std::string& c : s.readClients)
+      st.ifElse("rd_" + c + rgrant + " && rd_" + c + "_bank == BankBits'(bk)",
+                [&](vlog::Stmts& t) { t.line("re = 1'b1;").line("raddr = rd_" + c + "_brow;"); });
+    for (const std::string& c : s.writeClients) {
+      if (s.accumulate)
+        st.ifElse("wr_" + c + "_grant_rport && wr_" + c + "_bank == BankBits'(bk)",
+                  [&](vlog::Stmts& t) { t.line("re = 1'b1;").line("raddr = wr_" + c + "_brow;"); });
+      st.ifElse("wr_" + c + wgrant + " && wr_" + c + "_bank == BankBits'(bk)", [&](vlog::Stmts& t) {
+        t.line("we = 1'b1;")
+            .line("waddr = wr_" + c + "_brow;")
+            .line("wdata = wr_" + c + "_data_i;");
+        t.line("wmask = wr_" + c + "_mask_i;");
+      });
+    }
+  }
+  {
+    auto& sram = bank.instance(s.dualPort ? names::kSramDp : names::kSramSp, "u_sram");
+    sram.params = {
+        {"Depth", "BankRows"}, {"Width", rw}, {"MaskWidth", "Elems"}, {"AddrWidth", "BankRowBits"}};
+    if (s.dualPort)
+      sram.conns = {{"clk_i", "clk_i"},   {"re_i", "re"},
+                    {"raddr_i", "raddr"}, {"rdata_o", "bank_rdata[bk]"},
+                    {"we_i", "we"},       {"waddr_i", "waddr"},
+                    {"wdata_i", "wdata"}, {"wmask_i", "wmask"}};
+    else
+      sram.conns = {{"clk_i", "clk_i"},
+                    {"req_i", "re || we"},
+                    {"we_i", "we"},
+                    {"addr_i", "we ? waddr : raddr"},
+                    {"wdata_i", "wdata"},
+                    {"wmask_i", "wmask"},
+                    {"rdata_o", "bank_rdata[bk]"}};
+  }
+  bank.flops({{{"last_we_q", "we", "1'b0"}}});
+  bank.flops({{{"last_waddr_q", "waddr", ""},
+               {"last_wdata_q", "wdata", ""},
+               {"last_wmask_q", "wmask", ""}}});
+  bank.flops({{{"raddr_q", "raddr", ""}}, "re"});
+  {
+    vlog::Stmts& st = bank.comb();
+    st.line("merged = rdata_raw;");
+    st.forLoop("e", "Elems", [](vlog::Stmts& t) {
+      t.ifElse("last_we_q && last_waddr_q == raddr_q && last_wmask_q[e]", [](vlog::Stmts& u) {
+        u.line("merged[e*ElemWidth +: ElemWidth] = last_wdata_q[e*ElemWidth +: ElemWidth];");
+      });
+    });
+  }
+  b.blank();
+
+  // --- Read returns.
+  b.comment("Read data returns to each client the cycle after its grant.");
+  for (const std::string& c : s.readClients) {
+    const std::string g = s.dualPort ? "rd_" + c + "_grant_rport" : "rd_" + c + "_grant_port";
+    b.logic("rd_" + c + "_bank_q", Type::bits("BankBits"));
+    b.logic("rd_" + c + "_rvalid_q", Type::bit());
+    b.flops({{{"rd_" + c + "_rvalid_q", g, "1'b0"}}});
+    b.assign("rd_" + c + "_rvalid_o", "rd_" + c + "_rvalid_q");
+    b.flops({{{"rd_" + c + "_bank_q", "rd_" + c + "_bank", ""}}, g});
+    b.assign("rd_" + c + "_rdata_o", "bank_merged[rd_" + c + "_bank_q]");
+  }
+  if (s.accumulate) {
+    b.comment("Accumulating writes: capture the values to add; write-back next cycle.");
+    vlog::SeqItem& q = b.sequential();
+    q.reset.line("rmw_valid_q <= '0;");
+    q.clocked.line("rmw_valid_q <= '0;");
+    for (const std::string& c : s.writeClients)
+      q.clocked.ifElse("wr_" + c + "_grant_rport",
+                       [&](vlog::Stmts& t) { t.line("rmw_valid_q[wr_" + c + "_bank] <= 1'b1;"); });
+    vlog::SeqItem& d = b.clocked();
+    for (const std::string& c : s.writeClients)
+      d.clocked.ifElse("wr_" + c + "_grant_rport", [&](vlog::Stmts& t) {
+        t.line("rmw_row_q[wr_" + c + "_bank] <= wr_" + c + "_brow;");
+        t.line("rmw_data_q[wr_" + c + "_bank] <= wr_" + c + "_data_i;");
+        t.line("rmw_mask_q[wr_" + c + "_bank] <= wr_" + c + "_mask_i;");
+      });
+    b.comment("A write is visible to reads from the cycle after its grant (read-modify-writes "
+              "through the forwarding path).");
+    for (const std::string& c : s.writeClients) {
+      b.logic("wr_" + c + "_done_q", Type::bit());
+      b.flops({{{"wr_" + c + "_done_q", "wr_" + c + "_ready_o && wr_" + c + "_valid_i", "1'b0"}}});
+      b.assign("wr_" + c + "_done_o", "wr_" + c + "_done_q");
+    }
+  }
+  return m;
+}
+
+} // namespace
+
+vlog::Module ScratchpadGenerator::build() const {
+  MemorySpec s;
+  s.name = names::kScratchpad;
+  s.description = "Scratchpad: " + num(p_.spBanks) + " bank(s) of " + num(p_.spBankRows) +
+                  " rows of DIM " + num(p_.iw) + "-bit elements, " +
+                  (p_.spDualPort ? "one read and one write port" : "one port") +
+                  " per bank. Clients in priority order: execute write, execute reads (A, B, "
+                  "D), load write, store read.";
+  s.banks = p_.spBanks;
+  s.bankRows = p_.spBankRows;
+  s.rowBits = p_.spRowBits;
+  s.bankRowBits = p_.spBankRowBits;
+  s.elems = p_.dim;
+  s.elemWidth = p_.iw;
+  s.dualPort = p_.spDualPort;
+  s.accumulate = false;
+  s.readClients = {"exe_a", "exe_b", "exe_d", "st"};
+  s.writeClients = {"exe", "ld"};
+  return buildBankedMemory(s);
+}
+
+vlog::Module AccumulatorGenerator::build() const {
+  MemorySpec s;
+  s.name = names::kAccumulator;
+  s.description = "Accumulator: " + num(p_.accBanks) + " bank(s) of " + num(p_.accBankRows) +
+                  " rows of DIM " + num(p_.aw) +
+                  "-bit elements, one read and one write port per bank, with read-modify-write "
+                  "accumulation (wrapping). Clients in priority order: read-modify-writes, "
+                  "execute read, store read; execute write, load write.";
+  s.banks = p_.accBanks;
+  s.bankRows = p_.accBankRows;
+  s.rowBits = p_.accRowBits;
+  s.bankRowBits = p_.accBankRowBits;
+  s.elems = p_.dim;
+  s.elemWidth = p_.aw;
+  s.dualPort = true;
+  s.accumulate = true;
+  s.readClients = {"exe", "st"};
+  s.writeClients = {"exe", "ld"};
+  return buildBankedMemory(s);
+}
+
+} // namespace by::hw
