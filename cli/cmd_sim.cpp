@@ -55,8 +55,7 @@ int runSim(const std::vector<std::string>& args) {
   p.option("--max-cycles", "N", "stop with exit code 124 after N clock cycles (default: none)",
            &maxCyclesText);
   p.option("--quantum-ns", "N",
-           "TLM-2.0 global quantum in ns; a multiple of the clock period (default: 1000 "
-           "cycles)",
+           "TLM-2.0 quantum in ns, a multiple of the clock period (default 1000 cycles)",
            &quantumText);
   p.option("--model", "rtl|tlm",
            "accelerator model; not available yet (this SoC has no accelerator)", &model);

@@ -5,6 +5,8 @@
 #include "process.h"
 
 #include <cstdint>
+#include <cstring>
+#include <elf.h>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -267,6 +269,7 @@ TEST_F(Cosim, GuestFaultsEndTheRunWithAClearMessage) {
       {"fault_illegal", "illegal instruction 0x0000000b at pc"},
       {"fault_ecall", "environment call (ecall"},
       {"fault_uart_byte", "bus error: 1-byte write to 0x10000000 (uart+0x0)"},
+      {"fault_null_call", "access outside the memory map: instruction fetch from 0x0"},
       // Without an accelerator, RoCC instructions and the control window are faults.
       {"rocc", "RoCC instruction (custom-3, funct7 100) but this SoC has no accelerator"},
       {"mmio", "access to the accelerator control window, but this SoC has no accelerator"},
@@ -287,11 +290,26 @@ TEST_F(Cosim, BadProgramsAreRejectedWithOneLine) {
   std::ofstream(path("text.elf")) << "this is not an ELF file\n";
   const std::string hello = readFile(elf("hello"));
   std::ofstream(path("truncated.elf"), std::ios::binary) << hello.substr(0, 100);
+  // hello.elf with its first segment moved past the end of tiny's 64 MiB of DRAM.
+  std::string outside = hello;
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, outside.data(), sizeof eh);
+  Elf64_Phdr ph;
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    std::memcpy(&ph, outside.data() + eh.e_phoff + i * sizeof ph, sizeof ph);
+    if (ph.p_type == PT_LOAD) {
+      ph.p_paddr = 0x9000'0000;
+      std::memcpy(outside.data() + eh.e_phoff + i * sizeof ph, &ph, sizeof ph);
+      break;
+    }
+  }
+  std::ofstream(path("outside.elf"), std::ios::binary) << outside;
   const FaultCase cases[] = {
       {"missing.elf", "cannot open program: No such file or directory"},
       {"text.elf", "not an ELF file (bad magic)"},
       {"truncated.elf", "truncated ELF"},
       {"x86", "ELF for x86-64 (e_machine 62), expected RISC-V (243)"},
+      {"outside.elf", "segment [0x90000000, 0x9"},
   };
   for (const FaultCase& c : cases) {
     SCOPED_TRACE(c.program);

@@ -101,7 +101,7 @@ ElfImage parseElf(const std::vector<uint8_t>& bytes, const std::string& path) {
   return image;
 }
 
-void loadElf(const ElfImage& image, const Region& region, uint8_t* dram) {
+void checkElfFits(const ElfImage& image, const Region& region) {
   for (const ElfSegment& s : image.segments) {
     if (s.address < region.base || s.memSize > region.size ||
         s.address - region.base > region.size - s.memSize)
@@ -116,6 +116,10 @@ void loadElf(const ElfImage& image, const Region& region, uint8_t* dram) {
   if (!entryOk)
     throw ElfError(image.path + ": entry point " + hex(image.entry) +
                    " is not inside an executable segment");
+}
+
+void loadElf(const ElfImage& image, const Region& region, uint8_t* dram) {
+  checkElfFits(image, region);
   for (const ElfSegment& s : image.segments) {
     uint8_t* dst = dram + (s.address - region.base);
     std::memcpy(dst, s.data.data(), s.data.size());

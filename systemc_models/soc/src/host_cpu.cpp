@@ -36,12 +36,12 @@ const char* trapName(uint32_t cause) {
     return "misaligned store";
   case 7:
     return "store access fault";
-  case 8:
+  case 8: // Unicorn reports every ecall as cause 8, whatever the privilege mode
   case 9:
   case 11:
     return "environment call (ecall; there is no OS or semihosting)";
   default:
-    return "unexpected trap";
+    return nullptr;
   }
 }
 
@@ -78,6 +78,9 @@ HostCpu::HostCpu(const sc_core::sc_module_name& name, const Setup& setup)
     if (e != UC_ERR_OK)
       throw std::runtime_error("Unicorn: " + what + ": " + uc_strerror(e));
   };
+  // No exit addresses: batches end only by our hooks (uc_emu_start's `until` would otherwise
+  // make a jump to that address look like a normal stop).
+  check(uc_ctl_exits_enable(uc_), "disabling exit addresses");
   check(uc_mem_map_ptr(uc_, dram_.base, dram_.size, UC_PROT_ALL, dramData_), "mapping DRAM");
   windows_.reserve(setup.mmioRegions.size()); // the hooks keep pointers into it
   for (RegionId id : setup.mmioRegions) {
@@ -165,8 +168,20 @@ void HostCpu::stopEmulation() {
 }
 
 void HostCpu::fault(const std::string& message) {
-  if (faultMessage_.empty())
-    faultMessage_ = message + where();
+  if (faultMessage_.empty()) {
+    // One line: messages from models (e.g. SystemC reports) may span several.
+    std::string line;
+    for (char c : message)
+      if (c == '\n') {
+        if (!line.empty() && line.back() != ' ')
+          line += "; ";
+      } else {
+        line += c;
+      }
+    while (!line.empty() && (line.back() == ' ' || line.back() == ';'))
+      line.pop_back();
+    faultMessage_ = line + where();
+  }
   stopEmulation();
 }
 
@@ -218,7 +233,8 @@ void HostCpu::trapHook(uc_engine*, uint32_t cause, void* self) {
   auto* cpu = static_cast<HostCpu*>(self);
   try {
     if (cause != kCauseIllegalInstruction) {
-      cpu->fault(std::string(trapName(cause)) + " (cause " + std::to_string(cause) + ")");
+      const char* name = trapName(cause);
+      cpu->fault(name ? name : "unexpected trap (cause " + std::to_string(cause) + ")");
       return;
     }
     // The hook's instruction size is not valid for a trapping instruction; the RISC-V

@@ -101,13 +101,14 @@ nlohmann::json statsJson(const SimOptions& options, const SimResult& result, con
 } // namespace
 
 SimResult runSimulation(const SimOptions& options) {
+  configureSystemC();
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
     throw std::logic_error("runSimulation: SystemC allows one simulation per process");
 
   // Everything that can reject the input is checked before any SystemC object exists.
   const ElfImage program = readElf(options.programPath);
-  configureSystemC();
   const MemoryMap map(options.config.soc);
+  checkElfFits(program, map.region(RegionId::Dram));
   const Clock clock(options.config.soc.clockMHz);
   const uint64_t quantumPs =
       options.quantumPs ? options.quantumPs : kDefaultQuantumCycles * clock.periodPs();

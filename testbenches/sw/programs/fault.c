@@ -11,6 +11,9 @@ int main(void) {
   __asm__ volatile(".word 0x0000000b"); /* custom-0: not routed to the accelerator */
 #elif defined(FAULT_ecall)
   __asm__ volatile("ecall");
+#elif defined(FAULT_null_call)
+  void (*volatile function)(void) = 0;
+  function(); /* jumps to address 0, where nothing is mapped */
 #elif defined(FAULT_uart_byte)
   *(volatile uint8_t*)(uintptr_t)BY_SOC_UART_BASE = 'x'; /* registers are 32-bit */
 #endif

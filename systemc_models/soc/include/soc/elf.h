@@ -35,8 +35,12 @@ ElfImage readElf(const std::string& path);
 /// Same, from bytes already in memory; `path` is used in messages.
 ElfImage parseElf(const std::vector<uint8_t>& bytes, const std::string& path);
 
-/// Copies the segments into `dram` (the backing store of `region`) and zero-fills their
-/// .bss parts. Throws ElfError if a segment or the entry point lies outside the region.
+/// Throws ElfError if a segment lies outside `region` or the entry point is not in an
+/// executable segment (e.g. a program linked for a config with more DRAM).
+void checkElfFits(const ElfImage& image, const Region& region);
+
+/// checkElfFits(), then copies the segments into `dram` (the backing store of `region`) and
+/// zero-fills their .bss parts.
 void loadElf(const ElfImage& image, const Region& region, uint8_t* dram);
 
 } // namespace by::soc
