@@ -70,44 +70,41 @@ HostCpu::HostCpu(const sc_core::sc_module_name& name, const Setup& setup)
       timeLimit_(setup.timeLimit) {
   if (instructionPs_ == 0)
     throw std::invalid_argument("host CPI x clock period rounds to 0 ps");
-  uc_err err = uc_open(UC_ARCH_RISCV, UC_MODE_RISCV64, &uc_);
+  uc_engine* uc = nullptr;
+  const uc_err err = uc_open(UC_ARCH_RISCV, UC_MODE_RISCV64, &uc);
   if (err != UC_ERR_OK)
     throw std::runtime_error(std::string("cannot start the Unicorn RISC-V engine: ") +
                              uc_strerror(err));
+  uc_.reset(uc);
   auto check = [&](uc_err e, const std::string& what) {
     if (e != UC_ERR_OK)
       throw std::runtime_error("Unicorn: " + what + ": " + uc_strerror(e));
   };
   // No exit addresses: batches end only by our hooks (uc_emu_start's `until` would otherwise
   // make a jump to that address look like a normal stop).
-  check(uc_ctl_exits_enable(uc_), "disabling exit addresses");
-  check(uc_mem_map_ptr(uc_, dram_.base, dram_.size, UC_PROT_ALL, dramData_), "mapping DRAM");
+  check(uc_ctl_exits_enable(uc_.get()), "disabling exit addresses");
+  check(uc_mem_map_ptr(uc_.get(), dram_.base, dram_.size, UC_PROT_ALL, dramData_), "mapping DRAM");
   windows_.reserve(setup.mmioRegions.size()); // the hooks keep pointers into it
   for (RegionId id : setup.mmioRegions) {
     windows_.push_back({this, &map_.region(id)});
     MmioWindow& w = windows_.back();
-    check(uc_mmio_map(uc_, w.region->base, w.region->size, &HostCpu::mmioReadHook, &w,
+    check(uc_mmio_map(uc_.get(), w.region->base, w.region->size, &HostCpu::mmioReadHook, &w,
                       &HostCpu::mmioWriteHook, &w),
           std::string("mapping ") + w.region->name);
   }
   uc_hook hook;
-  check(uc_hook_add(uc_, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&HostCpu::codeHook), this, 1,
-                    0),
-        "adding the instruction hook");
-  check(uc_hook_add(uc_, &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&HostCpu::trapHook), this, 1,
-                    0),
-        "adding the trap hook");
-  check(uc_hook_add(uc_, &hook, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&HostCpu::invalidHook),
+  check(uc_hook_add(uc_.get(), &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&HostCpu::codeHook),
                     this, 1, 0),
+        "adding the instruction hook");
+  check(uc_hook_add(uc_.get(), &hook, UC_HOOK_INTR, reinterpret_cast<void*>(&HostCpu::trapHook),
+                    this, 1, 0),
+        "adding the trap hook");
+  check(uc_hook_add(uc_.get(), &hook, UC_HOOK_MEM_INVALID,
+                    reinterpret_cast<void*>(&HostCpu::invalidHook), this, 1, 0),
         "adding the invalid-access hook");
 
   SC_THREAD(run);
   set_stack_size(kThreadStackBytes);
-}
-
-HostCpu::~HostCpu() {
-  if (uc_)
-    uc_close(uc_);
 }
 
 void HostCpu::run() {
@@ -121,8 +118,8 @@ void HostCpu::run() {
     updateBudget();
     stopping_ = false;
     ++stats_.batches;
-    const uc_err err = uc_emu_start(uc_, pc_, 0, 0, 0);
-    uc_reg_read(uc_, UC_RISCV_REG_PC, &pc_);
+    const uc_err err = uc_emu_start(uc_.get(), pc_, 0, 0, 0);
+    uc_reg_read(uc_.get(), UC_RISCV_REG_PC, &pc_);
     accountInstructions();
     if (!faultMessage_.empty()) {
       control_.end(SimEnd::Fault, 0, faultMessage_, currentTime());
@@ -164,7 +161,7 @@ void HostCpu::syncIfNeeded() {
 
 void HostCpu::stopEmulation() {
   stopping_ = true;
-  uc_emu_stop(uc_);
+  uc_emu_stop(uc_.get());
 }
 
 void HostCpu::fault(const std::string& message) {
@@ -195,7 +192,7 @@ void HostCpu::codeHook(uc_engine*, uint64_t address, uint32_t size, void* self) 
   auto* cpu = static_cast<HostCpu*>(self);
   if (cpu->executed_ >= cpu->budgetEnd_ || cpu->stopping_) {
     // Stopping here means this instruction has not run; the next batch starts with it.
-    uc_emu_stop(cpu->uc_);
+    uc_emu_stop(cpu->uc_.get());
     return;
   }
   ++cpu->executed_;
@@ -269,9 +266,9 @@ void HostCpu::onRocc(const RoccCommand& decoded) {
   command.pc = lastPc_;
   // UC_RISCV_REG_X0..X31 are consecutive.
   if (command.xs1)
-    uc_reg_read(uc_, UC_RISCV_REG_X0 + static_cast<int>(command.rs1), &command.rs1Value);
+    uc_reg_read(uc_.get(), UC_RISCV_REG_X0 + static_cast<int>(command.rs1), &command.rs1Value);
   if (command.xs2)
-    uc_reg_read(uc_, UC_RISCV_REG_X0 + static_cast<int>(command.rs2), &command.rs2Value);
+    uc_reg_read(uc_.get(), UC_RISCV_REG_X0 + static_cast<int>(command.rs2), &command.rs2Value);
   ++stats_.roccCommands;
   accountInstructions();
   blockedOn_ = "RoCC command funct7 " + std::to_string(command.funct7);
@@ -280,7 +277,7 @@ void HostCpu::onRocc(const RoccCommand& decoded) {
   quantum_.set(delay);
   blockedOn_.clear();
   if (command.xd && command.rd != 0)
-    uc_reg_write(uc_, UC_RISCV_REG_X0 + static_cast<int>(command.rd), &response);
+    uc_reg_write(uc_.get(), UC_RISCV_REG_X0 + static_cast<int>(command.rd), &response);
   syncIfNeeded();
   updateBudget();
 }

@@ -25,6 +25,7 @@
 #include "soc/memory_map.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -61,7 +62,6 @@ public:
   };
 
   HostCpu(const sc_core::sc_module_name& name, const Setup& setup);
-  ~HostCpu() override;
   HostCpu(const HostCpu&) = delete;
   HostCpu& operator=(const HostCpu&) = delete;
 
@@ -92,6 +92,9 @@ private:
   struct MmioWindow {
     HostCpu* cpu;
     const Region* region;
+  };
+  struct UcClose {
+    void operator()(uc_engine* uc) const { uc_close(uc); }
   };
 
   void run();
@@ -132,7 +135,7 @@ private:
   const uint64_t instructionPs_; // CPI x clock period
   const sc_core::sc_time timeLimit_;
 
-  uc_engine* uc_ = nullptr;
+  std::unique_ptr<uc_engine, UcClose> uc_;
   std::vector<MmioWindow> windows_;
   QuantumKeeper quantum_;
   HostCpuStats stats_;
