@@ -2,7 +2,7 @@
 // soc_testbench (the SoC with the test accelerator), each simulation in its own process.
 // Expectations are written here: program output, exit codes, the accelerator's log of what
 // the platform decoded, and the --stats JSON.
-#include "process.h"
+#include "cli_runner.h"
 
 #include <cstdint>
 #include <cstring>
@@ -27,6 +27,14 @@ const std::string kTiny = std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml";
 
 std::string elf(const std::string& program) {
   return std::string(BY_SW_DIR) + "/tiny/" + program + ".elf";
+}
+
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
 }
 
 std::string readFile(const fs::path& path) {
@@ -59,19 +67,19 @@ protected:
     return path(name);
   }
 
-  ProcessResult sim(const std::vector<std::string>& args) const {
+  CliResult sim(const std::vector<std::string>& args) const {
     std::vector<std::string> argv = {kBrickyard, "sim"};
     argv.insert(argv.end(), args.begin(), args.end());
-    return runProcess(argv);
+    return runProgram(argv);
   }
 
   /// soc_testbench; the accelerator's log lines go to `log`.
-  ProcessResult testbench(const std::string& program, std::vector<std::string>& log,
-                          const std::vector<std::string>& extra = {}) const {
+  CliResult testbench(const std::string& program, std::vector<std::string>& log,
+                      const std::vector<std::string>& extra = {}) const {
     std::vector<std::string> argv = {kTestbench, "--config", kTiny, "--log", path("accel.log")};
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.push_back(elf(program));
-    ProcessResult r = runProcess(argv);
+    CliResult r = runProgram(argv);
     log = splitLines(readFile(path("accel.log")));
     return r;
   }
@@ -93,7 +101,7 @@ uint64_t cyclesPrinted(const std::string& out) {
 // --- console, exit codes -------------------------------------------------------------------
 
 TEST_F(Cosim, HelloPrintsThroughStdioAndExitsZero) {
-  const ProcessResult r = sim({"--config", kTiny, elf("hello")});
+  const CliResult r = sim({"--config", kTiny, elf("hello")});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "Hello from the Brickyard SoC!\n"
                    "long long: -1234567890123 0xdeadbeefcafe 18446744073709551615\n"
@@ -103,23 +111,23 @@ TEST_F(Cosim, HelloPrintsThroughStdioAndExitsZero) {
 }
 
 TEST_F(Cosim, QuietLeavesStderrEmpty) {
-  const ProcessResult r = sim({"--config", kTiny, "--quiet", elf("hello")});
+  const CliResult r = sim({"--config", kTiny, "--quiet", elf("hello")});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
 }
 
 TEST_F(Cosim, SelfCheckingProgramPassesAndFails) {
-  const ProcessResult pass = sim({"--config", kTiny, elf("selfcheck_pass")});
+  const CliResult pass = sim({"--config", kTiny, elf("selfcheck_pass")});
   EXPECT_EQ(pass.status, 0) << pass.out << pass.err;
   EXPECT_EQ(pass.out, "selfcheck: 0 failure(s)\n");
-  const ProcessResult fail = sim({"--config", kTiny, elf("selfcheck_fail")});
+  const CliResult fail = sim({"--config", kTiny, elf("selfcheck_fail")});
   EXPECT_EQ(fail.status, 3) << fail.err;
   EXPECT_NE(fail.out.find("sum(1..100) = 5050, expected 5051"), std::string::npos) << fail.out;
   EXPECT_NE(fail.out.find("selfcheck: 1 failure(s)"), std::string::npos);
 }
 
 TEST_F(Cosim, ExitFromNestedCallRunsAtexitHandlers) {
-  const ProcessResult r = sim({"--config", kTiny, elf("exit_nested")});
+  const CliResult r = sim({"--config", kTiny, elf("exit_nested")});
   EXPECT_EQ(r.status, 42) << r.err;
   EXPECT_EQ(r.out, "leaving with 42\natexit handler ran\n");
 }
@@ -128,13 +136,13 @@ TEST_F(Cosim, ExitFromNestedCallRunsAtexitHandlers) {
 
 TEST_F(Cosim, TimerCountsInstructionsTimesCpi) {
   // 2000 loop instructions plus a handful around them and one register access.
-  const ProcessResult cpi10 = sim({"--config", kTiny, elf("timer")});
+  const CliResult cpi10 = sim({"--config", kTiny, elf("timer")});
   ASSERT_EQ(cpi10.status, 0) << cpi10.out << cpi10.err;
   const uint64_t c10 = cyclesPrinted(cpi10.out);
   EXPECT_GE(c10, 2000u);
   EXPECT_LE(c10, 2040u);
 
-  const ProcessResult cpi25 =
+  const CliResult cpi25 =
       sim({"--config", tinyWithSoc("cpi25.yaml", "  host_cpi_tenths: 25\n"), elf("timer")});
   ASSERT_EQ(cpi25.status, 0) << cpi25.out << cpi25.err;
   const uint64_t c25 = cyclesPrinted(cpi25.out);
@@ -149,7 +157,7 @@ TEST_F(Cosim, QuantumDoesNotChangeTheHostTimeline) {
   const char* quanta[2] = {"10", "100000"};
   for (int i = 0; i < 2; ++i) {
     const std::string s = "stats" + std::to_string(i) + ".json";
-    const ProcessResult r =
+    const CliResult r =
         sim({"--config", kTiny, "--quantum-ns", quanta[i], "--stats", path(s), elf("timer")});
     ASSERT_EQ(r.status, 0) << r.err;
     outs[i] = r.out;
@@ -164,11 +172,11 @@ TEST_F(Cosim, QuantumDoesNotChangeTheHostTimeline) {
 
 TEST_F(Cosim, QuantumMustBeAWholeNumberOfClockPeriods) {
   const std::string cfg = tinyWithSoc("mhz333.yaml", "  clock_mhz: 333\n"); // 3003 ps
-  const ProcessResult bad = sim({"--config", cfg, "--quantum-ns", "1000", elf("hello")});
+  const CliResult bad = sim({"--config", cfg, "--quantum-ns", "1000", elf("hello")});
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("not a multiple of the clock period (3003 ps"), std::string::npos)
       << bad.err;
-  const ProcessResult good = sim({"--config", cfg, "--quantum-ns", "3003", elf("hello")});
+  const CliResult good = sim({"--config", cfg, "--quantum-ns", "3003", elf("hello")});
   EXPECT_EQ(good.status, 0) << good.err;
 }
 
@@ -201,7 +209,7 @@ TEST_F(Cosim, ComputeChecksumMatchesHostReference) {
   char expected[64];
   std::snprintf(expected, sizeof expected, "compute: checksum %08x\n", checksum);
 
-  const ProcessResult r = sim({"--config", kTiny, "--stats", path("stats.json"), elf("compute")});
+  const CliResult r = sim({"--config", kTiny, "--stats", path("stats.json"), elf("compute")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, expected);
   const nlohmann::json s = stats();
@@ -214,7 +222,7 @@ TEST_F(Cosim, ComputeChecksumMatchesHostReference) {
 // --- statistics ----------------------------------------------------------------------------
 
 TEST_F(Cosim, StatsJsonDescribesTheRun) {
-  const ProcessResult r = sim({"--config", kTiny, "--stats", path("stats.json"), elf("hello")});
+  const CliResult r = sim({"--config", kTiny, "--stats", path("stats.json"), elf("hello")});
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json s = stats();
   EXPECT_EQ(s["program"], elf("hello"));
@@ -247,7 +255,7 @@ TEST_F(Cosim, StatsJsonDescribesTheRun) {
 // --- limits and faults ---------------------------------------------------------------------
 
 TEST_F(Cosim, MaxCyclesStopsWithTimeoutCode) {
-  const ProcessResult r = sim(
+  const CliResult r = sim(
       {"--config", kTiny, "--max-cycles", "100000", "--stats", path("stats.json"), elf("spin")});
   EXPECT_EQ(r.status, 124);
   EXPECT_EQ(splitLines(r.err).size(), 1u) << r.err;
@@ -276,7 +284,7 @@ TEST_F(Cosim, GuestFaultsEndTheRunWithAClearMessage) {
   };
   for (const FaultCase& c : cases) {
     SCOPED_TRACE(c.program);
-    const ProcessResult r = sim({"--config", kTiny, elf(c.program)});
+    const CliResult r = sim({"--config", kTiny, elf(c.program)});
     EXPECT_EQ(r.status, 125);
     EXPECT_EQ(splitLines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
@@ -314,7 +322,7 @@ TEST_F(Cosim, BadProgramsAreRejectedWithOneLine) {
   for (const FaultCase& c : cases) {
     SCOPED_TRACE(c.program);
     const std::string program = std::string(c.program) == "x86" ? kBrickyard : path(c.program);
-    const ProcessResult r = sim({"--config", kTiny, program});
+    const CliResult r = sim({"--config", kTiny, program});
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
     ASSERT_EQ(splitLines(r.err).size(), 1u) << r.err;
@@ -334,7 +342,7 @@ TEST_F(Cosim, BadCommandLinesAreRejected) {
       {"--config", kTiny, "--stats", path("no/such/dir/s.json"), elf("hello")},
   };
   for (const auto& args : cases) {
-    const ProcessResult r = sim(args);
+    const CliResult r = sim(args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(splitLines(r.err).size(), 1u) << r.err;
     EXPECT_EQ(r.out, "");
@@ -342,7 +350,7 @@ TEST_F(Cosim, BadCommandLinesAreRejected) {
 }
 
 TEST_F(Cosim, HelpDocumentsOptionsAndExitCodes) {
-  const ProcessResult r = sim({"--help"});
+  const CliResult r = sim({"--help"});
   EXPECT_EQ(r.status, 0);
   for (const char* text : {"--config", "--stats", "--max-cycles", "--quantum-ns", "--model",
                            "--trace", "--quiet", "124", "125", "input rejected"})
@@ -353,7 +361,7 @@ TEST_F(Cosim, HelpDocumentsOptionsAndExitCodes) {
 
 TEST_F(Cosim, RoccCommandsAreDecodedAndAnswered) {
   std::vector<std::string> log;
-  const ProcessResult r = testbench("rocc", log, {"--stats", path("stats.json")});
+  const CliResult r = testbench("rocc", log, {"--stats", path("stats.json")});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("rocc: 0 failure(s)"), std::string::npos) << r.out;
   ASSERT_GE(log.size(), 18u);
@@ -401,7 +409,7 @@ TEST_F(Cosim, RoccCommandsAreDecodedAndAnswered) {
 
 TEST_F(Cosim, ControlRegistersSeeEveryAccess) {
   std::vector<std::string> log;
-  const ProcessResult r = testbench("mmio", log);
+  const CliResult r = testbench("mmio", log);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const std::vector<std::string> expected = {
       "mmio read 0x00 -> 0x7e57acc1",
@@ -425,10 +433,10 @@ TEST_F(Cosim, ControlRegistersSeeEveryAccess) {
 
 TEST_F(Cosim, BlockedAcceleratorEndsByTimeoutOrAsStall) {
   std::vector<std::string> log;
-  const ProcessResult timeout = testbench("rocc_block", log, {"--max-cycles", "50000"});
+  const CliResult timeout = testbench("rocc_block", log, {"--max-cycles", "50000"});
   EXPECT_EQ(timeout.status, 124);
   EXPECT_NE(timeout.err.find("blocked on RoCC command funct7 5"), std::string::npos) << timeout.err;
-  const ProcessResult stall = testbench("rocc_block", log);
+  const CliResult stall = testbench("rocc_block", log);
   EXPECT_EQ(stall.status, 125);
   EXPECT_NE(stall.err.find("simulation stalled: no more events while the host CPU was "
                            "blocked on RoCC command funct7 5"),

@@ -76,8 +76,8 @@ MemoryMap::MemoryMap(const config::SocConfig& soc) : clockMHz_(soc.clockMHz) {
        kAccelControlSize,
        false,
        "accelerator",
-       "The accelerator's 32-bit control registers (AXI4-Lite side); the register layout is "
-       "the accelerator's (brickyard_params.h).",
+       "The accelerator's 32-bit control registers (AXI4-Lite side); layout in docs/isa.md "
+       "(brickyard_isa.h).",
        {}},
   };
   // The table is hand-written: check it once here rather than trusting it everywhere.
