@@ -15,12 +15,14 @@ int runGen(const std::vector<std::string>& args);
 int runLint(const std::vector<std::string>& args);
 int runSynth(const std::vector<std::string>& args);
 int runDoc(const std::vector<std::string>& args);
+int runSim(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       {"gen", "generate RTL, headers and manifest from a config", runGen},
       {"lint", "lint generated RTL with Verilator -Wall and Icarus Verilog", runLint},
       {"synth", "synthesize generated RTL with Yosys; per-module area report", runSynth},
+      {"sim", "run a bare-metal RISC-V program on the SystemC SoC", runSim},
       {"doc", "print generated reference documentation (config keys)", runDoc},
   };
   return table;

@@ -1,0 +1,58 @@
+// The accelerator slot of the SoC. An accelerator model (the Verilated RTL in a SystemC
+// wrapper, or a fast TLM model) is an sc_module that also implements AcceleratorDevice;
+// the platform creates it through an AcceleratorFactory during elaboration and wires it:
+//
+//   control socket  <- router, window accel_ctrl at 0x1001_0000 (64 KiB, 32-bit registers,
+//                      addresses in transactions are offsets into the window)
+//   DMA socket      -> router -> DRAM (global addresses; other regions answer address error)
+//   interrupt port  -> the irq status register (bit ACCEL)
+//   rocc()/waitIdle() <- the host CPU (custom-3 instructions and RISC-V `fence`)
+//
+// Timing follows TLM-2.0 loosely-timed rules: rocc() and waitIdle() are called from the
+// host CPU's thread with `delay` = how far the CPU runs ahead of sc_time_stamp(), exactly
+// like b_transport. They may call wait() (e.g. back-pressure while the command queue is
+// full, or until idle); on return, sc_time_stamp() + delay is when the CPU continues.
+#pragma once
+
+#include "soc/rocc.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+namespace by::soc {
+
+/// A named performance counter reported under "accelerator.counters" in the stats.
+struct AcceleratorCounter {
+  std::string name;
+  uint64_t value = 0;
+};
+
+class AcceleratorDevice {
+public:
+  virtual ~AcceleratorDevice() = default;
+
+  /// Short model name for stats and messages ("rtl", "tlm", ...).
+  virtual std::string modelKind() const = 0;
+
+  /// Target for the control registers (AXI4-Lite side). Transactions carry window offsets.
+  virtual tlm::tlm_target_socket<>& controlSocket() = 0;
+  /// Initiator for DMA; bound to the router, which sends DRAM addresses to the DRAM model.
+  virtual tlm::tlm_initiator_socket<>& dmaSocket() = 0;
+  /// Level-sensitive interrupt line.
+  virtual sc_core::sc_out<bool>& interruptPort() = 0;
+
+  /// One RoCC command. Returns the response written to rd when command.xd is set (ignored
+  /// otherwise). May wait() while the command queue is full.
+  virtual uint64_t rocc(const RoccCommand& command, sc_core::sc_time& delay) = 0;
+  /// Returns once every command issued so far has completed (the host's `fence`).
+  virtual void waitIdle(sc_core::sc_time& delay) = 0;
+
+  /// Counters read once when the simulation ends.
+  virtual std::vector<AcceleratorCounter> counters() const = 0;
+};
+
+} // namespace by::soc

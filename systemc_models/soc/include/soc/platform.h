@@ -1,0 +1,67 @@
+// Running a bare-metal program on the SoC: host CPU (Unicorn RV64), router, DRAM, UART,
+// exit device, cycle timer, interrupt status and an optional accelerator. SystemC allows one
+// elaboration per process, so runSimulation() may be called once per process.
+#pragma once
+
+#include "config/config.h"
+#include "soc/accelerator.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+namespace by::soc {
+
+/// Creates the accelerator during elaboration (as a child of the SoC module).
+using AcceleratorFactory =
+    std::function<std::unique_ptr<AcceleratorDevice>(const config::Config& config)>;
+
+/// Quantum used when SimOptions::quantumPs is 0: 1000 clock periods (1 us at 1 GHz).
+constexpr uint64_t kDefaultQuantumCycles = 1000;
+
+struct SimOptions {
+  config::Config config;
+  std::string programPath;
+  uint64_t maxCycles = 0;         // stop with SimEnd::Timeout after this many; 0 = never
+  uint64_t quantumPs = 0;         // TLM global quantum; a multiple of the clock period
+  std::FILE* console = stdout;    // where the UART writes (flushed at newlines)
+  AcceleratorFactory accelerator; // empty: no accelerator
+};
+
+enum class SimEnd {
+  Exit,    // the program wrote the exit device (or returned from main)
+  Timeout, // maxCycles reached
+  Fault,   // the program crashed or the platform stalled; message says why
+};
+
+struct SimResult {
+  SimEnd end = SimEnd::Fault;
+  int exitCode = 0;    // the program's exit code when end == Exit
+  std::string message; // one line for Timeout / Fault
+  nlohmann::json stats;
+};
+
+/// Exit codes of a simulator process (besides 2 = input rejected, see cli/command.h).
+constexpr int kExitTimeout = 124; // --max-cycles reached (as coreutils `timeout`)
+constexpr int kExitFault = 125;   // guest fault or stalled simulation
+
+/// The input was rejected before simulating (e.g. a quantum that is not a whole number of
+/// clock periods). Programs that cannot be loaded throw ElfError (soc/elf.h).
+class SimSetupError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Elaborates the SoC, loads the program and simulates until it exits, faults or times out.
+/// Throws ElfError / SimSetupError for rejected input; std::logic_error if called twice.
+SimResult runSimulation(const SimOptions& options);
+
+/// The process exit status for a result: the program's code modulo 256 on Exit,
+/// kExitTimeout or kExitFault otherwise.
+int processExitCode(const SimResult& result);
+
+} // namespace by::soc
