@@ -1,6 +1,7 @@
 #include "command.h"
 #include "config/schema.h"
 #include "hw/isa.h"
+#include "soc/layout.h"
 
 #include <cstdio>
 
@@ -11,8 +12,9 @@ int runDoc(const std::vector<std::string>& args) {
   ArgParser p("doc", "TOPIC",
               "Prints reference documentation generated from the code. Topics:\n"
               "  config   the configuration keys (the reference section of docs/config.md)\n"
-              "  isa      command encodings, registers, errors, events (docs/isa.md)");
-  p.positional("TOPIC", "config or isa", &topic);
+              "  isa      command encodings, registers, errors, events (docs/isa.md)\n"
+              "  soc      the SoC memory map (docs/soc.md)");
+  p.positional("TOPIC", "config, isa or soc", &topic);
   if (!p.parse(args))
     return kExitOk;
   if (topic == "config") {
@@ -23,7 +25,14 @@ int runDoc(const std::vector<std::string>& args) {
     std::fputs(hw::isa::referenceMarkdown().c_str(), stdout);
     return kExitOk;
   }
-  throw UsageError("unknown topic '" + topic + "'; topics: config, isa");
+  if (topic == "soc") {
+    config::SocConfig soc; // any valid SoC: the table shows the DRAM size as its config key
+    soc.dram.sizeMiB = 64;
+    soc.clockMHz = 1000;
+    std::fputs(soc::memoryMapMarkdown(soc::MemoryMap(soc)).c_str(), stdout);
+    return kExitOk;
+  }
+  throw UsageError("unknown topic '" + topic + "'; topics: config, isa, soc");
 }
 
 } // namespace by::cli

@@ -18,4 +18,5 @@ PY
 }
 replace "$root/docs/config.md" config
 replace "$root/docs/isa.md" isa
+replace "$root/docs/soc.md" soc
 echo "docs updated"

@@ -7,6 +7,7 @@
 #include "emit/output_dir.h"
 #include "hw/design.h"
 #include "hw/isa.h"
+#include "soc/layout.h"
 #include "vlog/printer.h"
 
 namespace by::emit {
@@ -37,6 +38,9 @@ GenerateResult generateOutputs(const config::Config& config, const std::filesyst
   write("include/brickyard_params.h", brickyardParamsHeader(config, generator));
   write("include/gemmini_params.h", gemminiParamsHeader(config, generator));
   write("include/brickyard_isa.h", hw::isa::cHeader(generator));
+  const soc::MemoryMap memoryMap(config.soc);
+  write("include/brickyard_soc.h", soc::socHeader(memoryMap, config.name));
+  write("sw/brickyard_soc.ld", soc::linkerScriptFragment(memoryMap, config.name));
   write("manifest.json", buildManifest(config, gen, generator).dump(2) + "\n");
   out.commit();
   return result;

@@ -78,7 +78,9 @@ ordered_json buildManifest(const config::Config& c, const hw::GeneratedDesign& g
   m["files"] = {{"filelist", "rtl/filelist.f"},
                 {"brickyard_params", "include/brickyard_params.h"},
                 {"gemmini_params", "include/gemmini_params.h"},
-                {"brickyard_isa", "include/brickyard_isa.h"}};
+                {"brickyard_isa", "include/brickyard_isa.h"},
+                {"brickyard_soc", "include/brickyard_soc.h"},
+                {"linker_fragment", "sw/brickyard_soc.ld"}};
   return m;
 }
 
