@@ -1,5 +1,6 @@
 #include "hw/design.h"
 
+#include "cmd_decoder.h"
 #include "hw/generators.h"
 
 namespace by::hw {
@@ -20,6 +21,7 @@ GeneratedDesign buildDesign(const config::Config& config) {
     const AccelParams accel = accelParams(config);
     d.modules.push_back(ScratchpadGenerator(accel).build());
     d.modules.push_back(AccumulatorGenerator(accel).build());
+    d.modules.push_back(CmdDecoderGenerator(accel).build());
   }
   d.top = names::kMesh;
   return out;

@@ -95,7 +95,17 @@ Stmts& Stmts::forLoop(const std::string& var, const std::string& count, const Fi
 
 void Body::localParam(const std::string& name, const std::string& value,
                       const std::string& comment) {
-  items_.emplace_back(LocalParamItem{name, value, comment});
+  items_.emplace_back(LocalParamItem{name, value, comment, "int"});
+}
+
+void Body::localParam(const std::string& name, Type type, const std::string& value,
+                      const std::string& comment) {
+  std::string t = "logic";
+  if (type.isSigned)
+    t += " signed";
+  if (!type.range().empty())
+    t += " " + type.range();
+  items_.emplace_back(LocalParamItem{name, value, comment, t});
 }
 
 void Body::logic(const std::string& name, Type type, const std::string& comment) {

@@ -209,7 +209,8 @@ private:
     std::vector<std::pair<std::string, std::string>> rows; // (text without comment, comment)
     for (size_t i = begin; i < end; ++i) {
       if (const auto* p = std::get_if<LocalParamItem>(&items[i]))
-        rows.emplace_back("localparam int " + p->name + " = " + p->value + ";", p->comment);
+        rows.emplace_back("localparam " + p->type + " " + p->name + " = " + p->value + ";",
+                          p->comment);
       else if (const auto* d = std::get_if<DeclItem>(&items[i]))
         rows.emplace_back(d->name, d->comment);
     }

@@ -21,6 +21,13 @@ inline constexpr const char* kFifo = "by_fifo";
 inline constexpr const char* kScratchpad = "by_scratchpad";
 inline constexpr const char* kAccumulator = "by_accumulator";
 inline constexpr const char* kTransposer = "by_transposer";
+inline constexpr const char* kCmdDecoder = "by_cmd_decoder";
+inline constexpr const char* kReservationStation = "by_reservation_station";
+inline constexpr const char* kLoadController = "by_load_controller";
+inline constexpr const char* kStoreController = "by_store_controller";
+inline constexpr const char* kExecController = "by_execute_controller";
+inline constexpr const char* kFrontend = "by_cmd_frontend";
+inline constexpr const char* kAccelerator = "by_accelerator";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).

@@ -74,6 +74,7 @@ struct LocalParamItem {
   std::string name;
   std::string value;
   std::string comment;
+  std::string type = "int"; // or a packed type, e.g. "logic [7:0]"
 };
 struct DeclItem {
   Type type;
@@ -149,6 +150,9 @@ public:
   void comment(const std::string& text) { items_.emplace_back(CommentItem{text}); }
   void blank() { items_.emplace_back(BlankItem{}); }
   void localParam(const std::string& name, const std::string& value,
+                  const std::string& comment = "");
+  /// A localparam of a packed type (e.g. an 8-bit code), so uses need no casts.
+  void localParam(const std::string& name, Type type, const std::string& value,
                   const std::string& comment = "");
   void logic(const std::string& name, Type type, const std::string& comment = "");
   /// An unpacked array `logic [W-1:0] name [count]`, with an optional attribute.

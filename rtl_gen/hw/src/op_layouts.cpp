@@ -1,0 +1,75 @@
+#include "op_layouts.h"
+
+#include <algorithm>
+
+namespace by::hw {
+
+PackedLayout loadOpLayout(const AccelParams& p) {
+  PackedLayout l;
+  l.field("dram", 32, "DRAM byte address of row 0")
+      .field("zero", 1, "write zeros (DRAM address 0)")
+      .field("acc", 1, "destination is the accumulator")
+      .field("accumulate", 1, "accumulator: add to the stored values")
+      .field("shrink", 1, "accumulator: DRAM holds elem_t values")
+      .field("row", p.localRowBits, "first local row")
+      .field("rows", 16)
+      .field("cols", 16)
+      .field("blocks", 8, "column blocks of DIM")
+      .field("stride", 32, "DRAM bytes between rows")
+      .field("block_stride", 16, "local rows between column blocks");
+  return l;
+}
+
+PackedLayout storeOpLayout(const AccelParams& p) {
+  PackedLayout l;
+  l.field("dram", 32, "DRAM byte address")
+      .field("acc", 1, "source is the accumulator")
+      .field("full", 1, "accumulator: raw acc_t values")
+      .field("row", p.localRowBits, "first local row")
+      .field("rows", 16)
+      .field("cols", 16)
+      .field("blocks", 8, "column blocks of DIM")
+      .field("stride", 32, "DRAM bytes between rows / pooled pixels")
+      .field("scale", 32, "accumulator read scale (IEEE single)")
+      .field("relu", 1)
+      .field("mode", 2, "0 rows, 1 max-pool, 2 strided 1-D")
+      .field("pool_stride", 2)
+      .field("pool_size", 2)
+      .field("upad", 2)
+      .field("lpad", 2)
+      .field("pool_out_dim", 8)
+      .field("porows", 8)
+      .field("pocols", 8)
+      .field("orows", 8)
+      .field("ocols", 8);
+  return l;
+}
+
+PackedLayout execOpLayout(const AccelParams& p) {
+  PackedLayout l;
+  l.field("flip", 1, "COMPUTE_PRELOADED: switch to the preloaded stationary data")
+      .field("ws", 1, "weight-stationary")
+      .field("relu", 1, "activation of results written to the scratchpad")
+      .field("shift", p.shiftBits, "OS output shift")
+      .field("a_stride", 16)
+      .field("c_stride", 16);
+  for (const char* op : {"a", "bd", "d", "c"}) {
+    const std::string o = op;
+    l.field(o + "_garbage", 1).field(o + "_acc", 1).field(o + "_row", p.localRowBits);
+    l.field(o + "_rows", p.dimBits).field(o + "_cols", p.dimBits);
+  }
+  l.field("c_accumulate", 1);
+  return l;
+}
+
+PackedLayout rangeLayout(const AccelParams& p) {
+  PackedLayout l;
+  l.field("valid", 1).field("acc", 1).field("start", p.localRowBits).field("end", p.localRowBits);
+  return l;
+}
+
+int opPayloadWidth(const AccelParams& p) {
+  return std::max({loadOpLayout(p).width(), storeOpLayout(p).width(), execOpLayout(p).width()});
+}
+
+} // namespace by::hw

@@ -1,0 +1,30 @@
+// The operation words passed from the decoder through the reservation station to the load,
+// store and execute controllers, and the hazard ranges the reservation station tracks. Each
+// layout is defined once here and used by both the packing and the unpacking side.
+#pragma once
+
+#include "hw/accel_params.h"
+#include "packed_layout.h"
+
+namespace by::hw {
+
+/// MVIN / MVIN2 / MVIN3 with their channel's configuration applied.
+PackedLayout loadOpLayout(const AccelParams& p);
+/// MVOUT with the store configuration applied (mode: 0 rows, 1 max-pool, 2 strided 1-D).
+PackedLayout storeOpLayout(const AccelParams& p);
+/// A PRELOAD + COMPUTE pair with the execute configuration applied.
+PackedLayout execOpLayout(const AccelParams& p);
+/// One local row range [start, end) in the scratchpad or the accumulator.
+PackedLayout rangeLayout(const AccelParams& p);
+
+/// Operation kinds in the reservation station.
+constexpr int kKindLoad = 0;
+constexpr int kKindStore = 1;
+constexpr int kKindExec = 2;
+constexpr int kRangesPerOp = 4; // 3 reads + 1 write
+constexpr int kRangeWrite = 3;  // index of the write range
+
+/// Width of the payload slot: the widest operation.
+int opPayloadWidth(const AccelParams& p);
+
+} // namespace by::hw
