@@ -2,6 +2,8 @@
 
 #include "cmd_decoder.h"
 #include "hw/generators.h"
+#include "load_controller.h"
+#include "reservation_station.h"
 
 namespace by::hw {
 
@@ -22,6 +24,8 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(ScratchpadGenerator(accel).build());
     d.modules.push_back(AccumulatorGenerator(accel).build());
     d.modules.push_back(CmdDecoderGenerator(accel).build());
+    d.modules.push_back(ReservationStationGenerator(accel).build());
+    d.modules.push_back(LoadControllerGenerator(accel).build());
   }
   d.top = names::kMesh;
   return out;
