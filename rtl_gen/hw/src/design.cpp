@@ -4,6 +4,7 @@
 #include "hw/generators.h"
 #include "load_controller.h"
 #include "reservation_station.h"
+#include "store_controller.h"
 
 namespace by::hw {
 
@@ -26,6 +27,7 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(CmdDecoderGenerator(accel).build());
     d.modules.push_back(ReservationStationGenerator(accel).build());
     d.modules.push_back(LoadControllerGenerator(accel).build());
+    d.modules.push_back(StoreControllerGenerator(accel).build());
   }
   d.top = names::kMesh;
   return out;
