@@ -30,6 +30,13 @@ std::string num(int v) {
   return std::to_string(v);
 }
 
+// Which writes of a client take the read-modify-write path. The execute client's always do
+// (overwriting at write-back when not accumulating): its writes then never wait for another
+// write-back, so the array's results never stall.
+std::string rmwPath(const std::string& client) {
+  return client == "exe" ? "1'b1" : "wr_" + client + "_accumulate_i";
+}
+
 vlog::Module buildBankedMemory(const MemorySpec& s) {
   vlog::Module m(s.name, s.description);
   m.clockAndReset();
@@ -100,6 +107,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     b.logicArray("rmw_row_q", Type::bits("BankRowBits"), "Banks", "", "mem2reg");
     b.logicArray("rmw_data_q", Type::bits("RowWidth"), "Banks", "values to add", "mem2reg");
     b.logicArray("rmw_mask_q", Type::bits("Elems"), "Banks", "", "mem2reg");
+    b.logic("rmw_add_q", Type::bits("Banks"), "add (else overwrite) at write-back");
   }
 
   // --- Arbitration: chains of taken ports in priority order.
@@ -147,7 +155,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     std::vector<std::pair<std::string, std::string>> readOrder, writeOrder;
     if (s.accumulate)
       for (const std::string& c : s.writeClients)
-        readOrder.push_back({"wr_" + c, "wr_" + c + "_valid_i && wr_" + c + "_accumulate_i"});
+        readOrder.push_back({"wr_" + c, "wr_" + c + "_valid_i && " + rmwPath(c)});
     for (const std::string& c : s.readClients)
       readOrder.push_back({"rd_" + c, "rd_" + c + "_valid_i"});
     for (const std::string& c : s.writeClients)
@@ -194,10 +202,12 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     bank.logic("rmw_row", Type::bits("BankRowBits"));
     bank.logic("rmw_data", Type::bits(rw));
     bank.logic("rmw_mask", Type::bits("Elems"));
+    bank.logic("rmw_add", Type::bit());
     bank.assign("rmw_valid", "rmw_valid_q[bk]");
     bank.assign("rmw_row", "rmw_row_q[bk]");
     bank.assign("rmw_data", "rmw_data_q[bk]");
     bank.assign("rmw_mask", "rmw_mask_q[bk]");
+    bank.assign("rmw_add", "rmw_add_q[bk]");
   }
   // Port multiplexers: at most one grant per port and bank.
   {
@@ -209,8 +219,8 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
       st.ifElse("rmw_valid", [&](vlog::Stmts& t) {
         t.line("we = 1'b1;").line("waddr = rmw_row;").line("wmask = rmw_mask;");
         t.forLoop("e", "Elems", [](vlog::Stmts& u) {
-          u.line("wdata[e*ElemWidth +: ElemWidth] = merged[e*ElemWidth +: ElemWidth] +");
-          u.line("    rmw_data[e*ElemWidth +: ElemWidth];");
+          u.line("wdata[e*ElemWidth +: ElemWidth] = rmw_data[e*ElemWidth +: ElemWidth] +");
+          u.line("    (rmw_add ? merged[e*ElemWidth +: ElemWidth] : '0);");
         });
       });
     }
@@ -290,6 +300,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
         t.line("rmw_row_q[wr_" + c + "_bank] <= wr_" + c + "_brow;");
         t.line("rmw_data_q[wr_" + c + "_bank] <= wr_" + c + "_data_i;");
         t.line("rmw_mask_q[wr_" + c + "_bank] <= wr_" + c + "_mask_i;");
+        t.line("rmw_add_q[wr_" + c + "_bank] <= wr_" + c + "_accumulate_i;");
       });
     b.comment("A write is visible to reads from the cycle after its grant (read-modify-writes "
               "through the forwarding path).");
@@ -331,8 +342,9 @@ vlog::Module AccumulatorGenerator::build() const {
   s.description = "Accumulator: " + num(p_.accBanks) + " bank(s) of " + num(p_.accBankRows) +
                   " rows of DIM " + num(p_.aw) +
                   "-bit elements, one read and one write port per bank, with read-modify-write "
-                  "accumulation (wrapping). Clients in priority order: read-modify-writes, "
-                  "execute read, store read; execute write, load write.";
+                  "accumulation (wrapping). Read port priority: read-modify-writes (all execute "
+                  "writes, accumulating load writes), execute read, store read; write port: "
+                  "write-backs, then plain load writes.";
   s.banks = p_.accBanks;
   s.bankRows = p_.accBankRows;
   s.rowBits = p_.accRowBits;

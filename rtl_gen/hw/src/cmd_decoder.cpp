@@ -282,7 +282,7 @@ vlog::Module CmdDecoderGenerator::build() const {
                       "64'(st_stride_q) +\n"
                       "      64'(mv_cols) * (st_raw ? 64'(AccBytes) : 64'(ElemBytes))");
   b.assign("st_err",
-           "(mv_garbage || mv_flags_bad || (mv_acc && mv_accumulate)) ? ErrBadLocalAddr :\n"
+           "(mv_garbage || mv_flags_bad) ? ErrBadLocalAddr :\n"
            "      (st_mode == 2'd1 && (!mv_acc || mv_full || st_pool_size == '0 ||\n"
            "                           st_porows == '0 || st_pocols == '0)) ? ErrBadPool :\n"
            "      (st_mode != 2'd0 && (32'(mv_cols) > 32'(Dim) || st_orows == '0 ||\n"
@@ -345,7 +345,7 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.assign("pre_err",
            "(pbd_flags_bad || (pbd_acc && !pbd_garbage && (pbd_accumulate || pbd_full || "
            "ex_ws_q)) ||\n"
-           "       pc_flags_bad || (pc_acc && !pc_garbage && pc_full)) ? ErrBadLocalAddr :\n"
+           "       pc_flags_bad) ? ErrBadLocalAddr :\n"
            "      !(" +
                dimOk("pbd") + " && " + dimOk("pc") +
                ") ? ErrBadSize :\n"
@@ -575,7 +575,7 @@ vlog::Module CmdDecoderGenerator::build() const {
             "range ends beyond the row bits only occur in rejected commands).");
   b.logic("unused_fields", Type::bit());
   b.assign("unused_fields", "^{bd_flags_bad, bd_mem_rows, bd_cols, c_flags_bad, c_mem_rows, "
-                            "c_cols, a_mem_rows, bd_end, c_end}");
+                            "c_cols, a_mem_rows, bd_end, c_end, pc_full, c_full}");
   return m;
 }
 

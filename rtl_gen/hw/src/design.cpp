@@ -1,6 +1,7 @@
 #include "hw/design.h"
 
 #include "cmd_decoder.h"
+#include "execute_controller.h"
 #include "hw/generators.h"
 #include "load_controller.h"
 #include "reservation_station.h"
@@ -28,6 +29,8 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(ReservationStationGenerator(accel).build());
     d.modules.push_back(LoadControllerGenerator(accel).build());
     d.modules.push_back(StoreControllerGenerator(accel).build());
+    d.modules.push_back(TransposerGenerator(accel).build());
+    d.modules.push_back(ExecuteControllerGenerator(accel).build());
   }
   d.top = names::kMesh;
   return out;

@@ -1,5 +1,6 @@
 #include "packed_layout.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace by::hw {
@@ -46,12 +47,19 @@ std::string PackedLayout::pack(const std::map<std::string, std::string>& values)
   return out;
 }
 
-void PackedLayout::unpack(vlog::Body& body, const std::string& vec,
-                          const std::string& prefix) const {
+void PackedLayout::unpack(vlog::Body& body, const std::string& vec, const std::string& prefix,
+                          const std::vector<std::string>& only) const {
+  auto wanted = [&](const Field& f) {
+    return only.empty() || std::find(only.begin(), only.end(), f.name) != only.end();
+  };
+  for (const std::string& name : only)
+    (void)at(name);
   for (const Field& f : fields_)
-    body.logic(prefix + f.name, vlog::Type::bits(f.width), f.doc);
+    if (wanted(f))
+      body.logic(prefix + f.name, vlog::Type::bits(f.width), f.doc);
   for (const Field& f : fields_)
-    body.assign(prefix + f.name, slice(vec, f.name));
+    if (wanted(f))
+      body.assign(prefix + f.name, slice(vec, f.name));
 }
 
 std::string PackedLayout::describe() const {

@@ -32,8 +32,10 @@ public:
   /// "{a, b, c}" with the value expressions of every field, MSB first; fields missing from
   /// `values` are packed as zero.
   std::string pack(const std::map<std::string, std::string>& values) const;
-  /// Declares `<prefix><field>` signals for every field and assigns them from `vec`.
-  void unpack(vlog::Body& body, const std::string& vec, const std::string& prefix) const;
+  /// Declares `<prefix><field>` signals for every field (or only `only`) and assigns them from
+  /// `vec`.
+  void unpack(vlog::Body& body, const std::string& vec, const std::string& prefix,
+              const std::vector<std::string>& only = {}) const;
   /// A comment listing the layout (field: bits), for the module that defines it.
   std::string describe() const;
 

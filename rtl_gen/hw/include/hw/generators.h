@@ -95,6 +95,16 @@ public:
   vlog::Module build() const;
 };
 
+/// The double-buffered transposer feeding A columns to the array in OS.
+class TransposerGenerator {
+public:
+  explicit TransposerGenerator(const AccelParams& p) : p_(p) {}
+  vlog::Module build() const;
+
+private:
+  AccelParams p_;
+};
+
 /// The banked scratchpad (rows of DIM elem_t).
 class ScratchpadGenerator {
 public:

@@ -1,0 +1,662 @@
+// The execute controller: turns PRELOAD+COMPUTE operations into a stream of mesh beats
+// (docs/architecture.md, "Mesh protocol") and writes the results.
+//
+// Beats. Every cycle at most one beat enters the mesh. A beat is a compute beat of the
+// current operation (WS: a row of A and of the bias D; OS: a column of A from the transposer
+// and a row of B), or a filler (a = b = 0). Any beat can also carry, on the preload chain (d),
+// one row of the stationary data of the next operation that switches the array (a "flip").
+//
+// Flips. A flip is planned as an event counting down the beats until it happens. The DIM
+// beats just before the flip carry the stationary rows in reverse order (the last beat
+// before it carries row 0), two flips are at least DIM beats apart, and the flip beat is the
+// flipping operation's first compute beat. When the next operation is known early (a
+// lookahead of one), its stationary rows ride on the current operation's compute beats, so
+// back-to-back operations keep the array busy.
+//
+// OS results. An OS accumulation that ends (an operation with a real C address) is written
+// out during the DIM beats after the next flip, bottom row first. If the next operation does
+// not flip, a flip with no compute ("drain") is inserted; filler beats keep the stream going
+// until all DIM rows have left. A change of dataflow waits for the drain to finish.
+//
+// Results are never back-pressured: the execute write clients have top priority in both
+// memories. An operation completes (to the reservation station) when all its beats have been
+// issued and all its result rows written.
+#include "execute_controller.h"
+
+#include "op_layouts.h"
+
+namespace by::hw {
+
+using vlog::Type;
+
+namespace {
+std::string num(long long v) {
+  return std::to_string(v);
+}
+} // namespace
+
+vlog::Module ExecuteControllerGenerator::build() const {
+  const AccelParams& p = p_;
+  const ArrayParams& a = p.array;
+  const PackedLayout ex = execOpLayout(p);
+  const int payload = opPayloadWidth(p);
+  const int db = p.dimBits;                             // holds 0..DIM
+  const int cb = p.dimBits + 1;                         // holds 0..2*DIM
+  const int ib = std::max(1, config::log2Exact(p.dim)); // an index 0..DIM-1
+  const int rb = p.localRowBits;
+  const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
+  const int tagFifo = a.latency() + 3;
+  // Tag of a beat's result: {we, acc, accumulate, relu, row, cols, entry}.
+  PackedLayout tag;
+  tag.field("we", 1).field("acc", 1).field("accumulate", 1).field("relu", 1);
+  tag.field("row", rb).field("cols", db).field("entry", 2);
+
+  vlog::Module m(names::kExecController,
+                 "Execute controller: PRELOAD+COMPUTE operations to mesh beats (WS and OS, "
+                 "lookahead of one operation, flip planning, OS drains, transposer for OS "
+                 "A operands) and result write-back. Result tag {" +
+                     tag.describe() + "}.");
+  m.clockAndReset();
+  m.portGroup("Operations from the reservation station.");
+  m.input("op_valid_i", Type::bit());
+  m.output("op_ready_o", Type::bit());
+  m.input("op_id_i", Type::bits(p.rsIdBits));
+  m.input("op_payload_i", Type::bits(payload));
+  m.output("done_valid_o", Type::bit());
+  m.output("done_id_o", Type::bits(p.rsIdBits));
+  auto readClient = [&](const std::string& n, int rowBits, int width, const std::string& doc) {
+    m.portGroup(doc);
+    m.output(n + "_valid_o", Type::bit());
+    m.input(n + "_ready_i", Type::bit());
+    m.output(n + "_row_o", Type::bits(rowBits));
+    m.input(n + "_rdata_i", Type::bits(width));
+  };
+  readClient("spa", p.spRowBits, spRow,
+             "Scratchpad read client a: A rows (WS) and transposer fills (OS).");
+  readClient("spb", p.spRowBits, spRow, "Scratchpad read client b: bias D (WS) or B (OS) rows.");
+  readClient("spd", p.spRowBits, spRow, "Scratchpad read client d: stationary rows.");
+  readClient("acc", p.accRowBits, accRow, "Accumulator read client: bias D (WS) or OS preload D.");
+  m.portGroup("Scratchpad and accumulator write clients (always granted).");
+  m.output("spw_valid_o", Type::bit());
+  m.output("spw_row_o", Type::bits(p.spRowBits));
+  m.output("spw_data_o", Type::bits(spRow));
+  m.output("spw_mask_o", Type::bits(p.dim));
+  m.output("accw_valid_o", Type::bit());
+  m.output("accw_row_o", Type::bits(p.accRowBits));
+  m.output("accw_data_o", Type::bits(accRow));
+  m.output("accw_mask_o", Type::bits(p.dim));
+  m.output("accw_accumulate_o", Type::bit());
+  m.input("accw_done_i", Type::bit());
+  m.portGroup("Status for the performance counters.");
+  m.output("busy_o", Type::bit());
+  m.output("beat_o", Type::bit(), "a valid beat enters the array");
+  m.output("compute_beat_o", Type::bit(), "... and it is a compute beat (DIM*DIM MACs)");
+  m.output("bank_stall_o", Type::bit(), "a beat waits for an SRAM bank");
+
+  vlog::Body& b = m.body();
+  b.localParam("Dim", num(p.dim));
+  b.localParam("OutWidth", num(p.ow), "spatial output width");
+  b.localParam("ElemWidth", num(p.iw));
+  b.localParam("AccWidth", num(p.aw));
+  b.localParam("BWidth", num(a.bWidth()));
+  b.localParam("DWidth", num(a.dWidth()));
+  b.blank();
+
+  // ================================================================ operations
+  b.comment("Current operation (issuing compute beats) and the next one (lookahead).");
+  b.logic("cur_valid_q", Type::bit());
+  b.logic("cur_q", Type::bits(ex.width()));
+  b.logic("cur_entry_q", Type::bits(2), "its op-table entry");
+  b.logic("cur_flipped_q", Type::bit(), "its flip beat has been issued (or it does not flip)");
+  b.logic("cur_beat_q", Type::bits(db), "compute beats issued");
+  b.logic("cur_buf_q", Type::bit(), "its transposer buffer (OS)");
+  b.logic("nxt_valid_q", Type::bit());
+  b.logic("nxt_q", Type::bits(ex.width()));
+  b.logic("nxt_entry_q", Type::bits(2));
+  b.logic("nxt_buf_q", Type::bit());
+  std::vector<std::string> curFields;
+  for (const auto& f : ex.fields())
+    if (f.name != "a_acc")
+      curFields.push_back(f.name);
+  ex.unpack(b, "cur_q", "cur_", curFields);
+  ex.unpack(b, "nxt_q", "nxt_",
+            {"flip", "ws", "a_garbage", "a_row", "a_rows", "a_stride", "bd_garbage", "bd_acc",
+             "bd_row", "bd_rows", "bd_cols"});
+  b.logic("cur_nbeats", Type::bits(db), "compute beats of the current operation");
+  b.logic("cur_ends_acc", Type::bit(), "OS, and C is real: the accumulation ends here");
+  b.assign("cur_nbeats",
+           "cur_ws ? cur_a_rows : (cur_a_cols > cur_d_rows ? cur_a_cols : cur_d_rows)");
+  b.assign("cur_ends_acc", "!cur_ws && !cur_c_garbage");
+  b.blank();
+
+  // ================================================================ op table
+  b.comment("Operation table: RS id, result rows not yet written, all beats issued.");
+  b.logic("opt_valid_q", Type::bits(4));
+  b.logicArray("opt_id_q", Type::bits(p.rsIdBits), "4", "", "mem2reg");
+  b.logicArray("opt_pending_q", Type::bits(8), "4", "", "mem2reg");
+  b.logic("opt_final_q", Type::bits(4));
+  b.logic("free_entry", Type::bits(2));
+  b.logic("any_free_entry", Type::bit());
+  b.comb()
+      .line("free_entry = '0;")
+      .line("any_free_entry = 1'b0;")
+      .forLoop("i", "4", [](vlog::Stmts& s) {
+        s.ifElse("!opt_valid_q[3-i]", [](vlog::Stmts& t) {
+          t.line("free_entry = 2'(3-i);").line("any_free_entry = 1'b1;");
+        });
+      });
+  b.logic("fin_valid", Type::bit());
+  b.logic("fin_entry", Type::bits(2));
+  b.comb().line("fin_valid = 1'b0;").line("fin_entry = '0;").forLoop("i", "4", [](vlog::Stmts& s) {
+    s.ifElse("opt_valid_q[i] && opt_final_q[i] && opt_pending_q[i] == '0",
+             [](vlog::Stmts& t) { t.line("fin_valid = 1'b1;").line("fin_entry = 2'(i);"); });
+  });
+  b.assign("done_valid_o", "fin_valid");
+  b.assign("done_id_o", "opt_id_q[fin_entry]");
+  b.logic("accept", Type::bit());
+  b.assign("op_ready_o", "!nxt_valid_q && any_free_entry");
+  b.assign("accept", "op_valid_i && op_ready_o");
+  b.blank();
+
+  // ================================================================ transposer
+  b.comment("Transposer buffers: OS operations with an A operand take them in turn.");
+  b.logic("buf_sel_q", Type::bit(), "buffer of the next OS operation accepted");
+  b.logic("buf_ready_q", Type::bits(2), "buffer holds its operation's A");
+  b.logic("nxt_needs_buf", Type::bit());
+  b.logic("cur_needs_buf", Type::bit());
+  b.logic("accept_needs_buf", Type::bit());
+  b.assign("accept_needs_buf",
+           "!" + ex.slice("op_payload_i", "ws") + " && !" + ex.slice("op_payload_i", "a_garbage"));
+  b.assign("cur_needs_buf", "cur_valid_q && !cur_ws && !cur_a_garbage");
+  b.assign("nxt_needs_buf", "nxt_valid_q && !nxt_ws && !nxt_a_garbage");
+  b.comment("Fill: the current operation's buffer first, then the next one's.");
+  b.logic("fill_cur", Type::bit());
+  b.logic("fill_nxt", Type::bit());
+  b.logic("fill_want", Type::bit(), "a buffer needs rows");
+  b.logic("fill_buf", Type::bit());
+  b.logic("fill_row_q", Type::bits(db), "rows of the buffer already requested");
+  b.logic("fill_rows", Type::bits(db));
+  b.logic("fill_base", Type::bits(rb));
+  b.logic("fill_stride", Type::bits(16));
+  b.assign("fill_cur", "cur_needs_buf && !buf_ready_q[cur_buf_q]");
+  b.assign("fill_nxt", "!fill_cur && nxt_needs_buf && !buf_ready_q[nxt_buf_q]");
+  b.assign("fill_want", "fill_cur || fill_nxt");
+  b.assign("fill_buf", "fill_cur ? cur_buf_q : nxt_buf_q");
+  b.assign("fill_rows", "fill_cur ? cur_a_rows : nxt_a_rows");
+  b.assign("fill_base", "fill_cur ? cur_a_row : nxt_a_row");
+  b.assign("fill_stride", "fill_cur ? cur_a_stride : nxt_a_stride");
+  b.blank();
+
+  // ================================================================ flip planning
+  b.comment("The planned flip: beats until it (ev_dist_q), whose it is, and the OS drain.");
+  b.logic("prop_q", Type::bit());
+  b.logic("since_flip_q", Type::bits(db), "beats since the last flip beat (saturates at DIM)");
+  b.logic("ev_valid_q", Type::bit());
+  b.logic("ev_drain_q", Type::bit(), "a flip without compute, to drain OS results");
+  b.logic("ev_dist_q", Type::bits(cb), "beats still to issue before the flip beat");
+  b.logic("drain_pend_q", Type::bit(), "an ended OS accumulation waits for a flip");
+  b.logic("drain_act_q", Type::bit(), "its rows are leaving the array");
+  b.logic("drain_j_q", Type::bits(db), "beats since the draining flip");
+  b.logic("drain_c_row_q", Type::bits(rb));
+  b.logic("drain_c_rows_q", Type::bits(db));
+  b.logic("drain_c_cols_q", Type::bits(db));
+  b.logic("drain_c_stride_q", Type::bits(16));
+  b.logic("drain_acc_q", Type::bit());
+  b.logic("drain_accumulate_q", Type::bit());
+  b.logic("drain_relu_q", Type::bit());
+  b.logic("drain_shift_q", Type::bits(p.shiftBits));
+  b.logic("drain_entry_q", Type::bits(2));
+  b.blank();
+
+  // ================================================================ beat selection
+  b.comment("This cycle's beat.");
+  b.logic("cur_computing", Type::bit(), "the current operation has compute beats to issue");
+  b.logic("flip_now", Type::bit(), "this beat is the planned flip");
+  b.logic("flip_op", Type::bit(), "... of the current operation (its compute beat 0)");
+  b.logic("is_compute", Type::bit());
+  b.logic("beat_want", Type::bit(), "a beat should go this cycle");
+  b.logic("beat_idx", Type::bits(db), "compute beat index");
+  b.logic("stream_on", Type::bit(), "this beat carries a stationary row");
+  b.logic("stream_idx", Type::bits(cb), "which row (ev_dist_q - 1)");
+  b.logic("ev_ws", Type::bit(), "dataflow of the flipping operation");
+  b.logic("ev_bd_garbage", Type::bit());
+  b.logic("ev_bd_acc", Type::bit());
+  b.logic("ev_bd_row", Type::bits(rb));
+  b.logic("ev_bd_rows", Type::bits(db));
+  b.logic("ev_bd_cols", Type::bits(db));
+  b.logic("ev_on_cur", Type::bit(), "the planned flip is the current operation's");
+  b.assign("cur_computing", "cur_valid_q && cur_flipped_q && cur_beat_q < cur_nbeats");
+  b.assign("flip_now", "ev_valid_q && ev_dist_q == '0");
+  b.assign("ev_on_cur", "cur_valid_q && !cur_flipped_q");
+  b.assign("flip_op", "flip_now && !ev_drain_q");
+  b.assign("is_compute", "cur_computing || flip_op");
+  b.assign("beat_want", "is_compute || flip_now || (ev_valid_q && ev_dist_q != '0) || drain_act_q");
+  b.assign("beat_idx", "flip_op ? '0 : cur_beat_q");
+  b.assign("ev_ws", "ev_on_cur ? cur_ws : nxt_ws");
+  b.assign("ev_bd_garbage", "ev_on_cur ? cur_bd_garbage : nxt_bd_garbage");
+  b.assign("ev_bd_acc", "ev_on_cur ? cur_bd_acc : nxt_bd_acc");
+  b.assign("ev_bd_row", "ev_on_cur ? cur_bd_row : nxt_bd_row");
+  b.assign("ev_bd_rows", "ev_on_cur ? cur_bd_rows : nxt_bd_rows");
+  b.assign("ev_bd_cols", "ev_on_cur ? cur_bd_cols : nxt_bd_cols");
+  b.assign("stream_idx", "ev_dist_q - " + num(cb) + "'d1");
+  b.assign("stream_on",
+           "ev_valid_q && !ev_drain_q && ev_dist_q != '0 && ev_dist_q <= " + num(cb) + "'(Dim)");
+  b.blank();
+
+  // ---------------------------------------------------------------- reads
+  b.comment("Reads this beat needs; the beat goes only when all are granted together.");
+  b.logic("need_a", Type::bit());
+  b.logic("need_b", Type::bit());
+  b.logic("need_d", Type::bit());
+  b.logic("b_from_acc", Type::bit());
+  b.logic("a_row", Type::bits(rb + 16));
+  b.logic("b_row", Type::bits(rb + 1));
+  b.logic("d_row", Type::bits(rb + 1));
+  b.logic("bank_ok", Type::bit());
+  b.logic("buf_ok", Type::bit(), "OS: the transposer holds this operation's A");
+  b.logic("beat_go", Type::bit());
+  b.assign("need_a", "is_compute && cur_ws && !cur_a_garbage && beat_idx < cur_a_rows");
+  b.assign("need_b", "is_compute && !cur_d_garbage && beat_idx < cur_d_rows");
+  b.assign("b_from_acc", "cur_d_acc");
+  b.assign("need_d", "stream_on && !ev_bd_garbage && " + num(cb) + "'(ev_bd_rows) > stream_idx");
+  b.assign("a_row", num(rb + 16) + "'(cur_a_row) + " + num(rb + 16) + "'(beat_idx) * " +
+                        num(rb + 16) + "'(cur_a_stride)");
+  b.assign("b_row", num(rb + 1) + "'(cur_d_row) + " + num(rb + 1) + "'(beat_idx)");
+  b.assign("d_row", num(rb + 1) + "'(ev_bd_row) + " + num(rb + 1) + "'(stream_idx)");
+  b.assign("buf_ok", "!is_compute || cur_ws || cur_a_garbage || buf_ready_q[cur_buf_q]");
+  b.assign("spa_valid_o",
+           "beat_want && need_a || (!need_a && fill_want && fill_row_q < fill_rows)");
+  b.assign("spa_row_o", "need_a ? " + num(p.spRowBits) + "'(a_row) : " + num(p.spRowBits) + "'(" +
+                            num(rb + 16) + "'(fill_base) + " + num(rb + 16) + "'(fill_row_q) * " +
+                            num(rb + 16) + "'(fill_stride))");
+  b.assign("spb_valid_o", "beat_want && buf_ok && need_b && !b_from_acc");
+  b.assign("spb_row_o", num(p.spRowBits) + "'(b_row)");
+  b.assign("spd_valid_o", "beat_want && buf_ok && need_d && !ev_bd_acc");
+  b.assign("spd_row_o", num(p.spRowBits) + "'(d_row)");
+  b.assign("acc_valid_o",
+           "beat_want && buf_ok && ((need_b && b_from_acc) || (need_d && ev_bd_acc))");
+  b.assign("acc_row_o", num(p.accRowBits) + "'(need_b && b_from_acc ? b_row : d_row)");
+  b.assign("bank_ok", "(!need_a || spa_ready_i) && (!(need_b && !b_from_acc) || spb_ready_i) &&\n"
+                      "      (!(need_d && !ev_bd_acc) || spd_ready_i) &&\n"
+                      "      (!((need_b && b_from_acc) || (need_d && ev_bd_acc)) || acc_ready_i)");
+  b.assign("beat_go", "beat_want && buf_ok && bank_ok");
+  b.assign("bank_stall_o", "beat_want && buf_ok && !bank_ok");
+  b.logic("fill_go", Type::bit(), "a transposer row read is granted");
+  b.assign("fill_go", "!need_a && fill_want && fill_row_q < fill_rows && spa_ready_i");
+  b.blank();
+
+  // ---------------------------------------------------------------- result tag
+  b.comment("What happens to this beat's result: a WS compute row, a drained OS row, or "
+            "nothing.");
+  b.logic("tag_d", Type::bits(tag.width()));
+  b.logic("drain_row_idx", Type::bits(db), "DIM-1-j");
+  b.logic("ws_write", Type::bit());
+  b.logic("os_write", Type::bit());
+  b.assign("drain_row_idx", num(db) + "'(Dim-1) - (flip_now ? '0 : drain_j_q)");
+  b.comment("At a flip beat the pending drain starts (j = 0).");
+  b.logic("draining", Type::bit(), "this beat carries a drained row");
+  b.assign("draining", "drain_act_q || (flip_now && drain_pend_q)");
+  b.assign("ws_write", "is_compute && cur_ws && !cur_c_garbage && beat_idx < cur_c_rows");
+  b.assign("os_write", "draining && drain_row_idx < drain_c_rows_q");
+  b.assign(
+      "tag_d",
+      "ws_write ? " +
+          tag.pack({{"we", "1'b1"},
+                    {"acc", "cur_c_acc"},
+                    {"accumulate", "cur_c_accumulate"},
+                    {"relu", "cur_relu"},
+                    {"row", num(rb) + "'(" + num(rb + 16) + "'(cur_c_row) + " + num(rb + 16) +
+                                "'(beat_idx) * " + num(rb + 16) + "'(cur_c_stride))"},
+                    {"cols", "cur_c_cols"},
+                    {"entry", "cur_entry_q"}}) +
+          " :\n      " +
+          tag.pack({{"we", "os_write"},
+                    {"acc", "drain_acc_q"},
+                    {"accumulate", "drain_accumulate_q"},
+                    {"relu", "drain_relu_q"},
+                    {"row", num(rb) + "'(" + num(rb + 16) + "'(drain_c_row_q) + " + num(rb + 16) +
+                                "'(drain_row_idx) * " + num(rb + 16) + "'(drain_c_stride_q))"},
+                    {"cols", "drain_c_cols_q"},
+                    {"entry", "drain_entry_q"}}));
+  b.blank();
+
+  // ---------------------------------------------------------------- next-state helpers
+  b.logic("since_flip_d", Type::bits(db));
+  b.logic("cur_beat_d", Type::bits(db));
+  b.logic("cur_last", Type::bit(), "the current operation issues its last compute beat");
+  b.assign("since_flip_d", "!beat_go ? since_flip_q : flip_now ? " + num(db) +
+                               "'d1 :\n      (since_flip_q == " + num(db) +
+                               "'(Dim) ? since_flip_q : since_flip_q + " + num(db) + "'d1)");
+  b.assign("cur_beat_d", "beat_go && is_compute ? beat_idx + " + num(db) + "'d1 : cur_beat_q");
+  b.assign("cur_last", "beat_go && is_compute && beat_idx + " + num(db) + "'d1 == cur_nbeats");
+  b.comment("Planning the next flip (when none is planned): beats before it = the larger of "
+            "the current operation's remaining compute beats, the spacing after the last "
+            "flip, and DIM (its stationary rows).");
+  b.logic("spacing_d", Type::bits(cb), "DIM - since_flip_d");
+  b.logic("remaining_d", Type::bits(cb), "compute beats the current operation still issues");
+  b.logic("plan_cur", Type::bit());
+  b.logic("plan_nxt", Type::bit());
+  b.logic("plan_drain", Type::bit());
+  b.logic("drain_blocks", Type::bit(), "a drain must finish before a WS flip");
+  b.logic("ev_dist_plan", Type::bits(cb));
+  b.assign("spacing_d", num(cb) + "'(Dim) - " + num(cb) + "'(since_flip_d)");
+  b.assign("remaining_d",
+           "cur_last ? '0 : " + num(cb) + "'(cur_nbeats) - " + num(cb) + "'(cur_beat_d)");
+  b.assign("drain_blocks", "drain_pend_q || drain_act_q || (cur_last && cur_ends_acc)");
+  b.comment("The current operation flips next (it has not started).");
+  b.assign("plan_cur", "!ev_valid_q && !flip_now && cur_valid_q && !cur_flipped_q && cur_flip &&\n"
+                       "      !(cur_ws && drain_blocks)");
+  b.comment("The next operation flips after the current one (and drains it, same dataflow).");
+  b.assign("plan_nxt", "!ev_valid_q && !flip_now && cur_valid_q && cur_flipped_q && nxt_valid_q "
+                       "&& nxt_flip &&\n"
+                       "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws");
+  b.comment("An ended accumulation with no flipping operation behind it gets its own flip.");
+  b.assign("plan_drain", "!ev_valid_q && !flip_now && !plan_cur && !plan_nxt && drain_pend_q");
+  b.assign("ev_dist_plan", "plan_drain ? (since_flip_d == " + num(db) +
+                               "'(Dim) ? '0 : spacing_d) :\n"
+                               "      (remaining_d > spacing_d ? (remaining_d > " +
+                               num(cb) + "'(Dim) ? remaining_d : " + num(cb) +
+                               "'(Dim)) :\n"
+                               "       (spacing_d > " +
+                               num(cb) + "'(Dim) ? spacing_d : " + num(cb) + "'(Dim)))");
+  b.blank();
+
+  // ================================================================ stage D: into the mesh
+  b.comment("Stage D: the beat issued last cycle, with its read data, enters the mesh.");
+  b.logic("d_valid_q", Type::bit());
+  b.logic("d_prop_q", Type::bit());
+  b.logic("d_ws_q", Type::bit());
+  b.logic("d_shift_q", Type::bits(p.shiftBits));
+  b.logic("d_a_src_q", Type::bits(2), "0 zero, 1 scratchpad row, 2 transposer column");
+  b.logic("d_a_cols_q", Type::bits(db));
+  b.logic("d_a_rows_q", Type::bits(db), "transposer: valid rows of the column");
+  b.logic("d_col_q", Type::bits(ib), "transposer column");
+  b.logic("d_tbuf_q", Type::bit());
+  b.logic("d_b_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
+  b.logic("d_b_cols_q", Type::bits(db));
+  b.logic("d_d_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
+  b.logic("d_d_cols_q", Type::bits(db));
+  b.logic("d_tag_q", Type::bits(tag.width()));
+  b.logic("t_col", Type::bits(spRow), "transposer column");
+  b.logic("mesh_a", Type::bits(p.dim * a.aWidth()));
+  b.logic("mesh_b", Type::bits(p.dim * a.bWidth()));
+  b.logic("mesh_d", Type::bits(p.dim * a.dWidth()));
+  b.logic("fill_wr_q", Type::bit(), "a transposer row arrives this cycle");
+  b.logic("fill_wr_buf_q", Type::bit());
+  b.logic("fill_wr_row_q", Type::bits(ib));
+  {
+    auto& t = b.instance(names::kTransposer, "u_transposer");
+    t.params = {{"Dim", "Dim"}, {"Width", "ElemWidth"}, {"IndexWidth", num(ib)}};
+    t.conns = {{"clk_i", "clk_i"},
+               {"wr_valid_i", "fill_wr_q"},
+               {"wr_buf_i", "fill_wr_buf_q"},
+               {"wr_row_i", "fill_wr_row_q"},
+               {"wr_data_i", "spa_rdata_i"},
+               {"rd_buf_i", "d_tbuf_q"},
+               {"rd_col_i", "d_col_q"},
+               {"rd_data_o", "t_col"}};
+  }
+  vlog::Body& lane = b.genFor("c", "Dim", "gen_lane");
+  lane.comment("Operand element c of each input (a: row c of the mesh; b, d: column c).");
+  lane.logic("a_sp", Type::sbits("ElemWidth"));
+  lane.logic("a_t", Type::sbits("ElemWidth"));
+  lane.logic("b_sp", Type::sbits("ElemWidth"));
+  lane.logic("d_sp", Type::sbits("ElemWidth"));
+  lane.logic("a_val", Type::sbits("ElemWidth"));
+  lane.logic("b_val", Type::bits("BWidth"));
+  lane.logic("d_val", Type::bits("DWidth"));
+  lane.assign("a_sp", "spa_rdata_i[c*ElemWidth +: ElemWidth]");
+  lane.assign("a_t", "t_col[c*ElemWidth +: ElemWidth]");
+  lane.assign("b_sp", "spb_rdata_i[c*ElemWidth +: ElemWidth]");
+  lane.assign("d_sp", "spd_rdata_i[c*ElemWidth +: ElemWidth]");
+  lane.comment("a: WS scratchpad row (column c < A cols); OS transposer column (row c < A rows).");
+  lane.assign("a_val", "(d_a_src_q == 2'd1 && " + num(db) +
+                           "'(c) < d_a_cols_q) ? a_sp :\n"
+                           "        (d_a_src_q == 2'd2 && " +
+                           num(db) + "'(c) < d_a_rows_q) ? a_t : '0");
+  lane.comment("b: WS bias as an OutWidth partial sum; OS operand B. d: WS weights; OS initial "
+               "accumulators as OutWidth values. (Unsigned views: the chains zero-extend.)");
+  for (const char* op : {"b", "d"}) {
+    const std::string o = op;
+    lane.logic(o + "_sp_bits", Type::bits("ElemWidth"));
+    lane.logic(o + "_sp_out", Type::bits("OutWidth"), "sign-extended to OutWidth");
+    lane.logic(o + "_acc_out", Type::bits("OutWidth"), "low OutWidth bits (wraps)");
+    lane.assign(o + "_sp_bits", o + "_sp");
+    lane.assign(o + "_sp_out", "OutWidth'(" + o + "_sp)");
+    lane.assign(o + "_acc_out", "acc_rdata_i[c*AccWidth +: OutWidth]");
+  }
+  lane.assign("b_val", "(" + num(db) +
+                           "'(c) >= d_b_cols_q || d_b_src_q == 2'd0) ? '0 :\n"
+                           "        !d_ws_q ? BWidth'(b_sp_bits) :\n"
+                           "        d_b_src_q == 2'd2 ? BWidth'(b_acc_out) : BWidth'(b_sp_out)");
+  lane.assign("d_val", "(" + num(db) +
+                           "'(c) >= d_d_cols_q || d_d_src_q == 2'd0) ? '0 :\n"
+                           "        d_ws_q ? DWidth'(d_sp_bits) :\n"
+                           "        d_d_src_q == 2'd2 ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
+  lane.assign("mesh_a[c*ElemWidth +: ElemWidth]", "a_val");
+  lane.assign("mesh_b[c*BWidth +: BWidth]", "b_val");
+  lane.assign("mesh_d[c*DWidth +: DWidth]", "d_val");
+  b.blank();
+
+  // ---------------------------------------------------------------- mesh
+  b.logic("res_valid", Type::bit());
+  b.logic("res_data", Type::bits(p.dim * p.ow));
+  {
+    auto& mesh = b.instance(names::kMesh, "u_mesh");
+    mesh.conns = {{"clk_i", "clk_i"},
+                  {"rst_ni", "rst_ni"},
+                  {"in_valid_i", "d_valid_q"},
+                  {"in_prop_i", "d_prop_q"}};
+    if (a.both())
+      mesh.conns.emplace_back("in_dataflow_i", "d_ws_q");
+    if (a.hasOs)
+      mesh.conns.emplace_back("in_shift_i", "d_shift_q");
+    mesh.conns.insert(mesh.conns.end(), {{"in_a_i", "mesh_a"},
+                                         {"in_b_i", "mesh_b"},
+                                         {"in_d_i", "mesh_d"},
+                                         {"out_valid_o", "res_valid"},
+                                         {"out_result_o", "res_data"}});
+  }
+  b.blank();
+
+  // ---------------------------------------------------------------- tags and write-back
+  b.comment("Result tags wait in a FIFO for their beat's result (every valid beat yields one "
+            "result, in order, mesh latency later).");
+  b.logic("tag_valid", Type::bit());
+  b.logic("tag", Type::bits(tag.width()));
+  b.logic("tag_ready", Type::bit());
+  {
+    auto& f = b.instance(names::kFifo, "u_tags");
+    f.params = {{"Width", num(tag.width())}, {"Depth", num(tagFifo)}};
+    f.conns = {{"clk_i", "clk_i"},           {"rst_ni", "rst_ni"},     {"in_valid_i", "d_valid_q"},
+               {"in_ready_o", "tag_ready"},  {"in_data_i", "d_tag_q"}, {"out_valid_o", "tag_valid"},
+               {"out_ready_i", "res_valid"}, {"out_data_o", "tag"}};
+  }
+  tag.unpack(b, "tag", "t_");
+  b.logic("write", Type::bit());
+  b.assign("write", "res_valid && t_we");
+  b.assign("spw_valid_o", "write && !t_acc");
+  b.assign("spw_row_o", num(p.spRowBits) + "'(t_row)");
+  b.assign("accw_valid_o", "write && t_acc");
+  b.assign("accw_row_o", num(p.accRowBits) + "'(t_row)");
+  b.assign("accw_accumulate_o", "t_accumulate");
+  vlog::Body& out = b.genFor("c", "Dim", "gen_out");
+  out.logic("r", Type::sbits("OutWidth"));
+  out.logic("rl", Type::sbits("OutWidth"), "after the activation");
+  out.assign("r", "res_data[c*OutWidth +: OutWidth]");
+  out.assign("rl", "(t_relu && r < 0) ? '0 : r");
+  out.assign(
+      "spw_data_o[c*ElemWidth +: ElemWidth]",
+      "rl > OutWidth'($signed({1'b0, {(ElemWidth-1){1'b1}}})) ? {1'b0, {(ElemWidth-1){1'b1}}} :\n"
+      "        rl < OutWidth'($signed({1'b1, {(ElemWidth-1){1'b0}}})) ? "
+      "{1'b1, {(ElemWidth-1){1'b0}}} :\n"
+      "        rl[ElemWidth-1:0]");
+  out.assign("accw_data_o[c*AccWidth +: AccWidth]", "AccWidth'(r)");
+  out.assign("spw_mask_o[c]", num(db) + "'(c) < t_cols");
+  out.assign("accw_mask_o[c]", num(db) + "'(c) < t_cols");
+  b.logic("acc_wr_entry_q", Type::bits(2), "entry of last cycle's accumulator write");
+  b.blank();
+
+  // ================================================================ state
+  b.assign("beat_o", "d_valid_q");
+  b.logic("d_compute_q", Type::bit());
+  b.assign("compute_beat_o", "d_valid_q && d_compute_q");
+  b.assign("busy_o", "cur_valid_q || nxt_valid_q || d_valid_q || opt_valid_q != '0 || "
+                     "drain_pend_q || drain_act_q");
+  vlog::SeqItem& q = b.sequential();
+  q.reset.line("cur_valid_q <= 1'b0;").line("cur_q <= '0;").line("cur_entry_q <= '0;");
+  q.reset.line("cur_flipped_q <= 1'b0;").line("cur_beat_q <= '0;").line("cur_buf_q <= 1'b0;");
+  q.reset.line("nxt_valid_q <= 1'b0;").line("nxt_q <= '0;").line("nxt_entry_q <= '0;");
+  q.reset.line("nxt_buf_q <= 1'b0;").line("opt_valid_q <= '0;").line("opt_final_q <= '0;");
+  q.reset.forLoop("i", "4", [](vlog::Stmts& s) { s.line("opt_pending_q[i] <= '0;"); });
+  q.reset.line("buf_sel_q <= 1'b0;").line("buf_ready_q <= '0;").line("fill_row_q <= '0;");
+  q.reset.line("prop_q <= 1'b0;").line("since_flip_q <= " + num(db) + "'(Dim);");
+  q.reset.line("ev_valid_q <= 1'b0;").line("ev_drain_q <= 1'b0;").line("ev_dist_q <= '0;");
+  q.reset.line("drain_pend_q <= 1'b0;").line("drain_act_q <= 1'b0;").line("drain_j_q <= '0;");
+  q.reset.line("d_valid_q <= 1'b0;").line("fill_wr_q <= 1'b0;");
+  q.reset.line("acc_wr_entry_q <= '0;");
+
+  vlog::Stmts& c = q.clocked;
+  c.comment("Accept into the lookahead slot.");
+  c.ifElse("accept", [&](vlog::Stmts& s) {
+    s.line("nxt_q <= op_payload_i[" + num(ex.width() - 1) + ":0];")
+        .line("nxt_entry_q <= free_entry;")
+        .line("nxt_buf_q <= buf_sel_q;")
+        .line("opt_valid_q[free_entry] <= 1'b1;")
+        .line("opt_id_q[free_entry] <= op_id_i;")
+        .line("opt_final_q[free_entry] <= 1'b0;");
+    s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_q <= !buf_sel_q;"); });
+  });
+  c.comment("Promote the next operation when the current one is done (or absent).");
+  c.ifElse(
+      "(!cur_valid_q || cur_last) && (nxt_valid_q || accept)",
+      [&](vlog::Stmts& s) {
+        s.ifElse(
+            "nxt_valid_q",
+            [&](vlog::Stmts& t) {
+              t.line("cur_valid_q <= 1'b1;")
+                  .line("cur_q <= nxt_q;")
+                  .line("cur_entry_q <= nxt_entry_q;");
+              t.line("cur_buf_q <= nxt_buf_q;").line("cur_beat_q <= '0;");
+              t.line("cur_flipped_q <= !nxt_flip;");
+              t.line("nxt_valid_q <= accept;");
+            },
+            [&](vlog::Stmts& t) {
+              t.comment("Straight from the reservation station into the current slot.");
+              t.line("cur_valid_q <= 1'b1;")
+                  .line("cur_q <= op_payload_i[" + num(ex.width() - 1) + ":0];")
+                  .line("cur_entry_q <= free_entry;")
+                  .line("cur_buf_q <= buf_sel_q;")
+                  .line("cur_beat_q <= '0;")
+                  .line("cur_flipped_q <= !" + ex.slice("op_payload_i", "flip") + ";")
+                  .line("nxt_valid_q <= 1'b0;");
+            });
+      },
+      [&](vlog::Stmts& s) {
+        s.ifElse("cur_last", [](vlog::Stmts& t) { t.line("cur_valid_q <= 1'b0;"); });
+        s.ifElse("accept", [](vlog::Stmts& t) { t.line("nxt_valid_q <= 1'b1;"); });
+        s.ifElse("cur_valid_q && !cur_last",
+                 [](vlog::Stmts& t) { t.line("cur_beat_q <= cur_beat_d;"); });
+        s.ifElse("flip_op && beat_go", [](vlog::Stmts& t) { t.line("cur_flipped_q <= 1'b1;"); });
+      });
+  c.comment("A finished current operation: its beats are all issued; an ended OS "
+            "accumulation waits for its drain. A transposer buffer is freed.");
+  c.ifElse("cur_last", [&](vlog::Stmts& s) {
+    s.ifElse(
+        "cur_ends_acc",
+        [](vlog::Stmts& t) {
+          t.line("drain_pend_q <= 1'b1;")
+              .line("drain_c_row_q <= cur_c_row;")
+              .line("drain_c_rows_q <= cur_c_rows;")
+              .line("drain_c_cols_q <= cur_c_cols;")
+              .line("drain_c_stride_q <= cur_c_stride;")
+              .line("drain_acc_q <= cur_c_acc;")
+              .line("drain_accumulate_q <= cur_c_accumulate;")
+              .line("drain_relu_q <= cur_relu;")
+              .line("drain_shift_q <= cur_shift;")
+              .line("drain_entry_q <= cur_entry_q;");
+        },
+        [](vlog::Stmts& t) { t.line("opt_final_q[cur_entry_q] <= 1'b1;"); });
+    s.ifElse("cur_needs_buf", [](vlog::Stmts& t) { t.line("buf_ready_q[cur_buf_q] <= 1'b0;"); });
+  });
+  c.comment("Beats: flip state and the planned flip.");
+  c.ifElse("beat_go", [&](vlog::Stmts& s) {
+    s.line("since_flip_q <= since_flip_d;");
+    s.ifElse(
+        "flip_now",
+        [](vlog::Stmts& t) {
+          t.line("prop_q <= !prop_q;").line("ev_valid_q <= 1'b0;");
+          t.ifElse("drain_pend_q", [](vlog::Stmts& u) {
+            u.line("drain_pend_q <= 1'b0;").line("drain_act_q <= 1'b1;").line("drain_j_q <= 'd1;");
+          });
+        },
+        [&](vlog::Stmts& t) {
+          t.ifElse("ev_valid_q", [](vlog::Stmts& u) { u.line("ev_dist_q <= ev_dist_q - 'd1;"); });
+          t.ifElse("drain_act_q", [&](vlog::Stmts& u) {
+            u.ifElse(
+                "drain_j_q == " + std::to_string(p.dimBits) + "'(Dim-1)",
+                [](vlog::Stmts& v) {
+                  v.line("drain_act_q <= 1'b0;").line("opt_final_q[drain_entry_q] <= 1'b1;");
+                },
+                [](vlog::Stmts& v) { v.line("drain_j_q <= drain_j_q + 'd1;"); });
+          });
+        });
+  });
+  c.comment("A drain of one row (DIM = 1) ends with its flip beat.");
+  if (p.dim == 1)
+    c.ifElse("beat_go && flip_now && drain_pend_q", [](vlog::Stmts& s) {
+      s.line("drain_act_q <= 1'b0;").line("opt_final_q[drain_entry_q] <= 1'b1;");
+    });
+  c.ifElse("plan_cur || plan_nxt || plan_drain", [](vlog::Stmts& s) {
+    s.line("ev_valid_q <= 1'b1;")
+        .line("ev_drain_q <= plan_drain;")
+        .line("ev_dist_q <= ev_dist_plan;");
+  });
+  c.comment("Transposer fills.");
+  c.ifElse("fill_go",
+           [&](vlog::Stmts& s) { s.line("fill_row_q <= fill_row_q + " + num(db) + "'d1;"); });
+  c.ifElse(
+      "fill_want && (fill_row_q == fill_rows || (fill_go && fill_row_q + " + num(db) +
+          "'d1 == fill_rows))",
+      [](vlog::Stmts& s) { s.line("buf_ready_q[fill_buf] <= 1'b1;").line("fill_row_q <= '0;"); });
+  c.line("fill_wr_q <= fill_go;");
+  c.comment("Result rows outstanding per operation.");
+  c.forLoop("i", "4", [&](vlog::Stmts& s) {
+    s.line("opt_pending_q[i] <= opt_pending_q[i]");
+    s.line("    + 8'(beat_go && " + tag.slice("tag_d", "we") + " && " +
+           tag.slice("tag_d", "entry") + " == 2'(i))");
+    s.line("    - 8'(write && !t_acc && t_entry == 2'(i))");
+    s.line("    - 8'(accw_done_i && acc_wr_entry_q == 2'(i));");
+  });
+  c.ifElse("accw_valid_o", [](vlog::Stmts& s) { s.line("acc_wr_entry_q <= t_entry;"); });
+  c.ifElse("fin_valid", [](vlog::Stmts& s) { s.line("opt_valid_q[fin_entry] <= 1'b0;"); });
+  c.line("d_valid_q <= beat_go;");
+
+  vlog::SeqItem& dq = b.clocked();
+  dq.clocked.ifElse("beat_go", [&](vlog::Stmts& s) {
+    s.line("d_prop_q <= flip_now ? !prop_q : prop_q;");
+    s.line("d_ws_q <= is_compute ? cur_ws : stream_on ? ev_ws : drain_act_q ? 1'b0 : cur_ws;");
+    s.line("d_shift_q <= drain_shift_q;");
+    s.line("d_a_src_q <= need_a ? 2'd1 : (is_compute && !cur_ws && !cur_a_garbage) ? 2'd2 : 2'd0;");
+    s.line("d_a_cols_q <= cur_a_cols;");
+    s.line("d_a_rows_q <= (beat_idx < cur_a_cols) ? cur_a_rows : '0;");
+    s.line("d_col_q <= " + num(ib) + "'(beat_idx);");
+    s.line("d_tbuf_q <= cur_buf_q;");
+    s.line("d_b_src_q <= !need_b ? 2'd0 : b_from_acc ? 2'd2 : 2'd1;");
+    s.line("d_b_cols_q <= cur_d_cols;");
+    s.line("d_d_src_q <= !need_d ? 2'd0 : ev_bd_acc ? 2'd2 : 2'd1;");
+    s.line("d_d_cols_q <= ev_bd_cols;");
+    s.line("d_tag_q <= tag_d;");
+    s.line("d_compute_q <= is_compute;");
+  });
+  dq.clocked.ifElse("fill_go", [&](vlog::Stmts& s) {
+    s.line("fill_wr_buf_q <= fill_buf;").line("fill_wr_row_q <= " + num(ib) + "'(fill_row_q);");
+  });
+  b.blank();
+  b.logic("unused_bits", Type::bit());
+  b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, "
+                          "stream_idx, nxt_q, cur_q, t_row, acc_rdata_i}");
+  return m;
+}
+
+} // namespace by::hw

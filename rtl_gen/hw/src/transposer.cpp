@@ -1,0 +1,44 @@
+// A double-buffered transposer: DIM rows are written (one per cycle) into one buffer while
+// columns of the other are read. The storage is kept column-major (word k of a buffer holds
+// column k), so a row write updates one element of every word and a column read is a plain
+// word read.
+#include "hw/generators.h"
+
+namespace by::hw {
+
+using vlog::Type;
+
+vlog::Module TransposerGenerator::build() const {
+  vlog::Module m(names::kTransposer,
+                 "Double-buffered DIM x DIM transposer: write rows into one buffer, read "
+                 "columns of either. Column reads are combinational.");
+  m.param("Dim", std::to_string(p_.dim), "rows and columns");
+  m.param("Width", std::to_string(p_.iw), "bits per element");
+  m.param("IndexWidth",
+          std::to_string(config::log2Exact(p_.dim) > 0 ? config::log2Exact(p_.dim) : 1),
+          "bits of a row or column index");
+  m.input("clk_i", Type::bit(), "clock, rising edge");
+  m.portGroup("Row writes.");
+  m.input("wr_valid_i", Type::bit());
+  m.input("wr_buf_i", Type::bit(), "buffer written");
+  m.input("wr_row_i", Type::bits("IndexWidth"));
+  m.input("wr_data_i", Type::bits("Dim*Width"));
+  m.portGroup("Column reads.");
+  m.input("rd_buf_i", Type::bit(), "buffer read");
+  m.input("rd_col_i", Type::bits("IndexWidth"));
+  m.output("rd_data_o", Type::bits("Dim*Width"), "element i = row i of the column");
+  vlog::Body& b = m.body();
+  b.logicArray("col_q", Type::bits("Dim*Width"), "2*Dim", "word buf*Dim + k holds column k",
+               "mem2reg");
+  vlog::SeqItem& q = b.clocked();
+  q.clocked.ifElse("wr_valid_i", [](vlog::Stmts& s) {
+    s.forLoop("k", "Dim", [](vlog::Stmts& t) {
+      t.line("col_q[(wr_buf_i ? Dim : 0) + k][wr_row_i*Width +: Width] <=");
+      t.line("    wr_data_i[k*Width +: Width];");
+    });
+  });
+  b.assign("rd_data_o", "col_q[(rd_buf_i ? Dim : 0) + int'(rd_col_i)]");
+  return m;
+}
+
+} // namespace by::hw
