@@ -157,7 +157,7 @@ TEST_P(FuncModelGeneratorRun, ProgramsRunWithOnlyTheIntendedRejections) {
   Fuzz f(test::shippedConfig(GetParam()), o);
   const uint64_t first = test::testSeed(0x5eed1000, "FuncModelGeneratorRun/" + GetParam());
   RunStats total;
-  for (uint64_t seed = first; seed < first + 6; ++seed) {
+  for (uint64_t seed = first; seed < first + 12; ++seed) {
     SCOPED_TRACE("generator seed " + std::to_string(seed));
     const GeneratedProgram g = f.generator.generate(seed);
     RecordingDram dram(f.layout, f.dramSize());
@@ -187,7 +187,7 @@ TEST_P(FuncModelGeneratorRun, ProgramsRunWithOnlyTheIntendedRejections) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, FuncModelGeneratorRun,
-                         ::testing::Values("tiny", "tiles2x2", "large32"));
+                         ::testing::Values("tiny", "tiny16", "tiles2x2", "default", "large32"));
 
 // The array-level features the generator promises to exercise, seen in the model's state
 // transitions of one long program.

@@ -365,8 +365,7 @@ TEST(FuncModelHand, StridedMvout) {
 
 // 16-bit elements: two bytes per element everywhere, including pooled output.
 TEST(FuncModelHand, SixteenBitElements) {
-  Machine m(test::tinyWith({{"  input_width: 8", "  input_width: 16"},
-                            {"  spatial_output_width: 20", "  spatial_output_width: 24"}}));
+  Machine m(test::shippedConfig("tiny16"));
   ASSERT_EQ(m.model.params().inputBytes, 2);
   m.put(kA, 2, {-30000, 30000, 1, -1, 2, 3, 4, 5});
   m.ok(configLd(ld(8)));
