@@ -1,5 +1,6 @@
 // COUNTER_OP: configure (clears), reset (keeps configurations), snapshot / snapshot_reset,
-// the deterministic external byte counters, and cycle events that read 0 in this model.
+// rd as the command finds the counter, the deterministic external byte counters, and cycle
+// events that read 0 in this model.
 #include "fm_util.h"
 #include "hw/isa.h"
 
@@ -66,8 +67,8 @@ TEST(FuncModelCounters, ExternalByteCountersAndCycleEvents) {
   EXPECT_FALSE(m.ok(read(3)).rdDeterministic);
   EXPECT_TRUE(m.ok(read(0)).rdDeterministic);
   EXPECT_TRUE(m.ok(read(7)).rdDeterministic); // DISABLE
-  // Configure clears; the new event counts from there.
-  m.ok(configure(0, "WDMA_BYTES_SENT", true));
+  // Configure clears (its rd is the value before); the new event counts from there.
+  EXPECT_EQ(m.ok(configure(0, "WDMA_BYTES_SENT", true)).rd, 16u);
   EXPECT_EQ(value(m, 0), 0u);
   m.ok(mvout(kDramBase + 0x200, accAddr(0, false, true), 1, 4));
   EXPECT_EQ(value(m, 0), 16u);
@@ -92,15 +93,17 @@ TEST(FuncModelCounters, ResetSnapshotAndSnapshotReset) {
   CounterOpArgs leave;
   leave.snapshotReset = true;
   leave.index = 5;
-  EXPECT_EQ(m.ok(counterOp(leave)).rd, 12u);
+  EXPECT_EQ(m.ok(counterOp(leave)).rd, 8u); // rd: the counter as the command finds it
+  EXPECT_EQ(value(m, 5), 12u);
   // Reset clears the counters but keeps what they count.
   m.ok(counterOp(snap));
   CounterOpArgs reset;
   reset.reset = true;
   reset.snapshot = true; // reset dominates the snapshot bits of the same command
   reset.index = 5;
-  EXPECT_EQ(m.ok(counterOp(reset)).rd, 0u);
+  EXPECT_EQ(m.ok(counterOp(reset)).rd, 12u); // the snapshot taken just before
   EXPECT_FALSE(m.model.state().counters.snapshotMode);
+  EXPECT_EQ(value(m, 5), 0u);
   m.ok(mvin(0, kDramBase, spAddr(0), 1, 2));
   EXPECT_EQ(value(m, 5), 2u);
   // Events the table does not define are accepted and count nothing.
@@ -117,6 +120,6 @@ TEST(FuncModelCounters, ResetSnapshotAndSnapshotReset) {
 TEST(FuncModelCounters, StrideZeroCountsEveryRow) {
   Machine m;
   m.ok(configure(0, "RDMA_BYTES_REC", true));
-  m.ok(mvin(0, kDramBase, spAddr(0), 900, 16)); // channel 0 stride 0 after reset
-  EXPECT_EQ(value(m, 0), 900u * 16u);
+  m.ok(mvin(0, kDramBase, spAddr(0), 900, 4)); // channel 0 stride 0 after reset
+  EXPECT_EQ(value(m, 0), 900u * 4u);
 }

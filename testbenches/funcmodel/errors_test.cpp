@@ -116,10 +116,15 @@ TEST(FuncModelErrors, BadShiftAndSetOnlyStrides) {
   expectRejected(m, configEx(a), "BAD_SHIFT");
   a.inShift = 31;
   m.ok(configEx(a));
-  // set_only_strides reads only the strides: nothing else is checked or changed.
+  // There is no transposer even for set_only_strides ...
+  ConfigExArgs t;
+  t.setOnlyStrides = true;
+  t.bTranspose = true;
+  expectRejected(m, configEx(t), "UNSUPPORTED");
+  // ... which otherwise reads only the strides: nothing else is checked or changed.
   ConfigExArgs s;
   s.setOnlyStrides = true;
-  s.aTranspose = true;
+  s.activation = 3;
   s.inShift = 99;
   s.dataflow = hw::kDataflowWS;
   s.aStride = 3;
@@ -145,6 +150,32 @@ TEST(FuncModelErrors, BadLocalAddr) {
   // WS weights come from the scratchpad (or GARBAGE); C cannot carry flags on the scratchpad.
   expectRejected(m, preload({accAddr(0), 4, 4}, {accAddr(0), 4, 4}), "BAD_LOCAL_ADDR");
   expectRejected(m, preload({spAddr(0), 4, 4}, {spFull, 4, 4}), "BAD_LOCAL_ADDR");
+  // OS: D may come from the accumulator, but a source carries no flags.
+  ConfigExArgs os;
+  os.dataflow = hw::kDataflowOS;
+  m.ok(configEx(os));
+  expectRejected(m, preload({accAddr(0, true), 4, 4}, {accAddr(0), 4, 4}), "BAD_LOCAL_ADDR");
+  expectRejected(m, preload({accAddr(0, false, true), 4, 4}, {accAddr(0), 4, 4}), "BAD_LOCAL_ADDR");
+  m.ok(preload({accAddr(0), 4, 4}, {accAddr(0), 4, 4}));
+  m.ok(compute(true, {spAddr(0), 4, 4}, {spAddr(0), 4, 4}));
+}
+
+// The address flags gemmini.h issues: C = 3 << 30 | full_C << 29 is both the PRELOAD output
+// and the MVOUT source of sp_tiled_matmul_ws / sp_tiled_conv. They mean nothing there and are
+// accepted (the RTL decoder of 651e644 rejects them; see func_model.h).
+TEST(FuncModelErrors, GemminiAddressFlagsAreAccepted) {
+  Machine m;
+  m.ok(preload({spAddr(0), 4, 4}, {accAddr(8, true, true), 4, 4}));
+  m.ok(compute(true, {spAddr(0), 4, 4}, {garbageAddr(), 4, 4}));
+  ConfigStArgs st;
+  st.stride = 4;
+  m.ok(configSt(st));
+  m.ok(mvout(kSrc, accAddr(8, true), 4, 4));
+  // With full as well, the mvout is full width.
+  st.stride = 16;
+  m.ok(configSt(st));
+  m.ok(mvout(kSrc + 64, accAddr(8, true, true), 4, 4));
+  EXPECT_EQ(m.model.dramBytesWritten(), 16u + 64u);
 }
 
 TEST(FuncModelErrors, BadSize) {
@@ -159,6 +190,16 @@ TEST(FuncModelErrors, BadSize) {
   expectRejected(m, preload({spAddr(0), 5, 4}, {accAddr(0), 4, 4}), "BAD_SIZE");
   expectRejected(m, preload({spAddr(0), 4, 4}, {accAddr(0), 4, 0}), "BAD_SIZE");
   expectRejected(m, preload({garbageAddr(), 0, 0}, {accAddr(0), 4, 4}), "BAD_SIZE");
+  // Column blocks must not overlap: rows <= block stride when there are several blocks.
+  expectRejected(m, mvin(0, 0, spAddr(0), 5, 5), "BAD_SIZE"); // block stride DIM = 4
+  m.ok(mvin(0, 0, spAddr(0), 5, 4));                          // one block: any rows
+  m.ok(mvin(0, 0, spAddr(0), 4, 5));
+  // CONFIG_LD strides are 32-bit DRAM distances.
+  ConfigLdArgs wide;
+  wide.stride = uint64_t{1} << 32;
+  expectRejected(m, configLd(wide), "BAD_SIZE");
+  wide.stride = 0xffffffffu;
+  m.ok(configLd(wide));
   // The largest legal sizes are accepted.
   m.ok(mvin(0, 0, spAddr(0), 1, 64));
   m.ok(mvin(0, 0, accAddr(0), 1, 16));
@@ -195,9 +236,9 @@ TEST(FuncModelErrors, DmaError) {
   expectRejected(m, mvin(0, 0xfffffffe, spAddr(0), 1, 4), "DMA_ERROR");    // crosses 2^32
   expectRejected(m, mvin(0, 0x1000, spAddr(0), 1, 4), "DMA_ERROR");        // no memory there
   expectRejected(m, mvin(0, kDramBase - 2, spAddr(0), 4, 4), "DMA_ERROR"); // straddles base
-  l.stride = uint64_t{1} << 63;
+  l.stride = 0xffffffffu;
   m.ok(configLd(l));
-  expectRejected(m, mvin(0, kSrc, spAddr(0), 3, 4), "DMA_ERROR"); // 2 * 2^63 overflows
+  expectRejected(m, mvin(0, kSrc, spAddr(0), 3, 4), "DMA_ERROR"); // the third row is past 2^32
   expectRejected(m, mvout(uint64_t{1} << 40, spAddr(0), 1, 4), "DMA_ERROR");
   expectRejected(m, mvout(0x10, spAddr(0), 1, 4), "DMA_ERROR");
 }

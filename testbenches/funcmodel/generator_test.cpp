@@ -154,6 +154,7 @@ TEST_P(FuncModelGeneratorRun, ProgramsRunWithOnlyTheIntendedRejections) {
   GeneratorOptions o;
   o.operations = 300;
   o.illegalFraction = 0.08;
+  o.gemminiAddressFlags = GetParam() == "tiles2x2";
   Fuzz f(test::shippedConfig(GetParam()), o);
   const uint64_t first = test::testSeed(0x5eed1000, "FuncModelGeneratorRun/" + GetParam());
   RunStats total;

@@ -13,18 +13,17 @@ namespace by::funcmodel {
 
 namespace {
 
-/// A source operand may be GARBAGE (reads zeros), the scratchpad without flags, or, where
-/// `accOk`, the accumulator (its accumulate/full flags mean nothing to a read).
+/// A source operand may be GARBAGE (reads zeros), or, without flags, the scratchpad or,
+/// where `accOk`, the accumulator.
 bool badSource(const LocalAddr& a, bool accOk) {
   if (a.garbage())
     return false;
-  if (a.acc())
-    return !accOk;
-  return a.accumulate() || a.full();
+  return (a.acc() && !accOk) || a.accumulate() || a.full();
 }
 
 /// A destination may be GARBAGE (discards), the accumulator (accumulate selects
-/// read-modify-write; full means nothing here) or the scratchpad without flags.
+/// read-modify-write; `full` means nothing here and is accepted because gemmini.h's
+/// sp_tiled_matmul_ws preloads C with it when full_C is set) or the scratchpad without flags.
 bool badDest(const LocalAddr& a) {
   return !a.garbage() && !a.acc() && (a.accumulate() || a.full());
 }

@@ -37,6 +37,16 @@ bool deterministicEvent(int event, bool external) {
 uint64_t counterOp(CounterState& s, uint64_t rs1, bool& deterministic) {
   const auto& f = isaFields().ctr;
   const int index = static_cast<int>(f.index.extract(rs1));
+  // The response carries the counter as the command finds it (Gemmini's counter file reads it
+  // in the cycle that decides the register updates).
+  uint64_t value;
+  if (s.snapshotMode) {
+    deterministic = s.snapshotDeterministic[index];
+    value = s.snapshot[index];
+  } else {
+    deterministic = deterministicEvent(s.event[index], s.external[index]);
+    value = s.value[index];
+  }
   // Like Gemmini's counter file, `reset` is a synchronous reset of the counters and the
   // snapshot that dominates the snapshot bits of the same command; event configurations
   // survive it.
@@ -58,12 +68,7 @@ uint64_t counterOp(CounterState& s, uint64_t rs1, bool& deterministic) {
     s.external[index] = f.external.extract(rs1) != 0;
     s.value[index] = 0;
   }
-  if (s.snapshotMode) {
-    deterministic = s.snapshotDeterministic[index];
-    return s.snapshot[index];
-  }
-  deterministic = deterministicEvent(s.event[index], s.external[index]);
-  return s.value[index];
+  return value;
 }
 
 void countBytes(CounterState& s, ByteEvent e, uint64_t bytes) {

@@ -8,7 +8,7 @@
 
 namespace by::funcmodel {
 
-/// Applies one COUNTER_OP and returns the selected counter (after the operation). Sets
+/// Applies one COUNTER_OP and returns the selected counter as it was before. Sets
 /// `deterministic` to whether that value is independent of timing.
 uint64_t counterOp(CounterState& s, uint64_t rs1, bool& deterministic);
 

@@ -45,9 +45,10 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   const bool narrow = !toAcc || ch.shrink; // elem_t elements in DRAM
   const int elemBytes = narrow ? params_.inputBytes : params_.accBytes;
   const uint64_t maxCols = (narrow ? params_.maxBlockLen : params_.maxBlockLenAcc) * dim;
-  if (op.rows == 0 || op.cols == 0 || op.cols > maxCols)
-    return f.err.badSize;
   const uint64_t blocks = ceilDiv(op.cols, dim);
+  if (op.rows == 0 || op.cols == 0 || op.cols > maxCols ||
+      (blocks > 1 && ch.blockStride < op.rows)) // column blocks must not overlap
+    return f.err.badSize;
   const uint64_t lastRow = dst.row() + (blocks - 1) * ch.blockStride + (op.rows - 1);
   if (lastRow >= static_cast<uint64_t>(toAcc ? params_.accRows : params_.spRows))
     return f.err.localRange;
@@ -87,8 +88,8 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
   const PoolConfig& pool = st.pool;
   const uint64_t dim = static_cast<uint64_t>(params_.dim);
 
-  // `accumulate` on an accumulator source means nothing to a read and is ignored (Gemmini
-  // programs mvout from the address they accumulated into).
+  // `accumulate` on an accumulator source means nothing to a read and is ignored: gemmini.h
+  // (sp_tiled_conv, sp_tiled_matmul_*) moves C out from the address it accumulated into.
   if (src.garbage() || (!src.acc() && (src.accumulate() || src.full())))
     return f.err.badLocalAddr;
   const bool full = src.acc() && src.full();
@@ -100,21 +101,21 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
 
   // Checks per mode; `rows` is ignored by pooling and strided mvouts.
   if (pool.pooling()) {
-    if (op.cols == 0)
-      return f.err.badSize;
     if (pool.size == 0 || !src.acc() || full || op.cols > dim || pixels == 0 || pool.porows == 0 ||
         pool.pocols == 0)
       return f.err.badPool;
+    if (op.cols == 0)
+      return f.err.badSize;
     if (src.row() + pixels - 1 >= memRows)
       return f.err.localRange;
     const uint64_t lastPixel = (pool.porows - 1) * uint64_t{pool.outDim} + (pool.pocols - 1);
     if (!dramSpanOk(dramAddr, lastPixel, stride, rowBytes))
       return f.err.dmaError;
   } else if (pool.strided()) {
-    if (op.cols == 0)
-      return f.err.badSize;
     if (op.cols > dim || pixels == 0)
       return f.err.badPool;
+    if (op.cols == 0)
+      return f.err.badSize;
     if (src.row() + pixels - 1 >= memRows)
       return f.err.localRange;
     const uint64_t lastPixel = (pool.orows - 1) * uint64_t{pool.outDim} + (pool.ocols - 1);

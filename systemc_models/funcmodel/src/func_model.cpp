@@ -135,7 +135,10 @@ int FuncModel::execConfigEx(uint64_t rs1, uint64_t rs2) {
   auto effective = [](uint64_t stride) { return static_cast<uint32_t>(stride == 0 ? 1 : stride); };
   const uint32_t aStride = effective(f.ex.aStride.extract(rs1));
   const uint32_t cStride = effective(f.ex.cStride.extract(rs2));
-  // set_only_strides reads nothing else, so nothing else can reject it.
+  // There is no transposer, whatever else the command asks for.
+  if (f.ex.aTranspose.extract(rs1) || f.ex.bTranspose.extract(rs1))
+    return f.err.unsupported;
+  // Apart from that, set_only_strides reads nothing but the strides: nothing else rejects it.
   if (f.ex.setOnlyStrides.extract(rs1)) {
     state_.ex.aStride = aStride;
     state_.ex.cStride = cStride;
@@ -145,8 +148,7 @@ int FuncModel::execConfigEx(uint64_t rs1, uint64_t rs2) {
   const int activation = static_cast<int>(f.ex.activation.extract(rs1));
   const uint64_t inShift = f.ex.inShift.extract(rs2);
   if ((dataflow == hw::kDataflowWS && !params_.hasWs) ||
-      (dataflow == hw::kDataflowOS && !params_.hasOs) || f.ex.aTranspose.extract(rs1) ||
-      f.ex.bTranspose.extract(rs1) ||
+      (dataflow == hw::kDataflowOS && !params_.hasOs) ||
       (activation != hw::isa::kActNone && activation != hw::isa::kActRelu))
     return f.err.unsupported;
   if (inShift >= static_cast<uint64_t>(params_.accWidth))
@@ -167,9 +169,12 @@ int FuncModel::execConfigLd(uint64_t rs1, uint64_t rs2) {
   if (channel >= state_.ld.size() || f.ld.pixelRepeats.extract(rs1) > 1 ||
       (scale != 0 && scale != hw::isa::kFloatOne))
     return f.err.unsupported;
+  const uint64_t stride = f.ld.stride.extract(rs2);
+  if (stride > 0xffffffffu) // DRAM addresses are 32 bits; so are the DMA's strides
+    return f.err.badSize;
   const uint64_t blockStride = f.ld.blockStride.extract(rs1);
   LoadChannel& ch = state_.ld[channel];
-  ch.stride = f.ld.stride.extract(rs2);
+  ch.stride = stride;
   ch.blockStride = static_cast<uint32_t>(blockStride == 0 ? params_.dim : blockStride);
   ch.shrink = f.ld.shrink.extract(rs1) != 0;
   return 0;

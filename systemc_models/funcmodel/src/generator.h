@@ -26,6 +26,7 @@ private:
   uint64_t uniform(uint64_t lo, uint64_t hi); // inclusive
   int uniformInt(int lo, int hi) { return static_cast<int>(uniform(lo, hi)); }
   bool chance(double p);
+  bool gemminiFlag(double p);      // a disputed gemmini.h address flag, when enabled
   uint32_t pickSize(uint32_t max); // 1, DIM, max or anything in 1..max
   uint32_t pickScaleBits();
 

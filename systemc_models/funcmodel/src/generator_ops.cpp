@@ -1,4 +1,6 @@
-// The DMA, array and illegal operations of a program generation.
+// The DMA, array and illegal operations of a program generation. No two random draws share
+// one function call's arguments (their order would be up to the compiler): programs must
+// not depend on it.
 #include "generator.h"
 #include "hw/array_params.h"
 #include "isa_fields.h"
@@ -14,6 +16,10 @@ uint64_t ceilDiv(uint64_t a, uint64_t b) {
 }
 
 } // namespace
+
+bool Generation::gemminiFlag(double p) {
+  return options_.gemminiAddressFlags && chance(p);
+}
 
 bool Generation::allocOutput(uint64_t span, int align, uint64_t& addr) {
   uint64_t a = outputNext_;
@@ -135,7 +141,7 @@ void Generation::opMvout() {
     if (!allocOutput(uint64_t(rows - 1) * st_.stride + rowBytes, static_cast<int>(elemBytes), addr))
       return;
     // Gemmini programs mvout from the address they accumulated into: accumulate is ignored.
-    const uint32_t local = acc ? accAddr(row, chance(0.2), full) : spAddr(row);
+    const uint32_t local = acc ? accAddr(row, gemminiFlag(0.2), full) : spAddr(row);
     emit(mvout(addr, local, rows, cols), acc ? (full ? "mvout: full" : "mvout: scaled") : "mvout");
     return;
   }
@@ -177,7 +183,7 @@ void Generation::opMvout() {
     if (!allocOutput(lastPixel * st_.stride + cols * ib, static_cast<int>(ib), addr))
       return;
     const uint32_t rows = static_cast<uint32_t>(uniform(0, dim)); // ignored by pooling
-    emit(mvout(addr, accAddr(row, chance(0.2)), rows, cols), "mvout: max-pool");
+    emit(mvout(addr, accAddr(row, gemminiFlag(0.2)), rows, cols), "mvout: max-pool");
     return;
   }
 
@@ -263,7 +269,7 @@ void Generation::opMatmulWs() {
     const uint64_t cKind = uniform(0, 99);
     uint32_t row;
     if (cKind < 85 && placeOperand(cKind < 60, c.rows, ex_.cStride, busy, row))
-      c.addr = cKind < 60 ? accAddr(row, cKind >= 30, chance(0.1)) : spAddr(row);
+      c.addr = cKind < 60 ? accAddr(row, cKind >= 30, gemminiFlag(0.1)) : spAddr(row);
     pair(!accumulated, w, c, a, d, "ws");
     arrayValid_ = true;
   }
@@ -310,7 +316,7 @@ void Generation::opMatmulOs() {
     const uint64_t cKind = uniform(0, 99);
     uint32_t row;
     if (last && cKind < 85 && placeOperand(cKind < 60, c.rows, ex_.cStride, busy, row))
-      c.addr = cKind < 60 ? accAddr(row, cKind >= 30, chance(0.1)) : spAddr(row);
+      c.addr = cKind < 60 ? accAddr(row, cKind >= 30, gemminiFlag(0.1)) : spAddr(row);
     pair(preloaded, d, c, a, b, "os");
     arrayValid_ = true;
   }
@@ -340,9 +346,12 @@ void Generation::opIllegal(int errorClass) {
          "illegal: UNKNOWN_FUNCT", f.err.unknownFunct);
     return;
   }
-  case 1: // BAD_CONFIG_TYPE
-    emit(configRaw(3, rng_(), rng_()), "illegal: BAD_CONFIG_TYPE", f.err.badConfigType);
+  case 1: { // BAD_CONFIG_TYPE
+    const uint64_t rs1 = rng_();
+    const uint64_t rs2 = rng_();
+    emit(configRaw(3, rs1, rs2), "illegal: BAD_CONFIG_TYPE", f.err.badConfigType);
     return;
+  }
   case 2: { // UNSUPPORTED
     const uint64_t v = uniform(0, 6);
     Instruction i;
@@ -390,8 +399,9 @@ void Generation::opIllegal(int errorClass) {
     const uint32_t local = v == 0   ? garbageAddr()
                            : v == 1 ? spAddr(0) | (1u << hw::isa::kLocalAccumulateBit)
                                     : accAddr(0, false, true);
-    emit(mvin(uniformInt(0, 2), 0, local, 1, pickSize(dim)), "illegal: BAD_LOCAL_ADDR",
-         f.err.badLocalAddr);
+    const int ch = uniformInt(0, 2);
+    const uint32_t cols = pickSize(dim);
+    emit(mvin(ch, 0, local, 1, cols), "illegal: BAD_LOCAL_ADDR", f.err.badLocalAddr);
     return;
   }
   case 5: { // BAD_SIZE: no rows, no columns, or too many columns (with the range in bounds)
@@ -435,8 +445,9 @@ void Generation::opIllegal(int errorClass) {
   }
   case 8: { // DMA_ERROR: a source beyond 32 bits
     const uint64_t dram = (uint64_t{1} << 32) + uniform(0, 1u << 20);
-    emit(mvin(uniformInt(0, 2), dram, spAddr(0), pickSize(dim), pickSize(dim)),
-         "illegal: DMA_ERROR", f.err.dmaError);
+    const int ch = uniformInt(0, 2);
+    const uint32_t rows = pickSize(dim), cols = pickSize(dim);
+    emit(mvin(ch, dram, spAddr(0), rows, cols), "illegal: DMA_ERROR", f.err.dmaError);
     return;
   }
   default: { // BAD_POOL: a pooled mvout from the scratchpad, at full width, or too wide

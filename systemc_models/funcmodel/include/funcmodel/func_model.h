@@ -10,9 +10,10 @@
 // (see dramBytesRead()). ExecResult::rdDeterministic says which reads a system test may
 // compare against this model.
 //
-// Where docs/isa.md is silent, this model decides (to be folded into the doc):
+// Where docs/isa.md is silent, this model decides (as the RTL command decoder does, unless
+// noted; to be folded into the doc):
 //  - Check order when a command breaks several rules: UNKNOWN_FUNCT / BAD_CONFIG_TYPE,
-//    UNPAIRED, UNSUPPORTED, BAD_LOCAL_ADDR, BAD_SIZE, BAD_POOL, LOCAL_RANGE, BAD_SHIFT,
+//    UNPAIRED, UNSUPPORTED, BAD_LOCAL_ADDR, BAD_POOL, BAD_SIZE, LOCAL_RANGE, BAD_SHIFT,
 //    DMA_ERROR.
 //  - A PRELOAD is checked on arrival; a bad one is rejected at once (the next COMPUTE is then
 //    UNPAIRED). A COMPUTE that fails its checks rejects the pair: one error, the PRELOAD is
@@ -21,20 +22,22 @@
 //  - COMPUTE_ACCUMULATED with no valid stationary data (after reset or a full CONFIG_EX) is
 //    UNPAIRED.
 //  - Multiplier operands (A, OS B, WS weights) are scratchpad or GARBAGE; the bias / initial
-//    accumulators D may also be accumulator rows. On accumulator operands `accumulate` and
-//    `full` are ignored except `accumulate` on a destination (Gemmini's tiled matmul mvouts
-//    from its accumulate address and preloads C with `full`). `full` on an MVIN destination
-//    is BAD_LOCAL_ADDR.
+//    accumulators D may also be accumulator rows. Source operands of the array carry no
+//    flags. `accumulate` on an MVOUT accumulator source and `full` on an accumulator C are
+//    accepted and ignored, because gemmini.h issues both (sp_tiled_conv / sp_tiled_matmul_*
+//    use C = 3 << 30 | full_C << 29 for PRELOAD and MVOUT); the RTL decoder of 651e644 rejects
+//    them. `full` on an MVIN destination is BAD_LOCAL_ADDR.
 //  - WS: C.rows > A.rows is BAD_SIZE. GARBAGE operands still need sizes in 1..DIM.
-//  - CONFIG_EX with set_only_strides reads (and checks) nothing but the strides. CONFIG_LD
-//    state_id 3 is UNSUPPORTED. Pooling parameters are checked by the MVOUT that uses them.
-//  - Pooled and strided (1-D) MVOUT ignore `rows`; both need 1 <= cols <= DIM (BAD_POOL above
-//    DIM) and a non-empty image (and pooled output). A strided mvout may read the scratchpad
-//    or the accumulator (scaled or full). Pooled elements are IW/8 bytes apart in DRAM.
+//  - CONFIG_EX: transposes are UNSUPPORTED even with set_only_strides, which otherwise reads
+//    and checks nothing but the strides. CONFIG_LD: state_id 3 is UNSUPPORTED, a stride of 2^32
+//    or more is BAD_SIZE. Pooling parameters are checked by the MVOUT that uses them.
+//  - Pooled and strided (1-D) MVOUT ignore `rows`; both need cols <= DIM and a non-empty image
+//    (and pooled output), else BAD_POOL; cols = 0 is BAD_SIZE. A strided mvout may read the
+//    scratchpad or the accumulator (scaled or full). Pooled elements are IW/8 bytes apart.
 //  - DMA_ERROR for a span beyond 32 bits is found before any transfer. A DramPort failure
 //    (AXI error) leaves local memory unchanged, but MVOUT rows written before it stay written
 //    and transferred bytes are counted. MVOUT to DRAM address 0 is an ordinary address.
-//  - COUNTER_OP returns the counter after the operation; `reset` clears counters and the
+//  - COUNTER_OP returns the counter as the command finds it; `reset` clears counters and the
 //    snapshot but keeps event configurations and dominates the snapshot bits of the same
 //    command; `snapshot_reset` dominates `snapshot`; event ids the table does not define are
 //    accepted and count nothing; external counters count from their configure / reset.

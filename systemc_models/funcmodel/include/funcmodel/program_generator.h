@@ -44,6 +44,10 @@ struct DramLayout {
 struct GeneratorOptions {
   int operations = 150;          // random operations (each one to a few commands) before the dump
   double illegalFraction = 0.05; // share of operations that issue a deliberately illegal command
+  /// Also use the address flags gemmini.h issues whose legality is disputed (accumulate on an
+  /// MVOUT accumulator source, full on a PRELOAD accumulator output; see func_model.h). Off
+  /// by default so that a system fuzzer only checks agreed semantics.
+  bool gemminiAddressFlags = false;
 };
 
 struct GeneratedProgram {
