@@ -9,6 +9,9 @@
 namespace by::test {
 
 config::Config shippedConfig(const std::string& name) {
+  if (name == "tiny64")
+    return tinyWith({{"  acc_width: 32", "  acc_width: 64"},
+                     {"  spatial_output_width: 20", "  spatial_output_width: 64"}});
   if (name == "tiny16")
     return tinyWith({{"  input_width: 8", "  input_width: 16"},
                      {"  spatial_output_width: 20", "  spatial_output_width: 24"}});

@@ -188,7 +188,8 @@ TEST_P(FuncModelGeneratorRun, ProgramsRunWithOnlyTheIntendedRejections) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, FuncModelGeneratorRun,
-                         ::testing::Values("tiny", "tiny16", "tiles2x2", "default", "large32"));
+                         ::testing::Values("tiny", "tiny16", "tiny64", "tiles2x2", "default",
+                                           "large32"));
 
 // The array-level features the generator promises to exercise, seen in the model's state
 // transitions of one long program.

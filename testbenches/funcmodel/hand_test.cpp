@@ -391,6 +391,37 @@ TEST(FuncModelHand, SixteenBitElements) {
   EXPECT_EQ(m.get(kC + 64, 2, 4), (std::vector<int64_t>{32767, -5, 7, 8}));
 }
 
+// 64-bit accumulators wrap without overflow in the model's own arithmetic.
+TEST(FuncModelHand, SixtyFourBitAccumulatorWraps) {
+  Machine m(test::shippedConfig("tiny64"));
+  ASSERT_EQ(m.model.params().accBytes, 8);
+  const int64_t max = INT64_MAX;
+  m.put(kD, 8, {max, -max - 1, 1, -1});
+  ConfigLdArgs l = ld(32);
+  m.ok(configLd(l));
+  m.ok(mvin(0, kD, accAddr(0), 1, 4));
+  m.ok(mvin(0, kD, accAddr(0, true), 1, 4));
+  EXPECT_EQ(m.model.acc(0, 0), -2);
+  EXPECT_EQ(m.model.acc(0, 1), 0);
+  EXPECT_EQ(m.model.acc(0, 2), 2);
+  // OS: D = INT64_MAX (the output width is 64 too) plus 127 * 127 wraps, then saturates to
+  // nothing (64-bit output): the wrapped value comes out.
+  m.put(kA, 1, {127, 0, 0, 0});
+  m.ok(configLd(ld(4)));
+  m.ok(mvin(0, kA, spAddr(0), 1, 4));
+  ConfigExArgs ex = os(0);
+  m.ok(configEx(ex));
+  m.ok(preload({accAddr(1), 1, 1}, {accAddr(2), 1, 1}));
+  m.ok(mvin(0, 0, accAddr(1), 1, 4));
+  EXPECT_EQ(m.run(compute(true, {spAddr(0), 1, 1}, {spAddr(0), 1, 1})).error,
+            hw::isa::errorCode("UNPAIRED")); // the mvin left the PRELOAD dangling
+  m.ok(configLd(ld(32)));
+  m.ok(mvin(0, kD, accAddr(1), 1, 1)); // INT64_MAX
+  m.ok(preload({accAddr(1), 1, 1}, {accAddr(2), 1, 1}));
+  m.ok(compute(true, {spAddr(0), 1, 1}, {spAddr(0), 1, 1}));
+  EXPECT_EQ(m.model.acc(2, 0), static_cast<int64_t>(uint64_t(max) + 127u * 127u));
+}
+
 TEST(FuncModelHand, FlushDoesNothing) {
   Machine m;
   const ArchState before = m.model.state();

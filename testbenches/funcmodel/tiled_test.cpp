@@ -44,6 +44,7 @@ TEST_P(FuncModelTiledWs, MatchesGoldenMatmulWsPerKTile) {
   Machine m(GetParam());
   const ModelParams& p = m.model.params();
   const int dim = p.dim;
+  const int ab = p.accBytes;
   ASSERT_TRUE(p.hasWs);
   std::mt19937_64 rng(test::testSeed(0xf00d0001, "FuncModelTiled.Ws/" + GetParam()));
   for (int trial = 0; trial < 6; ++trial) {
@@ -55,19 +56,19 @@ TEST_P(FuncModelTiledWs, MatchesGoldenMatmulWsPerKTile) {
     const Matrix d = random(rng, M, N, -100000, 100000);
     m.put(kA, 1, a.v);
     m.put(kB, 1, b.v);
-    m.put(kD, 4, d.v);
+    m.put(kD, ab, d.v);
     ConfigExArgs ex;
     ex.dataflow = hw::kDataflowWS;
     m.ok(configEx(ex));
     ConfigStArgs st;
-    st.stride = static_cast<uint32_t>(N * 4);
+    st.stride = static_cast<uint32_t>(N * ab);
     m.ok(configSt(st));
     ConfigLdArgs ldA, ldB, ldD;
     ldA.stride = static_cast<uint64_t>(K);
     ldB.channel = 1;
     ldB.stride = static_cast<uint64_t>(N);
     ldD.channel = 2;
-    ldD.stride = static_cast<uint64_t>(N) * 4;
+    ldD.stride = static_cast<uint64_t>(N) * ab;
     m.ok(configLd(ldA));
     m.ok(configLd(ldB));
     m.ok(configLd(ldD));
@@ -75,7 +76,7 @@ TEST_P(FuncModelTiledWs, MatchesGoldenMatmulWsPerKTile) {
       for (int j0 = 0; j0 < N; j0 += dim) {
         const uint32_t mi = static_cast<uint32_t>(std::min(dim, M - i0));
         const uint32_t nj = static_cast<uint32_t>(std::min(dim, N - j0));
-        m.ok(mvin(2, kD + (static_cast<uint64_t>(i0) * N + j0) * 4, accAddr(0), mi, nj));
+        m.ok(mvin(2, kD + (static_cast<uint64_t>(i0) * N + j0) * ab, accAddr(0), mi, nj));
         for (int k0 = 0; k0 < K; k0 += dim) {
           const uint32_t kk = static_cast<uint32_t>(std::min(dim, K - k0));
           m.ok(mvin(0, kA + static_cast<uint64_t>(i0) * K + k0, spAddr(0), mi, kk));
@@ -83,7 +84,8 @@ TEST_P(FuncModelTiledWs, MatchesGoldenMatmulWsPerKTile) {
           m.ok(preload({spAddr(dim), kk, nj}, {accAddr(0, true), mi, nj}));
           m.ok(compute(true, {spAddr(0), mi, kk}, {garbageAddr(), mi, nj}));
         }
-        m.ok(mvout(kC + (static_cast<uint64_t>(i0) * N + j0) * 4, accAddr(0, false, true), mi, nj));
+        m.ok(
+            mvout(kC + (static_cast<uint64_t>(i0) * N + j0) * ab, accAddr(0, false, true), mi, nj));
       }
     // Each K tile's pass wraps its partial sums at the output width (golden::matmulWs with a
     // zero bias); the accumulator adds the passes onto D at the accumulator width.
@@ -101,7 +103,7 @@ TEST_P(FuncModelTiledWs, MatchesGoldenMatmulWsPerKTile) {
       for (size_t e = 0; e < expect.v.size(); ++e)
         expect.v[e] = golden::wrap(expect.v[e] + pass.v[e], p.accWidth);
     }
-    ASSERT_EQ(m.get(kC, 4, static_cast<size_t>(M) * N), expect.v);
+    ASSERT_EQ(m.get(kC, ab, static_cast<size_t>(M) * N), expect.v);
   }
   EXPECT_EQ(m.model.error().count, 0u);
 }
@@ -113,6 +115,7 @@ TEST_P(FuncModelTiledOs, MatchesGoldenMatmulOs) {
   Machine m(GetParam());
   const ModelParams& p = m.model.params();
   const int dim = p.dim;
+  const int ab = p.accBytes;
   ASSERT_TRUE(p.hasOs);
   std::mt19937_64 rng(test::testSeed(0xf00d0002, "FuncModelTiled.Os/" + GetParam()));
   for (int trial = 0; trial < 6; ++trial) {
@@ -123,24 +126,25 @@ TEST_P(FuncModelTiledOs, MatchesGoldenMatmulOs) {
                  " shift=" + std::to_string(shift));
     const Matrix a = random(rng, M, K, -128, 127);
     const Matrix b = random(rng, K, N, -128, 127);
-    const int64_t big = int64_t{1} << (p.outputWidth + 1); // D beyond the output width wraps
+    // D beyond the output width wraps (when there is room beyond it).
+    const int64_t big = p.outputWidth < 62 ? int64_t{1} << (p.outputWidth + 1) : INT64_MAX / 2;
     const Matrix d = random(rng, M, N, -big, big);
     m.put(kA, 1, a.v);
     m.put(kB, 1, b.v);
-    m.put(kD, 4, d.v);
+    m.put(kD, ab, d.v);
     ConfigExArgs ex;
     ex.dataflow = hw::kDataflowOS;
     ex.inShift = static_cast<uint32_t>(shift);
     m.ok(configEx(ex));
     ConfigStArgs st;
-    st.stride = static_cast<uint32_t>(N * 4);
+    st.stride = static_cast<uint32_t>(N * ab);
     m.ok(configSt(st));
     ConfigLdArgs ldA, ldB, ldD;
     ldA.stride = static_cast<uint64_t>(K);
     ldB.channel = 1;
     ldB.stride = static_cast<uint64_t>(N);
     ldD.channel = 2;
-    ldD.stride = static_cast<uint64_t>(N) * 4;
+    ldD.stride = static_cast<uint64_t>(N) * ab;
     m.ok(configLd(ldA));
     m.ok(configLd(ldB));
     m.ok(configLd(ldD));
@@ -149,7 +153,7 @@ TEST_P(FuncModelTiledOs, MatchesGoldenMatmulOs) {
       for (int j0 = 0; j0 < N; j0 += dim) {
         const uint32_t mi = static_cast<uint32_t>(std::min(dim, M - i0));
         const uint32_t nj = static_cast<uint32_t>(std::min(dim, N - j0));
-        m.ok(mvin(2, kD + (static_cast<uint64_t>(i0) * N + j0) * 4, accAddr(0), mi, nj));
+        m.ok(mvin(2, kD + (static_cast<uint64_t>(i0) * N + j0) * ab, accAddr(0), mi, nj));
         // All K tiles of A and B side by side in the scratchpad first.
         for (int t = 0; t < kTiles; ++t) {
           const int k0 = t * dim;
@@ -166,17 +170,17 @@ TEST_P(FuncModelTiledOs, MatchesGoldenMatmulOs) {
           m.ok(preload(bd, out));
           m.ok(compute(t == 0, {spAddr(2 * t * dim), mi, kk}, {spAddr((2 * t + 1) * dim), kk, nj}));
         }
-        m.ok(mvout(kC + (static_cast<uint64_t>(i0) * N + j0) * 4, accAddr(4 * dim, false, true), mi,
-                   nj));
+        m.ok(mvout(kC + (static_cast<uint64_t>(i0) * N + j0) * ab, accAddr(4 * dim, false, true),
+                   mi, nj));
       }
     const Matrix expect = golden::matmulOs(a, b, d, p.accWidth, p.outputWidth, shift);
-    const std::vector<int64_t> c = m.get(kC, 4, static_cast<size_t>(M) * N);
+    const std::vector<int64_t> c = m.get(kC, ab, static_cast<size_t>(M) * N);
     ASSERT_EQ(c, expect.v);
   }
   EXPECT_EQ(m.model.error().count, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, FuncModelTiledWs,
-                         ::testing::Values("tiny", "tiles2x2", "default"));
+                         ::testing::Values("tiny", "tiny64", "tiles2x2", "default"));
 INSTANTIATE_TEST_SUITE_P(Configs, FuncModelTiledOs,
-                         ::testing::Values("tiny", "tiles2x2", "default", "large32"));
+                         ::testing::Values("tiny", "tiny64", "tiles2x2", "default", "large32"));

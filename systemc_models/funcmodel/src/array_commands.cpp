@@ -1,6 +1,7 @@
 // PRELOAD, COMPUTE_PRELOADED and COMPUTE_ACCUMULATED (docs/isa.md "PRELOAD and COMPUTE").
 // A PRELOAD is checked when it arrives and waits for its COMPUTE; the pair then executes as
 // one operation: all operands are read before any result is written.
+#include "dma_range.h"
 #include "funcmodel/func_model.h"
 #include "golden/arith.h"
 #include "hw/array_params.h"
@@ -33,6 +34,14 @@ bool sizeOk(const LocalOperand& op, int dim) {
          op.cols <= static_cast<uint32_t>(dim);
 }
 
+/// The operand's rows (`stride` apart; sizes already checked) lie inside its memory.
+bool inRange(const LocalOperand& op, uint64_t stride, const ModelParams& p) {
+  if (op.addr.garbage())
+    return true;
+  const uint64_t last = op.addr.row() + uint64_t{op.rows - 1} * stride;
+  return last < static_cast<uint64_t>(op.addr.acc() ? p.accRows : p.spRows);
+}
+
 } // namespace
 
 int FuncModel::checkPreload(uint64_t rs1, uint64_t rs2) const {
@@ -46,13 +55,7 @@ int FuncModel::checkPreload(uint64_t rs1, uint64_t rs2) const {
     return f.err.badLocalAddr;
   if (!sizeOk(bd, params_.dim) || !sizeOk(c, params_.dim))
     return f.err.badSize;
-  auto inRange = [&](const LocalOperand& op, uint64_t stride) {
-    if (op.addr.garbage())
-      return true;
-    const uint64_t last = op.addr.row() + (op.rows - 1) * stride;
-    return last < static_cast<uint64_t>(op.addr.acc() ? params_.accRows : params_.spRows);
-  };
-  if (!inRange(bd, 1) || !inRange(c, state_.ex.cStride))
+  if (!inRange(bd, 1, params_) || !inRange(c, state_.ex.cStride, params_))
     return f.err.localRange;
   return 0;
 }
@@ -78,13 +81,7 @@ int FuncModel::execCompute(bool preloaded, uint64_t rs1, uint64_t rs2) {
     return f.err.badSize;
   if (ws && c.rows > a.rows) // WS produces one output row per row of A
     return f.err.badSize;
-  auto inRange = [&](const LocalOperand& op, uint64_t stride) {
-    if (op.addr.garbage())
-      return true;
-    const uint64_t last = op.addr.row() + (op.rows - 1) * stride;
-    return last < static_cast<uint64_t>(op.addr.acc() ? params_.accRows : params_.spRows);
-  };
-  if (!inRange(a, state_.ex.aStride) || !inRange(bd, 1))
+  if (!inRange(a, state_.ex.aStride, params_) || !inRange(bd, 1, params_))
     return f.err.localRange;
 
   if (ws)
@@ -132,9 +129,9 @@ void FuncModel::computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
   for (uint32_t i = 0; i < aOp.rows; ++i)
     for (int j = 0; j < dim; ++j) {
       int64_t sum = golden::wrap(d[i * dim + j], ow);
-      for (int k = 0; k < dim; ++k)
-        sum += a[i * dim + k] * w[k * dim + j];
-      r[i * dim + j] = golden::wrap(sum, ow);
+      for (int k = 0; k < dim; ++k) // products of elem_t values never overflow
+        sum = addWrap(sum, a[i * dim + k] * w[k * dim + j], ow);
+      r[i * dim + j] = sum;
     }
   writeResult(c, r);
 }
@@ -159,8 +156,8 @@ void FuncModel::computeOs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
     for (int j = 0; j < dim; ++j) {
       int64_t sum = p[i * dim + j];
       for (int k = 0; k < dim; ++k)
-        sum += a[i * dim + k] * b[k * dim + j];
-      p[i * dim + j] = golden::wrap(sum, params_.accWidth);
+        sum = addWrap(sum, a[i * dim + k] * b[k * dim + j], params_.accWidth);
+      p[i * dim + j] = sum;
     }
   if (c.addr.garbage()) // the accumulation goes on
     return;
@@ -182,7 +179,7 @@ void FuncModel::writeResult(const LocalOperand& c, const std::vector<int64_t>& r
       const int64_t v = r[i * dim + j];
       if (c.addr.acc()) {
         int64_t& acc = accAt(row, static_cast<int>(j));
-        acc = c.addr.accumulate() ? golden::wrap(acc + v, params_.accWidth) : v;
+        acc = c.addr.accumulate() ? addWrap(acc, v, params_.accWidth) : v;
       } else {
         const int64_t act = state_.ex.activation == hw::isa::kActRelu ? golden::relu(v) : v;
         spAt(row, static_cast<int>(j)) = golden::saturate(act, params_.inputWidth);

@@ -9,6 +9,11 @@
 
 namespace by::funcmodel {
 
+int64_t addWrap(int64_t a, int64_t b, int bits) {
+  return golden::wrap(static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)),
+                      bits);
+}
+
 int64_t loadElement(const uint8_t* p, int bytes) {
   uint64_t raw = 0;
   for (int b = bytes - 1; b >= 0; --b)
@@ -73,7 +78,7 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
         spAt(row, e) = value;
       } else {
         int64_t& a = accAt(row, e);
-        a = dst.accumulate() ? golden::wrap(a + value, params_.accWidth) : value;
+        a = dst.accumulate() ? addWrap(a, value, params_.accWidth) : value;
       }
     }
   return 0;

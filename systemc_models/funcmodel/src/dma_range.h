@@ -1,5 +1,5 @@
-// Address arithmetic of the DMA commands, with overflow checks (strides are up to 64 bits
-// and row counts up to 16 bits, so products can exceed 64 bits).
+// Address and element arithmetic shared by the commands, with overflow checks (row counts,
+// strides and 64-bit accumulators can exceed 64 bits when multiplied or added).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,9 @@ inline bool dramSpanOk(uint64_t base, uint64_t lastUnit, uint64_t unit, uint64_t
   return mulAdd(lastUnit, unit, base, start) && !__builtin_add_overflow(start, bytes, &end) &&
          end <= kDramAddrLimit;
 }
+
+/// wrap(a + b, bits) without signed overflow (acc_width may be 64).
+int64_t addWrap(int64_t a, int64_t b, int bits);
 
 /// Little-endian two's complement element of `bytes` bytes, sign-extended.
 int64_t loadElement(const uint8_t* p, int bytes);
