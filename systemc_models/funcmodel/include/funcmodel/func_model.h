@@ -59,9 +59,9 @@ struct LocalOperand; // a decoded operand (internal)
 
 struct ExecResult {
   bool accepted = true;
-  int error = 0;               // hw::isa error code when rejected (0 when accepted)
-  bool hasRd = false;          // COUNTER_OP: rd holds the selected counter
-  uint64_t rd = 0;             // the counter, zero-extended
+  int error = 0;      // hw::isa error code when rejected (0 when accepted)
+  bool hasRd = false; // COUNTER_OP: rd holds the selected counter
+  uint64_t rd = 0;    // the counter as this command found it (before its effect), zero-extended
   bool rdDeterministic = true; // rd does not depend on timing (see the header comment)
   /// A PRELOAD that was waiting for its COMPUTE was rejected (UNPAIRED) when this command
   /// arrived; this command itself was then executed normally (accepted/error are its own).
