@@ -1,0 +1,83 @@
+// Builders of command words from typed arguments, through the ISA table's fields (the same
+// table the model decodes with). Values are placed as given, masked to their field: the
+// builders never check legality, so they also write the illegal commands tests need.
+#pragma once
+
+#include "funcmodel/program.h"
+
+#include <cstdint>
+
+namespace by::funcmodel {
+
+/// Local addresses (docs/isa.md "Local addresses").
+uint32_t spAddr(uint32_t row);
+uint32_t accAddr(uint32_t row, bool accumulate = false, bool full = false);
+uint32_t garbageAddr();
+
+struct ConfigExArgs {
+  int dataflow = 1;
+  int activation = 0;
+  bool setOnlyStrides = false;
+  bool aTranspose = false;
+  bool bTranspose = false;
+  uint32_t aStride = 1;
+  uint32_t accScaleBits = 0x3f800000u;
+  uint32_t inShift = 0;
+  uint32_t relu6Shift = 0;
+  uint32_t cStride = 1;
+};
+
+struct ConfigLdArgs {
+  int channel = 0; // state_id
+  bool shrink = false;
+  uint32_t pixelRepeats = 1;
+  uint32_t blockStride = 0;
+  uint32_t scaleBits = 0x3f800000u;
+  uint64_t stride = 0;
+};
+
+struct ConfigStArgs {
+  int activation = 0;
+  uint32_t poolStride = 0, poolSize = 0, upad = 0, lpad = 0, poolOutDim = 0;
+  uint32_t porows = 0, pocols = 0, orows = 0, ocols = 0;
+  uint32_t stride = 0;
+  uint32_t accScaleBits = 0x3f800000u;
+};
+
+struct CounterOpArgs {
+  bool reset = false;
+  bool snapshotReset = false;
+  bool snapshot = false;
+  bool configure = false;
+  int index = 0;
+  int event = 0;
+  bool external = false;
+};
+
+/// An array operand: local address and size.
+struct Operand {
+  uint32_t addr = 0;
+  uint32_t rows = 0;
+  uint32_t cols = 0;
+};
+
+Instruction configEx(const ConfigExArgs& args);
+Instruction configLd(const ConfigLdArgs& args);
+Instruction configSt(const ConfigStArgs& args);
+/// CONFIG word with an explicit rs1[1:0] (for BAD_CONFIG_TYPE).
+Instruction configRaw(int cmdType, uint64_t rs1Rest, uint64_t rs2);
+/// MVIN (channel 0), MVIN2 (1) or MVIN3 (2).
+Instruction mvin(int channel, uint64_t dramAddr, uint32_t local, uint32_t rows, uint32_t cols);
+Instruction mvout(uint64_t dramAddr, uint32_t local, uint32_t rows, uint32_t cols);
+/// PRELOAD: bd = WS weights / OS initial accumulators, c = output.
+Instruction preload(const Operand& bd, const Operand& c);
+/// COMPUTE_PRELOADED (preloaded = true) or COMPUTE_ACCUMULATED: a = A, bd = WS bias D or
+/// OS B.
+Instruction compute(bool preloaded, const Operand& a, const Operand& bd);
+Instruction flush();
+Instruction counterOp(const CounterOpArgs& args);
+
+/// The bits of a float (for acc_scale / mvin scale fields).
+uint32_t floatBits(float f);
+
+} // namespace by::funcmodel

@@ -1,0 +1,27 @@
+// The hardware parameters the functional model needs, taken once from a validated Config.
+#pragma once
+
+#include "config/config.h"
+
+namespace by::funcmodel {
+
+struct ModelParams {
+  int dim = 0;
+  int inputWidth = 0;  // IW: elem_t bits
+  int accWidth = 0;    // AW: acc_t bits
+  int outputWidth = 0; // OW: spatial output bits
+  int inputBytes = 0;
+  int accBytes = 0;
+  int spRows = 0;
+  int accRows = 0;
+  int maxBlockLen = 0;    // MAX_BLOCK_LEN: column blocks of an mvin/mvout of elem_t
+  int maxBlockLenAcc = 0; // MAX_BLOCK_LEN_ACC: column blocks of an mvin of acc_t
+  bool hasWs = false;
+  bool hasOs = false;
+
+  /// Throws std::invalid_argument for configurations the model cannot execute: vector PEs
+  /// (lanes > 1) change the array's reduction order and are not modelled yet.
+  static ModelParams from(const config::Config& config);
+};
+
+} // namespace by::funcmodel

@@ -1,0 +1,191 @@
+// PRELOAD, COMPUTE_PRELOADED and COMPUTE_ACCUMULATED (docs/isa.md "PRELOAD and COMPUTE").
+// A PRELOAD is checked when it arrives and waits for its COMPUTE; the pair then executes as
+// one operation: all operands are read before any result is written.
+#include "dma_range.h"
+#include "funcmodel/func_model.h"
+#include "golden/arith.h"
+#include "hw/array_params.h"
+#include "isa_fields.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace by::funcmodel {
+
+namespace {
+
+/// A source operand may be GARBAGE (reads zeros), or, without flags, the scratchpad or,
+/// where `accOk`, the accumulator.
+bool badSource(const LocalAddr& a, bool accOk) {
+  if (a.garbage())
+    return false;
+  return (a.acc() && !accOk) || a.accumulate() || a.full();
+}
+
+/// A destination may be GARBAGE (discards), the accumulator (accumulate selects
+/// read-modify-write; `full` means nothing here and is accepted because gemmini.h's
+/// sp_tiled_matmul_ws preloads C with it when full_C is set) or the scratchpad without flags.
+bool badDest(const LocalAddr& a) {
+  return !a.garbage() && !a.acc() && (a.accumulate() || a.full());
+}
+
+bool sizeOk(const LocalOperand& op, int dim) {
+  return op.rows >= 1 && op.rows <= static_cast<uint32_t>(dim) && op.cols >= 1 &&
+         op.cols <= static_cast<uint32_t>(dim);
+}
+
+/// The operand's rows (`stride` apart; sizes already checked) lie inside its memory.
+bool inRange(const LocalOperand& op, uint64_t stride, const ModelParams& p) {
+  if (op.addr.garbage())
+    return true;
+  const uint64_t last = op.addr.row() + uint64_t{op.rows - 1} * stride;
+  return last < static_cast<uint64_t>(op.addr.acc() ? p.accRows : p.spRows);
+}
+
+} // namespace
+
+int FuncModel::checkPreload(uint64_t rs1, uint64_t rs2) const {
+  const IsaFields& f = isaFields();
+  const LocalOperand bd = decodeOperand(f.preloadBD, rs1);
+  const LocalOperand c = decodeOperand(f.preloadC, rs2);
+  const bool ws = state_.ex.dataflow == hw::kDataflowWS;
+  // WS: BD is the weights (array operands are elem_t: scratchpad or GARBAGE). OS: BD is D,
+  // the initial accumulators, which may also come from the accumulator.
+  if (badSource(bd.addr, !ws) || badDest(c.addr))
+    return f.err.badLocalAddr;
+  if (!sizeOk(bd, params_.dim) || !sizeOk(c, params_.dim))
+    return f.err.badSize;
+  if (!inRange(bd, 1, params_) || !inRange(c, state_.ex.cStride, params_))
+    return f.err.localRange;
+  return 0;
+}
+
+int FuncModel::execCompute(bool preloaded, uint64_t rs1, uint64_t rs2) {
+  const IsaFields& f = isaFields();
+  if (!state_.preload)
+    return f.err.unpaired;
+  // The pair is one operation: a rejected COMPUTE takes its PRELOAD with it.
+  const PendingPreload pre = *state_.preload;
+  state_.preload.reset();
+  if (!preloaded && !state_.array.valid) // nothing stationary to keep
+    return f.err.unpaired;
+
+  const LocalOperand a = decodeOperand(f.computeA[preloaded], rs1);
+  const LocalOperand bd = decodeOperand(f.computeBD[preloaded], rs2);
+  const LocalOperand c = decodeOperand(f.preloadC, pre.rs2);
+  const bool ws = state_.ex.dataflow == hw::kDataflowWS;
+  // A and OS's B feed the multipliers (elem_t); WS's bias D may come from the accumulator.
+  if (badSource(a.addr, false) || badSource(bd.addr, ws))
+    return f.err.badLocalAddr;
+  if (!sizeOk(a, params_.dim) || !sizeOk(bd, params_.dim))
+    return f.err.badSize;
+  if (ws && c.rows > a.rows) // WS produces one output row per row of A
+    return f.err.badSize;
+  if (!inRange(a, state_.ex.aStride, params_) || !inRange(bd, 1, params_))
+    return f.err.localRange;
+
+  if (ws)
+    computeWs(preloaded, pre.rs1, pre.rs2, rs1, rs2);
+  else
+    computeOs(preloaded, pre.rs1, pre.rs2, rs1, rs2);
+  state_.array.valid = true;
+  return 0;
+}
+
+namespace {
+
+/// An operand read as a dim x dim matrix: element j of row addr.row + i*rowStride, zero
+/// outside the operand's rows and columns or for GARBAGE.
+std::vector<int64_t> readOperand(const LocalOperand& op, uint64_t rowStride, int dim,
+                                 const std::vector<int64_t>& sp, const std::vector<int64_t>& acc) {
+  std::vector<int64_t> m(static_cast<size_t>(dim) * dim, 0);
+  if (op.addr.garbage())
+    return m;
+  const std::vector<int64_t>& mem = op.addr.acc() ? acc : sp;
+  for (uint64_t i = 0; i < op.rows; ++i)
+    for (uint64_t j = 0; j < op.cols; ++j)
+      m[i * dim + j] = mem[(op.addr.row() + i * rowStride) * dim + j];
+  return m;
+}
+
+} // namespace
+
+void FuncModel::computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t rs1,
+                          uint64_t rs2) {
+  const IsaFields& f = isaFields();
+  const int dim = params_.dim;
+  const int ow = params_.outputWidth;
+  const LocalOperand bd = decodeOperand(f.preloadBD, pre1);
+  const LocalOperand c = decodeOperand(f.preloadC, pre2);
+  const LocalOperand aOp = decodeOperand(f.computeA[preloaded], rs1);
+  const LocalOperand dOp = decodeOperand(f.computeBD[preloaded], rs2);
+  std::vector<int64_t>& w = state_.array.w;
+  if (preloaded)
+    w = readOperand(bd, 1, dim, state_.sp, state_.acc);
+  const std::vector<int64_t> a = readOperand(aOp, state_.ex.aStride, dim, state_.sp, state_.acc);
+  const std::vector<int64_t> d = readOperand(dOp, 1, dim, state_.sp, state_.acc);
+
+  std::vector<int64_t> r(static_cast<size_t>(dim) * dim, 0);
+  for (uint32_t i = 0; i < aOp.rows; ++i)
+    for (int j = 0; j < dim; ++j) {
+      int64_t sum = golden::wrap(d[i * dim + j], ow);
+      for (int k = 0; k < dim; ++k) // products of elem_t values never overflow
+        sum = addWrap(sum, a[i * dim + k] * w[k * dim + j], ow);
+      r[i * dim + j] = sum;
+    }
+  writeResult(c, r);
+}
+
+void FuncModel::computeOs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t rs1,
+                          uint64_t rs2) {
+  const IsaFields& f = isaFields();
+  const int dim = params_.dim;
+  const LocalOperand bd = decodeOperand(f.preloadBD, pre1);
+  const LocalOperand c = decodeOperand(f.preloadC, pre2);
+  const LocalOperand aOp = decodeOperand(f.computeA[preloaded], rs1);
+  const LocalOperand bOp = decodeOperand(f.computeBD[preloaded], rs2);
+  std::vector<int64_t>& p = state_.array.p;
+  if (preloaded) {
+    p = readOperand(bd, 1, dim, state_.sp, state_.acc);
+    for (int64_t& v : p)
+      v = golden::wrap(v, params_.outputWidth); // D enters the PEs at the output width
+  }
+  const std::vector<int64_t> a = readOperand(aOp, state_.ex.aStride, dim, state_.sp, state_.acc);
+  const std::vector<int64_t> b = readOperand(bOp, 1, dim, state_.sp, state_.acc);
+  for (int i = 0; i < dim; ++i)
+    for (int j = 0; j < dim; ++j) {
+      int64_t sum = p[i * dim + j];
+      for (int k = 0; k < dim; ++k)
+        sum = addWrap(sum, a[i * dim + k] * b[k * dim + j], params_.accWidth);
+      p[i * dim + j] = sum;
+    }
+  if (c.addr.garbage()) // the accumulation goes on
+    return;
+  std::vector<int64_t> r(p.size());
+  for (size_t k = 0; k < p.size(); ++k)
+    r[k] = golden::saturate(golden::roundingShift(p[k], static_cast<int>(state_.ex.inShift)),
+                            params_.outputWidth);
+  writeResult(c, r);
+  std::fill(p.begin(), p.end(), 0); // a following COMPUTE_ACCUMULATED starts from zero
+}
+
+void FuncModel::writeResult(const LocalOperand& c, const std::vector<int64_t>& r) {
+  if (c.addr.garbage())
+    return;
+  const int dim = params_.dim;
+  for (uint64_t i = 0; i < c.rows; ++i) {
+    const uint64_t row = c.addr.row() + i * state_.ex.cStride;
+    for (uint32_t j = 0; j < c.cols; ++j) {
+      const int64_t v = r[i * dim + j];
+      if (c.addr.acc()) {
+        int64_t& acc = accAt(row, static_cast<int>(j));
+        acc = c.addr.accumulate() ? addWrap(acc, v, params_.accWidth) : v;
+      } else {
+        const int64_t act = state_.ex.activation == hw::isa::kActRelu ? golden::relu(v) : v;
+        spAt(row, static_cast<int>(j)) = golden::saturate(act, params_.inputWidth);
+      }
+    }
+  }
+}
+
+} // namespace by::funcmodel

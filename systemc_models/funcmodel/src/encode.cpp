@@ -1,0 +1,137 @@
+#include "funcmodel/encode.h"
+
+#include "isa_fields.h"
+
+#include <cstring>
+
+namespace by::funcmodel {
+
+namespace {
+
+uint64_t operandWord(const LocalOperandFields& f, const Operand& op) {
+  return f.addr.place(op.addr) | f.rows.place(op.rows) | f.cols.place(op.cols);
+}
+
+} // namespace
+
+uint32_t spAddr(uint32_t row) {
+  return row & ((1u << hw::isa::kLocalRowBits) - 1);
+}
+
+uint32_t accAddr(uint32_t row, bool accumulate, bool full) {
+  return spAddr(row) | (1u << hw::isa::kLocalAccBit) |
+         (accumulate ? 1u << hw::isa::kLocalAccumulateBit : 0u) |
+         (full ? 1u << hw::isa::kLocalFullBit : 0u);
+}
+
+uint32_t garbageAddr() {
+  return hw::isa::kGarbageAddr;
+}
+
+uint32_t floatBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return bits;
+}
+
+Instruction configEx(const ConfigExArgs& a) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functConfig);
+  i.rs1 = f.cmdType.place(f.configEx) | f.ex.dataflow.place(a.dataflow) |
+          f.ex.activation.place(a.activation) | f.ex.setOnlyStrides.place(a.setOnlyStrides) |
+          f.ex.aTranspose.place(a.aTranspose) | f.ex.bTranspose.place(a.bTranspose) |
+          f.ex.aStride.place(a.aStride) | f.ex.accScale.place(a.accScaleBits);
+  i.rs2 = f.ex.inShift.place(a.inShift) | f.ex.relu6Shift.place(a.relu6Shift) |
+          f.ex.cStride.place(a.cStride);
+  return i;
+}
+
+Instruction configLd(const ConfigLdArgs& a) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functConfig);
+  i.rs1 = f.cmdType.place(f.configLd) | f.ld.shrink.place(a.shrink) |
+          f.ld.stateId.place(static_cast<uint64_t>(a.channel)) |
+          f.ld.pixelRepeats.place(a.pixelRepeats) | f.ld.blockStride.place(a.blockStride) |
+          f.ld.scale.place(a.scaleBits);
+  i.rs2 = f.ld.stride.place(a.stride);
+  return i;
+}
+
+Instruction configSt(const ConfigStArgs& a) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functConfig);
+  i.rs1 = f.cmdType.place(f.configSt) | f.st.activation.place(a.activation) |
+          f.st.poolStride.place(a.poolStride) | f.st.poolSize.place(a.poolSize) |
+          f.st.upad.place(a.upad) | f.st.lpad.place(a.lpad) | f.st.poolOutDim.place(a.poolOutDim) |
+          f.st.porows.place(a.porows) | f.st.pocols.place(a.pocols) | f.st.orows.place(a.orows) |
+          f.st.ocols.place(a.ocols);
+  i.rs2 = f.st.stride.place(a.stride) | f.st.accScale.place(a.accScaleBits);
+  return i;
+}
+
+Instruction configRaw(int cmdType, uint64_t rs1Rest, uint64_t rs2) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functConfig);
+  i.rs1 = (rs1Rest & ~f.cmdType.place(~0ull)) | f.cmdType.place(static_cast<uint64_t>(cmdType));
+  i.rs2 = rs2;
+  return i;
+}
+
+Instruction mvin(int channel, uint64_t dramAddr, uint32_t local, uint32_t rows, uint32_t cols) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functMvin[channel]);
+  i.rs1 = f.mvinDram[channel].place(dramAddr);
+  i.rs2 = operandWord(f.mvin[channel], {local, rows, cols});
+  return i;
+}
+
+Instruction mvout(uint64_t dramAddr, uint32_t local, uint32_t rows, uint32_t cols) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functMvout);
+  i.rs1 = f.mvoutDram.place(dramAddr);
+  i.rs2 = operandWord(f.mvout, {local, rows, cols});
+  return i;
+}
+
+Instruction preload(const Operand& bd, const Operand& c) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functPreload);
+  i.rs1 = operandWord(f.preloadBD, bd);
+  i.rs2 = operandWord(f.preloadC, c);
+  return i;
+}
+
+Instruction compute(bool preloaded, const Operand& a, const Operand& bd) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(preloaded ? f.functComputePreloaded : f.functComputeAccumulated);
+  i.rs1 = operandWord(f.computeA[preloaded], a);
+  i.rs2 = operandWord(f.computeBD[preloaded], bd);
+  return i;
+}
+
+Instruction flush() {
+  Instruction i;
+  i.funct = static_cast<uint32_t>(isaFields().functFlush);
+  return i;
+}
+
+Instruction counterOp(const CounterOpArgs& a) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functCounterOp);
+  i.rs1 = f.ctr.reset.place(a.reset) | f.ctr.snapshotReset.place(a.snapshotReset) |
+          f.ctr.snapshot.place(a.snapshot) | f.ctr.configure.place(a.configure) |
+          f.ctr.index.place(static_cast<uint64_t>(a.index)) |
+          f.ctr.event.place(static_cast<uint64_t>(a.event)) | f.ctr.external.place(a.external);
+  return i;
+}
+
+} // namespace by::funcmodel

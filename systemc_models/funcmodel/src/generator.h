@@ -1,0 +1,85 @@
+// The state of one program generation: the random source, the CONFIG state the legal
+// commands emitted so far leave in the accelerator (tracked independently of FuncModel), and
+// the output-region allocator. One operation emits one to a few commands.
+#pragma once
+
+#include "funcmodel/encode.h"
+#include "funcmodel/params.h"
+#include "funcmodel/program_generator.h"
+#include "funcmodel/state.h"
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+
+namespace by::funcmodel {
+
+class Generation {
+public:
+  Generation(const ModelParams& params, const DramLayout& layout, const GeneratorOptions& options,
+             uint64_t seed);
+  GeneratedProgram run();
+
+private:
+  // Random choices (platform-independent: only the raw 64-bit engine output is used).
+  uint64_t uniform(uint64_t lo, uint64_t hi); // inclusive
+  int uniformInt(int lo, int hi) { return static_cast<int>(uniform(lo, hi)); }
+  bool chance(double p);
+  bool gemminiFlag(double p);      // a disputed gemmini.h address flag, when enabled
+  uint32_t pickSize(uint32_t max); // 1, DIM, max or anything in 1..max
+  uint32_t pickScaleBits();
+
+  void emit(const Instruction& i, const std::string& comment, int expectedError = 0);
+
+  // Commands that change tracked CONFIG state (legal ones only).
+  void emitConfigEx(const ConfigExArgs& a, const std::string& why);
+  void emitConfigLd(const ConfigLdArgs& a, const std::string& why);
+  void emitConfigSt(const ConfigStArgs& a, const std::string& why);
+  ConfigExArgs randomConfigEx(int dataflow);
+  ConfigLdArgs randomConfigLd(int channel);
+  ConfigStArgs plainConfigSt(uint32_t minStride);
+
+  // Operations.
+  void initLocalMemories();
+  void opMvin();
+  void opMvout();
+  void opMatmulWs();
+  void opMatmulOs();
+  void opConfigEx();
+  void opCounter();
+  void opIllegal(int errorClass);
+  void dumpLocalMemories();
+
+  // Helpers of the operations.
+  bool allocOutput(uint64_t span, int align, uint64_t& addr);
+  /// A random operand of `rows` x `cols` in `mem` (rows `stride` apart) avoiding `busy`
+  /// (inclusive row intervals per memory); false when none was found.
+  struct Busy {
+    bool acc;
+    uint64_t first, last;
+  };
+  bool placeOperand(bool acc, uint32_t rows, uint32_t stride, const std::vector<Busy>& busy,
+                    uint32_t& row);
+  void pair(bool preloaded, const Operand& bd, const Operand& c, const Operand& a,
+            const Operand& bdCompute, const std::string& what);
+
+  ModelParams p_;
+  DramLayout layout_;
+  GeneratorOptions options_;
+  std::mt19937_64 rng_;
+  GeneratedProgram out_;
+
+  // Tracked accelerator state after the legal commands emitted so far.
+  ExecConfig ex_;
+  std::array<LoadChannel, 3> ld_;
+  StoreConfig st_;
+  bool arrayValid_ = false;
+
+  uint64_t outputNext_ = 0;
+  bool forceMatmul_ = false; // after a dangling PRELOAD: the next command is an execute one
+  std::vector<int> illegalOrder_;
+  size_t illegalNext_ = 0;
+};
+
+} // namespace by::funcmodel

@@ -1,0 +1,484 @@
+// The DMA, array and illegal operations of a program generation. No two random draws share
+// one function call's arguments (their order would be up to the compiler): programs must
+// not depend on it.
+#include "generator.h"
+#include "hw/array_params.h"
+#include "isa_fields.h"
+
+#include <algorithm>
+
+namespace by::funcmodel {
+
+namespace {
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+} // namespace
+
+bool Generation::gemminiFlag(double p) {
+  return options_.gemminiAddressFlags && chance(p);
+}
+
+bool Generation::allocOutput(uint64_t span, int align, uint64_t& addr) {
+  uint64_t a = outputNext_;
+  if (chance(0.15))
+    a += uniform(0, 3); // unaligned rows are legal: AXI byte strobes
+  else
+    a = ceilDiv(a, static_cast<uint64_t>(align)) * static_cast<uint64_t>(align);
+  if (a + span > layout_.output.end())
+    return false;
+  addr = a;
+  outputNext_ = a + span;
+  return true;
+}
+
+bool Generation::placeOperand(bool acc, uint32_t rows, uint32_t stride,
+                              const std::vector<Busy>& busy, uint32_t& row) {
+  const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
+  const uint64_t span = uint64_t(rows - 1) * stride + 1;
+  if (span > memRows)
+    return false;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const uint64_t first = uniform(0, memRows - span);
+    const uint64_t last = first + span - 1;
+    bool clash = false;
+    for (const Busy& b : busy)
+      clash = clash || (b.acc == acc && first <= b.last && b.first <= last);
+    if (!clash) {
+      row = static_cast<uint32_t>(first);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Generation::pair(bool preloaded, const Operand& bd, const Operand& c, const Operand& a,
+                      const Operand& bdCompute, const std::string& what) {
+  emit(preload(bd, c), what + ": preload");
+  emit(compute(preloaded, a, bdCompute),
+       what + (preloaded ? ": compute_preloaded" : ": compute_accumulated"));
+}
+
+// --- DMA ------------------------------------------------------------------------------------
+
+void Generation::opMvin() {
+  const int ch = uniformInt(0, 2);
+  if (chance(0.25))
+    emitConfigLd(randomConfigLd(ch), "mvin: channel config");
+  const LoadChannel& lc = ld_[ch];
+  const uint64_t dim = static_cast<uint64_t>(p_.dim);
+  const bool toAcc = chance(0.35);
+  const bool narrow = !toAcc || lc.shrink;
+  const uint64_t elemBytes = static_cast<uint64_t>(narrow ? p_.inputBytes : p_.accBytes);
+  uint32_t cols =
+      pickSize(static_cast<uint32_t>((narrow ? p_.maxBlockLen : p_.maxBlockLenAcc) * dim));
+  uint64_t blocks = ceilDiv(cols, dim);
+  uint32_t maxRows = static_cast<uint32_t>(chance(0.05) ? 8 * dim : 2 * dim);
+  if (blocks > 1) // column blocks must not overlap: rows <= block stride
+    maxRows = std::min(maxRows, lc.blockStride);
+  uint32_t rows = pickSize(maxRows);
+  const uint64_t memRows = static_cast<uint64_t>(toAcc ? p_.accRows : p_.spRows);
+  uint64_t span = (blocks - 1) * lc.blockStride + rows;
+  if (span > memRows) {
+    cols = static_cast<uint32_t>(std::min<uint64_t>(cols, dim));
+    rows = static_cast<uint32_t>(std::min<uint64_t>(rows, memRows));
+    span = rows;
+  }
+  const uint32_t row = static_cast<uint32_t>(uniform(0, memRows - span));
+  const uint32_t local = toAcc ? accAddr(row, chance(0.4)) : spAddr(row);
+
+  uint64_t dram = 0; // zero fill unless a source is chosen
+  if (!chance(0.12)) {
+    const uint64_t rowBytes = cols * elemBytes;
+    uint64_t footprint = (rows - 1) * lc.stride + rowBytes;
+    if (footprint > layout_.input.size) { // restride the channel so that the rows fit
+      ConfigLdArgs a;
+      a.channel = ch;
+      a.stride = rowBytes;
+      a.blockStride = lc.blockStride;
+      a.shrink = lc.shrink;
+      emitConfigLd(a, "mvin: restride");
+      footprint = rows * rowBytes;
+    }
+    if (footprint <= layout_.input.size) {
+      uint64_t offset = uniform(0, layout_.input.size - footprint);
+      if (chance(0.7))
+        offset -= offset % elemBytes;
+      dram = layout_.input.base + offset;
+    }
+  }
+  emit(mvin(ch, dram, local, rows, cols), dram == 0 ? "mvin: zero fill" : "mvin");
+}
+
+void Generation::opMvout() {
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const uint32_t ib = static_cast<uint32_t>(p_.inputBytes);
+  const uint32_t ab = static_cast<uint32_t>(p_.accBytes);
+  const uint64_t kind = uniform(0, 99);
+  uint64_t addr = 0;
+
+  if (kind < 65) { // plain: scratchpad, scaled accumulator, full accumulator
+    const bool acc = kind >= 25;
+    const bool full = kind >= 50;
+    const uint32_t elemBytes = full ? ab : ib;
+    uint32_t cols = pickSize(full ? dim : static_cast<uint32_t>(p_.maxBlockLen) * dim);
+    uint32_t rows = pickSize(chance(0.05) ? 8 * dim : 2 * dim);
+    const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
+    uint64_t span = (ceilDiv(cols, dim) - 1) * dim + rows;
+    if (span > memRows) {
+      cols = std::min(cols, dim);
+      rows = static_cast<uint32_t>(std::min<uint64_t>(rows, memRows));
+      span = rows;
+    }
+    const uint32_t row = static_cast<uint32_t>(uniform(0, memRows - span));
+    const uint32_t rowBytes = cols * elemBytes;
+    // DRAM rows of one mvout must not overlap: stride >= row bytes (unless one row).
+    if (st_.pool.pooling() || st_.pool.strided() || (rows > 1 && st_.stride < rowBytes) ||
+        chance(0.3))
+      emitConfigSt(plainConfigSt(rowBytes), "mvout: config");
+    if (!allocOutput(uint64_t(rows - 1) * st_.stride + rowBytes, static_cast<int>(elemBytes), addr))
+      return;
+    // Gemmini programs mvout from the address they accumulated into: accumulate is ignored.
+    const uint32_t local = acc ? accAddr(row, gemminiFlag(0.2), full) : spAddr(row);
+    emit(mvout(addr, local, rows, cols), acc ? (full ? "mvout: full" : "mvout: scaled") : "mvout");
+    return;
+  }
+
+  if (kind < 82) { // max-pooling from the accumulator
+    const uint32_t cols = pickSize(dim);
+    const PoolConfig& pc = st_.pool;
+    const bool reuse = pc.pooling() && pc.size != 0 && pc.porows != 0 && pc.pocols != 0 &&
+                       pc.orows * pc.ocols != 0 && pc.outDim >= pc.pocols &&
+                       uint64_t(pc.orows) * pc.ocols <= uint64_t(p_.accRows) &&
+                       st_.stride >= cols * ib && chance(0.5);
+    if (!reuse) {
+      ConfigStArgs a;
+      a.poolStride = static_cast<uint32_t>(uniform(1, 3));
+      a.poolSize = static_cast<uint32_t>(uniform(1, 3));
+      const uint32_t maxPad = chance(0.8) ? a.poolSize - 1 : 3;
+      a.upad = static_cast<uint32_t>(uniform(0, maxPad));
+      a.lpad = static_cast<uint32_t>(uniform(0, maxPad));
+      const uint64_t side = std::min<uint64_t>(8, uint64_t(p_.accRows));
+      a.orows = static_cast<uint32_t>(uniform(1, side));
+      a.ocols = static_cast<uint32_t>(uniform(1, std::min<uint64_t>(8, p_.accRows / a.orows)));
+      // Gemmini's pooled size; sometimes anything (windows beyond the image read padding).
+      auto pooled = [&](uint32_t in, uint32_t pad) -> uint32_t {
+        if (chance(0.2) || in + 2 * pad < a.poolSize)
+          return static_cast<uint32_t>(uniform(1, 4));
+        return (in + 2 * pad - a.poolSize) / a.poolStride + 1;
+      };
+      a.porows = pooled(a.orows, a.upad);
+      a.pocols = pooled(a.ocols, a.lpad);
+      a.poolOutDim = a.pocols + static_cast<uint32_t>(uniform(0, 2));
+      a.stride = cols * ib + (chance(0.5) ? 0 : static_cast<uint32_t>(uniform(1, 8)));
+      a.activation = chance(0.3) ? hw::isa::kActRelu : hw::isa::kActNone;
+      a.accScaleBits = pickScaleBits();
+      emitConfigSt(a, "mvout: pooling config");
+    }
+    const uint64_t pixels = uint64_t(pc.orows) * pc.ocols;
+    const uint32_t row = static_cast<uint32_t>(uniform(0, p_.accRows - pixels));
+    const uint64_t lastPixel = uint64_t(pc.porows - 1) * pc.outDim + (pc.pocols - 1);
+    if (!allocOutput(lastPixel * st_.stride + cols * ib, static_cast<int>(ib), addr))
+      return;
+    const uint32_t rows = static_cast<uint32_t>(uniform(0, dim)); // ignored by pooling
+    emit(mvout(addr, accAddr(row, gemminiFlag(0.2)), rows, cols), "mvout: max-pool");
+    return;
+  }
+
+  // Strided ("1-D") mvout: pool_stride 0, pool_size != 0.
+  const uint64_t source = uniform(0, 2); // scratchpad, scaled accumulator, full accumulator
+  const bool acc = source != 0;
+  const bool full = source == 2;
+  const uint32_t elemBytes = full ? ab : ib;
+  const uint32_t cols = pickSize(dim);
+  const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
+  const PoolConfig& pc = st_.pool;
+  const bool reuse = pc.strided() && pc.orows * pc.ocols != 0 && pc.outDim >= pc.ocols &&
+                     uint64_t(pc.orows) * pc.ocols <= memRows && st_.stride >= cols * elemBytes &&
+                     chance(0.5);
+  if (!reuse) {
+    ConfigStArgs a;
+    a.poolSize = static_cast<uint32_t>(uniform(1, 3));
+    a.orows = static_cast<uint32_t>(uniform(1, std::min<uint64_t>(8, memRows)));
+    a.ocols = static_cast<uint32_t>(uniform(1, std::min<uint64_t>(8, memRows / a.orows)));
+    a.poolOutDim = a.ocols + static_cast<uint32_t>(uniform(0, 2));
+    if (chance(0.3)) { // pooling-only fields, unused by a strided mvout
+      a.upad = static_cast<uint32_t>(uniform(0, 3));
+      a.lpad = static_cast<uint32_t>(uniform(0, 3));
+      a.porows = static_cast<uint32_t>(uniform(0, 255));
+      a.pocols = static_cast<uint32_t>(uniform(0, 255));
+    }
+    a.stride = cols * elemBytes + (chance(0.5) ? 0 : static_cast<uint32_t>(uniform(1, 8)));
+    a.activation = chance(0.3) ? hw::isa::kActRelu : hw::isa::kActNone;
+    a.accScaleBits = pickScaleBits();
+    emitConfigSt(a, "mvout: strided config");
+  }
+  const uint64_t pixels = uint64_t(pc.orows) * pc.ocols;
+  const uint32_t row = static_cast<uint32_t>(uniform(0, memRows - pixels));
+  const uint64_t lastPixel = uint64_t(pc.orows - 1) * pc.outDim + (pc.ocols - 1);
+  if (!allocOutput(lastPixel * st_.stride + cols * elemBytes, static_cast<int>(elemBytes), addr))
+    return;
+  const uint32_t local = acc ? accAddr(row, false, full) : spAddr(row);
+  const uint32_t rows = static_cast<uint32_t>(uniform(0, dim)); // ignored
+  emit(mvout(addr, local, rows, cols), "mvout: strided");
+}
+
+// --- The array ------------------------------------------------------------------------------
+
+void Generation::opMatmulWs() {
+  if (!p_.hasWs) {
+    opMatmulOs();
+    return;
+  }
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  if (ex_.dataflow != hw::kDataflowWS) {
+    emitConfigEx(randomConfigEx(hw::kDataflowWS), "ws: config_ex");
+  } else if (chance(0.15)) {
+    ConfigExArgs a = randomConfigEx(hw::kDataflowWS);
+    a.setOnlyStrides = true;
+    emitConfigEx(a, "ws: strides");
+  }
+  const int pairs = uniformInt(1, 4);
+  for (int t = 0; t < pairs; ++t) {
+    const bool accumulated = arrayValid_ && chance(t == 0 ? 0.3 : 0.5);
+    const uint32_t m = pickSize(dim), k = pickSize(dim), n = pickSize(dim);
+    std::vector<Busy> busy; // rows this pair reads: C must avoid them
+    auto source = [&](bool acc, uint32_t rows, uint32_t cols, uint32_t stride) {
+      Operand op{garbageAddr(), rows, cols};
+      uint32_t row;
+      if (placeOperand(acc, rows, stride, {}, row)) {
+        op.addr = acc ? accAddr(row) : spAddr(row);
+        busy.push_back({acc, row, row + uint64_t(rows - 1) * stride});
+      }
+      return op;
+    };
+    const Operand a =
+        chance(0.05) ? Operand{garbageAddr(), m, k} : source(false, m, k, ex_.aStride);
+    const uint32_t wRows = chance(0.8) ? k : pickSize(dim);
+    const bool wGarbage = accumulated ? chance(0.8) : chance(0.1); // ignored when accumulated
+    const Operand w = wGarbage ? Operand{garbageAddr(), wRows, n} : source(false, wRows, n, 1);
+    const uint32_t dRows = chance(0.8) ? m : pickSize(dim);
+    const uint32_t dCols = chance(0.8) ? n : pickSize(dim);
+    const uint64_t dKind = uniform(0, 99);
+    const Operand d =
+        dKind < 50 ? Operand{garbageAddr(), dRows, dCols} : source(dKind >= 75, dRows, dCols, 1);
+    Operand c{garbageAddr(), chance(0.8) ? m : static_cast<uint32_t>(uniform(1, m)),
+              chance(0.8) ? n : pickSize(dim)};
+    const uint64_t cKind = uniform(0, 99);
+    uint32_t row;
+    if (cKind < 85 && placeOperand(cKind < 60, c.rows, ex_.cStride, busy, row))
+      c.addr = cKind < 60 ? accAddr(row, cKind >= 30, gemminiFlag(0.1)) : spAddr(row);
+    pair(!accumulated, w, c, a, d, "ws");
+    arrayValid_ = true;
+  }
+}
+
+void Generation::opMatmulOs() {
+  if (!p_.hasOs) {
+    opMatmulWs();
+    return;
+  }
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  if (ex_.dataflow != hw::kDataflowOS) {
+    emitConfigEx(randomConfigEx(hw::kDataflowOS), "os: config_ex");
+  } else if (chance(0.15)) {
+    ConfigExArgs a = randomConfigEx(hw::kDataflowOS);
+    a.setOnlyStrides = true;
+    emitConfigEx(a, "os: strides");
+  }
+  const bool resume = arrayValid_ && chance(0.3); // continue an unfinished accumulation
+  const int length = uniformInt(1, 4);
+  for (int t = 0; t < length; ++t) {
+    const bool preloaded = t == 0 && !resume;
+    const bool last = t == length - 1;
+    std::vector<Busy> busy;
+    auto source = [&](bool acc, uint32_t rows, uint32_t cols, uint32_t stride) {
+      Operand op{garbageAddr(), rows, cols};
+      uint32_t row;
+      if (placeOperand(acc, rows, stride, {}, row)) {
+        op.addr = acc ? accAddr(row) : spAddr(row);
+        busy.push_back({acc, row, row + uint64_t(rows - 1) * stride});
+      }
+      return op;
+    };
+    const uint32_t m = pickSize(dim), k = pickSize(dim), n = pickSize(dim);
+    const Operand a =
+        chance(0.05) ? Operand{garbageAddr(), m, k} : source(false, m, k, ex_.aStride);
+    const uint32_t bRows = chance(0.8) ? k : pickSize(dim);
+    const Operand b = chance(0.05) ? Operand{garbageAddr(), bRows, n} : source(false, bRows, n, 1);
+    Operand d{garbageAddr(), pickSize(dim), pickSize(dim)};
+    const uint64_t dKind = uniform(0, 99);
+    if (preloaded ? dKind >= 40 : dKind >= 90) // ignored unless preloaded
+      d = source(dKind >= 70, d.rows, d.cols, 1);
+    Operand c{garbageAddr(), pickSize(dim), pickSize(dim)};
+    const uint64_t cKind = uniform(0, 99);
+    uint32_t row;
+    if (last && cKind < 85 && placeOperand(cKind < 60, c.rows, ex_.cStride, busy, row))
+      c.addr = cKind < 60 ? accAddr(row, cKind >= 30, gemminiFlag(0.1)) : spAddr(row);
+    pair(preloaded, d, c, a, b, "os");
+    arrayValid_ = true;
+  }
+}
+
+// --- Illegal commands -----------------------------------------------------------------------
+
+void Generation::opIllegal(int errorClass) {
+  const IsaFields& f = isaFields();
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const int builtDataflow = p_.hasWs ? hw::kDataflowWS : hw::kDataflowOS;
+  auto legalEx = [&]() {
+    ConfigExArgs a = randomConfigEx(builtDataflow);
+    return a;
+  };
+  switch (errorClass) {
+  case 0: { // UNKNOWN_FUNCT
+    std::vector<uint32_t> unused;
+    for (uint32_t funct = 0; funct < 128; ++funct) {
+      bool used = false;
+      for (const hw::isa::Command& c : hw::isa::commands())
+        used = used || static_cast<uint32_t>(c.funct) == funct;
+      if (!used)
+        unused.push_back(funct);
+    }
+    emit(Instruction{unused[uniform(0, unused.size() - 1)], rng_(), rng_()},
+         "illegal: UNKNOWN_FUNCT", f.err.unknownFunct);
+    return;
+  }
+  case 1: { // BAD_CONFIG_TYPE
+    const uint64_t rs1 = rng_();
+    const uint64_t rs2 = rng_();
+    emit(configRaw(3, rs1, rs2), "illegal: BAD_CONFIG_TYPE", f.err.badConfigType);
+    return;
+  }
+  case 2: { // UNSUPPORTED
+    const uint64_t v = uniform(0, 6);
+    Instruction i;
+    if (v == 0 || v == 1) {
+      ConfigExArgs a = legalEx();
+      (v == 0 ? a.aTranspose : a.bTranspose) = true;
+      i = configEx(a);
+    } else if (v == 2) {
+      ConfigExArgs a = legalEx();
+      a.activation = uniformInt(2, 3);
+      i = configEx(a);
+    } else if (v == 3) {
+      ConfigLdArgs a = randomConfigLd(uniformInt(0, 2));
+      a.pixelRepeats = static_cast<uint32_t>(uniform(2, 255));
+      i = configLd(a);
+    } else if (v == 4) {
+      ConfigLdArgs a = randomConfigLd(uniformInt(0, 2));
+      a.scaleBits = chance(0.5) ? floatBits(2.0f) : floatBits(0.5f);
+      i = configLd(a);
+    } else if (v == 5 && p_.hasWs != p_.hasOs) {
+      ConfigExArgs a = legalEx();
+      a.dataflow = p_.hasWs ? hw::kDataflowOS : hw::kDataflowWS; // not built
+      i = configEx(a);
+    } else {
+      ConfigStArgs a = plainConfigSt(dim);
+      a.activation = uniformInt(2, 3);
+      i = configSt(a);
+    }
+    emit(i, "illegal: UNSUPPORTED", f.err.unsupported);
+    return;
+  }
+  case 3: { // LOCAL_RANGE: a zero fill (no DMA) past the end of a memory
+    const bool acc = chance(0.5);
+    const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
+    const uint32_t rows = pickSize(dim), cols = pickSize(dim);
+    const uint64_t row = chance(0.8) ? memRows - rows + 1 + uniform(0, 64)
+                                     : uniform(memRows, (1u << hw::isa::kLocalRowBits) - 1);
+    const uint32_t r = static_cast<uint32_t>(row);
+    emit(mvin(uniformInt(0, 2), 0, acc ? accAddr(r) : spAddr(r), rows, cols),
+         "illegal: LOCAL_RANGE", f.err.localRange);
+    return;
+  }
+  case 4: { // BAD_LOCAL_ADDR
+    const uint64_t v = uniform(0, 2);
+    const uint32_t local = v == 0   ? garbageAddr()
+                           : v == 1 ? spAddr(0) | (1u << hw::isa::kLocalAccumulateBit)
+                                    : accAddr(0, false, true);
+    const int ch = uniformInt(0, 2);
+    const uint32_t cols = pickSize(dim);
+    emit(mvin(ch, 0, local, 1, cols), "illegal: BAD_LOCAL_ADDR", f.err.badLocalAddr);
+    return;
+  }
+  case 5: { // BAD_SIZE: no rows, no columns, or too many columns (with the range in bounds)
+    const int ch = uniformInt(0, 2);
+    const bool acc = chance(0.5);
+    const uint32_t local = acc ? accAddr(0) : spAddr(0);
+    const uint64_t v = uniform(0, 2);
+    const uint64_t maxCols =
+        uint64_t((!acc || ld_[ch].shrink) ? p_.maxBlockLen : p_.maxBlockLenAcc) * dim;
+    const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
+    const bool tooManyFits =
+        maxCols < 0xffff && ceilDiv(maxCols + 1, dim) * ld_[ch].blockStride + 1 <= memRows;
+    Instruction i;
+    if (v == 0)
+      i = mvin(ch, 0, local, 0, pickSize(dim));
+    else if (v == 1 || !tooManyFits)
+      i = mvin(ch, 0, local, 1, 0);
+    else
+      i = mvin(ch, 0, local, 1, static_cast<uint32_t>(maxCols + 1));
+    emit(i, "illegal: BAD_SIZE", f.err.badSize);
+    return;
+  }
+  case 6: { // BAD_SHIFT
+    ConfigExArgs a = legalEx();
+    a.inShift =
+        static_cast<uint32_t>(chance(0.5) ? p_.accWidth : uniform(p_.accWidth, 0xffffffffu));
+    emit(configEx(a), "illegal: BAD_SHIFT", f.err.badShift);
+    return;
+  }
+  case 7: { // UNPAIRED: a COMPUTE without PRELOAD, or a PRELOAD left dangling
+    const Operand a{spAddr(0), pickSize(dim), pickSize(dim)};
+    const Operand b{garbageAddr(), pickSize(dim), pickSize(dim)};
+    if (chance(0.5)) {
+      emit(compute(true, a, b), "illegal: UNPAIRED compute", f.err.unpaired);
+    } else {
+      const Operand c{accAddr(0), 1, pickSize(dim)};
+      emit(preload(b, c), "illegal: UNPAIRED dangling preload", f.err.unpaired);
+      forceMatmul_ = true; // rejected when the next (execute-queue) command arrives
+    }
+    return;
+  }
+  case 8: { // DMA_ERROR: a source beyond 32 bits
+    const uint64_t dram = (uint64_t{1} << 32) + uniform(0, 1u << 20);
+    const int ch = uniformInt(0, 2);
+    const uint32_t rows = pickSize(dim), cols = pickSize(dim);
+    emit(mvin(ch, dram, spAddr(0), rows, cols), "illegal: DMA_ERROR", f.err.dmaError);
+    return;
+  }
+  default: { // BAD_POOL: a pooled mvout from the scratchpad, at full width, or too wide
+    const PoolConfig& pc = st_.pool;
+    if (!pc.pooling()) {
+      ConfigStArgs a;
+      a.poolStride = 1;
+      a.poolSize = 2;
+      a.orows = 2;
+      a.ocols = 2;
+      a.porows = 1;
+      a.pocols = 1;
+      a.poolOutDim = 1;
+      a.stride = dim * static_cast<uint32_t>(p_.accBytes);
+      a.accScaleBits = hw::isa::kAccScaleKeep;
+      emitConfigSt(a, "illegal: BAD_POOL setup (legal)");
+    }
+    const uint64_t pixels = uint64_t(pc.orows) * pc.ocols;
+    const bool spFits = pixels <= uint64_t(p_.spRows);
+    const uint64_t v = uniform(0, 2);
+    Instruction i;
+    if (v == 0 && spFits)
+      i = mvout(layout_.output.base, spAddr(0), 1, pickSize(dim));
+    else if (v == 1)
+      i = mvout(layout_.output.base, accAddr(0, false, true), 1, pickSize(dim));
+    else
+      i = mvout(layout_.output.base, accAddr(0), 1, dim + static_cast<uint32_t>(uniform(1, 100)));
+    emit(i, "illegal: BAD_POOL", f.err.badPool);
+    return;
+  }
+  }
+}
+
+} // namespace by::funcmodel

@@ -1,0 +1,32 @@
+#include "funcmodel/params.h"
+
+#include "config/derived.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace by::funcmodel {
+
+ModelParams ModelParams::from(const config::Config& c) {
+  if (c.array.lanes != 1)
+    throw std::invalid_argument(
+        "funcmodel: config '" + c.name + "' has array.lanes = " + std::to_string(c.array.lanes) +
+        "; the functional model supports only lanes = 1 (vector PEs are not modelled yet)");
+  const config::Derived d = config::derive(c);
+  ModelParams p;
+  p.dim = d.dim;
+  p.inputWidth = c.types.inputWidth;
+  p.accWidth = c.types.accWidth;
+  p.outputWidth = c.types.spatialOutputWidth;
+  p.inputBytes = d.inputBytes;
+  p.accBytes = d.accBytes;
+  p.spRows = d.spRows;
+  p.accRows = d.accRows;
+  p.maxBlockLen = d.maxBlockLen;
+  p.maxBlockLenAcc = d.maxBlockLenAcc;
+  p.hasWs = c.array.dataflow != config::Dataflow::OS;
+  p.hasOs = c.array.dataflow != config::Dataflow::WS;
+  return p;
+}
+
+} // namespace by::funcmodel

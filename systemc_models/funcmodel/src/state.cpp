@@ -1,0 +1,48 @@
+#include "funcmodel/state.h"
+
+#include <cstring>
+#include <tuple>
+
+namespace by::funcmodel {
+
+bool ExecConfig::operator==(const ExecConfig& o) const {
+  return std::tie(dataflow, activation, inShift, aStride, cStride) ==
+         std::tie(o.dataflow, o.activation, o.inShift, o.aStride, o.cStride);
+}
+
+bool LoadChannel::operator==(const LoadChannel& o) const {
+  return std::tie(stride, blockStride, shrink) == std::tie(o.stride, o.blockStride, o.shrink);
+}
+
+bool PoolConfig::operator==(const PoolConfig& o) const {
+  return std::tie(stride, size, upad, lpad, outDim, porows, pocols, orows, ocols) ==
+         std::tie(o.stride, o.size, o.upad, o.lpad, o.outDim, o.porows, o.pocols, o.orows, o.ocols);
+}
+
+float StoreConfig::accScale() const {
+  float f;
+  std::memcpy(&f, &accScaleBits, sizeof f);
+  return f;
+}
+
+bool StoreConfig::operator==(const StoreConfig& o) const {
+  return std::tie(stride, activation, accScaleBits, pool) ==
+         std::tie(o.stride, o.activation, o.accScaleBits, o.pool);
+}
+
+bool ArrayState::operator==(const ArrayState& o) const {
+  return std::tie(valid, w, p) == std::tie(o.valid, o.w, o.p);
+}
+
+bool CounterState::operator==(const CounterState& o) const {
+  return std::tie(value, snapshot, event, external, snapshotDeterministic, snapshotMode) ==
+         std::tie(o.value, o.snapshot, o.event, o.external, o.snapshotDeterministic,
+                  o.snapshotMode);
+}
+
+bool ArchState::operator==(const ArchState& o) const {
+  return std::tie(sp, acc, ex, ld, st, array, preload, counters) ==
+         std::tie(o.sp, o.acc, o.ex, o.ld, o.st, o.array, o.preload, o.counters);
+}
+
+} // namespace by::funcmodel
