@@ -37,7 +37,7 @@ vlog::Module TransposerGenerator::build() const {
       t.line("    wr_data_i[k*Width +: Width];");
     });
   });
-  b.assign("rd_data_o", "col_q[(rd_buf_i ? Dim : 0) + int'(rd_col_i)]");
+  b.assign("rd_data_o", "col_q[(rd_buf_i ? Dim : 0) + 32'(rd_col_i)]");
   return m;
 }
 

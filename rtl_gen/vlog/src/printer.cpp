@@ -124,6 +124,56 @@ void writeComment(std::ostream& os, const std::string& indent, const std::string
   }
 }
 
+// Breaks an expression's lines that are too long before a binary operator or after a comma
+// (preferring the outermost nesting level), continuing them indented by two more columns.
+std::string wrapExpression(const std::string& text, const std::string& indent) {
+  std::istringstream in(text);
+  std::string raw, out;
+  bool first = true;
+  while (std::getline(in, raw)) {
+    // Lines after the first keep their own (generator-chosen) relative indentation.
+    std::string lineIndent = indent;
+    size_t start = raw.find_first_not_of(' ');
+    std::string rest = start == std::string::npos ? "" : raw.substr(start);
+    if (!first)
+      lineIndent += std::string(start == std::string::npos ? 0 : std::min<size_t>(start, 8), ' ');
+    first = false;
+    const std::string continuation = lineIndent + "    ";
+    while (lineIndent.size() + rest.size() > kLineLimit) {
+      const size_t room = kLineLimit - lineIndent.size();
+      size_t best = std::string::npos;
+      int bestDepth = 1 << 20;
+      int depth = 0;
+      for (size_t i = 0; i < rest.size() && i < room; ++i) {
+        char ch = rest[i];
+        if (ch == '(' || ch == '{' || ch == '[')
+          ++depth;
+        else if (ch == ')' || ch == '}' || ch == ']')
+          --depth;
+        const bool opBreak =
+            ch == ' ' && i + 1 < rest.size() &&
+            (rest.compare(i + 1, 3, "&& ") == 0 || rest.compare(i + 1, 3, "|| ") == 0 ||
+             rest.compare(i + 1, 2, "? ") == 0 || rest.compare(i + 1, 2, ": ") == 0 ||
+             rest.compare(i + 1, 2, "+ ") == 0);
+        const bool commaBreak = ch == ',' && i + 1 < rest.size() && rest[i + 1] == ' ';
+        if ((opBreak || commaBreak) && depth <= bestDepth) {
+          best = commaBreak ? i + 1 : i;
+          bestDepth = depth;
+        }
+      }
+      if (best == std::string::npos || best == 0)
+        break; // nothing sensible to break at: leave the line long
+      out += lineIndent + rest.substr(0, best) + "\n";
+      rest = rest.substr(best + 1);
+      lineIndent = continuation;
+    }
+    out += lineIndent + rest + "\n";
+  }
+  if (!out.empty())
+    out.pop_back();
+  return out;
+}
+
 std::string typeText(const Type& t) {
   std::string s = "logic";
   if (t.isSigned)
@@ -161,7 +211,7 @@ public:
       } else if (const auto* a = std::get_if<AssignItem>(&item)) {
         std::string line = ind + "assign " + a->lhs + " = " + a->rhs + ";";
         if (line.size() > kLineLimit) // continue the right-hand side on the next line
-          line = ind + "assign " + a->lhs + " =\n" + ind + "    " + a->rhs + ";";
+          line = ind + "assign " + a->lhs + " =\n" + wrapExpression(a->rhs + ";", ind + "    ");
         if (!a->comment.empty())
           writeComment(os_, ind, a->comment);
         os_ << line << "\n";
@@ -263,8 +313,15 @@ private:
   }
 
   void stmts(const Stmts& s, int level) {
-    for (const auto& [indent, text] : s.lines())
-      os_ << std::string(2 * (level + indent), ' ') << text << "\n";
+    for (const auto& [indent, text] : s.lines()) {
+      const std::string ind(2 * (level + indent), ' ');
+      if (text.rfind("// ", 0) == 0)
+        writeComment(os_, ind, text.substr(3));
+      else if (ind.size() + text.size() > kLineLimit)
+        os_ << wrapExpression(text, ind) << "\n";
+      else
+        os_ << ind << text << "\n";
+    }
   }
 
   void flops(const FlopsItem& f, const std::string& ind) {
