@@ -2,6 +2,7 @@
 
 #include "cmd_decoder.h"
 #include "execute_controller.h"
+#include "cmd_frontend.h"
 #include "hw/generators.h"
 #include "load_controller.h"
 #include "reservation_station.h"
@@ -25,6 +26,7 @@ GeneratedDesign buildDesign(const config::Config& config) {
     const AccelParams accel = accelParams(config);
     d.modules.push_back(ScratchpadGenerator(accel).build());
     d.modules.push_back(AccumulatorGenerator(accel).build());
+    d.modules.push_back(CmdFrontendGenerator(accel).build());
     d.modules.push_back(CmdDecoderGenerator(accel).build());
     d.modules.push_back(ReservationStationGenerator(accel).build());
     d.modules.push_back(LoadControllerGenerator(accel).build());
