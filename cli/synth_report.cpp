@@ -1,5 +1,7 @@
 #include "synth_report.h"
 
+#include "hw/generators.h"
+
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -82,20 +84,74 @@ long long cellTransistors(const std::string& type) {
   return -1; // not modelled
 }
 
-ordered_json buildSynthReport(const json& stat, const std::string& top) {
+std::map<std::string, std::vector<SramMacro>> parseSramDump(std::istream& dump) {
+  std::map<std::string, std::vector<SramMacro>> out;
+  std::string line, module;
+  SramMacro* cell = nullptr;
+  while (std::getline(dump, line)) {
+    std::istringstream words(line);
+    std::string word;
+    words >> word;
+    if (word == "module") {
+      words >> module;
+      cell = nullptr;
+    } else if (word == "cell") {
+      std::string type;
+      words >> type;
+      if (!type.empty() && type[0] == '\\')
+        type = type.substr(1);
+      out[module].push_back(SramMacro{type, 0, 0});
+      cell = &out[module].back();
+    } else if (word == "parameter" && cell) {
+      std::string name, value;
+      while (words >> name && name == "signed") {
+      }
+      words >> value;
+      if (name == "\\Depth")
+        cell->depth = std::stoll(value);
+      else if (name == "\\Width")
+        cell->width = std::stoll(value);
+    } else if (word == "end") {
+      cell = nullptr;
+    }
+  }
+  return out;
+}
+
+long long sramTransistors(const SramMacro& m) {
+  // A 6T bit cell (single port) or an 8T cell with a decoupled read port (dual port); per
+  // port, each row has a decoder and wordline driver (~12) and each column a precharge, sense
+  // amplifier and write driver (~30).
+  const bool dual = m.type == hw::names::kSramDp;
+  const long long ports = dual ? 2 : 1;
+  return m.depth * m.width * (dual ? 8 : 6) + ports * (m.depth * 12 + m.width * 30);
+}
+
+ordered_json buildSynthReport(const json& stat, const std::string& top,
+                              const std::map<std::string, std::vector<SramMacro>>& srams) {
   const json& modules = stat.at("modules");
-  // Own logic per module (cells that are not submodule instances).
+  // Own logic per module (cells that are not submodule instances; SRAM macros are priced from
+  // their parameters).
   struct Info {
-    long long ownCells = 0, ownTransistors = 0, unmodelledCells = 0;
+    long long ownCells = 0, ownTransistors = 0, unmodelledCells = 0, sramBits = 0;
     std::map<std::string, long long> children;
     std::map<std::string, long long> cellTypes;
   };
   std::map<std::string, Info> info;
   for (auto it = modules.begin(); it != modules.end(); ++it) {
     Info& i = info[it.key()];
+    auto macros = srams.find(it.key());
+    if (macros != srams.end())
+      for (const SramMacro& m : macros->second) {
+        i.sramBits += m.depth * m.width;
+        i.ownTransistors += sramTransistors(m);
+      }
     for (auto c = it.value().at("num_cells_by_type").begin();
          c != it.value().at("num_cells_by_type").end(); ++c) {
-      if (modules.contains(c.key())) {
+      const std::string plain = c.key()[0] == '\\' ? c.key().substr(1) : c.key();
+      if (plain == hw::names::kSramSp || plain == hw::names::kSramDp) {
+        i.cellTypes[plain] += c.value().get<long long>();
+      } else if (modules.contains(c.key())) {
         i.children[c.key()] += c.value().get<long long>();
       } else {
         const long long n = c.value().get<long long>();
@@ -110,21 +166,24 @@ ordered_json buildSynthReport(const json& stat, const std::string& top) {
     }
   }
   // Hierarchical totals and instance counts below the top.
-  std::map<std::string, std::pair<long long, long long>> totals; // (cells, transistors)
-  std::function<std::pair<long long, long long>(const std::string&)> total =
-      [&](const std::string& m) {
-        auto found = totals.find(m);
-        if (found != totals.end())
-          return found->second;
-        std::pair<long long, long long> t{info[m].ownCells, info[m].ownTransistors};
-        for (const auto& [child, n] : info[m].children) {
-          auto ct = total(child);
-          t.first += n * ct.first;
-          t.second += n * ct.second;
-        }
-        totals[m] = t;
-        return t;
-      };
+  struct Total {
+    long long cells = 0, transistors = 0, sramBits = 0;
+  };
+  std::map<std::string, Total> totals;
+  std::function<Total(const std::string&)> total = [&](const std::string& m) {
+    auto found = totals.find(m);
+    if (found != totals.end())
+      return found->second;
+    Total t{info[m].ownCells, info[m].ownTransistors, info[m].sramBits};
+    for (const auto& [child, n] : info[m].children) {
+      const Total ct = total(child);
+      t.cells += n * ct.cells;
+      t.transistors += n * ct.transistors;
+      t.sramBits += n * ct.sramBits;
+    }
+    totals[m] = t;
+    return t;
+  };
   std::map<std::string, long long> instances;
   std::string topKey = "\\" + top;
   std::function<void(const std::string&, long long)> count = [&](const std::string& m,
@@ -138,23 +197,27 @@ ordered_json buildSynthReport(const json& stat, const std::string& top) {
 
   ordered_json report;
   report["top"] = top;
-  report["area_model"] = "Yosys generic gates; transistor estimate per docs/area.md";
+  report["area_model"] =
+      "Yosys generic gates and SRAM macros; transistor estimate per docs/area.md";
   ordered_json list = ordered_json::array();
   for (const auto& [name, i] : info) {
-    auto t = total(name);
+    const Total t = total(name);
     list.push_back({{"module", readableModuleName(name)},
                     {"yosys_name", name},
                     {"instances", instances.count(name) ? instances[name] : 0},
                     {"own_cells", i.ownCells},
                     {"own_transistors", i.ownTransistors},
-                    {"total_cells", t.first},
-                    {"total_transistors", t.second},
+                    {"own_sram_bits", i.sramBits},
+                    {"total_cells", t.cells},
+                    {"total_transistors", t.transistors},
+                    {"total_sram_bits", t.sramBits},
                     {"unmodelled_cells", i.unmodelledCells},
                     {"cell_types", i.cellTypes}});
   }
   report["modules"] = list;
-  auto t = info.count(topKey) ? total(topKey) : std::pair<long long, long long>{0, 0};
-  report["design"] = {{"cells", t.first}, {"transistors", t.second}};
+  const Total t = info.count(topKey) ? total(topKey) : Total{};
+  report["design"] = {
+      {"cells", t.cells}, {"transistors", t.transistors}, {"sram_bits", t.sramBits}};
   return report;
 }
 
@@ -175,6 +238,7 @@ std::string synthReportText(const ordered_json& report) {
     os << line;
   }
   os << "\ndesign total: " << report.at("design").at("cells").get<long long>() << " cells, "
+     << report.at("design").at("sram_bits").get<long long>() << " SRAM bits, "
      << report.at("design").at("transistors").get<long long>() << " transistors (estimate)\n";
   return os.str();
 }

@@ -1,8 +1,11 @@
 // Turns Yosys `stat -json -tech cmos` output into Brickyard's per-module area report.
 #pragma once
 
+#include <istream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace by::cli {
 
@@ -13,9 +16,24 @@ std::string readableModuleName(const std::string& yosysName);
 /// Estimated transistors of one Yosys gate-level cell type; -1 when not modelled.
 long long cellTransistors(const std::string& type);
 
+/// One behavioural SRAM instance that synthesis keeps as a macro (a black box).
+struct SramMacro {
+  std::string type; // by_sram_sp or by_sram_dp
+  long long depth = 0, width = 0;
+};
+
+/// SRAM macros per parent module (keyed by Yosys module name), parsed from the output of
+/// Yosys `dump -m */t:by_sram_*` after synthesis.
+std::map<std::string, std::vector<SramMacro>> parseSramDump(std::istream& dump);
+
+/// Estimated transistors of one SRAM macro: bit cells plus row and column periphery
+/// (docs/area.md, "SRAM macros").
+long long sramTransistors(const SramMacro& macro);
+
 /// Report: per module its own cells and transistor estimate, its instance count in the top's
 /// hierarchy and its hierarchical totals; plus the design total.
-nlohmann::ordered_json buildSynthReport(const nlohmann::json& yosysStat, const std::string& top);
+nlohmann::ordered_json buildSynthReport(const nlohmann::json& yosysStat, const std::string& top,
+                                        const std::map<std::string, std::vector<SramMacro>>& srams);
 
 std::string synthReportText(const nlohmann::ordered_json& report);
 
