@@ -119,25 +119,33 @@ vlog::Module DmaReaderGenerator::build() const {
 
   // --- Split queue and splitter.
   b.comment("Split queue: slots in request order, waiting for their bursts to be issued. It "
-            "holds each busy slot at most once, so Slots entries never overflow.");
+            "holds each busy slot at most once, so Slots entries never overflow. When it is "
+            "empty the splitter takes a new request straight from the request port, so that its "
+            "first burst reaches the AR register in the cycle of the request; the request "
+            "enters the queue only if bursts remain.");
   b.logicArray("split_queue_q", Type::bits("SlotW"), "Slots", "", kWires);
   b.logic("split_wr_q", Type::bits("SlotW"));
   b.logic("split_rd_q", Type::bits("SlotW"));
   b.logic("split_count_q", Type::bits("SplitCntW"));
   b.logic("split_issued_q", Type::bits("BeatW"), "beats of the head request already issued");
+  b.logic("split_bypass", Type::bit(), "the queue is empty: split the arriving request");
+  b.logic("split_new", Type::bit(), "a request with bytes arrives");
   b.logic("split_valid", Type::bit(), "a request waits for bursts");
   b.logic("split_slot", Type::bits("SlotW"), "its slot");
   b.logic("split_addr", Type::bits("BeatAddrW"), "beat address of its next burst");
   b.logic("split_left", Type::bits("BeatW"), "beats still to issue");
-  b.logic("split_push", Type::bit(), "a request with bursts arrives");
-  b.logic("split_pop", Type::bit(), "its last burst is issued");
-  b.assign("split_valid", "split_count_q != '0");
-  b.assign("split_slot", "split_queue_q[split_rd_q]");
-  b.assign("split_addr", "slot_base_q[split_slot] + BeatAddrW'(split_issued_q)");
-  b.assign("split_left", "slot_beats_q[split_slot] - split_issued_q");
+  b.logic("split_push", Type::bit(), "a request enters the queue");
+  b.logic("split_pop", Type::bit(), "the head's last burst is issued");
+  b.assign("split_bypass", "split_count_q == '0");
+  b.assign("split_new", "req_fire & ~req_empty");
+  b.assign("split_valid", "split_bypass ? split_new : 1'b1");
+  b.assign("split_slot", "split_bypass ? alloc_slot : split_queue_q[split_rd_q]");
+  b.assign("split_addr",
+           "split_bypass ? req_base : slot_base_q[split_slot] + BeatAddrW'(split_issued_q)");
+  b.assign("split_left", "split_bypass ? req_beats : slot_beats_q[split_slot] - split_issued_q");
   dma::burstSplitter(b, "split");
-  b.assign("split_push", "req_fire & ~req_empty");
-  b.assign("split_pop", "ar_load & split_final");
+  b.assign("split_push", "split_new & ~(split_bypass & ar_load & split_final)");
+  b.assign("split_pop", "ar_load & split_final & ~split_bypass");
   b.flops({{{"split_queue_q[split_wr_q]", "alloc_slot", ""}}, "split_push"});
   b.flops(
       {{{"split_wr_q", "(split_wr_q == SlotW'(Slots - 1)) ? '0 : split_wr_q + SlotW'(1)", "'0"}},

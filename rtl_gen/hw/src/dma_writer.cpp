@@ -141,16 +141,24 @@ vlog::Module DmaWriterGenerator::build() const {
   b.blank();
 
   // --- AW side.
-  b.comment("AW side: the splitter cuts the entry at aw_ptr_q into bursts.");
+  b.comment("AW side: the splitter cuts the entry at aw_ptr_q into bursts. When it has nothing "
+            "to do, it takes a new request straight from the request port (the entry it is "
+            "written to is then entry aw_ptr_q), so that its first burst reaches the AW register "
+            "in the cycle of the request.");
+  b.logic("aw_idle", Type::bit(), "no entry has bursts left to issue");
+  b.comment("(The entry at aw_ptr_q may be valid and done with AW when the AW side has lapped the "
+            "W side; then the queue is full and no request arrives.)");
   b.logic("split_issued_q", Type::bits("BeatW"), "beats of the entry already issued");
   b.logic("split_valid", Type::bit(), "the entry has bursts to issue");
   b.logic("split_addr", Type::bits("BeatAddrW"), "beat address of its next burst");
   b.logic("split_left", Type::bits("BeatW"), "beats still to issue");
   b.logic("aw_slot", Type::bits("SlotW"), "the entry's slot");
-  b.assign("split_valid", "entry_valid[aw_ptr_q] & ~entry_aw_done[aw_ptr_q]");
-  b.assign("split_addr", "entry_base_q[aw_ptr_q] + BeatAddrW'(split_issued_q)");
-  b.assign("split_left", "entry_beats_q[aw_ptr_q] - split_issued_q");
-  b.assign("aw_slot", "entry_slot_q[aw_ptr_q]");
+  b.assign("aw_idle", "~entry_valid[aw_ptr_q] | entry_aw_done[aw_ptr_q]");
+  b.assign("split_valid", "aw_idle ? entry_push : 1'b1");
+  b.assign("split_addr",
+           "aw_idle ? req_base : entry_base_q[aw_ptr_q] + BeatAddrW'(split_issued_q)");
+  b.assign("split_left", "aw_idle ? req_beats : entry_beats_q[aw_ptr_q] - split_issued_q");
+  b.assign("aw_slot", "aw_idle ? alloc_slot : entry_slot_q[aw_ptr_q]");
   dma::burstSplitter(b, "split");
   b.flops({{{"split_issued_q", "split_final ? '0 : split_issued_q + BeatW'(split_beats)", "'0"}},
            "aw_load"});
@@ -177,7 +185,7 @@ vlog::Module DmaWriterGenerator::build() const {
       .ifElse(
           "push",
           [](vlog::Stmts& s) {
-            s.line("valid_d = 1'b1;").line("aw_done_d = 1'b0;").line("w_done_d = 1'b0;");
+            s.line("valid_d = 1'b1;").line("aw_done_d = aw_finish;").line("w_done_d = 1'b0;");
           },
           [](vlog::Stmts& s) {
             s.ifElse("aw_done_d && w_done_d", [](vlog::Stmts& t) {
@@ -287,9 +295,9 @@ vlog::Module DmaWriterGenerator::build() const {
   slot.assign("retire", "done_fire && done_slot_q == SlotW'(s)");
   slot.comb()
       .line("busy_d = busy_q;")
-      .line("issued_d = issued_q | (issue & split_final);")
-      .line("error_d = error_q | (answer & (m_axi_bresp_i != 2'b00));")
-      .line("pending_d = pending_q + PendW'(issue) - PendW'(answer);")
+      .line("issued_d = issued_q;")
+      .line("error_d = error_q;")
+      .line("pending_d = pending_q;")
       .ifElse("alloc",
               [](vlog::Stmts& s) {
                 s.line("busy_d = 1'b1;")
@@ -297,6 +305,10 @@ vlog::Module DmaWriterGenerator::build() const {
                     .line("error_d = 1'b0;")
                     .line("pending_d = '0;");
               })
+      .comment("a request's first burst may be issued in the cycle it arrives")
+      .line("issued_d = issued_d | (issue & split_final);")
+      .line("error_d = error_d | (answer & (m_axi_bresp_i != 2'b00));")
+      .line("pending_d = pending_d + PendW'(issue) - PendW'(answer);")
       .ifElse("retire", [](vlog::Stmts& s) { s.line("busy_d = 1'b0;"); });
   slot.flops({{{"busy_q", "busy_d", "1'b0"},
                {"issued_q", "issued_d", "1'b0"},
