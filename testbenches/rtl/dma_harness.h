@@ -17,8 +17,26 @@
 
 namespace by::test::dma {
 
+/// The DMA parameters the model was built with: the config's, or the parameter overrides of a
+/// corner-case build (BY_DMA_* definitions, the same values passed to Verilator as -G).
 inline hw::DmaParams builtParams() {
-  return hw::dmaParams(builtConfig());
+  hw::DmaParams p = hw::dmaParams(builtConfig());
+#ifdef BY_DMA_DATA_WIDTH
+  p.dataWidth = BY_DMA_DATA_WIDTH;
+  p.maxInflight = BY_DMA_MAX_INFLIGHT;
+  p.maxBurst = BY_DMA_MAX_BURST;
+  p.maxBytes = BY_DMA_MAX_BYTES;
+#endif
+  return p;
+}
+
+/// The name printed in reports: the config, or the corner-case build.
+inline const char* variantName() {
+#ifdef BY_DMA_VARIANT
+  return BY_DMA_VARIANT;
+#else
+  return BY_CONFIG_NAME;
+#endif
 }
 
 /// The memory every test uses: 64 KiB (16 pages) at 0x8000_0000, 4 KiB aligned, so a beat is

@@ -245,7 +245,7 @@ std::function<bool(Request&)> randomRequests(const hw::DmaParams& p, axi::Memory
 void report(const char* what, const RoundResult& r) {
   std::printf("[dma_reader %s] %s: %llu requests checked, %llu bytes, %llu bursts, %llu cycles, "
               "%.2f bytes/cycle, mean latency %.1f cycles\n",
-              BY_CONFIG_NAME, what, static_cast<unsigned long long>(r.requests),
+              variantName(), what, static_cast<unsigned long long>(r.requests),
               static_cast<unsigned long long>(r.bytes), static_cast<unsigned long long>(r.bursts),
               static_cast<unsigned long long>(r.cycles),
               r.cycles ? static_cast<double>(r.bytes) / static_cast<double>(r.cycles) : 0.0,
@@ -257,7 +257,7 @@ void report(const char* what, const RoundResult& r) {
 
 TEST(DmaReader, RandomRequestsUnderStress) {
   const hw::DmaParams p = builtParams();
-  const uint64_t seed = test::testSeed(101, std::string("dma reader random ") + BY_CONFIG_NAME);
+  const uint64_t seed = test::testSeed(101, std::string("dma reader random ") + variantName());
   ReaderTb tb(p);
   struct Phase {
     const char* name;
@@ -374,16 +374,15 @@ TEST(DmaReader, ZeroAndOverlongLengths) {
 
 TEST(DmaReader, MisplacedRlastIsReportedAsAnError) {
   const hw::DmaParams p = builtParams();
-  ASSERT_GT(p.maxBytes, p.beatBytes()) << "needs multi-beat bursts";
   ReaderTb tb(p);
   axi::Memory mem(memoryConfig(p, 4));
   axi::CheckerConfig cc = checkerConfig(p);
   cc.print = false;
   axi::Checker chk(cc, "dma_reader AXI");
   bool done = false;
-  tb.corrupt = [&](axi::Bus& bus) { // the first beat of the first burst claims to be the last
+  tb.corrupt = [&](axi::Bus& bus) { // the first beat of the first burst gets RLAST inverted
     if (!done && bus.r.valid) {
-      bus.r.last = true;
+      bus.r.last = !bus.r.last;
       done = bus.r.ready; // rready is always high in this engine
     }
   };
@@ -449,11 +448,14 @@ TEST(DmaReader, Throughput) {
     });
     std::printf("[dma_reader %s] throughput %s (latency %d): %.2f bytes/cycle of %d, "
                 "mean request latency %.1f cycles\n",
-                BY_CONFIG_NAME, c.name, c.latency,
+                variantName(), c.name, c.latency,
                 static_cast<double>(bytes) / static_cast<double>(r.cycles), p.beatBytes(),
                 static_cast<double>(r.latencySum) / static_cast<double>(r.requests));
     EXPECT_TRUE(chk.clean()) << chk.report();
-    if (c.latency == 0 && c.aligned && c.len == 0 && !c.serial) { // the R channel is the only limit
+    // Full bus bandwidth needs enough bursts in flight to cover a burst's round trip of
+    // MaxBurst + 2 cycles (address register, first beat, ID release).
+    if (c.latency == 0 && c.aligned && c.len == 0 && !c.serial &&
+        p.maxInflight * p.maxBurst >= p.maxBurst + 2) { // then the R channel is the only limit
       EXPECT_GE(static_cast<double>(bytes) / static_cast<double>(r.cycles), 0.9 * p.beatBytes());
     }
   }
