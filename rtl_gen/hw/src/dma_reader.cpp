@@ -1,8 +1,9 @@
 // The DMA reader (docs/dma.md): an AXI4 read master answering byte-addressed requests.
 //
 // A request takes a free slot (MaxInflight slots), which holds its fields and a buffer of
-// BufBeats bus beats, and its slot number enters the split queue. The splitter cuts the
-// request at the queue's head into INCR bursts of full-width beats (at most MaxBurst beats,
+// BufBeats bus beats, and its slot number enters the split queue (unless the queue is empty
+// and the splitter finishes it in the cycle it arrives). The splitter cuts the request at the
+// queue's head (or the arriving one) into INCR bursts of full-width beats (at most MaxBurst beats,
 // never across a 4 KiB boundary); each burst takes a free ID from the pool, which remembers
 // the slot and the buffer position of the burst's next beat, so R beats of any ID, in any
 // interleaving, land directly in place; RREADY is always high because every issued beat has

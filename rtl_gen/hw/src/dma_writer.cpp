@@ -11,8 +11,10 @@
 // Every B response retires its ID and decrements its slot's count; a slot whose bursts are
 // all issued and answered is finished, and finished slots are reported in round-robin order.
 // An entry is free once both sides are past it, so a second request queues behind the first
-// and W beats flow back to back across requests. Cost: 2 * (BufBeats beats + ~60 bits) of
-// flops for the queue, ~30 bits per slot and per ID, and one request-wide shifter.
+// and W beats flow back to back across requests; an idle AW side splits an arriving request
+// straight from the request port, so its first burst reaches the AW register in the cycle of
+// the request and its first W beat can follow in the next cycle. Cost: 2 * (BufBeats beats + ~60
+// bits) of flops for the queue, ~30 bits per slot and per ID, and one request-wide shifter.
 #include "dma_common.h"
 
 namespace by::hw {
