@@ -18,6 +18,8 @@ GeneratedDesign buildDesign(const config::Config& config) {
   d.modules.push_back(PeGenerator(out.array).build());
   d.modules.push_back(TileGenerator(out.array).build());
   d.modules.push_back(MeshGenerator(out.array).build());
+  d.modules.push_back(DmaReaderGenerator(dmaParams(config)).build());
+  d.modules.push_back(DmaWriterGenerator(dmaParams(config)).build());
   d.modules.push_back(AccScaleGenerator(config.types.accWidth).build());
   d.modules.push_back(SramGenerator().buildSinglePort());
   d.modules.push_back(SramGenerator().buildDualPort());

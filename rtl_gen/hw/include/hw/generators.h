@@ -3,8 +3,11 @@
 #pragma once
 
 #include "hw/accel_params.h"
+#include "config/config.h"
 #include "hw/array_params.h"
 #include "vlog/ir.h"
+
+#include <string>
 
 namespace by::hw {
 
@@ -28,6 +31,8 @@ inline constexpr const char* kStoreController = "by_store_controller";
 inline constexpr const char* kExecController = "by_execute_controller";
 inline constexpr const char* kFrontend = "by_cmd_frontend";
 inline constexpr const char* kAccelerator = "by_accelerator";
+inline constexpr const char* kDmaReader = "by_dma_reader";
+inline constexpr const char* kDmaWriter = "by_dma_writer";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).
@@ -123,6 +128,51 @@ public:
 
 private:
   AccelParams p_;
+};
+
+/// The AXI4 DMA engine's parameters (docs/dma.md), fixed by the config's `dma` section. The
+/// generated modules carry them as parameters with these values as defaults.
+struct DmaParams {
+  std::string configName;
+  int addrWidth = 32;  // AXI address bits
+  int dataWidth = 128; // AXI data bits (dma.bus_width)
+  int maxInflight = 8; // outstanding bursts = distinct AXI IDs (dma.max_inflight)
+  int maxBurst = 16;   // beats per INCR burst (dma.max_burst)
+  int maxBytes = 64;   // bytes per request (dma.max_bytes)
+  int tagWidth = 8;    // request tag bits, chosen by the instantiating controller
+
+  int beatBytes() const { return dataWidth / 8; }
+  /// AXI ID bits: enough for maxInflight distinct IDs (at least 1).
+  int idWidth() const;
+  /// Bits of a request length, 1..maxBytes.
+  int lenWidth() const;
+  /// Beats one request can touch: maxBytes/beatBytes, plus one for an unaligned start.
+  int bufferBeats() const { return maxBytes / beatBytes() + 1; }
+};
+
+DmaParams dmaParams(const config::Config& config, int tagWidth = 8);
+
+/// AXI4 read master: splits byte-addressed requests of up to MaxBytes into INCR bursts
+/// (4 KiB rule, MaxBurst beats, MaxInflight outstanding IDs), reassembles each request's bytes
+/// and answers every request once, in any order, identified by its tag.
+class DmaReaderGenerator {
+public:
+  explicit DmaReaderGenerator(const DmaParams& params) : p_(params) {}
+  vlog::Module build() const;
+
+private:
+  DmaParams p_;
+};
+
+/// AXI4 write master: writes the bytes of each request with INCR bursts whose WSTRB marks
+/// exactly the request's bytes, and reports each request once after all its B responses.
+class DmaWriterGenerator {
+public:
+  explicit DmaWriterGenerator(const DmaParams& params) : p_(params) {}
+  vlog::Module build() const;
+
+private:
+  DmaParams p_;
 };
 
 } // namespace by::hw
