@@ -12,6 +12,7 @@ find_package(ZLIB REQUIRED)
 add_library(verilator_runtime STATIC
   ${VERILATOR_INCLUDE_DIR}/verilated.cpp
   ${VERILATOR_INCLUDE_DIR}/verilated_threads.cpp
+  ${VERILATOR_INCLUDE_DIR}/verilated_vcd_c.cpp
   ${VERILATOR_INCLUDE_DIR}/verilated_fst_c.cpp) # includes the gtkwave FST writer sources
 target_include_directories(verilator_runtime SYSTEM PUBLIC
   ${VERILATOR_INCLUDE_DIR} ${VERILATOR_INCLUDE_DIR}/vltstd)
@@ -40,10 +41,12 @@ function(brickyard_generate_rtl cfg)
   add_custom_target(gen_${cfg} DEPENDS ${out}/rtl/filelist.f)
 endfunction()
 
-# brickyard_verilate(<target> CONFIG <config-name> TOP <module> [TRACE])
-# Creates static library <target> holding the Verilated model class V<target>.
+# brickyard_verilate(<target> CONFIG <config-name> TOP <module> [TRACE | TRACE_VCD]
+#                    [PARAMS <P=V>...])
+# Creates static library <target> holding the Verilated model class V<target>. PARAMS override
+# top-module parameters (Verilator -G), for corner cases no shipped config reaches.
 function(brickyard_verilate target)
-  cmake_parse_arguments(ARG "TRACE" "CONFIG;TOP" "" ${ARGN})
+  cmake_parse_arguments(ARG "TRACE;TRACE_VCD" "CONFIG;TOP" "PARAMS" ${ARGN})
   brickyard_generate_rtl(${ARG_CONFIG})
   set(rtl ${CMAKE_BINARY_DIR}/gen/${ARG_CONFIG}/rtl)
   set(mdir ${CMAKE_BINARY_DIR}/verilated/${target})
@@ -51,7 +54,13 @@ function(brickyard_verilate target)
   set(trace_flags)
   if(ARG_TRACE)
     set(trace_flags --trace-fst)
+  elseif(ARG_TRACE_VCD)
+    set(trace_flags --trace)
   endif()
+  set(param_flags)
+  foreach(param ${ARG_PARAMS})
+    list(APPEND param_flags -G${param})
+  endforeach()
   set(objcache)
   if(CCACHE_PROGRAM)
     set(objcache OBJCACHE=${CCACHE_PROGRAM})
@@ -61,7 +70,7 @@ function(brickyard_verilate target)
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${mdir}
     COMMAND ${CMAKE_COMMAND} -E env ${objcache}
             ${VERILATOR_EXECUTABLE} --cc -O3 --x-assign fast --x-initial fast
-            --prefix ${prefix} --top-module ${ARG_TOP} ${trace_flags}
+            --prefix ${prefix} --top-module ${ARG_TOP} ${trace_flags} ${param_flags}
             -F ${rtl}/filelist.f -Mdir ${mdir} --build -j 2
             -CFLAGS "-O2 -std=c++17" > /dev/null
     DEPENDS gen_${ARG_CONFIG} ${rtl}/filelist.f
