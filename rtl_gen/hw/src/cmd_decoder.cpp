@@ -392,7 +392,10 @@ vlog::Module CmdDecoderGenerator::build() const {
                   "      is_mvin ? ld_err : is_mvout ? st_err : is_preload ? pre_err :\n"
                   "      is_compute ? cmp_err : ErrNone");
   b.assign("needs_rs", "err == ErrNone && (is_mvin || is_mvout || is_compute)");
-  b.assign("needs_resp", "err == ErrNone && is_counter && (cmd_xd_i || cmd_mmio_i)");
+  b.comment("A RoCC command that writes rd always gets a response (a core waits for it), 0 "
+            "unless it is a COUNTER_OP; a COUNTER_OP pushed through the registers always "
+            "leaves its result in RESP_*.");
+  b.assign("needs_resp", "cmd_xd_i || (cmd_mmio_i && is_counter)");
   b.assign("accept", "cmd_valid_i && !dangling && (needs_rs ? op_ready_i :\n"
                      "      needs_resp ? !resp_valid_q : 1'b1)");
   b.assign("cmd_ready_o", "accept");
@@ -568,7 +571,7 @@ vlog::Module CmdDecoderGenerator::build() const {
       .ifElse("accept && needs_resp", [](vlog::Stmts& s) {
         s.line("resp_valid_q <= 1'b1;");
         s.line("resp_mmio_q <= cmd_mmio_i;");
-        s.line("resp_data_q <= 64'(ctr_value_i);");
+        s.line("resp_data_q <= is_counter ? 64'(ctr_value_i) : '0;");
       });
   b.blank();
   b.comment("Every operand is decoded the same way; these decoded bits are not needed (and "

@@ -197,15 +197,21 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("drain_pend_q", Type::bit(), "an ended OS accumulation waits for a flip");
   b.logic("drain_act_q", Type::bit(), "its rows are leaving the array");
   b.logic("drain_j_q", Type::bits(db), "beats since the draining flip");
-  b.logic("drain_c_row_q", Type::bits(rb));
-  b.logic("drain_c_rows_q", Type::bits(db));
-  b.logic("drain_c_cols_q", Type::bits(db));
-  b.logic("drain_c_stride_q", Type::bits(16));
-  b.logic("drain_acc_q", Type::bit());
-  b.logic("drain_accumulate_q", Type::bit());
-  b.logic("drain_relu_q", Type::bit());
-  b.logic("drain_shift_q", Type::bits(p.shiftBits));
-  b.logic("drain_entry_q", Type::bits(2));
+  b.comment("Where drained rows go: pend_* for the ended accumulation waiting for its flip, "
+            "drain_* for the one leaving the array (an operation can end while the previous "
+            "drain starts), dr_* the set this beat uses.");
+  const std::vector<std::pair<std::string, vlog::Type>> drainFields = {
+      {"c_row", Type::bits(rb)},  {"c_rows", Type::bits(db)},
+      {"c_cols", Type::bits(db)}, {"c_stride", Type::bits(16)},
+      {"acc", Type::bit()},       {"accumulate", Type::bit()},
+      {"relu", Type::bit()},      {"shift", Type::bits(p.shiftBits)},
+      {"entry", Type::bits(2)}};
+  for (const auto& [f, t] : drainFields) {
+    b.logic("pend_" + f + "_q", t);
+    b.logic("drain_" + f + "_q", t);
+    b.logic("dr_" + f, t);
+    b.assign("dr_" + f, "drain_act_q ? drain_" + f + "_q : pend_" + f + "_q");
+  }
   b.blank();
 
   // ================================================================ beat selection
@@ -225,7 +231,10 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("ev_bd_rows", Type::bits(db));
   b.logic("ev_bd_cols", Type::bits(db));
   b.logic("ev_on_cur", Type::bit(), "the planned flip is the current operation's");
-  b.assign("cur_computing", "cur_valid_q && cur_flipped_q && cur_beat_q < cur_nbeats");
+  b.comment("An OS operation that does not flip (COMPUTE_ACCUMULATED) after an ended "
+            "accumulation waits for that accumulation's drain flip, which starts it from zero.");
+  b.assign("cur_computing", "cur_valid_q && cur_flipped_q && cur_beat_q < cur_nbeats &&\n"
+                            "      !(!cur_ws && drain_pend_q)");
   b.assign("flip_now", "ev_valid_q && ev_dist_q == '0");
   b.assign("ev_on_cur", "cur_valid_q && !cur_flipped_q");
   b.assign("flip_op", "flip_now && !ev_drain_q");
@@ -244,43 +253,89 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.blank();
 
   // ---------------------------------------------------------------- reads
-  b.comment("Reads this beat needs; the beat goes only when all are granted together.");
+  b.comment("Reads this beat needs. Two of them may hit the same scratchpad bank, or both "
+            "need the accumulator port, so they cannot always be granted in one cycle: each "
+            "read is taken when granted (got_*_q), data read before the beat goes waits in a "
+            "hold register, and the beat goes once all its operands have been read.");
   b.logic("need_a", Type::bit());
   b.logic("need_b", Type::bit());
   b.logic("need_d", Type::bit());
+  for (const char* o : {"a", "b", "d"}) {
+    const std::string op = o;
+    b.logic("got_" + op + "_q", Type::bit(), "this beat's " + op + " was read in an earlier cycle");
+    b.logic("cap_" + op + "_q", Type::bit(), "hold the " + op + " data arriving now");
+  }
+  b.logic("cap_b_acc_q", Type::bit(), "the held b comes from the accumulator");
+  b.logic("cap_d_acc_q", Type::bit());
+  b.logic("hold_a_q", Type::bits(spRow));
+  b.logic("hold_b_q", Type::bits(accRow),
+          "a scratchpad row in the low bits, or an accumulator row");
+  b.logic("hold_d_q", Type::bits(accRow));
+  b.logic("want_a", Type::bit(), "needed and not read yet");
+  b.logic("want_b", Type::bit());
+  b.logic("want_d", Type::bit());
+  b.logic("gnt_a", Type::bit(), "read granted this cycle");
+  b.logic("gnt_b", Type::bit());
+  b.logic("gnt_d", Type::bit());
   b.logic("b_from_acc", Type::bit());
+  b.logic("acc_for_b", Type::bit(), "the accumulator port serves b this cycle (b before d)");
   b.logic("a_row", Type::bits(rb + 16));
   b.logic("b_row", Type::bits(rb + 1));
   b.logic("d_row", Type::bits(rb + 1));
-  b.logic("bank_ok", Type::bit());
+  b.logic("bank_ok", Type::bit(), "every operand of the beat read (earlier or now)");
   b.logic("buf_ok", Type::bit(), "OS: the transposer holds this operation's A");
   b.logic("beat_go", Type::bit());
   b.assign("need_a", "is_compute && cur_ws && !cur_a_garbage && beat_idx < cur_a_rows");
   b.assign("need_b", "is_compute && !cur_d_garbage && beat_idx < cur_d_rows");
   b.assign("b_from_acc", "cur_d_acc");
   b.assign("need_d", "stream_on && !ev_bd_garbage && " + num(cb) + "'(ev_bd_rows) > stream_idx");
+  b.assign("want_a", "need_a && !got_a_q");
+  b.assign("want_b", "need_b && !got_b_q");
+  b.assign("want_d", "need_d && !got_d_q");
+  b.assign("acc_for_b", "want_b && b_from_acc");
   b.assign("a_row", num(rb + 16) + "'(cur_a_row) + " + num(rb + 16) + "'(beat_idx) * " +
                         num(rb + 16) + "'(cur_a_stride)");
   b.assign("b_row", num(rb + 1) + "'(cur_d_row) + " + num(rb + 1) + "'(beat_idx)");
   b.assign("d_row", num(rb + 1) + "'(ev_bd_row) + " + num(rb + 1) + "'(stream_idx)");
   b.assign("buf_ok", "!is_compute || cur_ws || cur_a_garbage || buf_ready_q[cur_buf_q]");
   b.assign("spa_valid_o",
-           "beat_want && need_a || (!need_a && fill_want && fill_row_q < fill_rows)");
+           "beat_want && want_a || (!need_a && fill_want && fill_row_q < fill_rows)");
   b.assign("spa_row_o", "need_a ? " + num(p.spRowBits) + "'(a_row) : " + num(p.spRowBits) + "'(" +
                             num(rb + 16) + "'(fill_base) + " + num(rb + 16) + "'(fill_row_q) * " +
                             num(rb + 16) + "'(fill_stride))");
-  b.assign("spb_valid_o", "beat_want && buf_ok && need_b && !b_from_acc");
+  b.assign("spb_valid_o", "beat_want && buf_ok && want_b && !b_from_acc");
   b.assign("spb_row_o", num(p.spRowBits) + "'(b_row)");
-  b.assign("spd_valid_o", "beat_want && buf_ok && need_d && !ev_bd_acc");
+  b.assign("spd_valid_o", "beat_want && buf_ok && want_d && !ev_bd_acc");
   b.assign("spd_row_o", num(p.spRowBits) + "'(d_row)");
-  b.assign("acc_valid_o",
-           "beat_want && buf_ok && ((need_b && b_from_acc) || (need_d && ev_bd_acc))");
-  b.assign("acc_row_o", num(p.accRowBits) + "'(need_b && b_from_acc ? b_row : d_row)");
-  b.assign("bank_ok", "(!need_a || spa_ready_i) && (!(need_b && !b_from_acc) || spb_ready_i) &&\n"
-                      "      (!(need_d && !ev_bd_acc) || spd_ready_i) &&\n"
-                      "      (!((need_b && b_from_acc) || (need_d && ev_bd_acc)) || acc_ready_i)");
+  b.assign("acc_valid_o", "beat_want && buf_ok && (acc_for_b || (want_d && ev_bd_acc))");
+  b.assign("acc_row_o", num(p.accRowBits) + "'(acc_for_b ? b_row : d_row)");
+  b.assign("gnt_a", "beat_want && want_a && spa_ready_i");
+  b.assign("gnt_b", "beat_want && buf_ok && want_b && (b_from_acc ? acc_ready_i : spb_ready_i)");
+  b.assign("gnt_d", "beat_want && buf_ok && want_d &&\n"
+                    "      (ev_bd_acc ? acc_ready_i && !acc_for_b : spd_ready_i)");
+  b.assign("bank_ok", "(!need_a || got_a_q || gnt_a) && (!need_b || got_b_q || gnt_b) &&\n"
+                      "      (!need_d || got_d_q || gnt_d)");
   b.assign("beat_go", "beat_want && buf_ok && bank_ok");
   b.assign("bank_stall_o", "beat_want && buf_ok && !bank_ok");
+  {
+    vlog::SeqItem& g = b.sequential();
+    for (const char* o : {"a", "b", "d"}) {
+      const std::string op = o;
+      g.reset.line("got_" + op + "_q <= 1'b0;").line("cap_" + op + "_q <= 1'b0;");
+      g.clocked.line("got_" + op + "_q <= !beat_go && (got_" + op + "_q || gnt_" + op + ");");
+      g.clocked.line("cap_" + op + "_q <= gnt_" + op + " && !beat_go;");
+    }
+    g.reset.line("cap_b_acc_q <= 1'b0;").line("cap_d_acc_q <= 1'b0;");
+    g.clocked.line("cap_b_acc_q <= b_from_acc;").line("cap_d_acc_q <= ev_bd_acc;");
+    vlog::SeqItem& h = b.clocked();
+    h.clocked.ifElse("cap_a_q", [](vlog::Stmts& t) { t.line("hold_a_q <= spa_rdata_i;"); });
+    h.clocked.ifElse("cap_b_q", [&](vlog::Stmts& t) {
+      t.line("hold_b_q <= cap_b_acc_q ? acc_rdata_i : " + num(accRow) + "'(spb_rdata_i);");
+    });
+    h.clocked.ifElse("cap_d_q", [&](vlog::Stmts& t) {
+      t.line("hold_d_q <= cap_d_acc_q ? acc_rdata_i : " + num(accRow) + "'(spd_rdata_i);");
+    });
+  }
   b.logic("fill_go", Type::bit(), "a transposer row read is granted");
   b.assign("fill_go", "!need_a && fill_want && fill_row_q < fill_rows && spa_ready_i");
   b.blank();
@@ -297,27 +352,26 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("draining", Type::bit(), "this beat carries a drained row");
   b.assign("draining", "drain_act_q || (flip_now && drain_pend_q)");
   b.assign("ws_write", "is_compute && cur_ws && !cur_c_garbage && beat_idx < cur_c_rows");
-  b.assign("os_write", "draining && drain_row_idx < drain_c_rows_q");
-  b.assign(
-      "tag_d",
-      "ws_write ? " +
-          tag.pack({{"we", "1'b1"},
-                    {"acc", "cur_c_acc"},
-                    {"accumulate", "cur_c_accumulate"},
-                    {"relu", "cur_relu"},
-                    {"row", num(rb) + "'(" + num(rb + 16) + "'(cur_c_row) + " + num(rb + 16) +
-                                "'(beat_idx) * " + num(rb + 16) + "'(cur_c_stride))"},
-                    {"cols", "cur_c_cols"},
-                    {"entry", "cur_entry_q"}}) +
-          " :\n      " +
-          tag.pack({{"we", "os_write"},
-                    {"acc", "drain_acc_q"},
-                    {"accumulate", "drain_accumulate_q"},
-                    {"relu", "drain_relu_q"},
-                    {"row", num(rb) + "'(" + num(rb + 16) + "'(drain_c_row_q) + " + num(rb + 16) +
-                                "'(drain_row_idx) * " + num(rb + 16) + "'(drain_c_stride_q))"},
-                    {"cols", "drain_c_cols_q"},
-                    {"entry", "drain_entry_q"}}));
+  b.assign("os_write", "draining && drain_row_idx < dr_c_rows");
+  b.assign("tag_d",
+           "ws_write ? " +
+               tag.pack({{"we", "1'b1"},
+                         {"acc", "cur_c_acc"},
+                         {"accumulate", "cur_c_accumulate"},
+                         {"relu", "cur_relu"},
+                         {"row", num(rb) + "'(" + num(rb + 16) + "'(cur_c_row) + " + num(rb + 16) +
+                                     "'(beat_idx) * " + num(rb + 16) + "'(cur_c_stride))"},
+                         {"cols", "cur_c_cols"},
+                         {"entry", "cur_entry_q"}}) +
+               " :\n      " +
+               tag.pack({{"we", "os_write"},
+                         {"acc", "dr_acc"},
+                         {"accumulate", "dr_accumulate"},
+                         {"relu", "dr_relu"},
+                         {"row", num(rb) + "'(" + num(rb + 16) + "'(dr_c_row) + " + num(rb + 16) +
+                                     "'(drain_row_idx) * " + num(rb + 16) + "'(dr_c_stride))"},
+                         {"cols", "dr_c_cols"},
+                         {"entry", "dr_entry"}}));
   b.blank();
 
   // ---------------------------------------------------------------- next-state helpers
@@ -376,6 +430,17 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("d_b_cols_q", Type::bits(db));
   b.logic("d_d_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
   b.logic("d_d_cols_q", Type::bits(db));
+  b.logic("d_a_held_q", Type::bit(), "take a from its hold register, not the read port");
+  b.logic("d_b_held_q", Type::bit());
+  b.logic("d_d_held_q", Type::bit());
+  b.logic("b_rdata", Type::bits(accRow), "b as read: the hold register or the live port");
+  b.logic("d_rdata", Type::bits(accRow));
+  b.logic("a_rdata", Type::bits(spRow));
+  b.assign("a_rdata", "d_a_held_q ? hold_a_q : spa_rdata_i");
+  b.assign("b_rdata", "d_b_held_q ? hold_b_q : d_b_src_q == 2'd2 ? acc_rdata_i : " + num(accRow) +
+                          "'(spb_rdata_i)");
+  b.assign("d_rdata", "d_d_held_q ? hold_d_q : d_d_src_q == 2'd2 ? acc_rdata_i : " + num(accRow) +
+                          "'(spd_rdata_i)");
   b.logic("d_tag_q", Type::bits(tag.width()));
   b.logic("t_col", Type::bits(spRow), "transposer column");
   b.logic("mesh_a", Type::bits(p.dim * a.aWidth()));
@@ -405,10 +470,10 @@ vlog::Module ExecuteControllerGenerator::build() const {
   lane.logic("a_val", Type::sbits("ElemWidth"));
   lane.logic("b_val", Type::bits("BWidth"));
   lane.logic("d_val", Type::bits("DWidth"));
-  lane.assign("a_sp", "spa_rdata_i[c*ElemWidth +: ElemWidth]");
+  lane.assign("a_sp", "a_rdata[c*ElemWidth +: ElemWidth]");
   lane.assign("a_t", "t_col[c*ElemWidth +: ElemWidth]");
-  lane.assign("b_sp", "spb_rdata_i[c*ElemWidth +: ElemWidth]");
-  lane.assign("d_sp", "spd_rdata_i[c*ElemWidth +: ElemWidth]");
+  lane.assign("b_sp", "b_rdata[c*ElemWidth +: ElemWidth]");
+  lane.assign("d_sp", "d_rdata[c*ElemWidth +: ElemWidth]");
   lane.comment("a: WS scratchpad row (column c < A cols); OS transposer column (row c < A rows).");
   lane.assign("a_val", "(d_a_src_q == 2'd1 && " + num(db) +
                            "'(c) < d_a_cols_q) ? a_sp :\n"
@@ -423,7 +488,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
     lane.logic(o + "_acc_out", Type::bits("OutWidth"), "low OutWidth bits (wraps)");
     lane.assign(o + "_sp_bits", o + "_sp");
     lane.assign(o + "_sp_out", "OutWidth'(" + o + "_sp)");
-    lane.assign(o + "_acc_out", "acc_rdata_i[c*AccWidth +: OutWidth]");
+    lane.assign(o + "_acc_out", o + "_rdata[c*AccWidth +: OutWidth]");
   }
   lane.assign("b_val", "(" + num(db) +
                            "'(c) >= d_b_cols_q || d_b_src_q == 2'd0) ? '0 :\n"
@@ -434,6 +499,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
                            "        d_ws_q ? DWidth'(d_sp_bits) :\n"
                            "        d_d_src_q == 2'd2 ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
   lane.assign("mesh_a[c*ElemWidth +: ElemWidth]", "a_val");
+  lane.logic("unused_lane", Type::bit(), "widths a dataflow-only config does not use");
+  lane.assign("unused_lane", "^{b_sp_out, b_acc_out, d_sp_out, d_acc_out}");
   lane.assign("mesh_b[c*BWidth +: BWidth]", "b_val");
   lane.assign("mesh_d[c*DWidth +: DWidth]", "d_val");
   b.blank();
@@ -566,15 +633,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
         "cur_ends_acc",
         [](vlog::Stmts& t) {
           t.line("drain_pend_q <= 1'b1;")
-              .line("drain_c_row_q <= cur_c_row;")
-              .line("drain_c_rows_q <= cur_c_rows;")
-              .line("drain_c_cols_q <= cur_c_cols;")
-              .line("drain_c_stride_q <= cur_c_stride;")
-              .line("drain_acc_q <= cur_c_acc;")
-              .line("drain_accumulate_q <= cur_c_accumulate;")
-              .line("drain_relu_q <= cur_relu;")
-              .line("drain_shift_q <= cur_shift;")
-              .line("drain_entry_q <= cur_entry_q;");
+              .line("pend_c_row_q <= cur_c_row;")
+              .line("pend_c_rows_q <= cur_c_rows;")
+              .line("pend_c_cols_q <= cur_c_cols;")
+              .line("pend_c_stride_q <= cur_c_stride;")
+              .line("pend_acc_q <= cur_c_acc;")
+              .line("pend_accumulate_q <= cur_c_accumulate;")
+              .line("pend_relu_q <= cur_relu;")
+              .line("pend_shift_q <= cur_shift;")
+              .line("pend_entry_q <= cur_entry_q;");
         },
         [](vlog::Stmts& t) { t.line("opt_final_q[cur_entry_q] <= 1'b1;"); });
     s.ifElse("cur_needs_buf", [](vlog::Stmts& t) { t.line("buf_ready_q[cur_buf_q] <= 1'b0;"); });
@@ -584,10 +651,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.line("since_flip_q <= since_flip_d;");
     s.ifElse(
         "flip_now",
-        [](vlog::Stmts& t) {
+        [&](vlog::Stmts& t) {
           t.line("prop_q <= !prop_q;").line("ev_valid_q <= 1'b0;");
-          t.ifElse("drain_pend_q", [](vlog::Stmts& u) {
-            u.line("drain_pend_q <= 1'b0;").line("drain_act_q <= 1'b1;").line("drain_j_q <= 'd1;");
+          t.ifElse("drain_pend_q", [&](vlog::Stmts& u) {
+            u.comment("The operation ending with this beat (if any) becomes the pending drain.");
+            u.line("drain_pend_q <= cur_last && cur_ends_acc;")
+                .line("drain_act_q <= 1'b1;")
+                .line("drain_j_q <= 'd1;");
+            for (const auto& f : drainFields)
+              u.line("drain_" + f.first + "_q <= pend_" + f.first + "_q;");
           });
         },
         [&](vlog::Stmts& t) {
@@ -605,7 +677,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   c.comment("A drain of one row (DIM = 1) ends with its flip beat.");
   if (p.dim == 1)
     c.ifElse("beat_go && flip_now && drain_pend_q", [](vlog::Stmts& s) {
-      s.line("drain_act_q <= 1'b0;").line("opt_final_q[drain_entry_q] <= 1'b1;");
+      s.line("drain_act_q <= 1'b0;").line("opt_final_q[pend_entry_q] <= 1'b1;");
     });
   c.ifElse("plan_cur || plan_nxt || plan_drain", [](vlog::Stmts& s) {
     s.line("ev_valid_q <= 1'b1;")
@@ -635,8 +707,9 @@ vlog::Module ExecuteControllerGenerator::build() const {
   vlog::SeqItem& dq = b.clocked();
   dq.clocked.ifElse("beat_go", [&](vlog::Stmts& s) {
     s.line("d_prop_q <= flip_now ? !prop_q : prop_q;");
-    s.line("d_ws_q <= is_compute ? cur_ws : stream_on ? ev_ws : drain_act_q ? 1'b0 : cur_ws;");
-    s.line("d_shift_q <= drain_shift_q;");
+    s.comment("A beat that flips for or carries an OS drain runs the array in OS mode.");
+    s.line("d_ws_q <= is_compute ? cur_ws : stream_on ? ev_ws : draining ? 1'b0 : cur_ws;");
+    s.line("d_shift_q <= dr_shift;");
     s.line("d_a_src_q <= need_a ? 2'd1 : (is_compute && !cur_ws && !cur_a_garbage) ? 2'd2 : 2'd0;");
     s.line("d_a_cols_q <= cur_a_cols;");
     s.line("d_a_rows_q <= (beat_idx < cur_a_cols) ? cur_a_rows : '0;");
@@ -646,6 +719,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.line("d_b_cols_q <= cur_d_cols;");
     s.line("d_d_src_q <= !need_d ? 2'd0 : ev_bd_acc ? 2'd2 : 2'd1;");
     s.line("d_d_cols_q <= ev_bd_cols;");
+    s.line("d_a_held_q <= got_a_q;").line("d_b_held_q <= got_b_q;").line("d_d_held_q <= got_d_q;");
     s.line("d_tag_q <= tag_d;");
     s.line("d_compute_q <= is_compute;");
   });
@@ -655,7 +729,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.blank();
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, "
-                          "stream_idx, nxt_q, cur_q, t_row, acc_rdata_i}");
+                          "stream_idx, nxt_q, cur_q, t_row, acc_rdata_i, b_rdata, d_rdata}");
   return m;
 }
 

@@ -248,13 +248,16 @@ vlog::Module StoreControllerGenerator::build() const {
   b.logic("accept", Type::bit());
   b.assign("op_ready_o", "!cur_valid_q && any_free_op");
   b.assign("accept", "op_valid_i && op_ready_o");
+  b.comment("An operation is done when all its slots were issued, none is still on its way to "
+            "the write queue (ret stage) and the DMA acknowledged every write.");
   b.logic("fin_valid", Type::bit());
   b.logic("fin_op", Type::bits(2));
   b.comb()
       .line("fin_valid = 1'b0;")
       .line("fin_op = '0;")
       .forLoop("i", "OpSlots", [](vlog::Stmts& s) {
-        s.ifElse("opt_valid_q[i] && opt_issued_q[i] && opt_pending_q[i] == '0",
+        s.ifElse("opt_valid_q[i] && opt_issued_q[i] && opt_pending_q[i] == '0 &&\n"
+                 "    !(ret_valid_q && ret_op_q == 2'(i))",
                  [](vlog::Stmts& t) { t.line("fin_valid = 1'b1;").line("fin_op = 2'(i);"); });
       });
   b.logic("ack_op", Type::bits(2));
