@@ -153,6 +153,8 @@ ordered_json buildSynthReport(const json& stat, const std::string& top,
         i.cellTypes[plain] += c.value().get<long long>();
       } else if (modules.contains(c.key())) {
         i.children[c.key()] += c.value().get<long long>();
+      } else if (modules.contains("\\" + c.key())) { // Yosys drops the '\' of plain names here
+        i.children["\\" + c.key()] += c.value().get<long long>();
       } else {
         const long long n = c.value().get<long long>();
         i.ownCells += n;

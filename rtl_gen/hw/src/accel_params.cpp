@@ -15,6 +15,7 @@ int bitsFor(long long maxValue) { // bits to hold 0..maxValue
 
 AccelParams accelParams(const config::Config& c) {
   AccelParams p;
+  p.config = c;
   p.array = arrayParams(c);
   p.derived = config::derive(c);
   const config::Derived& d = p.derived;

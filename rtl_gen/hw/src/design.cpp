@@ -1,8 +1,9 @@
 #include "hw/design.h"
 
+#include "accelerator.h"
 #include "cmd_decoder.h"
-#include "execute_controller.h"
 #include "cmd_frontend.h"
+#include "execute_controller.h"
 #include "hw/generators.h"
 #include "load_controller.h"
 #include "reservation_station.h"
@@ -35,8 +36,10 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(StoreControllerGenerator(accel).build());
     d.modules.push_back(TransposerGenerator(accel).build());
     d.modules.push_back(ExecuteControllerGenerator(accel).build());
+    d.modules.push_back(AcceleratorGenerator(accel).build());
   }
-  d.top = names::kMesh;
+  // The accelerator is the top where the config supports it; otherwise the bare mesh.
+  d.top = accelUnsupportedReason(config).empty() ? names::kAccelerator : names::kMesh;
   return out;
 }
 

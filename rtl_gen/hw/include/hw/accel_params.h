@@ -8,6 +8,7 @@
 namespace by::hw {
 
 struct AccelParams {
+  config::Config config;
   ArrayParams array;
   config::Derived derived;
   int dim = 0, dimBits = 0; // dimBits holds 0..DIM

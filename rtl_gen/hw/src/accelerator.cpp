@@ -1,0 +1,577 @@
+// The accelerator top: wires the command frontend, the decoder, the reservation station, the
+// three controllers, the two memories and the two DMA engines together (docs/architecture.md,
+// "Accelerator"). It holds no logic of its own beyond status and event collection.
+#include "accelerator.h"
+
+#include "cmd_frontend.h"
+#include "hw/isa.h"
+#include "op_layouts.h"
+
+#include <map>
+#include <tuple>
+
+namespace by::hw {
+
+using vlog::Type;
+
+namespace {
+std::string num(long long v) {
+  return std::to_string(v);
+}
+
+using Conns = std::vector<std::pair<std::string, std::string>>;
+} // namespace
+
+vlog::Module AcceleratorGenerator::build() const {
+  const AccelParams& p = p_;
+  const DmaParams dma = dmaParams(p.config, p.dmaTagBits);
+  const PackedLayout range = rangeLayout(p);
+  const int payload = opPayloadWidth(p);
+  const int rangesWidth = kRangesPerOp * range.width();
+  const int lenBits = dma.lenWidth();
+  const int idBits = dma.idWidth();
+  const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
+  const int byteBits = config::log2Exact(p.maxBytes) + 2;
+
+  vlog::Module m(names::kAccelerator,
+                 "Brickyard accelerator: a " + num(p.dim) + "x" + num(p.dim) +
+                     " array with scratchpad, accumulator, DMA and controllers. Commands arrive "
+                     "on the RoCC-style port or through the AXI4-Lite registers (docs/isa.md); "
+                     "data moves over the AXI4 master.");
+  m.clockAndReset();
+  m.portGroup("RoCC-style command port and response.");
+  m.input("cmd_valid_i", Type::bit());
+  m.output("cmd_ready_o", Type::bit());
+  m.input("cmd_funct_i", Type::bits(7));
+  m.input("cmd_rs1_i", Type::bits(64));
+  m.input("cmd_rs2_i", Type::bits(64));
+  m.input("cmd_xd_i", Type::bit(), "the instruction writes rd (a response follows)");
+  m.output("resp_valid_o", Type::bit());
+  m.input("resp_ready_i", Type::bit());
+  m.output("resp_data_o", Type::bits(64));
+  m.portGroup("AXI4-Lite slave: control registers.");
+  for (const auto& [n, dir, w] :
+       std::vector<std::tuple<std::string, char, int>>{{"awvalid", 'i', 1},
+                                                       {"awready", 'o', 1},
+                                                       {"awaddr", 'i', 16},
+                                                       {"wvalid", 'i', 1},
+                                                       {"wready", 'o', 1},
+                                                       {"wdata", 'i', 32},
+                                                       {"wstrb", 'i', 4},
+                                                       {"bvalid", 'o', 1},
+                                                       {"bready", 'i', 1},
+                                                       {"bresp", 'o', 2},
+                                                       {"arvalid", 'i', 1},
+                                                       {"arready", 'o', 1},
+                                                       {"araddr", 'i', 16},
+                                                       {"rvalid", 'o', 1},
+                                                       {"rready", 'i', 1},
+                                                       {"rdata", 'o', 32},
+                                                       {"rresp", 'o', 2}}) {
+    if (dir == 'i')
+      m.input("s_axil_" + n + "_i", Type::bits(w));
+    else
+      m.output("s_axil_" + n + "_o", Type::bits(w));
+  }
+  struct AxiPort {
+    std::string name;
+    char dir;
+    std::string width;
+  };
+  const std::string idw = num(idBits), aw = num(dma.addrWidth), dw = num(dma.dataWidth);
+  const std::vector<AxiPort> axi = {{"awvalid", 'o', "1"},
+                                    {"awready", 'i', "1"},
+                                    {"awid", 'o', idw},
+                                    {"awaddr", 'o', aw},
+                                    {"awlen", 'o', "8"},
+                                    {"awsize", 'o', "3"},
+                                    {"awburst", 'o', "2"},
+                                    {"awcache", 'o', "4"},
+                                    {"awprot", 'o', "3"},
+                                    {"wvalid", 'o', "1"},
+                                    {"wready", 'i', "1"},
+                                    {"wdata", 'o', dw},
+                                    {"wstrb", 'o', num(dma.dataWidth / 8)},
+                                    {"wlast", 'o', "1"},
+                                    {"bvalid", 'i', "1"},
+                                    {"bready", 'o', "1"},
+                                    {"bid", 'i', idw},
+                                    {"bresp", 'i', "2"},
+                                    {"arvalid", 'o', "1"},
+                                    {"arready", 'i', "1"},
+                                    {"arid", 'o', idw},
+                                    {"araddr", 'o', aw},
+                                    {"arlen", 'o', "8"},
+                                    {"arsize", 'o', "3"},
+                                    {"arburst", 'o', "2"},
+                                    {"arcache", 'o', "4"},
+                                    {"arprot", 'o', "3"},
+                                    {"rvalid", 'i', "1"},
+                                    {"rready", 'o', "1"},
+                                    {"rid", 'i', idw},
+                                    {"rdata", 'i', dw},
+                                    {"rresp", 'i', "2"},
+                                    {"rlast", 'i', "1"}};
+  m.portGroup("AXI4 master: DMA to memory.");
+  for (const AxiPort& a : axi) {
+    if (a.dir == 'i')
+      m.input("m_axi_" + a.name + "_i", Type::bits(a.width));
+    else
+      m.output("m_axi_" + a.name + "_o", Type::bits(a.width));
+  }
+  m.portGroup("Status.");
+  m.output("irq_o", Type::bit());
+  m.output("busy_o", Type::bit(), "commands in flight (a fence waits for this to fall)");
+
+  vlog::Body& b = m.body();
+  auto wire = [&](const std::string& n, int w) { b.logic(n, Type::bits(w)); };
+
+  // ---------------------------------------------------------------- frontend <-> decoder
+  b.comment("Frontend to decoder.");
+  wire("cmd_valid", 1);
+  wire("cmd_ready", 1);
+  wire("cmd_funct", 7);
+  wire("cmd_rs1", 64);
+  wire("cmd_rs2", 64);
+  wire("cmd_xd", 1);
+  wire("cmd_mmio", 1);
+  wire("dec_resp_valid", 1);
+  wire("dec_resp_ready", 1);
+  wire("dec_resp_mmio", 1);
+  wire("dec_resp_data", 64);
+  wire("dec_err_valid", 1);
+  wire("dec_err_code", 8);
+  wire("dec_err_funct", 7);
+  wire("ctr_valid", 1);
+  wire("ctr_rs1", 32);
+  wire("ctr_value", 32);
+  wire("queue_busy", 1);
+  b.comment("Decoder to reservation station.");
+  wire("op_valid", 1);
+  wire("op_ready", 1);
+  wire("op_kind", 2);
+  wire("op_payload", payload);
+  wire("op_ranges", rangesWidth);
+  const std::vector<std::string> kinds = {"ld", "st", "ex"};
+  b.comment("Reservation station to the controllers and back.");
+  for (const std::string& k : kinds) {
+    wire(k + "_op_valid", 1);
+    wire(k + "_op_ready", 1);
+    wire(k + "_op_id", p.rsIdBits);
+    wire(k + "_op_payload", payload);
+    wire(k + "_done_valid", 1);
+    wire(k + "_done_id", p.rsIdBits);
+    wire(k + "_busy", 1);
+  }
+  wire("rs_busy", 1);
+  wire("rs_full", 1);
+  wire("rs_stall", 1);
+  wire("rs_ld_count", p.rsIdBits + 1);
+  wire("rs_st_count", p.rsIdBits + 1);
+  wire("rs_ex_count", p.rsIdBits + 1);
+  b.comment("Memory clients: scratchpad reads (exe a/b/d, store), writes (exe, load); "
+            "accumulator reads (exe, store), writes (exe, load).");
+  for (const std::string& c : {std::string("sp_rd_exe_a"), std::string("sp_rd_exe_b"),
+                               std::string("sp_rd_exe_d"), std::string("sp_rd_st")}) {
+    wire(c + "_valid", 1);
+    wire(c + "_ready", 1);
+    wire(c + "_row", p.spRowBits);
+    wire(c + "_rvalid", 1);
+    wire(c + "_rdata", spRow);
+  }
+  for (const std::string& c : {std::string("acc_rd_exe"), std::string("acc_rd_st")}) {
+    wire(c + "_valid", 1);
+    wire(c + "_ready", 1);
+    wire(c + "_row", p.accRowBits);
+    wire(c + "_rvalid", 1);
+    wire(c + "_rdata", accRow);
+  }
+  for (const std::string& c : {std::string("sp_wr_exe"), std::string("sp_wr_ld")}) {
+    wire(c + "_valid", 1);
+    wire(c + "_ready", 1);
+    wire(c + "_row", p.spRowBits);
+    wire(c + "_data", spRow);
+    wire(c + "_mask", p.dim);
+  }
+  for (const std::string& c : {std::string("acc_wr_exe"), std::string("acc_wr_ld")}) {
+    wire(c + "_valid", 1);
+    wire(c + "_ready", 1);
+    wire(c + "_row", p.accRowBits);
+    wire(c + "_data", accRow);
+    wire(c + "_mask", p.dim);
+    wire(c + "_accumulate", 1);
+    wire(c + "_done", 1);
+  }
+  b.comment("DMA engines.");
+  for (const std::string& d : {std::string("rd"), std::string("wr")}) {
+    wire("dma_" + d + "_req_valid", 1);
+    wire("dma_" + d + "_req_ready", 1);
+    wire("dma_" + d + "_req_addr", 32);
+    wire("dma_" + d + "_req_len", lenBits);
+    wire("dma_" + d + "_req_tag", p.dmaTagBits);
+    wire("dma_" + d + "_busy", 1);
+    wire("dma_" + d + "_bytes", lenBits);
+  }
+  wire("dma_wr_req_data", p.maxBytes * 8);
+  wire("dma_rd_resp_valid", 1);
+  wire("dma_rd_resp_ready", 1);
+  wire("dma_rd_resp_tag", p.dmaTagBits);
+  wire("dma_rd_resp_data", p.maxBytes * 8);
+  wire("dma_rd_resp_error", 1);
+  wire("dma_wr_done_valid", 1);
+  wire("dma_wr_done_ready", 1);
+  wire("dma_wr_done_tag", p.dmaTagBits);
+  wire("dma_wr_done_error", 1);
+  b.comment("Errors and status from the controllers.");
+  wire("ld_err", 1);
+  wire("st_err", 1);
+  wire("ld_dma_wait", 1);
+  wire("st_dma_wait", 1);
+  wire("st_pooling", 1);
+  wire("ex_beat", 1);
+  wire("ex_compute_beat", 1);
+  wire("ex_bank_stall", 1);
+  wire("busy", 1);
+  wire("events", 64);
+  b.blank();
+
+  // ---------------------------------------------------------------- instances
+  {
+    auto& i = b.instance(names::kFrontend, "u_frontend");
+    i.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"rocc_cmd_valid_i", "cmd_valid_i"},
+               {"rocc_cmd_ready_o", "cmd_ready_o"},
+               {"rocc_cmd_funct_i", "cmd_funct_i"},
+               {"rocc_cmd_rs1_i", "cmd_rs1_i"},
+               {"rocc_cmd_rs2_i", "cmd_rs2_i"},
+               {"rocc_cmd_xd_i", "cmd_xd_i"},
+               {"rocc_resp_valid_o", "resp_valid_o"},
+               {"rocc_resp_ready_i", "resp_ready_i"},
+               {"rocc_resp_data_o", "resp_data_o"}};
+    for (const char* n :
+         {"awvalid", "awaddr", "wvalid", "wdata", "wstrb", "bready", "arvalid", "araddr", "rready"})
+      i.conns.emplace_back(std::string("s_axil_") + n + "_i", std::string("s_axil_") + n + "_i");
+    for (const char* n :
+         {"awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp"})
+      i.conns.emplace_back(std::string("s_axil_") + n + "_o", std::string("s_axil_") + n + "_o");
+    const Conns rest = {{"cmd_valid_o", "cmd_valid"},
+                        {"cmd_ready_i", "cmd_ready"},
+                        {"cmd_funct_o", "cmd_funct"},
+                        {"cmd_rs1_o", "cmd_rs1"},
+                        {"cmd_rs2_o", "cmd_rs2"},
+                        {"cmd_xd_o", "cmd_xd"},
+                        {"cmd_mmio_o", "cmd_mmio"},
+                        {"resp_valid_i", "dec_resp_valid"},
+                        {"resp_ready_o", "dec_resp_ready"},
+                        {"resp_mmio_i", "dec_resp_mmio"},
+                        {"resp_data_i", "dec_resp_data"},
+                        {"err_valid_i", "dec_err_valid"},
+                        {"err_code_i", "dec_err_code"},
+                        {"err_funct_i", "dec_err_funct"},
+                        {"ld_err_i", "ld_err"},
+                        {"st_err_i", "st_err"},
+                        {"ctr_valid_i", "ctr_valid"},
+                        {"ctr_rs1_i", "ctr_rs1"},
+                        {"ctr_value_o", "ctr_value"},
+                        {"events_i", "events"},
+                        {"ext_rob_ld_i", "8'(rs_ld_count)"},
+                        {"ext_rob_st_i", "8'(rs_st_count)"},
+                        {"ext_rob_ex_i", "8'(rs_ex_count)"},
+                        {"ext_rd_bytes_i", num(byteBits) + "'(dma_rd_bytes)"},
+                        {"ext_wr_bytes_i", num(byteBits) + "'(dma_wr_bytes)"}};
+    i.conns.insert(i.conns.end(), rest.begin(), rest.end());
+    for (const PerfEvent& e : perfEvents(p)) {
+      if (e.port.empty())
+        continue;
+      std::string v;
+      if (e.port == "ev_busy_i")
+        v = "busy";
+      else if (e.port == "ev_macs_i")
+        v = "ex_compute_beat ? " + num(e.width) + "'d" +
+            num(static_cast<long long>(p.dim) * p.dim) + " : '0";
+      else if (e.port == "ev_exec_active_i")
+        v = "ex_beat";
+      else if (e.port == "ev_load_active_i")
+        v = "ld_busy";
+      else if (e.port == "ev_store_active_i")
+        v = "st_busy";
+      else if (e.port == "ev_dma_read_bytes_i")
+        v = num(e.width) + "'(dma_rd_bytes)";
+      else if (e.port == "ev_dma_write_bytes_i")
+        v = num(e.width) + "'(dma_wr_bytes)";
+      else if (e.port == "ev_stall_dependency_i")
+        v = "rs_stall";
+      else if (e.port == "ev_stall_bank_i")
+        v = "ex_bank_stall";
+      else if (e.port == "ev_stall_dma_i")
+        v = "ld_dma_wait || st_dma_wait";
+      else if (e.port == "ev_commands_i")
+        v = "2'(ld_done_valid) + 2'(st_done_valid) + 2'(ex_done_valid)";
+      else
+        v = "{" + num(e.width) + "{1'b0}}"; // TensorDash and Boveda events: not in this hardware
+      i.conns.emplace_back(e.port, v);
+    }
+    i.conns.emplace_back("busy_i", "busy");
+    i.conns.emplace_back("queue_busy_o", "queue_busy");
+    i.conns.emplace_back("irq_o", "irq_o");
+  }
+  {
+    auto& i = b.instance(names::kCmdDecoder, "u_decoder");
+    i.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"cmd_valid_i", "cmd_valid"},
+               {"cmd_ready_o", "cmd_ready"},
+               {"cmd_funct_i", "cmd_funct"},
+               {"cmd_rs1_i", "cmd_rs1"},
+               {"cmd_rs2_i", "cmd_rs2"},
+               {"cmd_xd_i", "cmd_xd"},
+               {"cmd_mmio_i", "cmd_mmio"},
+               {"op_valid_o", "op_valid"},
+               {"op_ready_i", "op_ready"},
+               {"op_kind_o", "op_kind"},
+               {"op_payload_o", "op_payload"},
+               {"op_ranges_o", "op_ranges"},
+               {"ctr_valid_o", "ctr_valid"},
+               {"ctr_rs1_o", "ctr_rs1"},
+               {"ctr_value_i", "ctr_value"},
+               {"resp_valid_o", "dec_resp_valid"},
+               {"resp_ready_i", "dec_resp_ready"},
+               {"resp_mmio_o", "dec_resp_mmio"},
+               {"resp_data_o", "dec_resp_data"},
+               {"err_valid_o", "dec_err_valid"},
+               {"err_code_o", "dec_err_code"},
+               {"err_funct_o", "dec_err_funct"}};
+  }
+  {
+    auto& i = b.instance(names::kReservationStation, "u_rs");
+    i.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"alloc_valid_i", "op_valid"},
+               {"alloc_ready_o", "op_ready"},
+               {"alloc_kind_i", "op_kind"},
+               {"alloc_payload_i", "op_payload"},
+               {"alloc_ranges_i", "op_ranges"}};
+    for (const std::string& k : kinds) {
+      i.conns.emplace_back(k + "_valid_o", k + "_op_valid");
+      i.conns.emplace_back(k + "_ready_i", k + "_op_ready");
+      i.conns.emplace_back(k + "_id_o", k + "_op_id");
+      i.conns.emplace_back(k + "_payload_o", k + "_op_payload");
+      i.conns.emplace_back(k + "_done_i", k + "_done_valid");
+      i.conns.emplace_back(k + "_done_id_i", k + "_done_id");
+    }
+    i.conns.insert(i.conns.end(), {{"busy_o", "rs_busy"},
+                                   {"full_o", "rs_full"},
+                                   {"ld_count_o", "rs_ld_count"},
+                                   {"st_count_o", "rs_st_count"},
+                                   {"ex_count_o", "rs_ex_count"},
+                                   {"stall_o", "rs_stall"}});
+  }
+  auto opConns = [](const std::string& k) {
+    return Conns{{"clk_i", "clk_i"},
+                 {"rst_ni", "rst_ni"},
+                 {"op_valid_i", k + "_op_valid"},
+                 {"op_ready_o", k + "_op_ready"},
+                 {"op_id_i", k + "_op_id"},
+                 {"op_payload_i", k + "_op_payload"},
+                 {"done_valid_o", k + "_done_valid"},
+                 {"done_id_o", k + "_done_id"}};
+  };
+  {
+    auto& i = b.instance(names::kLoadController, "u_load");
+    i.conns = opConns("ld");
+    i.conns.insert(i.conns.end(), {{"dma_req_valid_o", "dma_rd_req_valid"},
+                                   {"dma_req_ready_i", "dma_rd_req_ready"},
+                                   {"dma_req_addr_o", "dma_rd_req_addr"},
+                                   {"dma_req_len_o", "dma_rd_req_len"},
+                                   {"dma_req_tag_o", "dma_rd_req_tag"},
+                                   {"dma_resp_valid_i", "dma_rd_resp_valid"},
+                                   {"dma_resp_ready_o", "dma_rd_resp_ready"},
+                                   {"dma_resp_tag_i", "dma_rd_resp_tag"},
+                                   {"dma_resp_data_i", "dma_rd_resp_data"},
+                                   {"dma_resp_error_i", "dma_rd_resp_error"},
+                                   {"sp_valid_o", "sp_wr_ld_valid"},
+                                   {"sp_ready_i", "sp_wr_ld_ready"},
+                                   {"sp_row_o", "sp_wr_ld_row"},
+                                   {"sp_data_o", "sp_wr_ld_data"},
+                                   {"sp_mask_o", "sp_wr_ld_mask"},
+                                   {"acc_valid_o", "acc_wr_ld_valid"},
+                                   {"acc_ready_i", "acc_wr_ld_ready"},
+                                   {"acc_row_o", "acc_wr_ld_row"},
+                                   {"acc_data_o", "acc_wr_ld_data"},
+                                   {"acc_mask_o", "acc_wr_ld_mask"},
+                                   {"acc_accumulate_o", "acc_wr_ld_accumulate"},
+                                   {"acc_done_i", "acc_wr_ld_done"},
+                                   {"busy_o", "ld_busy"},
+                                   {"dma_wait_o", "ld_dma_wait"},
+                                   {"err_valid_o", "ld_err"}});
+  }
+  {
+    auto& i = b.instance(names::kStoreController, "u_store");
+    i.conns = opConns("st");
+    i.conns.insert(i.conns.end(), {{"sp_valid_o", "sp_rd_st_valid"},
+                                   {"sp_ready_i", "sp_rd_st_ready"},
+                                   {"sp_row_o", "sp_rd_st_row"},
+                                   {"sp_rvalid_i", "sp_rd_st_rvalid"},
+                                   {"sp_rdata_i", "sp_rd_st_rdata"},
+                                   {"acc_valid_o", "acc_rd_st_valid"},
+                                   {"acc_ready_i", "acc_rd_st_ready"},
+                                   {"acc_row_o", "acc_rd_st_row"},
+                                   {"acc_rvalid_i", "acc_rd_st_rvalid"},
+                                   {"acc_rdata_i", "acc_rd_st_rdata"},
+                                   {"dma_req_valid_o", "dma_wr_req_valid"},
+                                   {"dma_req_ready_i", "dma_wr_req_ready"},
+                                   {"dma_req_addr_o", "dma_wr_req_addr"},
+                                   {"dma_req_len_o", "dma_wr_req_len"},
+                                   {"dma_req_data_o", "dma_wr_req_data"},
+                                   {"dma_req_tag_o", "dma_wr_req_tag"},
+                                   {"dma_done_valid_i", "dma_wr_done_valid"},
+                                   {"dma_done_ready_o", "dma_wr_done_ready"},
+                                   {"dma_done_tag_i", "dma_wr_done_tag"},
+                                   {"dma_done_error_i", "dma_wr_done_error"},
+                                   {"busy_o", "st_busy"},
+                                   {"dma_wait_o", "st_dma_wait"},
+                                   {"pooling_o", "st_pooling"},
+                                   {"err_valid_o", "st_err"}});
+  }
+  {
+    auto& i = b.instance(names::kExecController, "u_execute");
+    i.conns = opConns("ex");
+    const std::vector<std::pair<std::string, std::string>> rd = {{"spa", "sp_rd_exe_a"},
+                                                                 {"spb", "sp_rd_exe_b"},
+                                                                 {"spd", "sp_rd_exe_d"},
+                                                                 {"acc", "acc_rd_exe"}};
+    for (const auto& [port, w] : rd) {
+      i.conns.emplace_back(port + "_valid_o", w + "_valid");
+      i.conns.emplace_back(port + "_ready_i", w + "_ready");
+      i.conns.emplace_back(port + "_row_o", w + "_row");
+      i.conns.emplace_back(port + "_rdata_i", w + "_rdata");
+    }
+    i.conns.insert(i.conns.end(), {{"spw_valid_o", "sp_wr_exe_valid"},
+                                   {"spw_row_o", "sp_wr_exe_row"},
+                                   {"spw_data_o", "sp_wr_exe_data"},
+                                   {"spw_mask_o", "sp_wr_exe_mask"},
+                                   {"accw_valid_o", "acc_wr_exe_valid"},
+                                   {"accw_row_o", "acc_wr_exe_row"},
+                                   {"accw_data_o", "acc_wr_exe_data"},
+                                   {"accw_mask_o", "acc_wr_exe_mask"},
+                                   {"accw_accumulate_o", "acc_wr_exe_accumulate"},
+                                   {"accw_done_i", "acc_wr_exe_done"},
+                                   {"busy_o", "ex_busy"},
+                                   {"beat_o", "ex_beat"},
+                                   {"compute_beat_o", "ex_compute_beat"},
+                                   {"bank_stall_o", "ex_bank_stall"}});
+  }
+  auto memConns = [&](const std::string& prefix, const std::vector<std::string>& reads,
+                      const std::vector<std::string>& writes, bool acc) {
+    Conns c = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}};
+    for (const std::string& r : reads)
+      for (const char* s : {"valid_i", "ready_o", "row_i", "rvalid_o", "rdata_o"}) {
+        const std::string sig = s;
+        c.emplace_back("rd_" + r + "_" + sig,
+                       prefix + "_rd_" + r + "_" + sig.substr(0, sig.size() - 2));
+      }
+    for (const std::string& w : writes) {
+      std::vector<std::string> sigs = {"valid_i", "ready_o", "row_i", "data_i", "mask_i"};
+      if (acc) {
+        sigs.push_back("accumulate_i");
+        sigs.push_back("done_o");
+      }
+      for (const std::string& sig : sigs)
+        c.emplace_back("wr_" + w + "_" + sig,
+                       prefix + "_wr_" + w + "_" + sig.substr(0, sig.size() - 2));
+    }
+    return c;
+  };
+  b.instance(names::kScratchpad, "u_scratchpad").conns =
+      memConns("sp", {"exe_a", "exe_b", "exe_d", "st"}, {"exe", "ld"}, false);
+  b.instance(names::kAccumulator, "u_accumulator").conns =
+      memConns("acc", {"exe", "st"}, {"exe", "ld"}, true);
+  b.comment("The execute controller's scratchpad writes are always granted (top priority).");
+  b.logic("unused_grants", Type::bit());
+  b.assign("unused_grants", "^{sp_wr_exe_ready, acc_wr_exe_ready, sp_rd_exe_a_rvalid, "
+                            "sp_rd_exe_b_rvalid, sp_rd_exe_d_rvalid, acc_rd_exe_rvalid, "
+                            "dec_resp_ready}");
+  {
+    auto& i = b.instance(names::kDmaReader, "u_dma_reader");
+    i.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"req_valid_i", "dma_rd_req_valid"},
+               {"req_ready_o", "dma_rd_req_ready"},
+               {"req_addr_i", "dma_rd_req_addr"},
+               {"req_len_i", "dma_rd_req_len"},
+               {"req_tag_i", "dma_rd_req_tag"},
+               {"resp_valid_o", "dma_rd_resp_valid"},
+               {"resp_ready_i", "dma_rd_resp_ready"},
+               {"resp_tag_o", "dma_rd_resp_tag"},
+               {"resp_data_o", "dma_rd_resp_data"},
+               {"resp_error_o", "dma_rd_resp_error"},
+               {"busy_o", "dma_rd_busy"},
+               {"bytes_read_o", "dma_rd_bytes"}};
+    for (const AxiPort& a : axi)
+      if (a.name[0] == 'a' && a.name[1] == 'r')
+        i.conns.emplace_back("m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"),
+                             "m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"));
+      else if (a.name[0] == 'r')
+        i.conns.emplace_back("m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"),
+                             "m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"));
+  }
+  {
+    auto& i = b.instance(names::kDmaWriter, "u_dma_writer");
+    i.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"req_valid_i", "dma_wr_req_valid"},
+               {"req_ready_o", "dma_wr_req_ready"},
+               {"req_addr_i", "dma_wr_req_addr"},
+               {"req_len_i", "dma_wr_req_len"},
+               {"req_data_i", "dma_wr_req_data"},
+               {"req_tag_i", "dma_wr_req_tag"},
+               {"done_valid_o", "dma_wr_done_valid"},
+               {"done_ready_i", "dma_wr_done_ready"},
+               {"done_tag_o", "dma_wr_done_tag"},
+               {"done_error_o", "dma_wr_done_error"},
+               {"busy_o", "dma_wr_busy"},
+               {"bytes_written_o", "dma_wr_bytes"}};
+    for (const AxiPort& a : axi)
+      if ((a.name[0] == 'a' && a.name[1] == 'w') || a.name[0] == 'w' || a.name[0] == 'b')
+        i.conns.emplace_back("m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"),
+                             "m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"));
+  }
+  b.blank();
+
+  // ---------------------------------------------------------------- status and events
+  b.comment("The DMA byte counts arrive the cycle after a transfer completes: busy covers "
+            "that cycle, so counters read after a fence include every transfer.");
+  b.assign("busy", "queue_busy || rs_busy || ld_busy || st_busy || ex_busy || dma_rd_busy || "
+                   "dma_wr_busy ||\n      dma_rd_bytes != '0 || dma_wr_bytes != '0");
+  b.assign("busy_o", "busy");
+  b.comment("COUNTER_OP events by Gemmini's ids (docs/isa.md, Counter events).");
+  const std::map<int, std::string> eventExprs = {{1, "ld_busy && !st_busy && !ex_busy"},
+                                                 {2, "!ld_busy && st_busy && !ex_busy"},
+                                                 {3, "!ld_busy && !st_busy && ex_busy"},
+                                                 {4, "ld_busy && st_busy && !ex_busy"},
+                                                 {5, "ld_busy && !st_busy && ex_busy"},
+                                                 {6, "!ld_busy && st_busy && ex_busy"},
+                                                 {7, "ld_busy && st_busy && ex_busy"},
+                                                 {8, "ld_dma_wait"},
+                                                 {9, "ld_busy"},
+                                                 {11, "st_dma_wait"},
+                                                 {12, "st_busy"},
+                                                 {13, "st_pooling"},
+                                                 {18, "dma_rd_busy"},
+                                                 {21, "dma_wr_busy"},
+                                                 {24, "ex_beat"},
+                                                 {29, "ex_bank_stall"},
+                                                 {41, "rs_full"},
+                                                 {42, "rs_busy"}};
+  std::string concat = "{";
+  for (int id = 63; id >= 0; --id) {
+    auto it = eventExprs.find(id);
+    concat += it == eventExprs.end() ? "1'b0" : "(" + it->second + ")";
+    concat += id ? ", " : "}";
+  }
+  b.assign("events", concat);
+  return m;
+}
+
+} // namespace by::hw
