@@ -1,0 +1,360 @@
+// Directed system tests: one scenario per feature of docs/isa.md, each run on the RTL
+// accelerator (stressed AXI memory) and on the functional model, every DRAM byte and the error
+// registers compared (system_run.h). Where the expected result is simple to state, the test
+// also checks it directly (round trips, zero fill, row repeat, K accumulation against a plain
+// matrix product, register values against the config).
+#include "funcmodel/encode.h"
+#include "funcmodel/params.h"
+#include "golden/arith.h"
+#include "rtl_config.h"
+#include "seed.h"
+#include "system_run.h"
+
+#include <cstdio>
+#include <gtest/gtest.h>
+
+namespace by::test {
+namespace {
+
+using funcmodel::Operand;
+namespace fm = funcmodel;
+
+constexpr uint64_t kBase = 0x80000000ull;
+constexpr uint64_t kIn = kBase + 0x1000;   // inputs
+constexpr uint64_t kOut = kBase + 0x40000; // outputs
+constexpr uint64_t kSize = 0x80000;
+
+class System : public ::testing::Test {
+protected:
+  System()
+      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)), dim(p.dim), ib(p.inputBytes),
+        ab(p.accBytes), image(kSize, 0), rng(testSeed(7, "system directed test data")) {}
+
+  // Little-endian signed element access in a DRAM image.
+  void put(uint64_t addr, int64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i)
+      image[addr - kBase + i] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
+  }
+  static int64_t get(const std::vector<uint8_t>& dram, uint64_t addr, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+      v |= uint64_t{dram[addr - kBase + i]} << (8 * i);
+    return golden::wrap(static_cast<int64_t>(v), 8 * bytes);
+  }
+  int64_t randomElem(int bits) {
+    const int64_t span = int64_t{1} << bits;
+    return static_cast<int64_t>(rng.next() % static_cast<uint64_t>(span)) - span / 2;
+  }
+  /// A rows x cols matrix of random elements of `bits` at addr with a row stride in bytes.
+  std::vector<int64_t> putMatrix(uint64_t addr, int rows, int cols, uint64_t stride, int bytes,
+                                 int bits) {
+    std::vector<int64_t> m;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        m.push_back(randomElem(bits));
+        put(addr + r * stride + static_cast<uint64_t>(c) * bytes, m.back(), bytes);
+      }
+    return m;
+  }
+
+  RunOutcome run(const std::string& name, int mmioPercent = 0) {
+    RunOptions o;
+    o.name = name;
+    o.system.memBase = kBase;
+    o.system.memSize = kSize;
+    o.system.mmioPercent = mmioPercent;
+    o.system.seed = rng.next();
+    RunOutcome r = runAndCompare(cfg, prog, image, o);
+    std::printf("%s: %zu commands, %llu cycles\n", name.c_str(), prog.size(),
+                static_cast<unsigned long long>(r.cycles));
+    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog);
+    return r;
+  }
+
+  config::Config cfg;
+  fm::ModelParams p;
+  int dim, ib, ab;
+  std::vector<uint8_t> image;
+  fm::Program prog;
+  axi::Rng rng;
+};
+
+TEST_F(System, ScratchpadRoundTripWithUnalignedStrides) {
+  const uint64_t inStride = dim * ib + 13, outStride = dim * ib + 7;
+  const auto m = putMatrix(kIn + 3, dim, dim, inStride, ib, p.inputWidth);
+  prog = {fm::configLd({0, false, 1, 0, fm::floatBits(1), inStride}),
+          fm::mvin(0, kIn + 3, fm::spAddr(5), dim, dim),
+          fm::configSt(
+              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(outStride), hw::isa::kFloatOne}),
+          fm::mvout(kOut + 1, fm::spAddr(5), dim, dim)};
+  const RunOutcome r = run("sp_round_trip");
+  for (int row = 0; row < dim; ++row)
+    for (int c = 0; c < dim; ++c)
+      ASSERT_EQ(get(r.dram, kOut + 1 + row * outStride + c * ib, ib), m[row * dim + c])
+          << "row " << row << " col " << c;
+  EXPECT_EQ(get(r.dram, kOut, 1), 0) << "a byte before the output was written";
+}
+
+TEST_F(System, AccumulatorRoundTripAndAccumulatingMvin) {
+  const uint64_t stride = dim * ab;
+  const auto a = putMatrix(kIn, dim, dim, stride, ab, 30);
+  const auto b = putMatrix(kIn + 0x4000, dim, dim, stride, ab, 30);
+  prog = {fm::configLd({0, false, 1, 0, fm::floatBits(1), stride}),
+          fm::mvin(0, kIn, fm::accAddr(0), dim, dim),
+          fm::mvin(0, kIn + 0x4000, fm::accAddr(0, true), dim, dim),
+          fm::configSt(
+              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(stride), hw::isa::kFloatOne}),
+          fm::mvout(kOut, fm::accAddr(0, false, true), dim, dim)};
+  const RunOutcome r = run("acc_round_trip");
+  for (int i = 0; i < dim * dim; ++i)
+    ASSERT_EQ(get(r.dram, kOut + i * ab, ab), golden::wrap(a[i] + b[i], p.accWidth)) << i;
+}
+
+TEST_F(System, MultiBlockMvinHonoursTheBlockStride) {
+  const int blocks = std::min(p.maxBlockLen, 3);
+  const int rows = 3, cols = blocks * dim, blockStride = rows + 2;
+  const uint64_t stride = cols * ib;
+  const auto m = putMatrix(kIn, rows, cols, stride, ib, p.inputWidth);
+  prog = {fm::configLd({0, false, 1, static_cast<uint32_t>(blockStride), fm::floatBits(1), stride}),
+          fm::mvin(0, kIn, fm::spAddr(0), rows, cols),
+          fm::configSt(
+              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ib), hw::isa::kFloatOne})};
+  // Each block back out from where the block stride put it, DIM columns at a time.
+  for (int blk = 0; blk < blocks; ++blk)
+    prog.push_back(fm::mvout(kOut + blk * 0x1000, fm::spAddr(blk * blockStride), rows, dim));
+  const RunOutcome r = run("multi_block_mvin");
+  for (int blk = 0; blk < blocks; ++blk)
+    for (int row = 0; row < rows; ++row)
+      for (int e = 0; e < dim; ++e)
+        ASSERT_EQ(get(r.dram, kOut + blk * 0x1000 + row * dim * ib + e * ib, ib),
+                  m[row * cols + blk * dim + e])
+            << "block " << blk << " row " << row << " element " << e;
+}
+
+TEST_F(System, ZeroFillAndRowRepeat) {
+  const auto row = putMatrix(kIn, 1, dim, 0, ib, p.inputWidth);
+  const auto junk = putMatrix(kIn + 0x100, dim, dim, dim * ib, ib, p.inputWidth);
+  const uint64_t outStride = dim * ib;
+  prog = {fm::configLd({0, false, 1, 0, fm::floatBits(1), outStride}),
+          fm::mvin(0, kIn + 0x100, fm::spAddr(0), dim, dim),   // junk first
+          fm::mvin(0, 0, fm::spAddr(0), dim, dim),             // then zeros over it
+          fm::configLd({1, false, 1, 0, fm::floatBits(1), 0}), // MVIN2: stride 0
+          fm::mvin(1, kIn, fm::spAddr(dim), dim, dim),
+          fm::configSt(
+              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(outStride), hw::isa::kFloatOne}),
+          fm::mvout(kOut, fm::spAddr(0), dim, dim),
+          fm::mvout(kOut + 0x1000, fm::spAddr(dim), dim, dim)};
+  const RunOutcome r = run("zero_fill_row_repeat");
+  for (int rr = 0; rr < dim; ++rr)
+    for (int e = 0; e < dim; ++e) {
+      ASSERT_EQ(get(r.dram, kOut + rr * outStride + e * ib, ib), 0) << rr << "," << e;
+      ASSERT_EQ(get(r.dram, kOut + 0x1000 + rr * outStride + e * ib, ib), row[e]) << rr << "," << e;
+    }
+  (void)junk;
+}
+
+TEST_F(System, WeightStationaryMatmulAccumulatesAcrossKTiles) {
+  if (!p.hasWs)
+    GTEST_SKIP() << "config has no WS dataflow";
+  const int kTiles = 3;
+  const uint64_t stride = dim * ib;
+  std::vector<std::vector<int64_t>> a, b;
+  prog = {fm::configEx({1, 0, false, false, false, 1, hw::isa::kFloatOne, 0, 0, 1}),
+          fm::configLd({0, false, 1, 0, fm::floatBits(1), stride})};
+  for (int k = 0; k < kTiles; ++k) {
+    a.push_back(putMatrix(kIn + k * 0x2000, dim, dim, stride, ib, p.inputWidth));
+    b.push_back(putMatrix(kIn + k * 0x2000 + 0x1000, dim, dim, stride, ib, p.inputWidth));
+    prog.push_back(fm::mvin(0, kIn + k * 0x2000, fm::spAddr(2 * k * dim), dim, dim));
+    prog.push_back(fm::mvin(0, kIn + k * 0x2000 + 0x1000, fm::spAddr((2 * k + 1) * dim), dim, dim));
+  }
+  for (int k = 0; k < kTiles; ++k) {
+    prog.push_back(fm::preload(
+        {fm::spAddr((2 * k + 1) * dim), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)},
+        {fm::accAddr(0, k > 0), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)}));
+    prog.push_back(fm::compute(
+        true, {fm::spAddr(2 * k * dim), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)},
+        {hw::isa::kGarbageAddr, static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)}));
+  }
+  const uint64_t outStride = dim * ab;
+  prog.push_back(fm::configSt(
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(outStride), hw::isa::kFloatOne}));
+  prog.push_back(fm::mvout(kOut, fm::accAddr(0, false, true), dim, dim));
+  const RunOutcome r = run("ws_k_tiles");
+  for (int i = 0; i < dim; ++i)
+    for (int j = 0; j < dim; ++j) {
+      int64_t want = 0;
+      for (int k = 0; k < kTiles; ++k)
+        for (int x = 0; x < dim; ++x)
+          want += a[k][i * dim + x] * b[k][x * dim + j];
+      ASSERT_EQ(get(r.dram, kOut + i * outStride + j * ab, ab), golden::wrap(want, p.accWidth))
+          << "C[" << i << "][" << j << "]";
+    }
+}
+
+TEST_F(System, OutputStationaryMatmulWithBiasAndAccumulation) {
+  if (!p.hasOs)
+    GTEST_SKIP() << "config has no OS dataflow";
+  const uint64_t stride = dim * ib;
+  const auto d = putMatrix(kIn, dim, dim, stride, ib, p.inputWidth);
+  const auto a0 = putMatrix(kIn + 0x1000, dim, dim, stride, ib, p.inputWidth);
+  const auto b0 = putMatrix(kIn + 0x2000, dim, dim, stride, ib, p.inputWidth);
+  const auto a1 = putMatrix(kIn + 0x3000, dim, dim, stride, ib, p.inputWidth);
+  const auto b1 = putMatrix(kIn + 0x4000, dim, dim, stride, ib, p.inputWidth);
+  const uint32_t n = static_cast<uint32_t>(dim);
+  prog = {fm::configEx({0, 0, false, false, false, 1, hw::isa::kFloatOne, 2, 0, 1}),
+          fm::configLd({0, false, 1, 0, fm::floatBits(1), stride})};
+  for (int i = 0; i < 5; ++i)
+    prog.push_back(fm::mvin(0, kIn + i * 0x1000, fm::spAddr(i * dim), n, n));
+  // Pass 1: D preloaded, result to the scratchpad (shifted, saturated); pass 2 accumulates in
+  // the array and writes to the accumulator.
+  prog.push_back(fm::preload({fm::spAddr(0), n, n}, {fm::spAddr(5 * dim), n, n}));
+  prog.push_back(fm::compute(true, {fm::spAddr(dim), n, n}, {fm::spAddr(2 * dim), n, n}));
+  prog.push_back(fm::preload({hw::isa::kGarbageAddr, n, n}, {fm::accAddr(0), n, n}));
+  prog.push_back(fm::compute(false, {fm::spAddr(3 * dim), n, n}, {fm::spAddr(4 * dim), n, n}));
+  prog.push_back(fm::configSt(
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ab), hw::isa::kFloatOne}));
+  prog.push_back(fm::mvout(kOut, fm::spAddr(5 * dim), n, n));
+  prog.push_back(fm::mvout(kOut + 0x1000, fm::accAddr(0, false, true), n, n));
+  run("os_bias_accumulate");
+  (void)d, (void)a0, (void)b0, (void)a1, (void)b1;
+}
+
+TEST_F(System, MvoutScaleReluSaturationAndMaxPool) {
+  // Accumulator values spanning far beyond the output type, some negative.
+  const int pixels = 16; // a 4x4 image, one channel per element
+  const uint64_t stride = dim * ab;
+  putMatrix(kIn, pixels, dim, stride, ab, 20);
+  const uint32_t n = static_cast<uint32_t>(dim);
+  prog = {fm::configLd({0, false, 1, 0, fm::floatBits(1), stride}),
+          fm::mvin(0, kIn, fm::accAddr(0), pixels, n)};
+  // Scaled, saturated, no activation; then ReLU with a different scale.
+  prog.push_back(fm::configSt({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n * ib, fm::floatBits(0.37f)}));
+  prog.push_back(fm::mvout(kOut, fm::accAddr(0), std::min<uint32_t>(n, 8), n));
+  prog.push_back(fm::configSt({1, 0, 0, 0, 0, 0, 0, 0, 0, 0, n * ib, fm::floatBits(0.001f)}));
+  prog.push_back(fm::mvout(kOut + 0x1000, fm::accAddr(0), std::min<uint32_t>(n, 8), n));
+  // 3x3 max-pool, stride 2, one row and column of padding: 4x4 -> 2x2.
+  fm::ConfigStArgs pool;
+  pool.activation = 1;
+  pool.poolStride = 2;
+  pool.poolSize = 3;
+  pool.upad = 1;
+  pool.lpad = 1;
+  pool.poolOutDim = 2;
+  pool.porows = 2;
+  pool.pocols = 2;
+  pool.orows = 4;
+  pool.ocols = 4;
+  pool.stride = n * ib;
+  pool.accScaleBits = fm::floatBits(0.05f);
+  prog.push_back(fm::configSt(pool));
+  prog.push_back(fm::mvout(kOut + 0x2000, fm::accAddr(0), 1, n));
+  // 2x2 pool without padding, no activation.
+  pool.activation = 0;
+  pool.poolSize = 2;
+  pool.upad = 0;
+  pool.lpad = 0;
+  prog.push_back(fm::configSt(pool));
+  prog.push_back(fm::mvout(kOut + 0x3000, fm::accAddr(0), 1, n));
+  run("scale_relu_pool");
+}
+
+TEST_F(System, CrossQueueHazardsKeepProgramOrder) {
+  if (!p.hasWs)
+    GTEST_SKIP() << "config has no WS dataflow";
+  const uint64_t stride = dim * ib;
+  const uint32_t n = static_cast<uint32_t>(dim);
+  prog = {fm::configEx({1, 0, false, false, false, 1, hw::isa::kFloatOne, 0, 0, 1}),
+          fm::configLd({0, false, 1, 0, fm::floatBits(1), stride}),
+          fm::configSt(
+              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ab), hw::isa::kFloatOne})};
+  // The same few local rows are reloaded, used and stored again and again: every pair of
+  // neighbouring commands has a RAW, WAR or WAW dependency through them.
+  for (int round = 0; round < 6; ++round) {
+    const uint64_t src = kIn + round * 0x2000;
+    putMatrix(src, dim, dim, stride, ib, p.inputWidth);
+    putMatrix(src + 0x1000, dim, dim, stride, ib, p.inputWidth);
+    prog.push_back(fm::mvin(0, src, fm::spAddr(0), n, n)); // WAR vs compute
+    prog.push_back(fm::mvin(0, src + 0x1000, fm::spAddr(dim), n, n));
+    prog.push_back(fm::mvout(kOut + 0x8000 + round * 0x400, fm::spAddr(0), n, n)); // RAW
+    prog.push_back(fm::preload({fm::spAddr(dim), n, n}, {fm::accAddr(0, round % 2), n, n}));
+    prog.push_back(fm::compute(true, {fm::spAddr(0), n, n}, {hw::isa::kGarbageAddr, n, n}));
+    prog.push_back(fm::mvout(kOut + round * 0x1000, fm::accAddr(0, false, true), n, n)); // RAW
+    prog.push_back(fm::mvin(0, src, fm::accAddr(0), n, n)); // WAR vs that mvout (scratch rows)
+  }
+  run("hazards");
+  run("hazards_mmio", 50); // the same program, half of it through the registers
+}
+
+TEST_F(System, IllegalCommandsAreCountedAndNeverHang) {
+  const uint32_t n = static_cast<uint32_t>(dim);
+  putMatrix(kIn, dim, dim, dim * ib, ib, p.inputWidth);
+  prog = {fm::Instruction{9, 0, 0},                                        // unknown funct
+          fm::configRaw(3, 0, 0),                                          // bad config type
+          fm::mvin(0, kIn, fm::spAddr(p.spRows - 1), n, n),                // local range
+          fm::mvin(0, kIn, fm::spAddr(0), n, 0),                           // bad size
+          fm::compute(true, {fm::spAddr(0), n, n}, {fm::spAddr(0), n, n}), // unpaired
+          fm::configLd({0, false, 1, 0, fm::floatBits(1), dim * static_cast<uint64_t>(ib)}),
+          fm::mvin(0, kIn, fm::spAddr(0), n, n),
+          fm::mvin(0, kBase + kSize - 2, fm::spAddr(dim), n, n), // AXI error: beyond memory
+          fm::configSt({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n * ib, hw::isa::kFloatOne}),
+          fm::mvout(kOut, fm::spAddr(0), n, n)};
+  const RunOutcome r = run("illegal");
+  EXPECT_EQ(r.modelErrors.count, 6u); // the model agrees on what is illegal (independently)
+}
+
+TEST_F(System, RegistersDescribeTheConfigAndInterruptsFire) {
+  const config::Derived d = config::derive(cfg);
+  AccelSystem s(cfg, SystemOptions{});
+  EXPECT_EQ(s.readRegister("ID"), 0x42594431u);
+  EXPECT_EQ(s.readRegister("HW_DIM"), static_cast<uint32_t>(d.dim));
+  EXPECT_EQ(s.readRegister("HW_SP_ROWS"), static_cast<uint32_t>(d.spRows));
+  EXPECT_EQ(s.readRegister("HW_ACC_ROWS"), static_cast<uint32_t>(d.accRows));
+  // An error raises irq_o when enabled; writing the status bit clears it.
+  s.writeRegister("IRQ_ENABLE", 2);
+  EXPECT_FALSE(s.irq());
+  s.issue(fm::Instruction{9, 0, 0});
+  ASSERT_TRUE(s.drain()) << s.hangReport();
+  EXPECT_EQ(s.readRegister("ERROR") & 0xff,
+            static_cast<uint32_t>(hw::isa::errorCode("UNKNOWN_FUNCT")));
+  EXPECT_TRUE(s.irq());
+  s.writeRegister("IRQ_STATUS", 2);
+  EXPECT_FALSE(s.irq());
+  s.finish();
+  EXPECT_TRUE(s.protocolClean()) << s.protocolReport();
+}
+
+int externalEvent(const std::string& name) {
+  for (const hw::isa::CounterEvent& e : hw::isa::counterEvents())
+    if (e.external && e.name == name)
+      return e.id;
+  throw std::runtime_error("no external counter event " + name);
+}
+
+// The DMA byte counters, read after the moves (the harness fences COUNTER_OPs), count exactly
+// the payload bytes: rows x cols x element bytes per mvin, none for a zero fill.
+TEST_F(System, CountersThroughBothCommandPaths) {
+  const uint32_t n = static_cast<uint32_t>(dim);
+  putMatrix(kIn, dim, dim, dim * ib, ib, p.inputWidth);
+  fm::CounterOpArgs configure;
+  configure.configure = true;
+  configure.external = true;
+  configure.index = 1;
+  configure.event = externalEvent("RDMA_BYTES_REC");
+  fm::CounterOpArgs read;
+  read.index = 1;
+  prog = {fm::counterOp(configure),
+          fm::configLd({0, false, 1, 0, fm::floatBits(1), dim * static_cast<uint64_t>(ib)}),
+          fm::mvin(0, kIn, fm::spAddr(0), n, n),
+          fm::mvin(0, 0, fm::spAddr(2 * dim), n, n),
+          fm::mvin(0, kIn, fm::spAddr(dim), n - 1, n),
+          fm::counterOp(read)};
+  const uint64_t want = static_cast<uint64_t>(2 * dim - 1) * dim * ib;
+  for (int mmio : {0, 100}) {
+    const RunOutcome r = run(mmio ? "counters_mmio" : "counters_rocc", mmio);
+    ASSERT_EQ(r.responses.size(), 2u);
+    EXPECT_EQ(r.responses[1].data, want);
+  }
+}
+
+} // namespace
+} // namespace by::test
