@@ -20,11 +20,21 @@ for c in default large32; do
   echo "- brickyard gen configs/$c.yaml: $(( ($(date +%s%N) - start) / 1000000 )) ms"
 done
 echo
-echo "## Verilator build of the 16x16 mesh (cold: no object cache, -j2)"
+echo "## Verilator builds, default config (cold: no object cache, -j2)"
 start=$(date +%s)
 verilator --cc -O3 --top-module by_mesh -F "$tmp/default/rtl/filelist.f" -Mdir "$tmp/vl" \
   --build -j 2 -CFLAGS "-O2" >/dev/null
 echo "- verilator --cc --build (by_mesh, default): $(( $(date +%s) - start )) s"
+start=$(date +%s)
+verilator --cc -O3 --top-module by_accelerator -F "$tmp/default/rtl/filelist.f" -Mdir "$tmp/vla" \
+  --build -j 2 -CFLAGS "-O2" >/dev/null
+echo "- verilator --cc --build (by_accelerator, default): $(( $(date +%s) - start )) s"
 echo
-echo "## Verilator simulation speed, bare 16x16 mesh (single thread)"
-"$root/build/bench/bench_mesh" 2000000
+echo "## Verilator simulation speed: bare 16x16 mesh and whole accelerator (single thread)"
+mesh_line="$("$root/build/bench/bench_mesh" 2000000)"
+echo "- $mesh_line"
+accel_out="$("$root/build/bench/bench_accel_matmul")"
+echo "$accel_out" | sed 's/^/    /'
+mesh_rate="$(echo "$mesh_line" | sed -E 's/.* = ([0-9]+) cycles\/s.*/\1/')"
+accel_rate="$(echo "$accel_out" | sed -nE 's/.*s wall, ([0-9]+) cycles\/s.*/\1/p')"
+echo "- whole accelerator / bare mesh simulation speed: $(awk -v a="$accel_rate" -v m="$mesh_rate" 'BEGIN { printf "%.2f", a / m }')"

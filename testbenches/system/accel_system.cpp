@@ -258,6 +258,11 @@ bool AccelSystem::waitFor(const std::string& what, const std::function<bool()>& 
   return true;
 }
 
+bool AccelSystem::run(uint64_t cycles) {
+  const uint64_t end = cycle_ + cycles;
+  return waitFor("a run of " + std::to_string(cycles) + " cycles", [&] { return cycle_ >= end; });
+}
+
 bool AccelSystem::drain() {
   return waitFor("the program to finish", [&] {
     return queue_.empty() && !rocc_ && !mmio_ && awaitingResp_.empty() && !dut_->busy_o &&
@@ -285,6 +290,11 @@ void AccelSystem::writeRegister(const std::string& name, uint32_t value) {
     if (r.resp != axi::kOkay)
       registerErrors_ += 1;
   lite_->results().clear();
+}
+
+uint64_t AccelSystem::readCounter(const std::string& name) {
+  const uint64_t lo = readRegister(name + "_LO");
+  return lo | (static_cast<uint64_t>(readRegister(name + "_HI")) << 32);
 }
 
 void AccelSystem::finish() {

@@ -65,16 +65,22 @@ public:
   /// Runs until every queued command was accepted, the accelerator is idle, the AXI memory has
   /// no transaction open and every response arrived. False on a hang (see hangReport()).
   bool drain();
+  /// Runs `cycles` clock cycles (commands keep flowing); false on a hang.
+  bool run(uint64_t cycles);
   /// Register access through the AXI4-Lite master (waits for the response). Only while
   /// drained (the harness does not interleave register and command traffic by design).
   uint32_t readRegister(const std::string& name);
   void writeRegister(const std::string& name, uint32_t value);
+  /// A 64-bit performance counter by its name without _LO/_HI (reads LO, which latches HI).
+  uint64_t readCounter(const std::string& name);
 
   axi::Memory& memory() { return *memory_; }
   const std::deque<Response>& responses() const { return responses_; }
   uint64_t cycle() const { return cycle_; }
   uint64_t commandsIssued() const { return issued_; }
   bool irq() const { return dut_->irq_o; }
+  /// Every command accepted and the accelerator idle.
+  bool idle() const { return queue_.empty() && !rocc_ && !mmio_ && !dut_->busy_o; }
 
   /// Both protocol checkers clean, every register access answered OKAY, no stray RoCC
   /// response (call after finish()).

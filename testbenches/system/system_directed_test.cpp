@@ -219,6 +219,40 @@ TEST_F(System, OutputStationaryMatmulWithBiasAndAccumulation) {
   (void)d, (void)a0, (void)b0, (void)a1, (void)b1;
 }
 
+// The example sequence of docs/isa.md ("Example: C = A x B + D on a 4x4 array"), command for
+// command, checked against C = saturate(D + A x B) computed here.
+TEST_F(System, IsaDocExample) {
+  if (!p.hasWs || dim < 4)
+    GTEST_SKIP() << "the example needs WS and DIM >= 4";
+  const uint64_t aAddr = kIn, bAddr = kIn + 0x100, dAddr = kIn + 0x200, cAddr = kOut;
+  const auto a = putMatrix(aAddr, 4, 4, 4, 1, 5);
+  const auto b = putMatrix(bAddr, 4, 4, 4, 1, 5);
+  const auto dm = putMatrix(dAddr, 4, 4, 16, 4, 8);
+  fm::ConfigExArgs ws;
+  ws.dataflow = 1;
+  fm::ConfigStArgs st;
+  st.stride = 4;
+  st.accScaleBits = hw::isa::kFloatOne;
+  prog = {fm::configLd({0, false, 1, 0, fm::floatBits(1), 4}),
+          fm::configEx(ws),
+          fm::configSt(st),
+          fm::mvin(0, aAddr, fm::spAddr(0), 4, 4),
+          fm::mvin(0, bAddr, fm::spAddr(4), 4, 4),
+          fm::configLd({0, false, 1, 0, fm::floatBits(1), 16}),
+          fm::mvin(0, dAddr, fm::accAddr(0), 4, 4),
+          fm::preload({fm::spAddr(4), 4, 4}, {fm::accAddr(0, true), 4, 4}),
+          fm::compute(true, {fm::spAddr(0), 4, 4}, {hw::isa::kGarbageAddr, 4, 4}),
+          fm::mvout(cAddr, fm::accAddr(0), 4, 4)};
+  const RunOutcome r = run("isa_doc_example");
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      int64_t want = dm[i * 4 + j];
+      for (int k = 0; k < 4; ++k)
+        want += a[i * 4 + k] * b[k * 4 + j];
+      EXPECT_EQ(get(r.dram, cAddr + i * 4 + j, 1), golden::saturate(want, 8)) << i << "," << j;
+    }
+}
+
 TEST_F(System, MvoutScaleReluSaturationAndMaxPool) {
   // Accumulator values spanning far beyond the output type, some negative.
   const int pixels = 16; // a 4x4 image, one channel per element

@@ -1,7 +1,8 @@
 // Replays a saved command program (the text the fuzzer writes for a failing seed) on the RTL
 // accelerator against the functional model, and finds the shortest failing prefix:
 //
-//   system_replay_<config> PROGRAM.prog [--seed N] [--shrink] [--calm] [--trace FILE.vcd]
+//   system_replay_<config> PROGRAM.prog [--seed N] [--shrink] [--calm] [--rocc]
+//                          [--trace FILE.vcd]
 //
 // --seed N uses the fuzzer's set-up for seed N (memory timing, input data, register path),
 // so a fuzzer failure replays exactly;
@@ -26,12 +27,15 @@ struct Replay {
   config::Config config;
   uint64_t seed = 0; // the fuzzer's set-up for this seed
   bool calm = false;
+  bool roccOnly = false;
 };
 
 test::RunOutcome runPrefix(const Replay& r, const funcmodel::Program& program, size_t n,
                            const std::string& trace = "") {
   test::FuzzSetup f = test::fuzzSetup(r.config, r.seed);
   f.options.system.stress = !r.calm;
+  if (r.roccOnly)
+    f.options.system.mmioPercent = 0;
   f.options.system.watchdogCycles = 20000;
   f.options.system.tracePath = trace;
   funcmodel::Program prefix(program.begin(), program.begin() + static_cast<long>(n));
@@ -42,7 +46,7 @@ test::RunOutcome runPrefix(const Replay& r, const funcmodel::Program& program, s
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s PROGRAM.prog [--seed N] [--shrink] [--calm] [--trace F.vcd]\n",
+    std::fprintf(stderr, "usage: %s PROGRAM.prog [--seed N] [--shrink] [--calm] [--rocc] [--trace F.vcd]\n",
                  argv[0]);
     return 2;
   }
@@ -53,6 +57,7 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     shrink |= std::strcmp(argv[i], "--shrink") == 0;
     replay.calm |= std::strcmp(argv[i], "--calm") == 0;
+    replay.roccOnly |= std::strcmp(argv[i], "--rocc") == 0;
     if (std::strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
       trace = argv[++i];
     if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
