@@ -182,10 +182,14 @@ TEST_F(System, WeightStationaryMatmulAccumulatesAcrossKTiles) {
   const RunOutcome r = run("ws_k_tiles");
   for (int i = 0; i < dim; ++i)
     for (int j = 0; j < dim; ++j) {
+      // Each pass's partial sum travels through the array at the spatial output width.
       int64_t want = 0;
-      for (int k = 0; k < kTiles; ++k)
+      for (int k = 0; k < kTiles; ++k) {
+        int64_t pass = 0;
         for (int x = 0; x < dim; ++x)
-          want += a[k][i * dim + x] * b[k][x * dim + j];
+          pass += a[k][i * dim + x] * b[k][x * dim + j];
+        want += golden::wrap(pass, p.outputWidth);
+      }
       ASSERT_EQ(get(r.dram, kOut + i * outStride + j * ab, ab), golden::wrap(want, p.accWidth))
           << "C[" << i << "][" << j << "]";
     }
