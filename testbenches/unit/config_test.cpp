@@ -197,8 +197,22 @@ TEST(ConfigErrors, UnknownTopLevelKey) {
   expectError(std::string(kTiny) + "arrays: 1\n", {19, 1, "arrays", "unknown key (did you mean"});
 }
 TEST(ConfigErrors, NotYetAvailableFeature) {
-  expectError(std::string(kTiny) + "compression:\n  boveda:\n    enabled: true\n",
-              {21, 14, "compression.boveda.enabled", "not available"});
+  expectError(std::string(kTiny) + "compression:\n  boveda:\n    on_chip: true\n",
+              {21, 14, "compression.boveda.on_chip", "not available"});
+}
+TEST(ConfigErrors, BovedaHeaderTooNarrowFor16BitElements) {
+  expectError(tinyWith("input_width: 8", "input_width: 16") +
+                  "compression:\n  boveda:\n    enabled: true\n    header_bits: 4\n",
+              {22, 18, "compression.boveda.header_bits",
+               "cannot encode every group width 0..16 of 16-bit elements; expected at least 5"});
+}
+TEST(ConfigAccepts, BovedaEnabled) {
+  const Config c =
+      loadConfigText(std::string(kTiny) + "compression:\n  boveda:\n    enabled: true\n"
+                                          "    container_bits: 128\n",
+                     "tiny.yaml");
+  EXPECT_TRUE(c.boveda.enabled);
+  EXPECT_EQ(c.boveda.containerBits, 128);
 }
 TEST(ConfigErrors, FileThatDoesNotExist) {
   EXPECT_THROW(loadConfigFile("/nonexistent/x.yaml"), ConfigError);

@@ -56,8 +56,8 @@ void validateAcrossKeys(const Config& c,
 
   if (c.memory.accumulator.ports != 2)
     fail("memory.accumulator.ports", "value " + str(c.memory.accumulator.ports) +
-                                          " is not supported; read-modify-write accumulation "
-                                          "needs a read and a write port per bank: expected 2");
+                                         " is not supported; read-modify-write accumulation "
+                                         "needs a read and a write port per bank: expected 2");
   if (c.dma.maxBytes < rows * accBytes)
     fail("dma.max_bytes", "value " + str(c.dma.maxBytes) +
                               " is smaller than one accumulator row; "
@@ -70,12 +70,24 @@ void validateAcrossKeys(const Config& c,
   if (c.tensordash.enabled)
     fail("sparsity.tensordash.enabled",
          "TensorDash is not available in this version of Brickyard yet; expected false");
-  if (c.boveda.enabled)
-    fail("compression.boveda.enabled",
-         "Boveda is not available in this version of Brickyard yet; expected false");
   if (c.tensordash.rowsPerScheduler > rows)
     fail("sparsity.tensordash.rows_per_scheduler",
          "value " + str(c.tensordash.rowsPerScheduler) + " exceeds DIM = " + str(rows));
+  if (c.boveda.enabled) {
+    // Widths 0..input_width are input_width+1 codes (docs/boveda.md, "Parameters").
+    int needHeader = 0;
+    while ((1 << needHeader) < t.inputWidth + 1)
+      ++needHeader;
+    if (c.boveda.headerBits < needHeader)
+      fail("compression.boveda.header_bits",
+           "a " + str(c.boveda.headerBits) + "-bit header cannot encode every group width 0.." +
+               str(t.inputWidth) + " of " + str(t.inputWidth) +
+               "-bit elements; expected at least " + str(needHeader));
+  }
+  if (c.boveda.onChip)
+    fail("compression.boveda.on_chip",
+         "compressed on-chip storage is not available in this version of Brickyard yet "
+         "(docs/boveda.md, \"On-chip form\"); expected false");
   if (c.boveda.groupSize > c.boveda.containerBits / t.inputWidth)
     fail("compression.boveda.group_size", "a group of " + str(c.boveda.groupSize) +
                                               " values does not fit one container of " +

@@ -25,6 +25,11 @@ GeneratedDesign buildDesign(const config::Config& config) {
   d.modules.push_back(SramGenerator().buildSinglePort());
   d.modules.push_back(SramGenerator().buildDualPort());
   d.modules.push_back(FifoGenerator().build());
+  if (config.boveda.enabled) {
+    const BovedaHwParams boveda = bovedaHwParams(config);
+    d.modules.push_back(BovedaCompressorGenerator(boveda).build());
+    d.modules.push_back(BovedaDecompressorGenerator(boveda).build());
+  }
   if (accelUnsupportedReason(config).empty()) {
     const AccelParams accel = accelParams(config);
     d.modules.push_back(ScratchpadGenerator(accel).build());

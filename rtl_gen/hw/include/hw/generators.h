@@ -2,8 +2,8 @@
 // All of them are listed in one place, buildDesign() in design.cpp.
 #pragma once
 
-#include "hw/accel_params.h"
 #include "config/config.h"
+#include "hw/accel_params.h"
 #include "hw/array_params.h"
 #include "vlog/ir.h"
 
@@ -33,6 +33,8 @@ inline constexpr const char* kFrontend = "by_cmd_frontend";
 inline constexpr const char* kAccelerator = "by_accelerator";
 inline constexpr const char* kDmaReader = "by_dma_reader";
 inline constexpr const char* kDmaWriter = "by_dma_writer";
+inline constexpr const char* kBovedaCompressor = "by_boveda_compressor";
+inline constexpr const char* kBovedaDecompressor = "by_boveda_decompressor";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).
@@ -173,6 +175,45 @@ public:
 
 private:
   DmaParams p_;
+};
+
+/// The Boveda codec's hardware parameters (docs/boveda.md), fixed by compression.boveda and
+/// types.input_width. The generated modules carry them as parameters with these defaults.
+struct BovedaHwParams {
+  std::string configName;
+  int elementBits = 8;     // ElemWidth: signed element width (types.input_width)
+  int groupSize = 16;      // GroupSize: values per group
+  int headerBits = 4;      // HeaderBits: width field per group
+  int containerBits = 512; // ContainerBits: blocks start and end on a container boundary
+  bool zeroAware = false;  // ZeroAware: zero bitmap + non-zero values only
+  int streamWidth = 64;    // StreamWidth: bits of one stream word (divides containerBits)
+  int lenWidth = 32;       // LenWidth: bits of a block length in values (decompressor)
+};
+
+/// The parameters for a config: the stream word is one DMA bus beat, or one container if
+/// that is narrower, so that words never straddle a container boundary.
+BovedaHwParams bovedaHwParams(const config::Config& config);
+
+/// Streaming Boveda compressor: one group of values in per cycle, the container stream of
+/// docs/boveda.md out in StreamWidth-bit words, each block zero-padded to a container.
+class BovedaCompressorGenerator {
+public:
+  explicit BovedaCompressorGenerator(const BovedaHwParams& params) : p_(params) {}
+  vlog::Module build() const;
+
+private:
+  BovedaHwParams p_;
+};
+
+/// Streaming Boveda decompressor: StreamWidth-bit words of the container stream in, one
+/// decoded group per cycle out; drops (and checks) each block's padding.
+class BovedaDecompressorGenerator {
+public:
+  explicit BovedaDecompressorGenerator(const BovedaHwParams& params) : p_(params) {}
+  vlog::Module build() const;
+
+private:
+  BovedaHwParams p_;
 };
 
 } // namespace by::hw
