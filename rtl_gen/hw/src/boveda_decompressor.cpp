@@ -18,15 +18,18 @@ using vlog::Type;
 vlog::Module BovedaDecompressorGenerator::build() const {
   vlog::Module m(names::kBovedaDecompressor,
                  "Boveda decompressor: container-stream words in, decoded groups of GroupSize "
-                 "values out (docs/boveda.md). A block is announced with its length in values; "
-                 "its words may arrive before or after the announcement.");
+                 "values out (docs/boveda.md). A block is announced with its length in values "
+                 "and in stream words; it takes exactly that many words and always ends, "
+                 "flagging a stream that does not fit (too short, trailing bits, bad code).");
   boveda::declareParams(m, p_);
   m.param("LenWidth", std::to_string(p_.lenWidth), "bits of a block length in values");
   m.clockAndReset();
-  m.portGroup("Block: the number of values of the next block (at least 1).");
+  m.portGroup("Block: its values (at least 1) and its stream words (containers * "
+              "ContainerBits / StreamWidth).");
   m.input("blk_valid_i", Type::bit());
   m.output("blk_ready_o", Type::bit());
   m.input("blk_len_i", Type::bits("LenWidth"));
+  m.input("blk_words_i", Type::bits("LenWidth"));
   m.portGroup("Container stream in, bit 0 of word 0 first.");
   m.input("in_valid_i", Type::bit());
   m.output("in_ready_o", Type::bit());
@@ -38,10 +41,11 @@ vlog::Module BovedaDecompressorGenerator::build() const {
   m.output("out_data_o", Type::bits("GroupSize*ElemWidth"));
   m.output("out_count_o", Type::bits(boveda::kCountType), "values in this group");
   m.output("out_last_o", Type::bit(), "the block's last group");
-  m.portGroup("Block end: one pulse after the block's padding was dropped.");
+  m.portGroup("Block end: one pulse once all its words were taken and its last group left.");
   m.output("done_valid_o", Type::bit());
   m.output("done_error_o", Type::bit(),
-           "the block had a width code above ElemWidth or non-zero padding");
+           "malformed: a width code above ElemWidth, too few words for its values, or padding "
+           "that is not zero or not exactly up to the container boundary");
 
   vlog::Body& b = m.body();
   boveda::declareGroupLocals(b);
@@ -55,8 +59,9 @@ vlog::Module BovedaDecompressorGenerator::build() const {
   b.logic("fill_q", Type::bits("FillWidth"));
   b.logic("active_q", Type::bit(), "a block is being decoded (groups, then padding)");
   b.logic("left_q", Type::bits("LenWidth"), "values of the block not yet decoded");
+  b.logic("words_q", Type::bits("LenWidth"), "words of the block not yet taken");
   b.logic("pos_q", Type::bits("PosWidth"), "bits of the block consumed, modulo ContainerBits");
-  b.logic("pad_q", Type::bits("PosWidth"), "padding bits still to drop (left_q = 0)");
+  b.logic("pad_q", Type::bits("PosWidth"), "padding bits still expected (left_q = 0)");
   b.logic("err_q", Type::bit());
   b.logic("out_valid_q", Type::bit());
   b.logic("out_data_q", Type::bits("PayloadBits"));
@@ -108,28 +113,37 @@ vlog::Module BovedaDecompressorGenerator::build() const {
   b.blank();
 
   b.comment("Consume a group once all its bits are in: the header first, then the bitmap (so "
-            "that the popcount is of real bits), then the whole group.");
+            "that the popcount is of real bits), then the whole group. Once every word of the "
+            "block is in (starved), a group that needs more bits than are left is read with "
+            "zeros above them and flagged, so that a short stream still ends.");
+  b.logic("starved", Type::bit(), "all words of the block are in");
+  b.assign("starved", "words_q == '0");
   b.logic("group_ready", Type::bit());
   b.logic("out_free", Type::bit());
   b.logic("take_group", Type::bit());
   b.logic("last_group", Type::bit());
   b.assign("group_ready",
-           "active_q && left_q != '0 && fill_q >= FillWidth'(HeaderBits) &&\n"
+           "active_q && left_q != '0 && (starved || (fill_q >= FillWidth'(HeaderBits) &&\n"
            "      fill_q >= FillWidth'(HeaderBits) + FillWidth'(bm_len) && fill_q >= "
-           "FillWidth'(group_len)");
+           "FillWidth'(group_len)))");
+  b.logic("short_group", Type::bit(), "the group runs past the block's last word");
+  b.assign("short_group", "32'(group_len) > 32'(fill_q)");
   b.assign("out_free", "!out_valid_q || out_ready_i");
   b.assign("take_group", "group_ready && out_free");
   b.assign("last_group", "left_q <= LenWidth'(GroupSize)");
-  b.comment("After the last group: drop the padding, as much as is in the buffer per cycle.");
+  b.comment("After the last group: drop everything else of the block (all of the buffer each "
+            "cycle, the block's remaining words as they come). It must be zeros, exactly up "
+            "to the container boundary.");
   b.logic("padding", Type::bit());
   b.logic("drop", Type::bits("FillWidth"));
   b.logic("pad_done", Type::bit(),
           "the last padding bits leave this cycle and the last group has left the output");
-  b.logic("pad_bad", Type::bit(), "a dropped padding bit is 1");
+  b.logic("pad_bad", Type::bit(), "a dropped padding bit is 1, or too many or too few of them");
   b.assign("padding", "active_q && left_q == '0");
-  b.assign("drop", "!padding ? '0 : 32'(fill_q) < 32'(pad_q) ? fill_q : FillWidth'(pad_q)");
-  b.assign("pad_done", "padding && 32'(drop) == 32'(pad_q) && out_free");
-  b.assign("pad_bad", "padding && (buf_q & ((BufBits'(1) << drop) - BufBits'(1))) != '0");
+  b.assign("drop", "padding ? fill_q : '0");
+  b.assign("pad_done", "padding && starved && out_free");
+  b.assign("pad_bad", "padding && (buf_q != '0 || 32'(drop) > 32'(pad_q) ||\n"
+                      "      (pad_done && 32'(drop) != 32'(pad_q)))");
   b.logic("pos_next", Type::bits("PosWidth"), "position after the group");
   b.assign("pos_next", "pos_q + PosWidth'(group_len)");
   b.blank();
@@ -140,9 +154,9 @@ vlog::Module BovedaDecompressorGenerator::build() const {
   b.logic("shift", Type::bits("FillWidth"));
   b.logic("fill_after", Type::bits("FillWidth"));
   b.logic("take_in", Type::bit());
-  b.assign("in_ready_o", "fill_q <= FillWidth'(MaxGroupBits)");
+  b.assign("in_ready_o", "active_q && !starved && fill_q <= FillWidth'(MaxGroupBits)");
   b.assign("take_in", "in_valid_i && in_ready_o");
-  b.assign("shift", "take_group ? FillWidth'(group_len) : drop");
+  b.assign("shift", "take_group ? (short_group ? fill_q : FillWidth'(group_len)) : drop");
   b.assign("fill_after", "fill_q - shift");
   b.blank();
 
@@ -160,6 +174,7 @@ vlog::Module BovedaDecompressorGenerator::build() const {
       .line("fill_q <= '0;")
       .line("active_q <= 1'b0;")
       .line("left_q <= '0;")
+      .line("words_q <= '0;")
       .line("pos_q <= '0;")
       .line("pad_q <= '0;")
       .line("err_q <= 1'b0;")
@@ -169,15 +184,18 @@ vlog::Module BovedaDecompressorGenerator::build() const {
       .line("out_last_q <= 1'b0;");
   q.clocked.line("buf_q <= (buf_q >> shift) | (take_in ? BufBits'(in_data_i) << fill_after : '0);")
       .line("fill_q <= fill_after + (take_in ? FillWidth'(StreamWidth) : '0);")
+      .line("words_q <= words_q - LenWidth'(take_in);")
       .ifElse("padding",
               [](vlog::Stmts& s) {
                 s.line("pad_q <= pad_q - PosWidth'(drop);");
+                s.line("err_q <= err_q | pad_bad;");
                 s.ifElse("pad_done", [](vlog::Stmts& t) { t.line("active_q <= 1'b0;"); });
               })
       .ifElse("blk_valid_i && blk_ready_o",
               [](vlog::Stmts& s) {
                 s.line("active_q <= 1'b1;")
                     .line("left_q <= blk_len_i;")
+                    .line("words_q <= blk_words_i;")
                     .line("pos_q <= '0;")
                     .line("err_q <= 1'b0;");
               })
@@ -187,7 +205,7 @@ vlog::Module BovedaDecompressorGenerator::build() const {
             s.line("left_q <= left_q - LenWidth'(n);")
                 .line("pos_q <= pos_next;")
                 .line("pad_q <= ~pos_next + PosWidth'(1);")
-                .line("err_q <= err_q | bad_code;")
+                .line("err_q <= err_q | bad_code | (starved && short_group);")
                 .line("out_valid_q <= 1'b1;")
                 .line("out_data_q <= values;")
                 .line("out_count_q <= n;")
