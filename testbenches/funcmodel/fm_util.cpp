@@ -15,7 +15,11 @@ config::Config shippedConfig(const std::string& name) {
   if (name == "tiny16")
     return tinyWith({{"  input_width: 8", "  input_width: 16"},
                      {"  spatial_output_width: 20", "  spatial_output_width: 24"}});
-  return config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/" + name + ".yaml");
+  const std::string shipped = std::string(BY_SOURCE_DIR) + "/configs/" + name + ".yaml";
+  if (std::ifstream(shipped).good())
+    return config::loadConfigFile(shipped);
+  return config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/testbenches/configs/" + name +
+                                ".yaml");
 }
 
 config::Config tinyWith(const std::vector<std::pair<std::string, std::string>>& replacements) {

@@ -14,7 +14,8 @@
 
 namespace by::test {
 
-/// A shipped config (configs/<name>.yaml), or "tiny16" (tiny with 16-bit elements) or "tiny64"
+/// A shipped config (configs/<name>.yaml), a test config (testbenches/configs/<name>.yaml), or
+/// "tiny16" (tiny with 16-bit elements) or "tiny64"
 /// (tiny with 64-bit accumulators and outputs).
 config::Config shippedConfig(const std::string& name);
 /// tiny.yaml with whole lines replaced: {from, to} pairs such as

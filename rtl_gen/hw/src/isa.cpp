@@ -8,6 +8,9 @@ namespace by::hw::isa {
 
 namespace {
 
+constexpr const char* kMvinDramDoc = "DRAM byte address of the first row (0: write zeros); "
+                                    "compressed channel: of the block's pointer-table entry";
+
 // Operand layouts shared by several commands.
 std::vector<Field> localOperand(const std::string& what) {
   return {{"local_addr", 0, 32, what + " local address (see Local addresses)"},
@@ -45,10 +48,15 @@ std::vector<Command> buildCommands() {
                {{"cmd_type", 0, 2, "1 (CONFIG_LD)"},
                 {"shrink", 2, 1, "mvin to the accumulator reads elem_t values (sign-extended)"},
                 {"state_id", 3, 2, "channel: 0 MVIN, 1 MVIN2, 2 MVIN3"},
+                {"compressed", 5, 1,
+                 "Boveda: the channel's MVINs read compressed blocks (rs2 is then the stream "
+                 "base); UNSUPPORTED without Boveda"},
                 {"pixel_repeats", 8, 8, "must be 0 or 1 (no pixel repeater)"},
                 {"block_stride", 16, 16, "local rows between column blocks (0 means DIM)"},
                 {"scale", 32, 32, "mvin scale: must be 0 or 1.0f (no mvin scaling)"}},
-               {{"stride", 0, 64, "DRAM bytes between consecutive rows (0 repeats one row)"}}});
+               {{"stride", 0, 64,
+                 "DRAM bytes between consecutive rows (0 repeats one row); compressed: the "
+                 "stream base, byte address of container 0"}}});
   c.push_back(
       {"CONFIG_ST",
        kConfig,
@@ -63,12 +71,16 @@ std::vector<Command> buildCommands() {
         {"pool_size", 6, 2, "max-pool window (pool_size x pool_size)"},
         {"upad", 8, 2, "pooling: zero rows above the image"},
         {"lpad", 10, 2, "pooling: zero columns left of the image"},
+        {"compressed", 12, 1,
+         "Boveda: MVOUTs write compressed blocks (rs2 stride is then the stream base; the next "
+         "block starts at container 0); UNSUPPORTED without Boveda"},
         {"pool_out_dim", 24, 8, "pooling: pooled image width in DRAM (pixels per row)"},
         {"porows", 32, 8, "pooling: pooled rows"},
         {"pocols", 40, 8, "pooling: pooled columns"},
         {"orows", 48, 8, "pooling: rows of the image in the local memory"},
         {"ocols", 56, 8, "pooling: columns of the image in the local memory"}},
-       {{"stride", 0, 32, "DRAM bytes between consecutive rows / pooled pixels"},
+       {{"stride", 0, 32,
+         "DRAM bytes between consecutive rows / pooled pixels; compressed: the stream base"},
         {"acc_scale", 32, 32, "float scale of accumulator reads; 0xffffffff keeps the old"}}});
   c.push_back({"MVIN2",
                kMvin2,
@@ -76,7 +88,7 @@ std::vector<Command> buildCommands() {
                "gemmini_extended_mvin2",
                Queue::Load,
                "Moves a block from DRAM into the scratchpad or accumulator (channel 1).",
-               {{"dram_addr", 0, 64, "DRAM byte address of the first row (0: write zeros)"}},
+               {{"dram_addr", 0, 64, kMvinDramDoc}},
                localOperand("destination")});
   c.push_back({"MVIN",
                kMvin,
@@ -84,7 +96,7 @@ std::vector<Command> buildCommands() {
                "gemmini_extended_mvin",
                Queue::Load,
                "Moves a block from DRAM into the scratchpad or accumulator (channel 0).",
-               {{"dram_addr", 0, 64, "DRAM byte address of the first row (0: write zeros)"}},
+               {{"dram_addr", 0, 64, kMvinDramDoc}},
                localOperand("destination")});
   c.push_back({"MVOUT",
                kMvout,
@@ -93,7 +105,9 @@ std::vector<Command> buildCommands() {
                Queue::Store,
                "Moves a block from the scratchpad or accumulator to DRAM (with scale, "
                "activation and optional max-pooling for accumulator reads).",
-               {{"dram_addr", 0, 64, "DRAM byte address of the first row"}},
+               {{"dram_addr", 0, 64,
+                 "DRAM byte address of the first row; compressed: of the block's pointer-table "
+                 "entry"}},
                localOperand("source")});
   c.push_back({"COMPUTE_PRELOADED", kComputePreloaded, -1, "gemmini_extended_compute_preloaded",
                Queue::Execute,
@@ -124,7 +138,7 @@ std::vector<Command> buildCommands() {
                "gemmini_extended_mvin3",
                Queue::Load,
                "Moves a block from DRAM into the scratchpad or accumulator (channel 2).",
-               {{"dram_addr", 0, 64, "DRAM byte address of the first row (0: write zeros)"}},
+               {{"dram_addr", 0, 64, kMvinDramDoc}},
                localOperand("destination")});
   c.push_back({"COUNTER_OP",
                kCounterOp,

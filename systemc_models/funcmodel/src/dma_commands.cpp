@@ -42,6 +42,8 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   const LocalAddr& dst = op.addr;
   const LoadChannel& ch = state_.ld[channel];
   const uint64_t dim = static_cast<uint64_t>(params_.dim);
+  if (ch.compressed && dramAddr != 0) // address 0 writes zeros, compressed or not
+    return execMvinCompressed(channel, rs1, rs2);
 
   if (dst.garbage() || (!dst.acc() && (dst.accumulate() || dst.full())) ||
       (dst.acc() && dst.full()))
@@ -92,6 +94,8 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
   const StoreConfig& st = state_.st;
   const PoolConfig& pool = st.pool;
   const uint64_t dim = static_cast<uint64_t>(params_.dim);
+  if (st.compressed)
+    return execMvoutCompressed(rs1, rs2);
 
   // `accumulate` on an accumulator source means nothing to a read and is ignored: gemmini.h
   // (sp_tiled_conv, sp_tiled_matmul_*) moves C out from the address it accumulated into.

@@ -54,7 +54,7 @@ Instruction configLd(const ConfigLdArgs& a) {
   i.rs1 = f.cmdType.place(f.configLd) | f.ld.shrink.place(a.shrink) |
           f.ld.stateId.place(static_cast<uint64_t>(a.channel)) |
           f.ld.pixelRepeats.place(a.pixelRepeats) | f.ld.blockStride.place(a.blockStride) |
-          f.ld.scale.place(a.scaleBits);
+          f.ld.scale.place(a.scaleBits) | f.ld.compressed.place(a.compressed);
   i.rs2 = f.ld.stride.place(a.stride);
   return i;
 }
@@ -67,7 +67,7 @@ Instruction configSt(const ConfigStArgs& a) {
           f.st.poolStride.place(a.poolStride) | f.st.poolSize.place(a.poolSize) |
           f.st.upad.place(a.upad) | f.st.lpad.place(a.lpad) | f.st.poolOutDim.place(a.poolOutDim) |
           f.st.porows.place(a.porows) | f.st.pocols.place(a.pocols) | f.st.orows.place(a.orows) |
-          f.st.ocols.place(a.ocols);
+          f.st.ocols.place(a.ocols) | f.st.compressed.place(a.compressed);
   i.rs2 = f.st.stride.place(a.stride) | f.st.accScale.place(a.accScaleBits);
   return i;
 }

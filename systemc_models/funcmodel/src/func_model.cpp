@@ -169,6 +169,9 @@ int FuncModel::execConfigLd(uint64_t rs1, uint64_t rs2) {
   if (channel >= state_.ld.size() || f.ld.pixelRepeats.extract(rs1) > 1 ||
       (scale != 0 && scale != hw::isa::kFloatOne))
     return f.err.unsupported;
+  const bool compressed = f.ld.compressed.extract(rs1) != 0;
+  if (compressed && !params_.boveda)
+    return f.err.unsupported;
   const uint64_t stride = f.ld.stride.extract(rs2);
   if (stride > 0xffffffffu) // DRAM addresses are 32 bits; so are the DMA's strides
     return f.err.badSize;
@@ -177,15 +180,21 @@ int FuncModel::execConfigLd(uint64_t rs1, uint64_t rs2) {
   ch.stride = stride;
   ch.blockStride = static_cast<uint32_t>(blockStride == 0 ? params_.dim : blockStride);
   ch.shrink = f.ld.shrink.extract(rs1) != 0;
+  ch.compressed = compressed;
   return 0;
 }
 
 int FuncModel::execConfigSt(uint64_t rs1, uint64_t rs2) {
   const IsaFields& f = isaFields();
   const int activation = static_cast<int>(f.st.activation.extract(rs1));
-  if (activation != hw::isa::kActNone && activation != hw::isa::kActRelu)
+  const bool compressed = f.st.compressed.extract(rs1) != 0;
+  if ((activation != hw::isa::kActNone && activation != hw::isa::kActRelu) ||
+      (compressed && !params_.boveda))
     return f.err.unsupported;
   StoreConfig& st = state_.st;
+  st.compressed = compressed;
+  if (compressed) // a new compressed stream: its first block goes to container 0
+    st.nextContainer = 0;
   st.stride = static_cast<uint32_t>(f.st.stride.extract(rs2));
   st.activation = activation;
   const uint32_t scale = static_cast<uint32_t>(f.st.accScale.extract(rs2));

@@ -36,11 +36,13 @@ IsaFields resolve() {
           ex.rs1Field("acc_scale"),   ex.rs2Field("in_shift"),    ex.rs2Field("relu6_shift"),
           ex.rs2Field("c_stride")};
   f.ld = {ld.rs1Field("shrink"),       ld.rs1Field("state_id"), ld.rs1Field("pixel_repeats"),
-          ld.rs1Field("block_stride"), ld.rs1Field("scale"),    ld.rs2Field("stride")};
+          ld.rs1Field("block_stride"), ld.rs1Field("scale"),    ld.rs2Field("stride"),
+          ld.rs1Field("compressed")};
   f.st = {st.rs1Field("activation"), st.rs1Field("pool_stride"), st.rs1Field("pool_size"),
           st.rs1Field("upad"),       st.rs1Field("lpad"),        st.rs1Field("pool_out_dim"),
           st.rs1Field("porows"),     st.rs1Field("pocols"),      st.rs1Field("orows"),
-          st.rs1Field("ocols"),      st.rs2Field("stride"),      st.rs2Field("acc_scale")};
+          st.rs1Field("ocols"),      st.rs2Field("stride"),      st.rs2Field("acc_scale"),
+          st.rs1Field("compressed")};
 
   const char* mvins[3] = {"MVIN", "MVIN2", "MVIN3"};
   for (int ch = 0; ch < 3; ++ch) {

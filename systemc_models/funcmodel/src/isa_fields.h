@@ -25,11 +25,11 @@ struct IsaFields {
     Field inShift, relu6Shift, cStride;
   } ex;
   struct {
-    Field shrink, stateId, pixelRepeats, blockStride, scale, stride;
+    Field shrink, stateId, pixelRepeats, blockStride, scale, stride, compressed;
   } ld;
   struct {
     Field activation, poolStride, poolSize, upad, lpad, poolOutDim, porows, pocols, orows, ocols,
-        stride, accScale;
+        stride, accScale, compressed;
   } st;
   // Each command's own fields, although the table gives them one layout today.
   Field mvinDram[3];               // rs1 of MVIN, MVIN2, MVIN3

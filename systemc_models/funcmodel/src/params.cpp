@@ -26,6 +26,9 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.maxBlockLenAcc = d.maxBlockLenAcc;
   p.hasWs = c.array.dataflow != config::Dataflow::OS;
   p.hasOs = c.array.dataflow != config::Dataflow::WS;
+  p.boveda = c.boveda.enabled;
+  if (p.boveda)
+    p.bovedaFormat = boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1);
   return p;
 }
 

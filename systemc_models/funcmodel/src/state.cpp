@@ -11,7 +11,8 @@ bool ExecConfig::operator==(const ExecConfig& o) const {
 }
 
 bool LoadChannel::operator==(const LoadChannel& o) const {
-  return std::tie(stride, blockStride, shrink) == std::tie(o.stride, o.blockStride, o.shrink);
+  return std::tie(stride, blockStride, shrink, compressed) ==
+         std::tie(o.stride, o.blockStride, o.shrink, o.compressed);
 }
 
 bool PoolConfig::operator==(const PoolConfig& o) const {
@@ -26,8 +27,8 @@ float StoreConfig::accScale() const {
 }
 
 bool StoreConfig::operator==(const StoreConfig& o) const {
-  return std::tie(stride, activation, accScaleBits, pool) ==
-         std::tie(o.stride, o.activation, o.accScaleBits, o.pool);
+  return std::tie(stride, activation, accScaleBits, pool, compressed, nextContainer) ==
+         std::tie(o.stride, o.activation, o.accScaleBits, o.pool, o.compressed, o.nextContainer);
 }
 
 bool ArrayState::operator==(const ArrayState& o) const {

@@ -33,15 +33,17 @@ struct ConfigLdArgs {
   uint32_t pixelRepeats = 1;
   uint32_t blockStride = 0;
   uint32_t scaleBits = 0x3f800000u;
-  uint64_t stride = 0;
+  uint64_t stride = 0;     // compressed: the stream base
+  bool compressed = false; // Boveda
 };
 
 struct ConfigStArgs {
   int activation = 0;
   uint32_t poolStride = 0, poolSize = 0, upad = 0, lpad = 0, poolOutDim = 0;
   uint32_t porows = 0, pocols = 0, orows = 0, ocols = 0;
-  uint32_t stride = 0;
+  uint32_t stride = 0; // compressed: the stream base
   uint32_t accScaleBits = 0x3f800000u;
+  bool compressed = false; // Boveda
 };
 
 struct CounterOpArgs {

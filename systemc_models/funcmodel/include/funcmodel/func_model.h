@@ -106,6 +106,9 @@ private:
   int execConfigSt(uint64_t rs1, uint64_t rs2);
   int execMvin(int channel, uint64_t rs1, uint64_t rs2);
   int execMvout(uint64_t rs1, uint64_t rs2);
+  // Boveda moves (boveda_moves.cpp): one block of rows x cols elem_t values.
+  int execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2);
+  int execMvoutCompressed(uint64_t rs1, uint64_t rs2);
   int checkPreload(uint64_t rs1, uint64_t rs2) const;
   int execCompute(bool preloaded, uint64_t rs1, uint64_t rs2);
   void computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t rs1, uint64_t rs2);

@@ -1,6 +1,7 @@
 // The hardware parameters the functional model needs, taken once from a validated Config.
 #pragma once
 
+#include "boveda/params.h"
 #include "config/config.h"
 
 namespace by::funcmodel {
@@ -18,6 +19,10 @@ struct ModelParams {
   int maxBlockLenAcc = 0; // MAX_BLOCK_LEN_ACC: column blocks of an mvin of acc_t
   bool hasWs = false;
   bool hasOs = false;
+  /// Boveda on the DMA path (compression.boveda): compressed MVIN/MVOUT are legal, in this
+  /// format (blockValues is per move: rows x cols).
+  bool boveda = false;
+  boveda::BovedaParams bovedaFormat;
 
   /// Throws std::invalid_argument for configurations the model cannot execute: vector PEs
   /// (lanes > 1) change the array's reduction order and are not modelled yet.

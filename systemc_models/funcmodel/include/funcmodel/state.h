@@ -26,9 +26,10 @@ struct ExecConfig {
 /// CONFIG_LD state of one mvin channel (MVIN 0, MVIN2 1, MVIN3 2). blockStride is the
 /// effective value (0 in the command means DIM).
 struct LoadChannel {
-  uint64_t stride = 0;
+  uint64_t stride = 0; // compressed: the stream base
   uint32_t blockStride = 0;
   bool shrink = false;
+  bool compressed = false; // Boveda: MVINs read compressed blocks
   bool operator==(const LoadChannel& o) const;
 };
 
@@ -42,7 +43,9 @@ struct PoolConfig {
 };
 
 struct StoreConfig {
-  uint32_t stride = 0;
+  uint32_t stride = 0; // compressed: the stream base
+  bool compressed = false;     // Boveda: MVOUTs write compressed blocks
+  uint64_t nextContainer = 0;  // compressed: where the next block goes (reset by CONFIG_ST)
   int activation = 0;
   uint32_t accScaleBits = 0x3f800000u; // IEEE single; 1.0f after reset
   PoolConfig pool;

@@ -1,0 +1,196 @@
+// Compressed MVIN and MVOUT (docs/isa.md "Boveda: compressed moves"). A move's block is its
+// rows x cols elem_t values in row-major order, one block of the Boveda format
+// (docs/boveda.md); the pointer-table entry at the command's DRAM address holds the block's
+// first container (relative to the stream base of CONFIG_LD / CONFIG_ST) and its number of
+// containers. MVOUT compresses with the reference codec; MVIN decodes with the rules of the
+// hardware decompressor (which checks less than the codec's canonical-form decoder), so that
+// the error a malformed block raises is the one the RTL raises.
+#include "dma_range.h"
+#include "funcmodel/func_model.h"
+#include "golden/arith.h"
+#include "isa_fields.h"
+
+#include "boveda/codec.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace by::funcmodel {
+
+namespace {
+
+constexpr uint64_t kEntryBytes = 8; // pointer-table entry: {first container, containers}
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
+
+uint32_t le32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+void putLe32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+/// The most containers a block of n values can take (every group at full width): a larger
+/// count in a pointer entry is DMA_ERROR without reading the stream.
+uint64_t maxContainers(const boveda::BovedaParams& p, uint64_t n) {
+  return ceilDiv(ceilDiv(n, static_cast<uint64_t>(p.groupSize)) *
+                     static_cast<uint64_t>(p.maxGroupBits()),
+                 static_cast<uint64_t>(p.containerBits));
+}
+
+/// Decodes one block of n values from `stream` as the hardware decompressor does: a width code
+/// above W is read as W; bits past the stream's end read as 0 (a short stream); after the last
+/// group the stream must hold zeros exactly up to the next container boundary. Any breach
+/// sets `malformed`; the values are still what the hardware writes.
+std::vector<int64_t> decodeLikeHardware(const boveda::BovedaParams& p,
+                                        const std::vector<uint8_t>& stream, uint64_t n,
+                                        bool& malformed) {
+  const uint64_t total = stream.size() * 8;
+  uint64_t pos = 0;
+  auto bit = [&](uint64_t k) { return k < total ? (stream[k / 8] >> (k % 8)) & 1u : 0u; };
+  auto get = [&](int bits) {
+    uint64_t v = 0;
+    for (int i = 0; i < bits; ++i)
+      v |= uint64_t{bit(pos + static_cast<uint64_t>(i))} << i;
+    pos += static_cast<uint64_t>(bits);
+    return v;
+  };
+  malformed = false;
+  std::vector<int64_t> values(n, 0);
+  for (uint64_t first = 0; first < n; first += static_cast<uint64_t>(p.groupSize)) {
+    const int len = static_cast<int>(std::min<uint64_t>(p.groupSize, n - first));
+    uint64_t code = get(p.headerBits);
+    if (code > static_cast<uint64_t>(p.elementBits)) {
+      malformed = true;
+      code = static_cast<uint64_t>(p.elementBits);
+    }
+    const int w = static_cast<int>(code);
+    if (w == 0)
+      continue;
+    const uint64_t present = p.zeroAware ? get(len) : ~uint64_t{0};
+    for (int i = 0; i < len; ++i)
+      if ((present >> i) & 1u)
+        values[first + static_cast<uint64_t>(i)] =
+            golden::wrap(static_cast<int64_t>(get(w)), w); // sign-extend from bit w-1
+  }
+  const uint64_t c = static_cast<uint64_t>(p.containerBits);
+  if (pos > total || total != ceilDiv(pos, c) * c)
+    malformed = true;
+  for (uint64_t k = pos; k < total; ++k)
+    malformed |= bit(k) != 0;
+  return values;
+}
+
+} // namespace
+
+int FuncModel::execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2) {
+  const IsaFields& f = isaFields();
+  const uint64_t entryAddr = f.mvinDram[channel].extract(rs1);
+  const LocalOperand op = decodeOperand(f.mvin[channel], rs2);
+  const LocalAddr& dst = op.addr;
+  const LoadChannel& ch = state_.ld[channel];
+  const uint64_t dim = static_cast<uint64_t>(params_.dim);
+
+  if (dst.acc() && !dst.garbage()) // blocks hold elem_t values for the scratchpad only
+    return f.err.unsupported;
+  if (dst.garbage() || dst.accumulate() || dst.full())
+    return f.err.badLocalAddr;
+  const uint64_t blocks = ceilDiv(op.cols, dim);
+  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * dim ||
+      (blocks > 1 && ch.blockStride < op.rows))
+    return f.err.badSize;
+  if (dst.row() + (blocks - 1) * ch.blockStride + (op.rows - 1) >=
+      static_cast<uint64_t>(params_.spRows))
+    return f.err.localRange;
+  if (!dramSpanOk(entryAddr, 0, 0, kEntryBytes))
+    return f.err.dmaError;
+
+  uint8_t entry[kEntryBytes];
+  if (!dramRead(entryAddr, entry, kEntryBytes))
+    return f.err.dmaError;
+  const boveda::BovedaParams& p = params_.bovedaFormat;
+  const uint64_t n = uint64_t{op.rows} * op.cols;
+  const uint64_t first = le32(entry), containers = le32(entry + 4);
+  const uint64_t containerBytes = static_cast<uint64_t>(p.containerBits / 8);
+  if (containers == 0 || containers > maxContainers(p, n) ||
+      !dramSpanOk(ch.stride, first, containerBytes, containers * containerBytes))
+    return f.err.dmaError;
+  std::vector<uint8_t> stream(containers * containerBytes);
+  if (!dramRead(ch.stride + first * containerBytes, stream.data(), stream.size()))
+    return f.err.dmaError;
+
+  bool malformed = false;
+  const std::vector<int64_t> values = decodeLikeHardware(p, stream, n, malformed);
+  for (uint64_t r = 0; r < op.rows; ++r)
+    for (uint64_t c = 0; c < op.cols; ++c)
+      spAt(dst.row() + (c / dim) * ch.blockStride + r, static_cast<int>(c % dim)) =
+          values[r * op.cols + c];
+  return malformed ? f.err.dmaError : 0;
+}
+
+int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
+  const IsaFields& f = isaFields();
+  const uint64_t entryAddr = f.mvoutDram.extract(rs1);
+  const LocalOperand op = decodeOperand(f.mvout, rs2);
+  const LocalAddr& src = op.addr;
+  StoreConfig& st = state_.st;
+  const uint64_t dim = static_cast<uint64_t>(params_.dim);
+
+  // Only rows of elem_t values compress: no pooling, no strided rows, no raw acc_t.
+  if (st.pool.pooling() || st.pool.strided() || (src.acc() && src.full() && !src.garbage()))
+    return f.err.unsupported;
+  if (src.garbage() || (!src.acc() && (src.accumulate() || src.full())))
+    return f.err.badLocalAddr;
+  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * dim)
+    return f.err.badSize;
+  const uint64_t memRows = static_cast<uint64_t>(src.acc() ? params_.accRows : params_.spRows);
+  if (src.row() + (ceilDiv(op.cols, dim) - 1) * dim + (op.rows - 1) >= memRows)
+    return f.err.localRange;
+  if (!dramSpanOk(entryAddr, 0, 0, kEntryBytes))
+    return f.err.dmaError;
+
+  // The values a plain MVOUT would write (scaled, activated, saturated accumulator reads), in
+  // row-major order: one block.
+  const float scale = st.accScale();
+  std::vector<int16_t> values;
+  values.reserve(uint64_t{op.rows} * op.cols);
+  for (uint64_t r = 0; r < op.rows; ++r)
+    for (uint64_t c = 0; c < op.cols; ++c) {
+      const uint64_t row = src.row() + (c / dim) * dim + r;
+      const int e = static_cast<int>(c % dim);
+      int64_t v = 0;
+      if (!src.acc()) {
+        v = spAt(row, e);
+      } else {
+        v = golden::saturate(golden::accScale(accAt(row, e), scale, params_.accWidth),
+                             params_.inputWidth);
+        if (st.activation == hw::isa::kActRelu)
+          v = golden::relu(v);
+      }
+      values.push_back(static_cast<int16_t>(v));
+    }
+  boveda::BovedaParams p = params_.bovedaFormat;
+  p.blockValues = static_cast<int>(values.size());
+  const boveda::CompressedTensor block = boveda::compress(p, values);
+  const std::vector<uint8_t> bytes = block.bytes();
+  const uint64_t containerBytes = static_cast<uint64_t>(p.containerBits / 8);
+  const uint64_t containers = block.numContainers();
+  if (!dramSpanOk(st.stride, st.nextContainer, containerBytes, bytes.size()) ||
+      st.nextContainer + containers > 0xffffffffu)
+    return f.err.dmaError;
+  uint8_t entry[kEntryBytes];
+  putLe32(entry, static_cast<uint32_t>(st.nextContainer));
+  putLe32(entry + 4, static_cast<uint32_t>(containers));
+  const uint64_t first = st.nextContainer;
+  st.nextContainer += containers;
+  if (!dramWrite(st.stride + first * containerBytes, bytes.data(), bytes.size()) ||
+      !dramWrite(entryAddr, entry, kEntryBytes))
+    return f.err.dmaError;
+  return 0;
+}
+
+} // namespace by::funcmodel

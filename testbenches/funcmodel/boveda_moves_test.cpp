@@ -1,0 +1,184 @@
+// Compressed MVIN / MVOUT in the functional model (docs/isa.md "Boveda"), on the boveda_tiny
+// test config (DIM 4, int8, G 8, H 4, C 64). The reference is the Boveda codec itself
+// (compress() of the block's values, decompress() of what the model wrote) and values placed
+// by hand, never the model's own output.
+#include "boveda/codec.h"
+#include "fm_util.h"
+#include "hw/isa.h"
+
+#include <gtest/gtest.h>
+
+using namespace by;
+using namespace by::funcmodel;
+using by::test::kDramBase;
+using by::test::Machine;
+
+namespace {
+
+constexpr uint64_t kRaw = kDramBase + 0x0000;    // uncompressed rows
+constexpr uint64_t kStream = kDramBase + 0x1000; // container stream
+constexpr uint64_t kTable = kDramBase + 0x3000;  // pointer table: 8 bytes per block
+constexpr uint64_t kOut = kDramBase + 0x4000;
+
+ConfigLdArgs ldArgs(uint64_t stride, bool compressed) {
+  ConfigLdArgs a;
+  a.stride = stride;
+  a.compressed = compressed;
+  return a;
+}
+
+ConfigStArgs stArgs(uint32_t stride, bool compressed) {
+  ConfigStArgs a;
+  a.stride = stride;
+  a.compressed = compressed;
+  return a;
+}
+
+boveda::BovedaParams format(const Machine& m, int values) {
+  boveda::BovedaParams p = m.model.params().bovedaFormat;
+  p.blockValues = values;
+  return p;
+}
+
+uint32_t word(const Machine& m, uint64_t addr) {
+  const auto b = m.get(addr, 1, 4);
+  return static_cast<uint32_t>((b[0] & 0xff) | (b[1] & 0xff) << 8 | (b[2] & 0xff) << 16 |
+                               (b[3] & 0xff) << 24);
+}
+
+/// Values of a rows x cols block with small magnitudes (so that they compress) and zeros.
+std::vector<int64_t> blockValues(int rows, int cols, int seed) {
+  std::vector<int64_t> v(static_cast<size_t>(rows * cols));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = (static_cast<int>(i) * 7 + seed) % 5 == 0 ? 0 : (static_cast<int>(i) * 13 + seed) % 9 - 4;
+  v[0] = -128;
+  return v;
+}
+
+} // namespace
+
+// MVOUT of two compressed blocks: the stream holds compress() of each block back to back, the
+// pointer entries say where; MVIN of each block through its entry restores the rows.
+TEST(FuncModelBoveda, MvoutWritesCodecStreamAndMvinRestoresIt) {
+  Machine m("boveda_tiny");
+  const int rows = 4, cols = 12; // three column blocks of DIM 4
+  const auto a = blockValues(rows, cols, 1), b = blockValues(rows, cols, 3);
+  m.put(kRaw, 1, a);
+  m.put(kRaw + 0x100, 1, b);
+  m.ok(configLd(ldArgs(cols, false)));
+  m.ok(mvin(0, kRaw, spAddr(0), rows, cols));
+  m.ok(mvin(0, kRaw + 0x100, spAddr(100), rows, cols));
+  m.ok(configSt(stArgs(static_cast<uint32_t>(kStream), true)));
+  m.ok(mvout(kTable, spAddr(0), rows, cols));
+  m.ok(mvout(kTable + 8, spAddr(100), rows, cols));
+
+  std::vector<int16_t> a16(a.begin(), a.end()), b16(b.begin(), b.end());
+  const boveda::CompressedTensor ca = boveda::compress(format(m, rows * cols), a16);
+  const boveda::CompressedTensor cb = boveda::compress(format(m, rows * cols), b16);
+  const uint32_t na = static_cast<uint32_t>(ca.numContainers());
+  EXPECT_EQ(word(m, kTable), 0u);
+  EXPECT_EQ(word(m, kTable + 4), na);
+  EXPECT_EQ(word(m, kTable + 8), na);
+  EXPECT_EQ(word(m, kTable + 12), cb.numContainers());
+  for (size_t i = 0; i < ca.words.size(); ++i)
+    EXPECT_EQ(word(m, kStream + 4 * i), ca.words[i]) << "block 0 word " << i;
+  for (size_t i = 0; i < cb.words.size(); ++i)
+    EXPECT_EQ(word(m, kStream + 8ull * na + 4 * i), cb.words[i]) << "block 1 word " << i;
+  EXPECT_LT(ca.words.size() * 4, a.size()) << "these values should compress";
+
+  // Read both blocks back, the second first, into other rows.
+  m.ok(configLd(ldArgs(kStream, true)));
+  m.ok(mvin(0, kTable + 8, spAddr(200), rows, cols));
+  m.ok(mvin(0, kTable, spAddr(300), rows, cols));
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const int blk = c / 4, e = c % 4;
+      EXPECT_EQ(m.model.sp(300 + blk * 4 + r, e), a[r * cols + c]) << r << "," << c;
+      EXPECT_EQ(m.model.sp(200 + blk * 4 + r, e), b[r * cols + c]) << r << "," << c;
+    }
+  // Bytes moved: 2 x (entry + stream) read, 2 x (stream + entry) written, plus the raw rows.
+  const uint64_t streams = 8ull * (na + cb.numContainers());
+  EXPECT_EQ(m.model.dramBytesWritten(), streams + 16);
+  EXPECT_EQ(m.model.dramBytesRead(), 2ull * rows * cols + streams + 16);
+}
+
+// A new compressed CONFIG_ST restarts the stream at container 0.
+TEST(FuncModelBoveda, ConfigStRestartsTheStream) {
+  Machine m("boveda_tiny");
+  m.ok(configSt(stArgs(static_cast<uint32_t>(kStream), true)));
+  m.ok(mvout(kTable, spAddr(0), 4, 4));
+  m.ok(mvout(kTable + 8, spAddr(0), 4, 4));
+  EXPECT_EQ(word(m, kTable + 8), word(m, kTable + 4));
+  m.ok(configSt(stArgs(static_cast<uint32_t>(kStream + 0x800), true)));
+  m.ok(mvout(kTable + 16, spAddr(0), 4, 4));
+  EXPECT_EQ(word(m, kTable + 16), 0u);
+  // All-zero rows: one header per group, one 64-bit container per block.
+  EXPECT_EQ(word(m, kTable + 20), 1u);
+  EXPECT_EQ(word(m, kStream + 0x800), 0u);
+}
+
+// Accumulator rows leave scaled, activated and saturated, then compressed: the stream decodes
+// to what a plain MVOUT writes.
+TEST(FuncModelBoveda, MvoutFromAccumulatorCompressesTheScaledValues) {
+  Machine m("boveda_tiny");
+  const std::vector<int64_t> acc = {1000, -1000, 3, -3, 0, 64, -65, 7, 200, 1, 2, -200, 5, 6, 7, 8};
+  m.put(kRaw, 4, acc);
+  ConfigLdArgs ld = ldArgs(16, false);
+  m.ok(configLd(ld));
+  m.ok(mvin(0, kRaw, accAddr(0), 4, 4));
+  ConfigStArgs st = stArgs(4, false); // 4 int8 values per DRAM row
+  st.activation = 1;
+  st.accScaleBits = floatBits(0.5f);
+  m.ok(configSt(st));
+  m.ok(mvout(kOut, accAddr(0), 4, 4)); // plain: the reference bytes
+  st.stride = static_cast<uint32_t>(kStream);
+  st.compressed = true;
+  m.ok(configSt(st));
+  m.ok(mvout(kTable, accAddr(0), 4, 4));
+  boveda::CompressedTensor t;
+  t.params = format(m, 16);
+  t.numValues = 16;
+  t.blockPointers = {0};
+  for (uint32_t i = 0; i < 2 * word(m, kTable + 4); ++i)
+    t.words.push_back(word(m, kStream + 4 * i));
+  const std::vector<int16_t> decoded = boveda::decompress(t);
+  const std::vector<int64_t> plain = m.get(kOut, 1, 16);
+  EXPECT_EQ(std::vector<int64_t>(decoded.begin(), decoded.end()), plain);
+}
+
+TEST(FuncModelBoveda, Rejections) {
+  const int unsupported = hw::isa::errorCode("UNSUPPORTED");
+  const int dmaError = hw::isa::errorCode("DMA_ERROR");
+  {
+    Machine plain("tiny"); // no Boveda: the compressed bit is UNSUPPORTED
+    EXPECT_EQ(plain.run(configLd(ldArgs(kStream, true))).error, unsupported);
+    EXPECT_EQ(plain.run(configSt(stArgs(static_cast<uint32_t>(kStream), true))).error, unsupported);
+  }
+  Machine m("boveda_tiny");
+  m.ok(configLd(ldArgs(kStream, true)));
+  // Compressed blocks hold elem_t values for the scratchpad only.
+  EXPECT_EQ(m.run(mvin(0, kTable, accAddr(0), 4, 4)).error, unsupported);
+  // Address 0 still writes zeros, to the accumulator too.
+  m.ok(mvin(0, 0, accAddr(0), 4, 4));
+  // Pointer entries: 0 containers, more than the block can need, past 4 GiB.
+  m.put(kTable, 4, {0, 0});
+  EXPECT_EQ(m.run(mvin(0, kTable, spAddr(0), 4, 4)).error, dmaError);
+  m.put(kTable, 4, {0, 4}); // 16 int8 values need at most 2 groups of 68 bits: 3 containers
+  EXPECT_EQ(m.run(mvin(0, kTable, spAddr(0), 4, 4)).error, dmaError);
+  EXPECT_EQ(m.run(mvin(0, 0xfffffffcull, spAddr(0), 4, 4)).error, dmaError);
+  // A malformed block (non-zero padding) is DMA_ERROR.
+  m.put(kTable, 4, {0, 1});
+  m.put(kStream, 4, {0, 1 << 31});
+  EXPECT_EQ(m.run(mvin(0, kTable, spAddr(0), 4, 4)).error, dmaError);
+  m.put(kStream, 4, {0, 0});
+  m.ok(mvin(0, kTable, spAddr(0), 4, 4));
+
+  ConfigStArgs pool = stArgs(static_cast<uint32_t>(kStream), true);
+  pool.poolStride = 1;
+  pool.poolSize = 2;
+  m.ok(configSt(pool));
+  EXPECT_EQ(m.run(mvout(kTable, accAddr(0), 4, 4)).error, unsupported);
+  m.ok(configSt(stArgs(static_cast<uint32_t>(kStream), true)));
+  EXPECT_EQ(m.run(mvout(kTable, accAddr(0, false, true), 4, 4)).error, unsupported); // raw acc_t
+  EXPECT_EQ(m.run(mvout(0xfffffffcull, spAddr(0), 4, 4)).error, dmaError);
+}
