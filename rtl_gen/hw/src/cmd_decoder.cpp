@@ -59,6 +59,7 @@ vlog::Module CmdDecoderGenerator::build() const {
   const PackedLayout range = rangeLayout(p);
   const int payload = opPayloadWidth(p);
   const int rb = p.localRowBits;
+  const bool boveda = p.config.boveda.enabled;
 
   vlog::Module m(names::kCmdDecoder,
                  "Command decoder: validates commands (docs/isa.md), applies the CONFIG state, "
@@ -121,6 +122,11 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logicArray("ld_stride_q", Type::bits(32), "3", "per mvin channel", "mem2reg");
   b.logicArray("ld_block_stride_q", Type::bits(16), "3", "", "mem2reg");
   b.logic("ld_shrink_q", Type::bits(3));
+  if (boveda) {
+    b.logic("ld_comp_q", Type::bits(3), "Boveda: the channel's MVINs are compressed");
+    b.logic("st_comp_q", Type::bit(), "Boveda: MVOUTs are compressed");
+    b.logic("st_epoch_q", Type::bit(), "toggled by every compressed CONFIG_ST (a new stream)");
+  }
   b.logic("st_stride_q", Type::bits(32));
   b.logic("st_scale_q", Type::bits(32));
   b.logic("st_relu_q", Type::bit());
@@ -235,15 +241,22 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.assign("ld_end", "48'(mv_row) + 48'(mv_blocks_m1) * 48'(ld_bstride) + 48'(mv_rows)");
   b.assign("ld_span", "64'(mv_rows_m1) * 64'(ld_stride) + "
                       "64'(mv_cols) * (ld_elem_sized ? 64'(ElemBytes) : 64'(AccBytes))");
+  b.logic("ld_comp", Type::bit(), "a compressed MVIN (address 0 writes zeros as usual)");
+  b.assign("ld_comp", boveda ? "ld_comp_q[ld_ch] && dram != '0" : "1'b0");
+  b.comment("A compressed MVIN reads its 8-byte pointer entry at dram; the rest of its stream "
+            "is checked when the entry has been read.");
+  b.logic("ld_dma_bad", Type::bit());
+  b.assign("ld_dma_bad",
+           "dram[63:32] != '0 || (ld_comp ? 65'(dram) + 65'd8 > 65'h100000000 :\n"
+           "      (dram != '0 && 65'(dram) + 65'(ld_span) > 65'h100000000))");
   b.assign("ld_err",
-           "(mv_garbage || mv_full || mv_flags_bad) ? ErrBadLocalAddr :\n"
+           "(ld_comp && mv_acc && !mv_garbage) ? ErrUnsupported :\n"
+           "      (mv_garbage || mv_full || mv_flags_bad) ? ErrBadLocalAddr :\n"
            "      (mv_rows == '0 || mv_cols == '0 ||\n"
            "       32'(mv_cols) > (ld_elem_sized ? 32'(MaxColsSp) : 32'(MaxColsAcc)) ||\n"
            "       (mv_blocks > 17'd1 && ld_bstride < mv_rows)) ? ErrBadSize :\n"
            "      (ld_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
-           "      (dram[63:32] != '0 || (dram != '0 && 65'(dram) + 65'(ld_span) > 65'h100000000)) "
-           "? ErrDmaError :\n"
-           "      ErrNone");
+           "      ld_dma_bad ? ErrDmaError : ErrNone");
   b.blank();
 
   // ---------------------------------------------------------------- MVOUT
@@ -281,8 +294,14 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.assign("st_span", "(st_mode == 2'd0 ? 64'(mv_rows_m1) : 64'(st_last_pixel)) * "
                       "64'(st_stride_q) +\n"
                       "      64'(mv_cols) * (st_raw ? 64'(AccBytes) : 64'(ElemBytes))");
+  b.logic("st_comp", Type::bit(), "a compressed MVOUT");
+  b.assign("st_comp", boveda ? "st_comp_q" : "1'b0");
+  b.logic("st_dma_bad", Type::bit());
+  b.assign("st_dma_bad", "dram[63:32] != '0 || 65'(dram) + (st_comp ? 65'd8 : 65'(st_span)) > "
+                         "65'h100000000");
   b.assign("st_err",
-           "(mv_garbage || mv_flags_bad) ? ErrBadLocalAddr :\n"
+           "(st_comp && (st_mode != 2'd0 || (st_raw && !mv_garbage))) ? ErrUnsupported :\n"
+           "      (mv_garbage || mv_flags_bad) ? ErrBadLocalAddr :\n"
            "      (st_mode == 2'd1 && (!mv_acc || mv_full || st_pool_size == '0 ||\n"
            "                           st_porows == '0 || st_pocols == '0)) ? ErrBadPool :\n"
            "      (st_mode != 2'd0 && (32'(mv_cols) > 32'(Dim) || st_orows == '0 ||\n"
@@ -290,9 +309,7 @@ vlog::Module CmdDecoderGenerator::build() const {
            "      (mv_cols == '0 || (st_mode == 2'd0 && (mv_rows == '0 ||\n"
            "       32'(mv_cols) > (st_raw ? 32'(Dim) : 32'(MaxColsSp))))) ? ErrBadSize :\n"
            "      (st_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
-           "      (dram[63:32] != '0 || 65'(dram) + 65'(st_span) > 65'h100000000) ? "
-           "ErrDmaError :\n"
-           "      ErrNone");
+           "      st_dma_bad ? ErrDmaError : ErrNone");
   b.blank();
 
   // ---------------------------------------------------------------- CONFIG
@@ -319,13 +336,15 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.assign("cld_err", "(" + field("CONFIG_LD", "rs1", "scale") + " != '0 && " +
                           field("CONFIG_LD", "rs1", "scale") + " != 32'h3f800000) ||\n      " +
                           field("CONFIG_LD", "rs1", "pixel_repeats") + " > 8'd1 || " +
-                          field("CONFIG_LD", "rs1", "state_id") +
-                          " == 2'd3 ? ErrUnsupported :\n"
+                          field("CONFIG_LD", "rs1", "state_id") + " == 2'd3" +
+                          (boveda ? "" : " || " + field("CONFIG_LD", "rs1", "compressed")) +
+                          " ? ErrUnsupported :\n"
                           "      " +
                           field("CONFIG_LD", "rs2", "stride") +
                           " > 64'hffffffff ? ErrBadSize : ErrNone");
-  b.assign("cst_err",
-           field("CONFIG_ST", "rs1", "activation") + " > 2'd1 ? ErrUnsupported : ErrNone");
+  b.assign("cst_err", field("CONFIG_ST", "rs1", "activation") + " > 2'd1" +
+                          (boveda ? "" : " || " + field("CONFIG_ST", "rs1", "compressed")) +
+                          " ? ErrUnsupported : ErrNone");
   b.blank();
 
   // ---------------------------------------------------------------- PRELOAD / COMPUTE
@@ -408,7 +427,7 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("ld_payload", Type::bits(ld.width()));
   b.logic("st_payload", Type::bits(st.width()));
   b.logic("ex_payload", Type::bits(ex.width()));
-  b.assign("ld_payload", ld.pack({{"dram", "dram[31:0]"},
+  std::map<std::string, std::string> ldv = {{"dram", "dram[31:0]"},
                                   {"zero", "dram == '0"},
                                   {"acc", "mv_acc"},
                                   {"accumulate", "mv_accumulate"},
@@ -418,9 +437,9 @@ vlog::Module CmdDecoderGenerator::build() const {
                                   {"cols", "mv_cols"},
                                   {"blocks", "mv_blocks[7:0]"},
                                   {"stride", "ld_stride"},
-                                  {"block_stride", "ld_bstride"}}));
-  b.assign("st_payload",
-           st.pack({{"dram", "dram[31:0]"},        {"acc", "mv_acc"},
+                                  {"block_stride", "ld_bstride"}};
+  std::map<std::string, std::string> stv = {
+{"dram", "dram[31:0]"},        {"acc", "mv_acc"},
                     {"full", "mv_full"},           {"row", num(rb) + "'(mv_row)"},
                     {"rows", "mv_rows"},           {"cols", "mv_cols"},
                     {"blocks", "mv_blocks[7:0]"},  {"stride", "st_stride_q"},
@@ -429,7 +448,14 @@ vlog::Module CmdDecoderGenerator::build() const {
                     {"pool_size", "st_pool_size"}, {"upad", "st_pool_q[5:4]"},
                     {"lpad", "st_pool_q[7:6]"},    {"pool_out_dim", "st_pool_out_dim"},
                     {"porows", "st_porows"},       {"pocols", "st_pocols"},
-                    {"orows", "st_orows"},         {"ocols", "st_ocols"}}));
+                    {"orows", "st_orows"},         {"ocols", "st_ocols"}};
+  if (boveda) {
+    ldv["compressed"] = "ld_comp";
+    stv["compressed"] = "st_comp";
+    stv["epoch"] = "st_epoch_q";
+  }
+  b.assign("ld_payload", ld.pack(ldv));
+  b.assign("st_payload", st.pack(stv));
   std::map<std::string, std::string> exv = {{"flip", "cmp_flip"},
                                             {"ws", "ex_ws_q"},
                                             {"relu", "ex_relu_q"},
@@ -509,6 +535,8 @@ vlog::Module CmdDecoderGenerator::build() const {
       .line("resp_valid_q <= 1'b0;")
       .line("resp_mmio_q <= 1'b0;")
       .line("resp_data_q <= '0;");
+  if (boveda)
+    q.reset.line("ld_comp_q <= '0;").line("st_comp_q <= 1'b0;").line("st_epoch_q <= 1'b0;");
   const std::string exStride = field("CONFIG_EX", "rs1", "a_stride");
   const std::string cStride = field("CONFIG_EX", "rs2", "c_stride");
   const std::string ldState = field("CONFIG_LD", "rs1", "state_id");
@@ -538,10 +566,18 @@ vlog::Module CmdDecoderGenerator::build() const {
                        " == '0 ? 16'(Dim) : " + ldBstride + ";");
                 s.line("ld_shrink_q[" + ldState + "] <= " + field("CONFIG_LD", "rs1", "shrink") +
                        ";");
+                if (boveda)
+                  s.line("ld_comp_q[" + ldState + "] <= " +
+                         field("CONFIG_LD", "rs1", "compressed") + ";");
               })
       .ifElse("accept_ok && is_config_st",
               [&](vlog::Stmts& s) {
                 s.line("st_stride_q <= " + field("CONFIG_ST", "rs2", "stride") + ";");
+                if (boveda) {
+                  const std::string comp = field("CONFIG_ST", "rs1", "compressed");
+                  s.line("st_comp_q <= " + comp + ";");
+                  s.line("st_epoch_q <= st_epoch_q ^ " + comp + ";");
+                }
                 s.line("st_relu_q <= " + field("CONFIG_ST", "rs1", "activation") + " == 2'd1;");
                 s.ifElse(stScale + " != 32'hffffffff",
                          [&](vlog::Stmts& t) { t.line("st_scale_q <= " + stScale + ";"); });

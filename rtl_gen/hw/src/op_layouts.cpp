@@ -17,6 +17,8 @@ PackedLayout loadOpLayout(const AccelParams& p) {
       .field("blocks", 8, "column blocks of DIM")
       .field("stride", 32, "DRAM bytes between rows")
       .field("block_stride", 16, "local rows between column blocks");
+  if (p.config.boveda.enabled) // Boveda: stride is the stream base, dram the pointer entry
+    l.field("compressed", 1, "one Boveda block through a pointer entry");
   return l;
 }
 
@@ -42,6 +44,9 @@ PackedLayout storeOpLayout(const AccelParams& p) {
       .field("pocols", 8)
       .field("orows", 8)
       .field("ocols", 8);
+  if (p.config.boveda.enabled) // Boveda: stride is the stream base, dram the pointer entry
+    l.field("compressed", 1, "one Boveda block, mode 0").field("epoch", 1,
+                                                                "stream of CONFIG_ST number");
   return l;
 }
 
