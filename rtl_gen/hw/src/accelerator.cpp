@@ -20,6 +20,91 @@ std::string num(long long v) {
 }
 
 using Conns = std::vector<std::pair<std::string, std::string>>;
+
+/// Reconnects the ports `ports` of an instance to "pl_" + the wire they had (declared by
+/// declareDiverted): the instance now talks to a unit in front of it.
+using PortWidths = std::vector<std::pair<std::string, int>>;
+void divert(vlog::InstanceItem& inst, const PortWidths& ports) {
+  for (const auto& [port, width] : ports)
+    for (auto& [name, wire] : inst.conns)
+      if (name == port)
+        wire = "pl_" + wire;
+}
+void declareDiverted(vlog::Body& b, const Conns& conns, const PortWidths& ports) {
+  for (const auto& [port, width] : ports)
+    for (const auto& [name, wire] : conns)
+      if (name == port)
+        b.logic("pl_" + wire, Type::bits(width));
+}
+
+/// The plain load controller's ports that the Boveda loader takes over.
+PortWidths loaderDiverted(const AccelParams& p) {
+  const int lenBits = config::log2Exact(p.maxBytes) + 1;
+  return {{"op_valid_i", 1},          {"op_ready_o", 1},
+          {"done_valid_o", 1},        {"done_id_o", p.rsIdBits},
+          {"err_valid_o", 1},         {"dma_req_valid_o", 1},
+          {"dma_req_ready_i", 1},     {"dma_req_addr_o", 32},
+          {"dma_req_len_o", lenBits}, {"dma_req_tag_o", p.dmaTagBits},
+          {"dma_resp_valid_i", 1},    {"dma_resp_ready_o", 1},
+          {"sp_valid_o", 1},          {"sp_ready_i", 1},
+          {"sp_row_o", p.spRowBits},  {"sp_data_o", p.dim * p.iw},
+          {"sp_mask_o", p.dim},       {"busy_o", 1},
+          {"dma_wait_o", 1}};
+}
+
+/// Boveda: the loader in front of the plain load controller (boveda_loader.cpp). The plain
+/// controller's operation, completion, DMA-read, scratchpad-write and status ports go to the
+/// loader, which drives the shared wires.
+void bovedaLoader(vlog::Body& b, vlog::InstanceItem& load, const AccelParams& p) {
+  divert(load, loaderDiverted(p));
+  b.assign("ld_busy", "pl_ld_busy || bl_busy");
+  b.assign("ld_dma_wait", "pl_ld_dma_wait || bl_dma_wait");
+  auto& i = b.instance(names::kBovedaLoader, "u_boveda_loader");
+  i.conns = {{"clk_i", "clk_i"},
+             {"rst_ni", "rst_ni"},
+             {"op_valid_i", "ld_op_valid"},
+             {"op_ready_o", "ld_op_ready"},
+             {"op_id_i", "ld_op_id"},
+             {"op_payload_i", "ld_op_payload"},
+             {"done_valid_o", "ld_done_valid"},
+             {"done_id_o", "ld_done_id"},
+             {"err_valid_o", "ld_err"},
+             {"pl_op_valid_o", "pl_ld_op_valid"},
+             {"pl_op_ready_i", "pl_ld_op_ready"},
+             {"pl_done_valid_i", "pl_ld_done_valid"},
+             {"pl_done_id_i", "pl_ld_done_id"},
+             {"pl_err_i", "pl_ld_err"},
+             {"dma_req_valid_o", "dma_rd_req_valid"},
+             {"dma_req_ready_i", "dma_rd_req_ready"},
+             {"dma_req_addr_o", "dma_rd_req_addr"},
+             {"dma_req_len_o", "dma_rd_req_len"},
+             {"dma_req_tag_o", "dma_rd_req_tag"},
+             {"pl_dma_req_valid_i", "pl_dma_rd_req_valid"},
+             {"pl_dma_req_ready_o", "pl_dma_rd_req_ready"},
+             {"pl_dma_req_addr_i", "pl_dma_rd_req_addr"},
+             {"pl_dma_req_len_i", "pl_dma_rd_req_len"},
+             {"pl_dma_req_tag_i", "pl_dma_rd_req_tag"},
+             {"dma_resp_valid_i", "dma_rd_resp_valid"},
+             {"dma_resp_ready_o", "dma_rd_resp_ready"},
+             {"dma_resp_tag_i", "dma_rd_resp_tag"},
+             {"dma_resp_data_i", "dma_rd_resp_data"},
+             {"dma_resp_error_i", "dma_rd_resp_error"},
+             {"pl_dma_resp_valid_o", "pl_dma_rd_resp_valid"},
+             {"pl_dma_resp_ready_i", "pl_dma_rd_resp_ready"},
+             {"sp_valid_o", "sp_wr_ld_valid"},
+             {"sp_ready_i", "sp_wr_ld_ready"},
+             {"sp_row_o", "sp_wr_ld_row"},
+             {"sp_data_o", "sp_wr_ld_data"},
+             {"sp_mask_o", "sp_wr_ld_mask"},
+             {"pl_sp_valid_i", "pl_sp_wr_ld_valid"},
+             {"pl_sp_ready_o", "pl_sp_wr_ld_ready"},
+             {"pl_sp_row_i", "pl_sp_wr_ld_row"},
+             {"pl_sp_data_i", "pl_sp_wr_ld_data"},
+             {"pl_sp_mask_i", "pl_sp_wr_ld_mask"},
+             {"busy_o", "bl_busy"},
+             {"dma_wait_o", "bl_dma_wait"},
+             {"stream_bytes_o", "bl_stream_bytes"}};
+}
 } // namespace
 
 vlog::Module AcceleratorGenerator::build() const {
@@ -32,6 +117,7 @@ vlog::Module AcceleratorGenerator::build() const {
   const int idBits = dma.idWidth();
   const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
   const int byteBits = config::log2Exact(p.maxBytes) + 2;
+  const bool boveda = p.config.boveda.enabled;
 
   vlog::Module m(names::kAccelerator,
                  "Brickyard accelerator: a " + num(p.dim) + "x" + num(p.dim) +
@@ -224,6 +310,12 @@ vlog::Module AcceleratorGenerator::build() const {
   wire("dma_wr_done_error", 1);
   b.comment("Errors and status from the controllers.");
   wire("ld_err", 1);
+  if (boveda) {
+    b.comment("Boveda loader status.");
+    wire("bl_busy", 1);
+    wire("bl_dma_wait", 1);
+    wire("bl_stream_bytes", lenBits);
+  }
   wire("st_err", 1);
   wire("ld_dma_wait", 1);
   wire("st_dma_wait", 1);
@@ -306,6 +398,8 @@ vlog::Module AcceleratorGenerator::build() const {
         v = "ex_bank_stall";
       else if (e.port == "ev_stall_dma_i")
         v = "ld_dma_wait || st_dma_wait";
+      else if (e.port == "ev_compressed_bytes_i" && boveda)
+        v = num(e.width) + "'(bl_stream_bytes)";
       else if (e.port == "ev_commands_i")
         v = "2'(ld_done_valid) + 2'(st_done_valid) + 2'(ex_done_valid)";
       else
@@ -378,33 +472,38 @@ vlog::Module AcceleratorGenerator::build() const {
                  {"done_id_o", k + "_done_id"}};
   };
   {
+    Conns conns = opConns("ld");
+    conns.insert(conns.end(), {{"dma_req_valid_o", "dma_rd_req_valid"},
+                               {"dma_req_ready_i", "dma_rd_req_ready"},
+                               {"dma_req_addr_o", "dma_rd_req_addr"},
+                               {"dma_req_len_o", "dma_rd_req_len"},
+                               {"dma_req_tag_o", "dma_rd_req_tag"},
+                               {"dma_resp_valid_i", "dma_rd_resp_valid"},
+                               {"dma_resp_ready_o", "dma_rd_resp_ready"},
+                               {"dma_resp_tag_i", "dma_rd_resp_tag"},
+                               {"dma_resp_data_i", "dma_rd_resp_data"},
+                               {"dma_resp_error_i", "dma_rd_resp_error"},
+                               {"sp_valid_o", "sp_wr_ld_valid"},
+                               {"sp_ready_i", "sp_wr_ld_ready"},
+                               {"sp_row_o", "sp_wr_ld_row"},
+                               {"sp_data_o", "sp_wr_ld_data"},
+                               {"sp_mask_o", "sp_wr_ld_mask"},
+                               {"acc_valid_o", "acc_wr_ld_valid"},
+                               {"acc_ready_i", "acc_wr_ld_ready"},
+                               {"acc_row_o", "acc_wr_ld_row"},
+                               {"acc_data_o", "acc_wr_ld_data"},
+                               {"acc_mask_o", "acc_wr_ld_mask"},
+                               {"acc_accumulate_o", "acc_wr_ld_accumulate"},
+                               {"acc_done_i", "acc_wr_ld_done"},
+                               {"busy_o", "ld_busy"},
+                               {"dma_wait_o", "ld_dma_wait"},
+                               {"err_valid_o", "ld_err"}});
+    if (boveda)
+      declareDiverted(b, conns, loaderDiverted(p));
     auto& i = b.instance(names::kLoadController, "u_load");
-    i.conns = opConns("ld");
-    i.conns.insert(i.conns.end(), {{"dma_req_valid_o", "dma_rd_req_valid"},
-                                   {"dma_req_ready_i", "dma_rd_req_ready"},
-                                   {"dma_req_addr_o", "dma_rd_req_addr"},
-                                   {"dma_req_len_o", "dma_rd_req_len"},
-                                   {"dma_req_tag_o", "dma_rd_req_tag"},
-                                   {"dma_resp_valid_i", "dma_rd_resp_valid"},
-                                   {"dma_resp_ready_o", "dma_rd_resp_ready"},
-                                   {"dma_resp_tag_i", "dma_rd_resp_tag"},
-                                   {"dma_resp_data_i", "dma_rd_resp_data"},
-                                   {"dma_resp_error_i", "dma_rd_resp_error"},
-                                   {"sp_valid_o", "sp_wr_ld_valid"},
-                                   {"sp_ready_i", "sp_wr_ld_ready"},
-                                   {"sp_row_o", "sp_wr_ld_row"},
-                                   {"sp_data_o", "sp_wr_ld_data"},
-                                   {"sp_mask_o", "sp_wr_ld_mask"},
-                                   {"acc_valid_o", "acc_wr_ld_valid"},
-                                   {"acc_ready_i", "acc_wr_ld_ready"},
-                                   {"acc_row_o", "acc_wr_ld_row"},
-                                   {"acc_data_o", "acc_wr_ld_data"},
-                                   {"acc_mask_o", "acc_wr_ld_mask"},
-                                   {"acc_accumulate_o", "acc_wr_ld_accumulate"},
-                                   {"acc_done_i", "acc_wr_ld_done"},
-                                   {"busy_o", "ld_busy"},
-                                   {"dma_wait_o", "ld_dma_wait"},
-                                   {"err_valid_o", "ld_err"}});
+    i.conns = conns;
+    if (boveda)
+      bovedaLoader(b, i, p);
   }
   {
     auto& i = b.instance(names::kStoreController, "u_store");

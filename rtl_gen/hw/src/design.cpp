@@ -1,6 +1,7 @@
 #include "hw/design.h"
 
 #include "accelerator.h"
+#include "boveda_loader.h"
 #include "cmd_decoder.h"
 #include "cmd_frontend.h"
 #include "execute_controller.h"
@@ -38,6 +39,10 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(CmdDecoderGenerator(accel).build());
     d.modules.push_back(ReservationStationGenerator(accel).build());
     d.modules.push_back(LoadControllerGenerator(accel).build());
+    if (config.boveda.enabled) {
+      d.modules.push_back(ValueRepackerGenerator().build());
+      d.modules.push_back(BovedaLoaderGenerator(accel, bovedaHwParams(config)).build());
+    }
     d.modules.push_back(StoreControllerGenerator(accel).build());
     d.modules.push_back(TransposerGenerator(accel).build());
     d.modules.push_back(ExecuteControllerGenerator(accel).build());

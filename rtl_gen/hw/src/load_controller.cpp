@@ -348,8 +348,9 @@ vlog::Module LoadControllerGenerator::build() const {
   });
   b.blank();
   b.logic("unused_bits", Type::bit());
-  b.assign("unused_bits",
-           "^{cur_dram, acc_pend_ready, acc_pend_valid, op_payload_i, dma_resp_tag_i}");
+  b.assign("unused_bits", std::string("^{cur_dram, acc_pend_ready, acc_pend_valid, op_payload_i, "
+                                      "dma_resp_tag_i") +
+                              (ld.has("compressed") ? ", cur_compressed}" : "}"));
   return m;
 }
 

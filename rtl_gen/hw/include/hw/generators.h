@@ -35,6 +35,8 @@ inline constexpr const char* kDmaReader = "by_dma_reader";
 inline constexpr const char* kDmaWriter = "by_dma_writer";
 inline constexpr const char* kBovedaCompressor = "by_boveda_compressor";
 inline constexpr const char* kBovedaDecompressor = "by_boveda_decompressor";
+inline constexpr const char* kBovedaLoader = "by_boveda_loader";
+inline constexpr const char* kValueRepacker = "by_value_repacker";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).
@@ -193,6 +195,13 @@ struct BovedaHwParams {
 /// The parameters for a config: the stream word is one DMA bus beat, or one container if
 /// that is narrower, so that words never straddle a container boundary.
 BovedaHwParams bovedaHwParams(const config::Config& config);
+
+/// A FIFO of elements between chunk sizes: chunks of up to InVals values in, chunks of as many
+/// values as the consumer asks for out (rows to Boveda groups and back).
+class ValueRepackerGenerator {
+public:
+  vlog::Module build() const;
+};
 
 /// Streaming Boveda compressor: one group of values in per cycle, the container stream of
 /// docs/boveda.md out in StreamWidth-bit words, each block zero-padded to a container.
