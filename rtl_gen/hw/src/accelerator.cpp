@@ -315,6 +315,7 @@ vlog::Module AcceleratorGenerator::build() const {
     wire("bl_busy", 1);
     wire("bl_dma_wait", 1);
     wire("bl_stream_bytes", lenBits);
+    wire("bs_stream_bytes", lenBits);
   }
   wire("st_err", 1);
   wire("ld_dma_wait", 1);
@@ -399,7 +400,7 @@ vlog::Module AcceleratorGenerator::build() const {
       else if (e.port == "ev_stall_dma_i")
         v = "ld_dma_wait || st_dma_wait";
       else if (e.port == "ev_compressed_bytes_i" && boveda)
-        v = num(e.width) + "'(bl_stream_bytes)";
+        v = num(e.width) + "'(bl_stream_bytes) + " + num(e.width) + "'(bs_stream_bytes)";
       else if (e.port == "ev_commands_i")
         v = "2'(ld_done_valid) + 2'(st_done_valid) + 2'(ex_done_valid)";
       else
@@ -532,6 +533,8 @@ vlog::Module AcceleratorGenerator::build() const {
                                    {"dma_wait_o", "st_dma_wait"},
                                    {"pooling_o", "st_pooling"},
                                    {"err_valid_o", "st_err"}});
+    if (boveda)
+      i.conns.emplace_back("stream_bytes_o", "bs_stream_bytes");
   }
   {
     auto& i = b.instance(names::kExecController, "u_execute");

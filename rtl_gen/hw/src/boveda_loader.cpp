@@ -297,8 +297,9 @@ vlog::Module BovedaLoaderGenerator::build() const {
   }
   b.assign("eng_sp_valid", "piece_valid");
   b.assign("piece_ready", "sp_ready_i");
-  b.assign("eng_sp_row", num(p.spRowBits) + "'(32'(cur_row) + 32'(wr_blk_q) * 32'(cur_block_stride) + "
-                                          "32'(wr_r_q))");
+  b.assign("eng_sp_row", num(p.spRowBits) +
+                             "'(32'(cur_row) + 32'(wr_blk_q) * 32'(cur_block_stride) + "
+                             "32'(wr_r_q))");
   b.comb().forLoop("e", "Dim",
                    [](vlog::Stmts& s) { s.line("eng_sp_mask[e] = 32'(e) < 32'(want);"); });
   b.assign("sp_valid_o", "eng_sp_valid || pl_sp_valid_i");

@@ -9,7 +9,7 @@ namespace by::hw::isa {
 namespace {
 
 constexpr const char* kMvinDramDoc = "DRAM byte address of the first row (0: write zeros); "
-                                    "compressed channel: of the block's pointer-table entry";
+                                     "compressed channel: of the block's pointer-table entry";
 
 // Operand layouts shared by several commands.
 std::vector<Field> localOperand(const std::string& what) {

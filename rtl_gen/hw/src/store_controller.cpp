@@ -30,6 +30,9 @@ vlog::Module StoreControllerGenerator::build() const {
   const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
   // A queued DMA write: {op entry, len, addr, data}.
   const int qWidth = 2 + lenBits + 32 + dataBits;
+  // Boveda: compressed MVOUTs take a path of their own after the ret stage (boveda_store.cpp).
+  const bool boveda = p.config.boveda.enabled;
+  const std::string room = boveda ? "slot_room" : "(!win_last || credits_q != '0)";
 
   vlog::Module m(names::kStoreController,
                  "Store controller: MVOUT operations (rows, max-pooling, strided 1-D) from the "
@@ -69,6 +72,8 @@ vlog::Module StoreControllerGenerator::build() const {
   m.output("dma_wait_o", Type::bit());
   m.output("pooling_o", Type::bit(), "busy with a max-pooling operation");
   m.output("err_valid_o", Type::bit(), "an operation saw an AXI error");
+  if (boveda)
+    m.output("stream_bytes_o", Type::bits(lenBits), "compressed bytes queued this cycle");
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
@@ -148,13 +153,18 @@ vlog::Module StoreControllerGenerator::build() const {
   b.logic("read_granted", Type::bit());
   b.logic("slot_go", Type::bit(), "a slot leaves the sequencer this cycle");
   b.assign("needs_read", "cur_valid_q && in_image");
-  b.assign("sp_valid_o", "needs_read && !cur_acc && (!win_last || credits_q != '0)");
-  b.assign("acc_valid_o", "needs_read && cur_acc && (!win_last || credits_q != '0)");
+  if (boveda) {
+    b.comment("A compressed row piece needs a place in the piece FIFO instead.");
+    b.logic("credits_c_q", Type::bits(2), "piece-FIFO places not yet promised");
+    b.logic("slot_room", Type::bit());
+    b.assign("slot_room", "cur_compressed ? credits_c_q != '0 : (!win_last || credits_q != '0)");
+  }
+  b.assign("sp_valid_o", "needs_read && !cur_acc && " + room);
+  b.assign("acc_valid_o", "needs_read && cur_acc && " + room);
   b.assign("sp_row_o", num(p.spRowBits) + "'(read_row)");
   b.assign("acc_row_o", num(p.accRowBits) + "'(read_row)");
   b.assign("read_granted", "(sp_valid_o && sp_ready_i) || (acc_valid_o && acc_ready_i)");
-  b.assign("slot_go", "cur_valid_q && (!win_last || credits_q != '0) && (in_image ? "
-                      "read_granted : 1'b1)");
+  b.assign("slot_go", "cur_valid_q && " + room + " && (in_image ? read_granted : 1'b1)");
   b.blank();
 
   // ---------------------------------------------------------------- return stage
@@ -170,6 +180,10 @@ vlog::Module StoreControllerGenerator::build() const {
   b.logic("ret_addr_q", Type::bits(32));
   b.logic("ret_len_q", Type::bits(lenBits));
   b.logic("ret_op_q", Type::bits(2));
+  if (boveda) {
+    b.logic("ret_comp_q", Type::bit(), "a piece of a compressed MVOUT");
+    b.logic("ret_count_q", Type::bits(config::log2Exact(p.dim) + 1), "values of the piece");
+  }
   b.logic("scaled", Type::bits(accRow), "by_acc_scale outputs");
   b.logic("pooled", Type::bits(spRow), "max over the window so far");
   b.logic("pool_q", Type::bits(spRow));
@@ -204,7 +218,9 @@ vlog::Module StoreControllerGenerator::build() const {
   b.logic("q_ready", Type::bit());
   b.logic("q_valid", Type::bit());
   b.logic("q_data", Type::bits(qWidth));
-  b.assign("q_push", "ret_valid_q && ret_last_q");
+  if (boveda)
+    b.logic("q_pop_ready", Type::bit(), "the compressed write queue goes first");
+  b.assign("q_push", boveda ? "ret_valid_q && ret_last_q && !ret_comp_q" : "ret_valid_q && ret_last_q");
   {
     auto& f = b.instance(names::kFifo, "u_write_queue");
     f.params = {{"Width", num(qWidth)}, {"Depth", "FifoDepth"}};
@@ -214,17 +230,22 @@ vlog::Module StoreControllerGenerator::build() const {
                {"in_ready_o", "q_ready"},
                {"in_data_i", "{ret_op_q, ret_len_q, ret_addr_q, ret_data}"},
                {"out_valid_o", "q_valid"},
-               {"out_ready_i", "dma_req_ready_i"},
+               {"out_ready_i", boveda ? "q_pop_ready" : "dma_req_ready_i"},
                {"out_data_o", "q_data"}};
   }
-  b.assign("dma_req_valid_o", "q_valid");
-  b.assign("dma_req_data_o", "q_data[" + num(dataBits - 1) + ":0]");
-  b.assign("dma_req_addr_o", "q_data[" + num(dataBits + 31) + ":" + num(dataBits) + "]");
-  b.assign("dma_req_len_o",
-           "q_data[" + num(dataBits + 32 + lenBits - 1) + ":" + num(dataBits + 32) + "]");
-  b.assign("dma_req_tag_o",
-           num(p.dmaTagBits) + "'(q_data[" + num(qWidth - 1) + ":" + num(qWidth - 2) + "])");
-  b.assign("dma_wait_o", "q_valid && !dma_req_ready_i");
+  auto dmaRequest = [&](const std::string& dq) {
+    b.assign("dma_req_data_o", dq + "[" + num(dataBits - 1) + ":0]");
+    b.assign("dma_req_addr_o", dq + "[" + num(dataBits + 31) + ":" + num(dataBits) + "]");
+    b.assign("dma_req_len_o",
+             dq + "[" + num(dataBits + 32 + lenBits - 1) + ":" + num(dataBits + 32) + "]");
+    b.assign("dma_req_tag_o", num(p.dmaTagBits) + "'(" + dq + "[" + num(qWidth - 1) + ":" +
+                                  num(qWidth - 2) + "])");
+  };
+  if (!boveda) {
+    b.assign("dma_req_valid_o", "q_valid");
+    dmaRequest("q_data");
+    b.assign("dma_wait_o", "q_valid && !dma_req_ready_i");
+  }
   b.assign("dma_done_ready_o", "1'b1");
   b.blank();
 
@@ -235,6 +256,8 @@ vlog::Module StoreControllerGenerator::build() const {
   b.logicArray("opt_pending_q", Type::bits(17), "OpSlots", "", "mem2reg");
   b.logic("opt_issued_q", Type::bits("OpSlots"));
   b.logic("opt_error_q", Type::bits("OpSlots"));
+  if (boveda)
+    b.logic("opt_open_q", Type::bits("OpSlots"), "compressed: its pointer entry is not queued");
   b.logic("free_op", Type::bits(2));
   b.logic("any_free_op", Type::bit());
   b.comb()
@@ -255,9 +278,10 @@ vlog::Module StoreControllerGenerator::build() const {
   b.comb()
       .line("fin_valid = 1'b0;")
       .line("fin_op = '0;")
-      .forLoop("i", "OpSlots", [](vlog::Stmts& s) {
-        s.ifElse("opt_valid_q[i] && opt_issued_q[i] && opt_pending_q[i] == '0 &&\n"
-                 "    !(ret_valid_q && ret_op_q == 2'(i))",
+      .forLoop("i", "OpSlots", [&](vlog::Stmts& s) {
+        s.ifElse(std::string("opt_valid_q[i] && opt_issued_q[i] && opt_pending_q[i] == '0 &&\n"
+                             "    !(ret_valid_q && ret_op_q == 2'(i))") +
+                     (boveda ? " && !opt_open_q[i]" : ""),
                  [](vlog::Stmts& t) { t.line("fin_valid = 1'b1;").line("fin_op = 2'(i);"); });
       });
   b.logic("ack_op", Type::bits(2));
@@ -268,6 +292,17 @@ vlog::Module StoreControllerGenerator::build() const {
   b.assign("busy_o", "cur_valid_q || ret_valid_q || opt_valid_q != '0");
   b.assign("pooling_o", "cur_valid_q && pooling");
   b.blank();
+  if (boveda) {
+    addCompressedStorePath(b, p, bovedaHwParams(p.config));
+    b.comment("DMA writes: the compressed write queue first.");
+    b.logic("dq", Type::bits(qWidth), "the write going to the DMA");
+    b.assign("q_pop_ready", "dma_req_ready_i && !cq_valid");
+    b.assign("dq", "cq_valid ? cq_data : q_data");
+    b.assign("dma_req_valid_o", "q_valid || cq_valid");
+    dmaRequest("dq");
+    b.assign("dma_wait_o", "dma_req_valid_o && !dma_req_ready_i");
+    b.blank();
+  }
 
   // ---------------------------------------------------------------- state
   vlog::SeqItem& q = b.sequential();
@@ -286,6 +321,8 @@ vlog::Module StoreControllerGenerator::build() const {
       .line("opt_issued_q <= '0;")
       .line("opt_error_q <= '0;")
       .forLoop("i", "OpSlots", [](vlog::Stmts& s) { s.line("opt_pending_q[i] <= '0;"); });
+  if (boveda)
+    q.reset.line("credits_c_q <= 2'd2;").line("opt_open_q <= '0;");
   q.clocked.ifElse("accept", [&](vlog::Stmts& s) {
     s.line("cur_valid_q <= 1'b1;")
         .line("cur_q <= op_payload_i[" + num(st.width() - 1) + ":0];")
@@ -300,6 +337,8 @@ vlog::Module StoreControllerGenerator::build() const {
         .line("opt_id_q[free_op] <= op_id_i;")
         .line("opt_issued_q[free_op] <= 1'b0;")
         .line("opt_error_q[free_op] <= 1'b0;");
+    if (boveda)
+      s.line("opt_open_q[free_op] <= " + st.slice("op_payload_i", "compressed") + ";");
   });
   q.clocked.comment("Advance the walk: (r, blk) in mode 0; (py, px, wy, wx) otherwise.");
   q.clocked.ifElse("slot_go", [&](vlog::Stmts& s) {
@@ -342,11 +381,23 @@ vlog::Module StoreControllerGenerator::build() const {
   });
   q.clocked.comment("Write-queue credits: taken by a window's last slot, returned when the "
                     "DMA takes the write.");
-  q.clocked.line(
-      "credits_q <= credits_q - 3'(slot_go && win_last) + 3'(q_valid && dma_req_ready_i);");
+  q.clocked.line(boveda ? "credits_q <= credits_q - 3'(slot_go && win_last && !cur_compressed) +\n"
+                          "             3'(q_valid && q_pop_ready);"
+                        : "credits_q <= credits_q - 3'(slot_go && win_last) + 3'(q_valid && "
+                          "dma_req_ready_i);");
+  if (boveda) {
+    q.clocked.comment("Piece credits: taken by a compressed slot, returned when the piece FIFO "
+                      "pops.");
+    q.clocked.line("credits_c_q <= credits_c_q - 2'(slot_go && cur_compressed) +\n"
+                   "               2'(piece_valid && piece_ready);");
+    q.clocked.ifElse("cq_push && pk_ptr_q",
+                     [](vlog::Stmts& s) { s.line("opt_open_q[info_op] <= 1'b0;"); });
+  }
   q.clocked.line("ret_valid_q <= slot_go;");
-  q.clocked.forLoop("i", "OpSlots", [](vlog::Stmts& s) {
+  q.clocked.forLoop("i", "OpSlots", [&](vlog::Stmts& s) {
     s.line("opt_pending_q[i] <= opt_pending_q[i] + 17'(q_push && ret_op_q == 2'(i))");
+    if (boveda)
+      s.line("    + 17'(cq_push && info_op == 2'(i))");
     s.line("    - 17'(dma_done_valid_i && ack_op == 2'(i));");
   });
   q.clocked.ifElse("dma_done_valid_i && dma_done_error_i",
@@ -363,13 +414,18 @@ vlog::Module StoreControllerGenerator::build() const {
         .line("ret_last_q <= win_last;")
         .line("ret_addr_q <= out_addr;")
         .line("ret_len_q <= " + num(lenBits) + "'(out_elems) * " + num(lenBits) + "'(out_bytes);")
+
         .line("ret_op_q <= cur_op_q;");
+    if (boveda)
+      s.line("ret_comp_q <= cur_compressed;")
+          .line("ret_count_q <= " + num(config::log2Exact(p.dim) + 1) + "'(out_elems);");
   });
   d.clocked.ifElse("ret_valid_q", [](vlog::Stmts& s) { s.line("pool_q <= pooled;"); });
   b.blank();
   b.logic("unused_bits", Type::bit());
-  b.assign("unused_bits", "^{sp_rvalid_i, acc_rvalid_i, q_ready, op_payload_i, dma_done_tag_i, "
-                          "y, x, pixel_row, read_row, out_elems}");
+  b.assign("unused_bits", std::string("^{sp_rvalid_i, acc_rvalid_i, q_ready, op_payload_i, "
+                                      "dma_done_tag_i, y, x, pixel_row, read_row, out_elems") +
+                              (boveda ? ", cur_epoch}" : "}"));
   return m;
 }
 

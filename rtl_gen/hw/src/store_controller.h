@@ -14,4 +14,8 @@ private:
   AccelParams p_;
 };
 
+/// Boveda configs: the compressed-MVOUT path (boveda_store.cpp), added to the store
+/// controller's body; it uses the controller's ret stage, accept and op-table signals.
+void addCompressedStorePath(vlog::Body& b, const AccelParams& p, const BovedaHwParams& h);
+
 } // namespace by::hw

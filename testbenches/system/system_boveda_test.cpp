@@ -1,0 +1,379 @@
+// Boveda on the whole accelerator (label boveda, system): compressed MVINs of streams that the
+// C++ codec wrote on the host, compressed MVOUTs whose streams must equal the codec's, and a
+// matrix product with compressed weights and activations that must equal the uncompressed
+// one and a CPU reference. Every program also runs on the functional model and every DRAM
+// byte, the error registers and the DMA byte counters are compared (system_run.h).
+#include "boveda/codec.h"
+#include "funcmodel/encode.h"
+#include "funcmodel/params.h"
+#include "golden/arith.h"
+#include "hw/array_params.h"
+#include "hw/isa.h"
+#include "rtl_config.h"
+#include "seed.h"
+#include "system_run.h"
+
+#include <cstdio>
+#include <gtest/gtest.h>
+
+namespace by::test {
+namespace {
+
+namespace fm = funcmodel;
+
+constexpr uint64_t kBase = 0x80000000ull;
+constexpr uint64_t kRaw = kBase + 0x1000;     // uncompressed inputs
+constexpr uint64_t kStream = kBase + 0x10000; // container streams
+constexpr uint64_t kTable = kBase + 0x30000;  // pointer tables (8 bytes per block)
+constexpr uint64_t kOut = kBase + 0x40000;    // uncompressed outputs
+constexpr uint64_t kSize = 0x80000;
+
+/// A block of the host: rows x cols values, its place in local memory.
+struct Block {
+  int rows = 0, cols = 0;
+  std::vector<int16_t> values; // row-major
+};
+
+class Boveda : public ::testing::Test {
+protected:
+  Boveda()
+      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)), dim(p.dim), image(kSize, 0),
+        rng(testSeed(11, "system boveda test data")) {}
+
+  void put8(uint64_t addr, uint8_t v) { image[addr - kBase] = v; }
+  void put32(uint64_t addr, uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+      put8(addr + i, static_cast<uint8_t>(v >> (8 * i)));
+  }
+  static uint32_t get32(const std::vector<uint8_t>& d, uint64_t addr) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+      v |= uint32_t{d[addr - kBase + i]} << (8 * i);
+    return v;
+  }
+  static int64_t getElem(const std::vector<uint8_t>& d, uint64_t addr, int bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+      v |= uint64_t{d[addr - kBase + i]} << (8 * i);
+    return golden::wrap(static_cast<int64_t>(v), 8 * bytes);
+  }
+
+  /// Random values of one of several kinds: small (compress well), sparse, full range.
+  Block randomBlock(int rows, int cols, int kind) {
+    Block b{rows, cols, {}};
+    const int w = p.inputWidth;
+    for (int i = 0; i < rows * cols; ++i) {
+      const uint64_t r = rng.next();
+      int64_t v = 0;
+      if (kind == 0)
+        v = static_cast<int64_t>(r % 7) - 3;
+      else if (kind == 1)
+        v = r % 4 == 0 ? static_cast<int64_t>((r >> 8) % 31) - 15 : 0;
+      else
+        v = static_cast<int64_t>(r % (uint64_t{1} << w)) - (int64_t{1} << (w - 1));
+      b.values.push_back(static_cast<int16_t>(v));
+    }
+    return b;
+  }
+
+  boveda::BovedaParams format(int values) const {
+    boveda::BovedaParams f = p.bovedaFormat;
+    f.blockValues = values;
+    return f;
+  }
+
+  /// Compresses the blocks with the codec into a stream at kStream and pointer entries at
+  /// kTable + 8*i (the layout docs/isa.md gives); returns each block's containers.
+  std::vector<uint32_t> writeCompressed(const std::vector<Block>& blocks) {
+    uint32_t next = 0;
+    std::vector<uint32_t> counts;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const auto t =
+          boveda::compress(format(static_cast<int>(blocks[i].values.size())), blocks[i].values);
+      const auto bytes = t.bytes();
+      for (size_t k = 0; k < bytes.size(); ++k)
+        put8(kStream + uint64_t{next} * (p.bovedaFormat.containerBits / 8) + k, bytes[k]);
+      put32(kTable + 8 * i, next);
+      put32(kTable + 8 * i + 4, static_cast<uint32_t>(t.numContainers()));
+      counts.push_back(static_cast<uint32_t>(t.numContainers()));
+      next += static_cast<uint32_t>(t.numContainers());
+    }
+    return counts;
+  }
+
+  RunOutcome run(const std::string& name) {
+    RunOptions o;
+    o.name = name;
+    o.system.memBase = kBase;
+    o.system.memSize = kSize;
+    o.system.seed = rng.next();
+    RunOutcome r = runAndCompare(cfg, prog, image, o);
+    std::printf("%s: %zu commands, %llu cycles\n", name.c_str(), prog.size(),
+                static_cast<unsigned long long>(r.cycles));
+    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog);
+    return r;
+  }
+
+  fm::Instruction configLdCompressed(int channel, uint32_t blockStride) const {
+    fm::ConfigLdArgs a;
+    a.channel = channel;
+    a.blockStride = blockStride;
+    a.stride = kStream;
+    a.compressed = true;
+    return fm::configLd(a);
+  }
+  fm::Instruction configStPlain(uint32_t stride) const {
+    fm::ConfigStArgs a;
+    a.stride = stride;
+    return fm::configSt(a);
+  }
+
+  config::Config cfg;
+  fm::ModelParams p;
+  int dim;
+  std::vector<uint8_t> image;
+  fm::Program prog;
+  axi::Rng rng;
+};
+
+// Blocks of every shape a move allows (one row, one column, several column blocks with a
+// block stride, a partial last block), compressed by the codec on the host, moved in with
+// compressed MVINs on all three channels and out again with plain MVOUTs.
+TEST_F(Boveda, CompressedMvinOfCodecStreams) {
+  const int maxCols = p.maxBlockLen * dim;
+  const std::vector<std::pair<int, int>> shapes = {{dim, dim},   {1, 1},           {1, maxCols},
+                                                   {dim + 3, 1}, {3, 2 * dim + 1}, {dim, maxCols}};
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < shapes.size() * 2; ++i)
+    blocks.push_back(randomBlock(shapes[i % shapes.size()].first, shapes[i % shapes.size()].second,
+                                 static_cast<int>(i % 3)));
+  writeCompressed(blocks);
+  const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
+  const uint32_t spacing = 80; // local rows per block: (16 column blocks - 1) * 5 + 4 < 80
+  for (int ch = 0; ch < 3; ++ch)
+    prog.push_back(configLdCompressed(ch, blockStride));
+  // Block i to local rows spacing*i on channel i%3; then each column block out to kOut.
+  for (size_t i = 0; i < blocks.size(); ++i)
+    prog.push_back(fm::mvin(
+        static_cast<int>(i % 3), kTable + 8 * i, fm::spAddr(static_cast<uint32_t>(spacing * i)),
+        static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(blocks[i].cols)));
+  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const int nblk = (blocks[i].cols + dim - 1) / dim;
+    for (int blk = 0; blk < nblk; ++blk)
+      prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
+                               fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
+                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(dim)));
+  }
+  const RunOutcome r = run("boveda_mvin_codec_streams");
+  for (size_t i = 0; i < blocks.size(); ++i)
+    for (int row = 0; row < blocks[i].rows; ++row)
+      for (int c = 0; c < blocks[i].cols; ++c)
+        ASSERT_EQ(getElem(r.dram,
+                          kOut + 0x1000 * i + 0x100 * (c / dim) +
+                              static_cast<uint64_t>((row * dim + c % dim) * p.inputBytes),
+                          p.inputBytes),
+                  blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
+            << "block " << i << " row " << row << " col " << c;
+}
+
+// Compressed MVOUTs from the scratchpad and from the accumulator (scaled by 0.5, ReLU,
+// saturated): each block's containers must equal the codec's compress() of the values a plain
+// MVOUT writes (computed here with the golden arithmetic), placed one after the other from
+// container 0, with its pointer entry; a second compressed CONFIG_ST restarts at container 0.
+// Then, after a fence, compressed MVINs read the blocks back.
+TEST_F(Boveda, CompressedMvoutEqualsCodecAndReadsBack) {
+  const int maxCols = p.maxBlockLen * dim;
+  const std::vector<std::pair<int, int>> shapes = {
+      {dim, dim}, {1, 1}, {2, maxCols}, {dim + 1, dim - 1}, {3, 2 * dim + 1}};
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    blocks.push_back(randomBlock(shapes[i].first, shapes[i].second, static_cast<int>(i % 3)));
+  // Plain inputs: block i at kRaw + 0x400*i, rows of maxCols bytes.
+  const uint64_t rawStride = static_cast<uint64_t>(maxCols * p.inputBytes);
+  for (size_t i = 0; i < blocks.size(); ++i)
+    for (int r = 0; r < blocks[i].rows; ++r)
+      for (int c = 0; c < blocks[i].cols; ++c)
+        for (int k = 0; k < p.inputBytes; ++k)
+          put8(kRaw + 0x400 * i + r * rawStride + static_cast<uint64_t>(c * p.inputBytes + k),
+               static_cast<uint8_t>(
+                   static_cast<uint16_t>(
+                       blocks[i].values[static_cast<size_t>(r * blocks[i].cols + c)]) >>
+                   (8 * k)));
+  // Accumulator rows: dim x dim int32 values around the int8 range.
+  std::vector<int64_t> acc;
+  for (int i = 0; i < dim * dim; ++i) {
+    acc.push_back(static_cast<int64_t>(rng.next() % 801) - 400);
+    for (int k = 0; k < p.accBytes; ++k)
+      put8(kRaw + 0x8000 + static_cast<uint64_t>(i * p.accBytes + k),
+           static_cast<uint8_t>(static_cast<uint64_t>(acc.back()) >> (8 * k)));
+  }
+  fm::ConfigLdArgs ld;
+  ld.stride = rawStride;
+  prog.push_back(fm::configLd(ld));
+  const uint32_t spacing = 80;
+  for (size_t i = 0; i < blocks.size(); ++i)
+    prog.push_back(fm::mvin(0, kRaw + 0x400 * i, fm::spAddr(static_cast<uint32_t>(spacing * i)),
+                            static_cast<uint32_t>(blocks[i].rows),
+                            static_cast<uint32_t>(blocks[i].cols)));
+  ld.stride = static_cast<uint64_t>(dim * p.accBytes);
+  prog.push_back(fm::configLd(ld));
+  prog.push_back(fm::mvin(0, kRaw + 0x8000, fm::accAddr(0), dim, dim));
+  fm::ConfigStArgs st;
+  st.stride = static_cast<uint32_t>(kStream);
+  st.compressed = true;
+  prog.push_back(fm::configSt(st));
+  for (size_t i = 0; i < blocks.size(); ++i)
+    prog.push_back(fm::mvout(kTable + 8 * i, fm::spAddr(static_cast<uint32_t>(spacing * i)),
+                             static_cast<uint32_t>(blocks[i].rows),
+                             static_cast<uint32_t>(blocks[i].cols)));
+  // A second stream for the accumulator block, scaled and activated.
+  const uint64_t stream2 = kStream + 0x8000;
+  st.stride = static_cast<uint32_t>(stream2);
+  st.activation = hw::isa::kActRelu;
+  st.accScaleBits = fm::floatBits(0.5f);
+  prog.push_back(fm::configSt(st));
+  prog.push_back(fm::mvout(kTable + 0x100, fm::accAddr(0), dim, dim));
+  // Fence (the harness waits for idle before a COUNTER_OP), then read everything back.
+  prog.push_back(fm::counterOp({}));
+  fm::ConfigLdArgs cl;
+  cl.stride = kStream;
+  cl.compressed = true;
+  prog.push_back(fm::configLd(cl));
+  for (size_t i = 0; i < blocks.size(); ++i)
+    prog.push_back(fm::mvin(0, kTable + 8 * i, fm::spAddr(static_cast<uint32_t>(500 + spacing * i)),
+                            static_cast<uint32_t>(blocks[i].rows),
+                            static_cast<uint32_t>(blocks[i].cols)));
+  fm::ConfigStArgs plain;
+  plain.stride = static_cast<uint32_t>(rawStride);
+  prog.push_back(fm::configSt(plain));
+  for (size_t i = 0; i < blocks.size(); ++i)
+    for (int blk = 0; blk * dim < blocks[i].cols; ++blk)
+      prog.push_back(fm::mvout(kOut + 0x400 * i + static_cast<uint64_t>(blk * dim * p.inputBytes),
+                               fm::spAddr(static_cast<uint32_t>(500 + spacing * i + blk * dim)),
+                               static_cast<uint32_t>(blocks[i].rows),
+                               static_cast<uint32_t>(std::min(dim, blocks[i].cols - blk * dim))));
+  const RunOutcome r = run("boveda_mvout_codec");
+
+  uint32_t next = 0;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const auto t =
+        boveda::compress(format(static_cast<int>(blocks[i].values.size())), blocks[i].values);
+    ASSERT_EQ(get32(r.dram, kTable + 8 * i), next) << "block " << i;
+    ASSERT_EQ(get32(r.dram, kTable + 8 * i + 4), t.numContainers()) << "block " << i;
+    const uint64_t at = kStream + uint64_t{next} * (p.bovedaFormat.containerBits / 8);
+    for (size_t w = 0; w < t.words.size(); ++w)
+      ASSERT_EQ(get32(r.dram, at + 4 * w), t.words[w]) << "block " << i << " word " << w;
+    next += static_cast<uint32_t>(t.numContainers());
+    for (int row = 0; row < blocks[i].rows; ++row)
+      for (int c = 0; c < blocks[i].cols; ++c)
+        ASSERT_EQ(
+            getElem(r.dram,
+                    kOut + 0x400 * i + row * rawStride + static_cast<uint64_t>(c * p.inputBytes),
+                    p.inputBytes),
+            blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
+            << "read back: block " << i << " row " << row << " col " << c;
+  }
+  std::vector<int16_t> activated;
+  for (int64_t a : acc)
+    activated.push_back(static_cast<int16_t>(
+        golden::relu(golden::saturate(golden::accScale(a, 0.5f, p.accWidth), p.inputWidth))));
+  const auto t = boveda::compress(format(dim * dim), activated);
+  EXPECT_EQ(get32(r.dram, kTable + 0x100), 0u) << "a new stream starts at container 0";
+  EXPECT_EQ(get32(r.dram, kTable + 0x104), t.numContainers());
+  for (size_t w = 0; w < t.words.size(); ++w)
+    ASSERT_EQ(get32(r.dram, stream2 + 4 * w), t.words[w]) << "accumulator block word " << w;
+}
+
+// C = A x B (WS, K accumulated over tiles in the accumulator) with A and B moved in
+// compressed, against the same program with plain moves and a CPU reference. A is a
+// post-ReLU activation (non-negative, half zeros), B small weights.
+TEST_F(Boveda, MatmulWithCompressedOperandsEqualsUncompressed) {
+  const int m = 2 * dim, k = 2 * dim, n = dim;
+  std::vector<int16_t> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+  for (auto& v : a)
+    v = static_cast<int16_t>(rng.next() % 2 ? 0 : rng.next() % 20);
+  for (auto& v : b)
+    v = static_cast<int16_t>(static_cast<int64_t>(rng.next() % 9) - 4);
+  // Plain copies (row-major, k and n bytes per row) and compressed tiles: A tiles are DIM rows
+  // x k columns, B tiles DIM rows x n columns, one block each.
+  const uint64_t plainA = kRaw, plainB = kRaw + 0x800;
+  for (size_t i = 0; i < a.size(); ++i)
+    put8(plainA + i, static_cast<uint8_t>(a[i]));
+  for (size_t i = 0; i < b.size(); ++i)
+    put8(plainB + i, static_cast<uint8_t>(b[i]));
+  std::vector<Block> tiles;
+  for (int t = 0; t < m / dim; ++t)
+    tiles.push_back(
+        {dim, k, std::vector<int16_t>(a.begin() + t * dim * k, a.begin() + (t + 1) * dim * k)});
+  for (int t = 0; t < k / dim; ++t)
+    tiles.push_back(
+        {dim, n, std::vector<int16_t>(b.begin() + t * dim * n, b.begin() + (t + 1) * dim * n)});
+  writeCompressed(tiles); // entries: A tiles 0..m/dim-1, then B tiles
+  const int aTiles = m / dim;
+
+  auto program = [&](bool compressed) {
+    fm::Program pr;
+    fm::ConfigLdArgs la;
+    la.stride = static_cast<uint64_t>(k); // A rows (plain)
+    la.channel = 0;
+    fm::ConfigLdArgs lb;
+    lb.stride = static_cast<uint64_t>(n); // B rows (plain)
+    lb.channel = 1;
+    if (compressed) {
+      la.stride = lb.stride = kStream;
+      la.compressed = lb.compressed = true;
+    }
+    pr.push_back(fm::configLd(la));
+    pr.push_back(fm::configLd(lb));
+    // A tile t (DIM x k) to SP rows 16*t + (column block) * DIM, B tile kt to SP 200 + DIM*kt.
+    for (int t = 0; t < aTiles; ++t)
+      pr.push_back(fm::mvin(0, compressed ? kTable + 8 * t : plainA + uint64_t(t * dim * k),
+                            fm::spAddr(static_cast<uint32_t>(16 * t)), dim, k));
+    for (int kt = 0; kt < k / dim; ++kt)
+      pr.push_back(
+          fm::mvin(1, compressed ? kTable + 8 * (aTiles + kt) : plainB + uint64_t(kt * dim * n),
+                   fm::spAddr(static_cast<uint32_t>(200 + dim * kt)), dim, n));
+    fm::ConfigExArgs ex;
+    ex.dataflow = hw::kDataflowWS;
+    pr.push_back(fm::configEx(ex));
+    for (int t = 0; t < aTiles; ++t)
+      for (int kt = 0; kt < k / dim; ++kt) {
+        const fm::Operand w{fm::spAddr(static_cast<uint32_t>(200 + dim * kt)), uint32_t(dim),
+                            uint32_t(n)};
+        const fm::Operand c{fm::accAddr(static_cast<uint32_t>(dim * t), kt > 0), uint32_t(dim),
+                            uint32_t(n)};
+        const fm::Operand at{fm::spAddr(static_cast<uint32_t>(16 * t + dim * kt)), uint32_t(dim),
+                             uint32_t(dim)};
+        const fm::Operand none{fm::garbageAddr(), uint32_t(dim), uint32_t(n)};
+        pr.push_back(fm::preload(w, c));
+        pr.push_back(fm::compute(true, at, none));
+      }
+    fm::ConfigStArgs so;
+    so.stride = static_cast<uint32_t>(n * p.inputBytes);
+    pr.push_back(fm::configSt(so));
+    pr.push_back(
+        fm::mvout(compressed ? kOut + 0x1000 : kOut, fm::accAddr(0), uint32_t(m), uint32_t(n)));
+    return pr;
+  };
+  prog = program(false);
+  const RunOutcome plainRun = run("boveda_matmul_plain");
+  prog = program(true);
+  const RunOutcome compRun = run("boveda_matmul_compressed");
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int64_t sum = 0;
+      for (int kk = 0; kk < k; ++kk)
+        sum += int64_t{a[static_cast<size_t>(i * k + kk)]} * b[static_cast<size_t>(kk * n + j)];
+      const int64_t want = golden::saturate(sum, p.inputWidth);
+      const uint64_t off = static_cast<uint64_t>((i * n + j) * p.inputBytes);
+      ASSERT_EQ(getElem(plainRun.dram, kOut + off, p.inputBytes), want) << i << "," << j;
+      ASSERT_EQ(getElem(compRun.dram, kOut + 0x1000 + off, p.inputBytes), want) << i << "," << j;
+    }
+  std::printf("[boveda] matmul %dx%dx%d: plain %llu cycles, compressed %llu cycles\n", m, k, n,
+              static_cast<unsigned long long>(plainRun.cycles),
+              static_cast<unsigned long long>(compRun.cycles));
+}
+
+} // namespace
+} // namespace by::test
