@@ -49,6 +49,7 @@ private:
   void opConfigEx();
   void opCounter();
   void opIllegal(int errorClass);
+  void opCompressed(); // Boveda configs only (generator_boveda.cpp)
   void dumpLocalMemories();
 
   // Helpers of the operations.

@@ -248,6 +248,11 @@ GeneratedProgram Generation::run() {
       opIllegal(illegalOrder_[illegalNext_++ % illegalOrder_.size()]);
       continue;
     }
+    // Only Boveda configs draw this (other configs' programs stay as they were).
+    if (p_.boveda && chance(0.08)) {
+      opCompressed();
+      continue;
+    }
     const uint64_t r = uniform(0, 99);
     if (r < 22)
       opMvin();

@@ -6,7 +6,9 @@
 // Programs never depend on what docs/isa.md leaves to fences or to the implementation:
 //  - MVINs read only the input region; every MVOUT writes bytes of the output (or dump)
 //    region that no other MVOUT writes, and no MVOUT row overlaps another row of the same
-//    command, so DRAM contents do not depend on the order of DMA transfers;
+//    command, so DRAM contents do not depend on the order of DMA transfers; the exception,
+//    on Boveda configs, is a compressed MVIN of a block an earlier compressed MVOUT wrote,
+//    always behind a COUNTER_OP (the system harness fences before each);
 //  - every local row is initialised first (SRAMs are not reset in hardware);
 //  - MVIN column blocks never overlap each other, and a PRELOAD/COMPUTE pair never writes
 //    local rows it also reads;

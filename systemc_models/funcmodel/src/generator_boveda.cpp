@@ -1,0 +1,88 @@
+// The fuzzer's Boveda operation (configs with compression.boveda.enabled): compressed MVOUTs
+// of 1 to 3 blocks into a fresh stream, a fence, and compressed MVINs of those blocks back to
+// the scratchpad. The generator cannot write compressed data into the input region, so the
+// streams it reads are the ones the program wrote, behind a COUNTER_OP (on which the system
+// harness waits for idle, as a host fences before reading a counter). The stream and the
+// pointer entries get output-region bytes sized for the worst case, so no other MVOUT
+// touches them. Both channels are put back to plain configurations afterwards.
+#include "boveda/params.h"
+#include "generator.h"
+#include "hw/array_params.h"
+
+#include <algorithm>
+
+namespace by::funcmodel {
+
+namespace {
+uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
+} // namespace
+
+void Generation::opCompressed() {
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const boveda::BovedaParams& f = p_.bovedaFormat;
+  const uint64_t containerBytes = static_cast<uint64_t>(f.containerBits / 8);
+  struct Move {
+    bool acc;
+    uint32_t row, rows, cols;
+    uint64_t entry;
+  };
+  std::vector<Move> moves(static_cast<size_t>(uniform(1, 3)));
+  uint64_t worst = 0; // stream bytes if every group is at full width
+  for (Move& m : moves) {
+    m.acc = chance(0.3);
+    m.cols = pickSize(static_cast<uint32_t>(p_.maxBlockLen) * dim);
+    m.rows = pickSize(2 * dim);
+    const uint64_t memRows = static_cast<uint64_t>(m.acc ? p_.accRows : p_.spRows);
+    uint64_t span = (ceilDiv(m.cols, dim) - 1) * dim + m.rows;
+    if (span > memRows) {
+      m.cols = std::min(m.cols, dim);
+      m.rows = static_cast<uint32_t>(std::min<uint64_t>(m.rows, memRows));
+      span = m.rows;
+    }
+    m.row = static_cast<uint32_t>(uniform(0, memRows - span));
+    const uint64_t n = uint64_t{m.rows} * m.cols;
+    worst += ceilDiv(ceilDiv(n, static_cast<uint64_t>(f.groupSize)) *
+                         static_cast<uint64_t>(f.maxGroupBits()),
+                     static_cast<uint64_t>(f.containerBits)) *
+             containerBytes;
+  }
+  uint64_t stream = 0;
+  if (!allocOutput(worst, 4, stream))
+    return;
+  for (Move& m : moves)
+    if (!allocOutput(8, chance(0.5) ? 8 : 1, m.entry))
+      return;
+
+  ConfigStArgs st = plainConfigSt(0);
+  st.stride = static_cast<uint32_t>(stream);
+  st.compressed = true;
+  emit(configSt(st), "boveda: compressed stream");
+  for (const Move& m : moves)
+    emit(mvout(m.entry, m.acc ? accAddr(m.row) : spAddr(m.row), m.rows, m.cols),
+         m.acc ? "boveda: compressed mvout (scaled)" : "boveda: compressed mvout");
+  emitConfigSt(plainConfigSt(static_cast<uint32_t>(uniform(0, 64))), "boveda: plain again");
+
+  CounterOpArgs fence; // a plain read: the harness waits for idle first
+  emit(counterOp(fence), "boveda: fence before reading the stream back");
+  const int channel = uniformInt(0, 2);
+  ConfigLdArgs ld = randomConfigLd(channel);
+  ld.stride = stream;
+  ld.compressed = true;
+  emit(configLd(ld), "boveda: compressed mvin channel");
+  const uint32_t blockStride = ld.blockStride == 0 ? dim : ld.blockStride;
+  for (const Move& m : moves) {
+    const uint32_t blocks = static_cast<uint32_t>(ceilDiv(m.cols, dim));
+    if (blocks > 1 && blockStride < m.rows)
+      continue; // column blocks would overlap: not a legal MVIN
+    const uint64_t span = uint64_t{blocks - 1} * blockStride + m.rows;
+    if (span > uint64_t(p_.spRows))
+      continue;
+    const uint32_t row = static_cast<uint32_t>(uniform(0, uint64_t(p_.spRows) - span));
+    emit(mvin(channel, m.entry, spAddr(row), m.rows, m.cols), "boveda: compressed mvin");
+  }
+  emitConfigLd(randomConfigLd(channel), "boveda: plain channel again");
+}
+
+} // namespace by::funcmodel
