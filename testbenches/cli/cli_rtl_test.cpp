@@ -1,4 +1,5 @@
-// `brickyard lint` and `brickyard synth` on the generated RTL of every shipped config: lint
+// `brickyard lint` and `brickyard synth` on the generated RTL of every shipped config (and of
+// boveda_tiny, the test config with Boveda on the DMA path): lint
 // must be silent in both Verilator -Wall and Icarus, synthesis must report every module and
 // exactly the configured SRAM capacity. The small configs run in CI, the large ones with the
 // slow tests (built with BY_LARGE_CONFIGS).
@@ -18,8 +19,11 @@ namespace {
 fs::path generate(const std::string& name) {
   fs::path out = fs::path(BY_BINARY_DIR) / "test-output" / "cli_rtl_test" / name;
   fs::remove_all(out);
-  CliResult r = runBrickyard({"gen", std::string(BY_SOURCE_DIR) + "/configs/" + name + ".yaml",
-                              "-o", out.string(), "--quiet"});
+  // A shipped config, or a test config (testbenches/configs) such as boveda_tiny.
+  fs::path config = fs::path(BY_SOURCE_DIR) / "configs" / (name + ".yaml");
+  if (!fs::exists(config))
+    config = fs::path(BY_SOURCE_DIR) / "testbenches" / "configs" / (name + ".yaml");
+  CliResult r = runBrickyard({"gen", config.string(), "-o", out.string(), "--quiet"});
   EXPECT_EQ(r.status, 0) << r.err;
   return out;
 }
@@ -80,7 +84,8 @@ TEST_P(Rtl, SynthReportsEveryModule) {
 // The slow build (cli_rtl_large_test): lint and synthesis of the 16x16 and 32x32 configs.
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32"));
 #else
-INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("tiny", "tiles2x2", "lanes4"));
+INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
+                         ::testing::Values("tiny", "tiles2x2", "lanes4", "boveda_tiny"));
 
 // The larger shipped configs: lint in CI, synthesis with the slow tests (cli_rtl_large_test).
 class RtlLarge : public ::testing::TestWithParam<std::string> {};

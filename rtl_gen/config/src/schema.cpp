@@ -151,7 +151,8 @@ std::vector<FieldSpec> buildFields() {
   // --- compression.boveda
   f.push_back(boolField(
       "compression.boveda.enabled", [](Config& c) -> bool& { return c.boveda.enabled; }, "false",
-      "Generate the Boveda compressor/decompressor on the DMA path."));
+      "Generate the Boveda compressor/decompressor on the DMA path: compressed MVIN/MVOUT "
+      "(docs/isa.md). header_bits must encode every width 0..input_width."));
   f.push_back(intField(
       "compression.boveda.group_size", [](Config& c) -> int& { return c.boveda.groupSize; }, "16",
       2, 64, true, "Values per group; each group is stored at the width of its largest value."));
@@ -167,7 +168,8 @@ std::vector<FieldSpec> buildFields() {
       "false", "Store a zero bitmap per group and only the non-zero values."));
   f.push_back(boolField(
       "compression.boveda.on_chip", [](Config& c) -> bool& { return c.boveda.onChip; }, "false",
-      "Keep the scratchpad contents compressed (the scratchpad holds more than its raw size)."));
+      "Keep the scratchpad contents compressed (the scratchpad holds more than its raw size). "
+      "Not available yet: must be false (docs/boveda.md, \"On-chip form\")."));
   // --- soc
   f.push_back(intField(
       "soc.clock_mhz", [](Config& c) -> int& { return c.soc.clockMHz; }, "1000", 1, 10000, false,

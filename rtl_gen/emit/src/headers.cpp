@@ -73,6 +73,15 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
   def("BY_DMA_MAX_BYTES", num(c.dma.maxBytes), "bytes per DMA row request");
   def("BY_MAX_BLOCK_LEN", num(d.maxBlockLen), "scratchpad rows per mvin block");
   def("BY_MAX_BLOCK_LEN_ACC", num(d.maxBlockLenAcc), "accumulator rows per mvin block");
+  if (c.boveda.enabled) { // only Boveda configs: the headers of the others stay as they were
+    os << "\n/* Boveda compressed moves (docs/boveda.md, docs/isa.md) */\n";
+    def("BY_BOVEDA", "1", "CONFIG_LD / CONFIG_ST compressed bits are legal");
+    def("BY_BOVEDA_GROUP_SIZE", num(c.boveda.groupSize), "values per group");
+    def("BY_BOVEDA_HEADER_BITS", num(c.boveda.headerBits), "width field per group");
+    def("BY_BOVEDA_CONTAINER_BITS", num(c.boveda.containerBits), "blocks start on containers");
+    def("BY_BOVEDA_ZERO_AWARE", c.boveda.zeroAware ? "1" : "0", "zero bitmap per group");
+    def("BY_BOVEDA_ENTRY_BYTES", "8", "pointer entry: first container, containers");
+  }
   os << "\n/* SoC */\n";
   def("BY_CLOCK_MHZ", num(c.soc.clockMHz), "");
   os << R"(
