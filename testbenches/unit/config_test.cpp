@@ -200,6 +200,10 @@ TEST(ConfigErrors, NotYetAvailableFeature) {
   expectError(std::string(kTiny) + "compression:\n  boveda:\n    enabled: true\n",
               {21, 14, "compression.boveda.enabled", "not available"});
 }
+TEST(ConfigErrors, TensorDashNeedsVectorPes) {
+  expectError(std::string(kTiny) + "sparsity:\n  tensordash:\n    enabled: true\n",
+              {21, 14, "sparsity.tensordash.enabled", "expected false, or array.lanes >= 2"});
+}
 TEST(ConfigErrors, FileThatDoesNotExist) {
   EXPECT_THROW(loadConfigFile("/nonexistent/x.yaml"), ConfigError);
   EXPECT_THROW(loadConfigFile(BY_SOURCE_DIR), ConfigError);
