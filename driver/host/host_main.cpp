@@ -52,6 +52,7 @@ void* mapLowStack() {
 
 extern "C" int __wrap_main(int argc, char** argv) {
   mallopt(M_MMAP_MAX, 0);
+  mallopt(M_ARENA_MAX, 1); // main runs on another thread: keep it on the brk arena too
   void* stack = mapLowStack();
   if (!stack) {
     std::fprintf(stderr, "brickyard host driver: cannot map a stack below 4 GiB: %s\n",
