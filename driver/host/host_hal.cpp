@@ -54,8 +54,7 @@ struct HostAccelerator {
     if (p.dim != BY_DIM || p.spRows != BY_SP_ROWS || p.accRows != BY_ACC_ROWS ||
         p.inputWidth != BY_INPUT_WIDTH || p.accWidth != BY_ACC_WIDTH ||
         p.outputWidth != BY_SPATIAL_OUTPUT_WIDTH || p.maxBlockLen != BY_MAX_BLOCK_LEN ||
-        p.maxBlockLenAcc != BY_MAX_BLOCK_LEN_ACC || p.hasWs != BY_HAS_WS ||
-        p.hasOs != BY_HAS_OS) {
+        p.maxBlockLenAcc != BY_MAX_BLOCK_LEN_ACC || p.hasWs != BY_HAS_WS || p.hasOs != BY_HAS_OS) {
       std::fprintf(stderr,
                    "brickyard host driver: %s does not match the headers the driver was built "
                    "with (config '%s')\n",
@@ -90,9 +89,9 @@ struct HostAccelerator {
     switch (offset) {
     case BY_REG_STATUS:
       return (respValid ? BY_REG_STATUS_RESP_VALID_MASK << BY_REG_STATUS_RESP_VALID_SHIFT : 0u) |
-             (model->error().code ? BY_REG_STATUS_ERROR_PENDING_MASK
-                                        << BY_REG_STATUS_ERROR_PENDING_SHIFT
-                                  : 0u);
+             (model->error().code
+                  ? BY_REG_STATUS_ERROR_PENDING_MASK << BY_REG_STATUS_ERROR_PENDING_SHIFT
+                  : 0u);
     case BY_REG_ERROR:
       return (uint32_t(model->error().code) << BY_REG_ERROR_CODE_SHIFT) |
              (uint32_t(model->error().funct) << BY_REG_ERROR_FUNCT_SHIFT);

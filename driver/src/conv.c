@@ -12,9 +12,8 @@
  * Depthwise: each channel block is its own pass with N = 1 block; its weights for one tap are
  * the DIM x DIM diagonal matrix diag(w[c][kr][kc]), built once by the CPU in the workspace. */
 #include "brickyard/cpu.h"
-#include "tile.h"
-
 #include "brickyard_isa.h"
+#include "tile.h"
 
 /* Field limits of CONFIG_ST pooling (2-bit and 8-bit fields). */
 #define POOL_SMALL_MAX ((size_t)BY_CONFIG_ST_RS1_POOL_SIZE_MASK)
@@ -42,9 +41,7 @@ size_t by_conv_pool_cols(const by_conv_t* c) {
   return c->pool_stride ? (o + 2 * c->pool_padding - c->pool_size) / c->pool_stride + 1 : o;
 }
 size_t by_conv_workspace_bytes(const by_conv_t* c) {
-  return c->depthwise
-             ? by_blocks(c->in_ch) * c->kernel_rows * c->kernel_cols * BY_DIM * BY_DIM
-             : 0;
+  return c->depthwise ? by_blocks(c->in_ch) * c->kernel_rows * c->kernel_cols * BY_DIM * BY_DIM : 0;
 }
 
 /* The geometry every part of the kernel shares. */
@@ -138,9 +135,8 @@ static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
     return BY_ERR_ARG;
   if (c->kernel_rows > c->in_rows + 2 * c->padding || c->kernel_cols > c->in_cols + 2 * c->padding)
     return BY_ERR_ARG;
-  if (c->pool_stride &&
-      (c->pool_size == 0 || c->pool_size > g->orows + 2 * c->pool_padding ||
-       c->pool_size > g->ocols + 2 * c->pool_padding))
+  if (c->pool_stride && (c->pool_size == 0 || c->pool_size > g->orows + 2 * c->pool_padding ||
+                         c->pool_size > g->ocols + 2 * c->pool_padding))
     return BY_ERR_ARG;
   const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch;
   const size_t w_bytes = c->depthwise ? c->in_ch * g->taps : g->taps * c->in_ch * c->out_ch;
@@ -223,8 +219,8 @@ static void gather(const geom_t* g, size_t b, size_t r0, size_t pixels, uint32_t
 
 typedef struct {
   const geom_t* g;
-  size_t k0;   /* first K block of the tile */
-  size_t nch;  /* depthwise: channels of the pass */
+  size_t k0;  /* first K block of the tile */
+  size_t nch; /* depthwise: channels of the pass */
 } conv_k_t;
 
 static uint32_t conv_k_size(const void* ctx, uint32_t k) {
@@ -279,7 +275,9 @@ static void conv_tile(const geom_t* g, const conv_tiles_t* tl, size_t b, size_t 
       const size_t kg = k0 + k;
       if (c->depthwise) {
         const size_t tap = kg;
-        by_mvin(1, (const by_elem_t*)c->workspace + ((pass_ch0 / BY_DIM) * g->taps + tap) * BY_DIM * BY_DIM,
+        by_mvin(1,
+                (const by_elem_t*)c->workspace +
+                    ((pass_ch0 / BY_DIM) * g->taps + tap) * BY_DIM * BY_DIM,
                 by_sp_addr(b_base + k * nt * BY_DIM), (uint32_t)pass_nch, (uint32_t)pass_nch);
         gather(g, b, r0, pixels, mt, kt, a_base, k, tap / c->kernel_cols, tap % c->kernel_cols,
                pass_ch0, pass_nch);
@@ -308,28 +306,43 @@ static void conv_tile(const geom_t* g, const conv_tiles_t* tl, size_t b, size_t 
       size_t nch = (size_t)nblk * BY_DIM;
       if (ch0 + nch > c->in_ch)
         nch = c->in_ch - ch0;
-      gather(g, b, r0, pixels, mt, kt, a_base, k, tap / c->kernel_cols, tap % c->kernel_cols,
-             ch0, nch);
+      gather(g, b, r0, pixels, mt, kt, a_base, k, tap / c->kernel_cols, tap % c->kernel_cols, ch0,
+             nch);
       k += nblk;
     }
     const conv_k_t ck = {g, k0, pass_nch};
     const by_tile_t t = {BY_DATAFLOW_WS,
-                         a_base, kt * BY_DIM, BY_DIM,
-                         b_base, nt * BY_DIM, BY_DIM,
-                         c_base, BY_DIM, mt * BY_DIM,
-                         mt, nt, kt,
-                         by_block_size(pixels, mt - 1), OCH_N(nt - 1),
-                         conv_k_size, &ck,
+                         a_base,
+                         kt * BY_DIM,
+                         BY_DIM,
+                         b_base,
+                         nt * BY_DIM,
+                         BY_DIM,
+                         c_base,
+                         BY_DIM,
+                         mt * BY_DIM,
+                         mt,
+                         nt,
+                         kt,
+                         by_block_size(pixels, mt - 1),
+                         OCH_N(nt - 1),
+                         conv_k_size,
+                         &ck,
                          c->bias != 0 || k0 > 0};
     by_tile_compute(&t);
   }
 
   if (c->pool_stride) {
     /* The band's first pooled row starts upad rows above the band's first conv row. */
-    const by_pool_t pool = {(uint32_t)c->pool_stride, (uint32_t)c->pool_size,
-                            (uint32_t)(r0 + g->ppad - p0 * g->pstride), (uint32_t)g->ppad,
-                            (uint32_t)g->pcols, (uint32_t)(p1 - p0), (uint32_t)g->pcols,
-                            (uint32_t)(r1 - r0), (uint32_t)g->ocols};
+    const by_pool_t pool = {(uint32_t)c->pool_stride,
+                            (uint32_t)c->pool_size,
+                            (uint32_t)(r0 + g->ppad - p0 * g->pstride),
+                            (uint32_t)g->ppad,
+                            (uint32_t)g->pcols,
+                            (uint32_t)(p1 - p0),
+                            (uint32_t)g->pcols,
+                            (uint32_t)(r1 - r0),
+                            (uint32_t)g->ocols};
     by_config_st((uint32_t)c->out_ch, c->activation, c->scale, &pool);
   }
   for (uint32_t n = 0; n < nt; ++n) {

@@ -74,8 +74,8 @@ static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, si
     for (size_t kc = 0; kc < c->kernel_cols; ++kc) {
       const int64_t irow = (int64_t)(y * c->stride + kr) - (int64_t)c->padding;
       const int64_t icol = (int64_t)(x * c->stride + kc) - (int64_t)c->padding;
-      const int inside = irow >= 0 && irow < (int64_t)c->in_rows && icol >= 0 &&
-                         icol < (int64_t)c->in_cols;
+      const int inside =
+          irow >= 0 && irow < (int64_t)c->in_rows && icol >= 0 && icol < (int64_t)c->in_cols;
       for (size_t cb = ich_lo; cb < ich_hi; cb += BY_DIM) {
         int64_t s = 0;
         for (size_t ich = cb; ich < cb + BY_DIM && ich < ich_hi; ++ich) {
@@ -134,8 +134,8 @@ void by_cpu_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const by_
     }
 }
 
-void by_cpu_global_average(const by_elem_t* input, by_elem_t* output, size_t batch,
-                           size_t pixels, size_t channels) {
+void by_cpu_global_average(const by_elem_t* input, by_elem_t* output, size_t batch, size_t pixels,
+                           size_t channels) {
   const float scale = 1.0f / (float)pixels;
   for (size_t b = 0; b < batch; ++b)
     for (size_t ch = 0; ch < channels; ++ch) {

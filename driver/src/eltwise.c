@@ -3,9 +3,8 @@
  * to MAX_BLOCK_LEN column blocks, whose blocks lie DIM rows apart as mvout reads them; chunks
  * rotate through slots of the accumulator so that consecutive chunks overlap. */
 #include "brickyard/cpu.h"
-#include "tile.h"
-
 #include "brickyard_isa.h"
+#include "tile.h"
 
 #define CHUNK_COLS ((size_t)BY_MAX_BLOCK_LEN * BY_DIM)
 #define SLOT_ROWS ((uint32_t)BY_MAX_BLOCK_LEN * BY_DIM)

@@ -4,9 +4,8 @@
  * (i, j) outermost, the K tiles of one C tile inside, so that C stays in the accumulator
  * until its last K tile and is moved out once. */
 #include "brickyard/cpu.h"
-#include "tile.h"
-
 #include "brickyard_isa.h"
+#include "tile.h"
 
 void by_matmul_init(by_matmul_t* m) {
   const by_matmul_t zero = {0};
@@ -140,7 +139,8 @@ by_status_t by_matmul(const by_matmul_t* m) {
   const by_elem_t* A = m->A;
   const by_elem_t* B = m->B;
   size_t lda = m->lda, ldb = m->ldb;
-  const uint32_t errors = by_kernel_begin(); /* also: no earlier command still reads the workspace */
+  const uint32_t errors =
+      by_kernel_begin(); /* also: no earlier command still reads the workspace */
   if (m->a_transposed) {
     transpose_into(m->A, m->lda, m->K, m->I, (by_elem_t*)m->workspace);
     A = (const by_elem_t*)m->workspace;
@@ -193,8 +193,9 @@ by_status_t by_matmul(const by_matmul_t* m) {
             const size_t cols =
                 m->K - col < BY_MAX_BLOCK_LEN * BY_DIM ? m->K - col : BY_MAX_BLOCK_LEN * BY_DIM;
             const size_t span = (kt - kb) * BY_DIM; /* stay inside this K tile */
-            by_mvin(0, A + (i0 + mb) * BY_DIM * lda + col, by_sp_addr(a_base + (mb * kt + kb) * BY_DIM),
-                    by_block_size(m->I, i0 + mb), (uint32_t)(cols < span ? cols : span));
+            by_mvin(0, A + (i0 + mb) * BY_DIM * lda + col,
+                    by_sp_addr(a_base + (mb * kt + kb) * BY_DIM), by_block_size(m->I, i0 + mb),
+                    (uint32_t)(cols < span ? cols : span));
           }
         for (uint32_t kb = 0; kb < kt; ++kb)
           for (uint32_t nb = 0; nb < nt; nb += BY_MAX_BLOCK_LEN) {
@@ -202,17 +203,28 @@ by_status_t by_matmul(const by_matmul_t* m) {
             const size_t cols =
                 m->J - col < BY_MAX_BLOCK_LEN * BY_DIM ? m->J - col : BY_MAX_BLOCK_LEN * BY_DIM;
             const size_t span = (nt - nb) * BY_DIM;
-            by_mvin(1, B + (k0 + kb) * BY_DIM * ldb + col, by_sp_addr(b_base + (kb * nt + nb) * BY_DIM),
-                    by_block_size(m->K, k0 + kb), (uint32_t)(cols < span ? cols : span));
+            by_mvin(1, B + (k0 + kb) * BY_DIM * ldb + col,
+                    by_sp_addr(b_base + (kb * nt + nb) * BY_DIM), by_block_size(m->K, k0 + kb),
+                    (uint32_t)(cols < span ? cols : span));
           }
         const k_ctx_t kc = {m->K, k0};
         const by_tile_t t = {plan.dataflow,
-                             a_base, kt * BY_DIM, BY_DIM,
-                             b_base, nt * BY_DIM, BY_DIM,
-                             c_base, nt * BY_DIM, BY_DIM,
-                             mt, nt, kt,
-                             by_block_size(m->I, i0 + mt - 1), by_block_size(m->J, j0 + nt - 1),
-                             k_size, &kc,
+                             a_base,
+                             kt * BY_DIM,
+                             BY_DIM,
+                             b_base,
+                             nt * BY_DIM,
+                             BY_DIM,
+                             c_base,
+                             nt * BY_DIM,
+                             BY_DIM,
+                             mt,
+                             nt,
+                             kt,
+                             by_block_size(m->I, i0 + mt - 1),
+                             by_block_size(m->J, j0 + nt - 1),
+                             k_size,
+                             &kc,
                              m->D != 0 || k0 > 0};
         by_tile_compute(&t);
       }

@@ -85,40 +85,42 @@ static inline void by_gemmini_unsupported(const char* what) {
 
 /* ---- Raw instructions ------------------------------------------------------------------ */
 /* funct must be a constant expression (the RoCC HAL puts it in the instruction word). */
-#define ROCC_INSTRUCTION_RS1_RS2(x, rs1, rs2, funct)                                              \
+#define ROCC_INSTRUCTION_RS1_RS2(x, rs1, rs2, funct)                                               \
   BY_HAL_CMD(funct, (uint64_t)(rs1), (uint64_t)(rs2))
 
-#define BY_GEMMINI_OPERAND(addr, cols, rows)                                                      \
-  (((uint64_t)(rows) << (ADDR_LEN + 16)) | ((uint64_t)(cols) << ADDR_LEN) | (uint64_t)(uint32_t)(addr))
+#define BY_GEMMINI_OPERAND(addr, cols, rows)                                                       \
+  (((uint64_t)(rows) << (ADDR_LEN + 16)) | ((uint64_t)(cols) << ADDR_LEN) |                        \
+   (uint64_t)(uint32_t)(addr))
 
-#define gemmini_extended_mvin(dram_addr, spad_addr, cols, rows)                                  \
-  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                  \
+#define gemmini_extended_mvin(dram_addr, spad_addr, cols, rows)                                    \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
                            BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVIN)
-#define gemmini_extended_mvin2(dram_addr, spad_addr, cols, rows)                                 \
-  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                  \
+#define gemmini_extended_mvin2(dram_addr, spad_addr, cols, rows)                                   \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
                            BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVIN2)
-#define gemmini_extended_mvin3(dram_addr, spad_addr, cols, rows)                                 \
-  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                  \
+#define gemmini_extended_mvin3(dram_addr, spad_addr, cols, rows)                                   \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
                            BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVIN3)
-#define gemmini_block_mvin(dram_addr, spad_addr, len)                                            \
+#define gemmini_block_mvin(dram_addr, spad_addr, len)                                              \
   gemmini_extended_mvin(dram_addr, spad_addr, (len)*DIM, DIM)
 #define gemmini_mvin(dram_addr, spad_addr) gemmini_extended_mvin(dram_addr, spad_addr, DIM, DIM)
-#define gemmini_extended_mvout(dram_addr, spad_addr, cols, rows)                                 \
-  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                  \
+#define gemmini_extended_mvout(dram_addr, spad_addr, cols, rows)                                   \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
                            BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVOUT)
 #define gemmini_mvout(dram_addr, spad_addr) gemmini_extended_mvout(dram_addr, spad_addr, DIM, DIM)
 
-#define gemmini_extended_compute_preloaded(A, BD, A_cols, A_rows, BD_cols, BD_rows)              \
-  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(A, A_cols, A_rows),                   \
+#define gemmini_extended_compute_preloaded(A, BD, A_cols, A_rows, BD_cols, BD_rows)                \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(A, A_cols, A_rows),                     \
                            BY_GEMMINI_OPERAND(BD, BD_cols, BD_rows), k_COMPUTE_PRELOADED)
-#define gemmini_extended_compute_accumulated(A, BD, A_cols, A_rows, BD_cols, BD_rows)            \
-  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(A, A_cols, A_rows),                   \
+#define gemmini_extended_compute_accumulated(A, BD, A_cols, A_rows, BD_cols, BD_rows)              \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(A, A_cols, A_rows),                     \
                            BY_GEMMINI_OPERAND(BD, BD_cols, BD_rows), k_COMPUTE_ACCUMULATE)
-#define gemmini_compute_preloaded(A, BD) gemmini_extended_compute_preloaded(A, BD, DIM, DIM, DIM, DIM)
-#define gemmini_compute_accumulated(A, BD)                                                       \
+#define gemmini_compute_preloaded(A, BD)                                                           \
+  gemmini_extended_compute_preloaded(A, BD, DIM, DIM, DIM, DIM)
+#define gemmini_compute_accumulated(A, BD)                                                         \
   gemmini_extended_compute_accumulated(A, BD, DIM, DIM, DIM, DIM)
-#define gemmini_extended_preload(BD, C, BD_cols, BD_rows, C_cols, C_rows)                        \
-  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(BD, BD_cols, BD_rows),                \
+#define gemmini_extended_preload(BD, C, BD_cols, BD_rows, C_cols, C_rows)                          \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(BD, BD_cols, BD_rows),                  \
                            BY_GEMMINI_OPERAND(C, C_cols, C_rows), k_PRELOAD)
 #define gemmini_preload(BD, C) gemmini_extended_preload(BD, C, DIM, DIM, DIM, DIM)
 #define gemmini_preload_zeros(C) gemmini_preload(GARBAGE_ADDR, C)
@@ -137,27 +139,29 @@ static inline void by_gemmini_config_ex(int dataflow, int act, uint32_t sys_shif
 }
 #define BY_GEMMINI_PICK8(_1, _2, _3, _4, _5, _6, _7, _8, NAME, ...) NAME
 #define BY_GEMMINI_CONFIG_EX3(df, act, shift) by_gemmini_config_ex((df), (act), (shift), 1, 0, 0)
-#define BY_GEMMINI_CONFIG_EX5(df, act, shift, acc_scale, relu6)                                  \
+#define BY_GEMMINI_CONFIG_EX5(df, act, shift, acc_scale, relu6)                                    \
   by_gemmini_config_ex((df), (act), (shift), 1, 0, 0)
-#define BY_GEMMINI_CONFIG_EX6(df, act, shift, a_stride, a_t, b_t)                                \
+#define BY_GEMMINI_CONFIG_EX6(df, act, shift, a_stride, a_t, b_t)                                  \
   by_gemmini_config_ex((df), (act), (shift), (a_stride), (a_t), (b_t))
-#define BY_GEMMINI_CONFIG_EX8(df, act, shift, acc_scale, relu6, a_stride, a_t, b_t)              \
+#define BY_GEMMINI_CONFIG_EX8(df, act, shift, acc_scale, relu6, a_stride, a_t, b_t)                \
   by_gemmini_config_ex((df), (act), (shift), (a_stride), (a_t), (b_t))
-#define gemmini_config_ex(...)                                                                    \
-  BY_GEMMINI_PICK8(__VA_ARGS__, _8, _7, _6, BY_GEMMINI_CONFIG_EX5, _4,                            \
-                   BY_GEMMINI_CONFIG_EX3, _2, _1)(__VA_ARGS__)
-#define gemmini_extended_config_ex(...)                                                           \
-  BY_GEMMINI_PICK8(__VA_ARGS__, BY_GEMMINI_CONFIG_EX8, _7, BY_GEMMINI_CONFIG_EX6, _5, _4, _3, _2, \
-                   _1)(__VA_ARGS__)
+#define gemmini_config_ex(...)                                                                     \
+  BY_GEMMINI_PICK8(__VA_ARGS__, _8, _7, _6, BY_GEMMINI_CONFIG_EX5, _4, BY_GEMMINI_CONFIG_EX3, _2,  \
+                   _1)                                                                             \
+  (__VA_ARGS__)
+#define gemmini_extended_config_ex(...)                                                            \
+  BY_GEMMINI_PICK8(__VA_ARGS__, BY_GEMMINI_CONFIG_EX8, _7, BY_GEMMINI_CONFIG_EX6, _5, _4, _3, _2,  \
+                   _1)                                                                             \
+  (__VA_ARGS__)
 
 /* CONFIG_LD: mvin scales must be the identity (no mvin scaling hardware; the hardware rejects
  * others as UNSUPPORTED). */
-#define gemmini_extended3_config_ld(stride, scale, shrunk, id)                                   \
-  BY_HAL_CMD(BY_FUNCT_CONFIG,                                                                     \
-             (by_enc_config_ld_rs1((id), (shrunk), 0) & ~BY_FIELD(BY_CONFIG_LD_RS1_SCALE, ~0u)) | \
-                 BY_FIELD(BY_CONFIG_LD_RS1_SCALE, scale_t_to_scale_t_bits((scale_t)(scale))),     \
+#define gemmini_extended3_config_ld(stride, scale, shrunk, id)                                     \
+  BY_HAL_CMD(BY_FUNCT_CONFIG,                                                                      \
+             (by_enc_config_ld_rs1((id), (shrunk), 0) & ~BY_FIELD(BY_CONFIG_LD_RS1_SCALE, ~0u)) |  \
+                 BY_FIELD(BY_CONFIG_LD_RS1_SCALE, scale_t_to_scale_t_bits((scale_t)(scale))),      \
              by_enc_config_ld_rs2(stride))
-#define gemmini_extended2_config_ld(stride, scale, shrunk)                                       \
+#define gemmini_extended2_config_ld(stride, scale, shrunk)                                         \
   gemmini_extended3_config_ld(stride, scale, shrunk, 0)
 #define gemmini_extended_config_ld(stride, scale) gemmini_extended2_config_ld(stride, scale, false)
 #define gemmini_config_ld(stride) gemmini_extended_config_ld(stride, MVIN_SCALE_IDENTITY)
@@ -170,35 +174,36 @@ static inline void by_gemmini_config_st(uint32_t stride, int act, acc_scale_t sc
                                         uint32_t pool_out_dim, uint32_t porows, uint32_t pocols,
                                         uint32_t orows, uint32_t ocols, uint32_t upad,
                                         uint32_t lpad) {
-  const by_pool_t pool = {pool_stride, pool_size, upad, lpad, pool_out_dim,
-                          porows, pocols, orows, ocols};
+  const by_pool_t pool = {pool_stride, pool_size, upad,  lpad, pool_out_dim,
+                          porows,      pocols,    orows, ocols};
   by_config_st(stride, act, scale, &pool);
 }
 #define BY_GEMMINI_PICK12(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, NAME, ...) NAME
-#define BY_GEMMINI_CONFIG_ST12(s, act, scale, ps, psz, pod, por, poc, orr, occ, up, lp)          \
-  by_gemmini_config_st((uint32_t)(s), (act), (acc_scale_t)(scale), (ps), (psz), (pod), (por),    \
+#define BY_GEMMINI_CONFIG_ST12(s, act, scale, ps, psz, pod, por, poc, orr, occ, up, lp)            \
+  by_gemmini_config_st((uint32_t)(s), (act), (acc_scale_t)(scale), (ps), (psz), (pod), (por),      \
                        (poc), (orr), (occ), (up), (lp))
-#define BY_GEMMINI_CONFIG_ST10(s, ps, psz, pod, por, poc, orr, occ, up, lp)                      \
-  by_gemmini_config_st((uint32_t)(s), NO_ACTIVATION, ACC_SCALE_IDENTITY, (ps), (psz), (pod),     \
+#define BY_GEMMINI_CONFIG_ST10(s, ps, psz, pod, por, poc, orr, occ, up, lp)                        \
+  by_gemmini_config_st((uint32_t)(s), NO_ACTIVATION, ACC_SCALE_IDENTITY, (ps), (psz), (pod),       \
                        (por), (poc), (orr), (occ), (up), (lp))
-#define gemmini_extended_config_st(...)                                                           \
+#define gemmini_extended_config_st(...)                                                            \
   BY_GEMMINI_PICK12(__VA_ARGS__, BY_GEMMINI_CONFIG_ST12, _11, BY_GEMMINI_CONFIG_ST10, _9, _8, _7,  \
-                    _6, _5, _4, _3, _2, _1)(__VA_ARGS__)
-#define gemmini_extended2_config_st(stride, acc_act, acc_scale, pool_stride, pool_size,          \
-                                    pool_out_dim, porows, pocols, orows, ocols, upad, lpad)      \
-  BY_GEMMINI_CONFIG_ST12(stride, acc_act, acc_scale, pool_stride, pool_size, pool_out_dim,        \
-                         porows, pocols, orows, ocols, upad, lpad)
-#define gemmini_config_st(stride)                                                                 \
-  by_gemmini_config_st((uint32_t)(stride), NO_ACTIVATION, ACC_SCALE_IDENTITY, 0, 0, 0, 0, 0, 0,   \
-                       0, 0, 0)
+                    _6, _5, _4, _3, _2, _1)                                                        \
+  (__VA_ARGS__)
+#define gemmini_extended2_config_st(stride, acc_act, acc_scale, pool_stride, pool_size,            \
+                                    pool_out_dim, porows, pocols, orows, ocols, upad, lpad)        \
+  BY_GEMMINI_CONFIG_ST12(stride, acc_act, acc_scale, pool_stride, pool_size, pool_out_dim, porows, \
+                         pocols, orows, ocols, upad, lpad)
+#define gemmini_config_st(stride)                                                                  \
+  by_gemmini_config_st((uint32_t)(stride), NO_ACTIVATION, ACC_SCALE_IDENTITY, 0, 0, 0, 0, 0, 0, 0, \
+                       0, 0)
 
 #define gemmini_flush(skip) BY_HAL_CMD(BY_FUNCT_FLUSH, (uint64_t)(skip), 0)
 #define gemmini_fence() by_fence()
 
 /* ---- Counters (COUNTER_OP) ------------------------------------------------------------- */
-#define gemmini_counter_access(rd, config_reg)                                                    \
-  do {                                                                                            \
-    (rd) = BY_HAL_CMD_RD(BY_FUNCT_COUNTER_OP, (uint64_t)(config_reg), 0);                         \
+#define gemmini_counter_access(rd, config_reg)                                                     \
+  do {                                                                                             \
+    (rd) = BY_HAL_CMD_RD(BY_FUNCT_COUNTER_OP, (uint64_t)(config_reg), 0);                          \
   } while (0)
 static inline uint32_t counter_read(size_t index) {
   return (uint32_t)by_counter_read((uint32_t)index);

@@ -9,8 +9,7 @@
 static inline void by_gemmini_check(by_status_t s, const char* what) {
   if (s != BY_OK) {
     const by_error_t e = by_error();
-    printf("%s failed: %s (hardware error %s)\n", what, by_status_string(s),
-           by_error_name(e.code));
+    printf("%s failed: %s (hardware error %s)\n", what, by_status_string(s), by_error_name(e.code));
     exit(1);
   }
 }
@@ -25,16 +24,15 @@ static inline void by_gemmini_check_act(int act, const char* what) {
 /* Mvin scale factors are the identity on Brickyard (no mvin scaling hardware; gemmini_params.h
  * defines MVIN_SCALE as the identity), exactly as on a Gemmini built without mvin scaling. */
 static inline void tiled_matmul(size_t dim_I, size_t dim_J, size_t dim_K, const elem_t* A,
-                         const elem_t* B, const void* D, void* C, size_t stride_A,
-                         size_t stride_B, size_t stride_D, size_t stride_C,
-                         scale_t A_scale_factor, scale_t B_scale_factor,
-                         scale_acc_t D_scale_factor, int act, acc_scale_t scale,
-                         acc_scale_t bert_scale, bool repeating_bias, size_t tile_I,
-                         size_t tile_J, size_t tile_K, bool transpose_A, bool transpose_B,
-                         bool full_C, bool low_D, uint8_t weightA,
-                         enum tiled_matmul_type_t tiled_matmul_type) {
-  (void)A_scale_factor, (void)B_scale_factor, (void)D_scale_factor, (void)bert_scale,
-      (void)weightA;
+                                const elem_t* B, const void* D, void* C, size_t stride_A,
+                                size_t stride_B, size_t stride_D, size_t stride_C,
+                                scale_t A_scale_factor, scale_t B_scale_factor,
+                                scale_acc_t D_scale_factor, int act, acc_scale_t scale,
+                                acc_scale_t bert_scale, bool repeating_bias, size_t tile_I,
+                                size_t tile_J, size_t tile_K, bool transpose_A, bool transpose_B,
+                                bool full_C, bool low_D, uint8_t weightA,
+                                enum tiled_matmul_type_t tiled_matmul_type) {
+  (void)A_scale_factor, (void)B_scale_factor, (void)D_scale_factor, (void)bert_scale, (void)weightA;
   by_gemmini_check_act(act, "tiled_matmul");
   by_matmul_t m;
   by_matmul_init(&m);
@@ -76,13 +74,13 @@ static inline void tiled_matmul(size_t dim_I, size_t dim_J, size_t dim_K, const 
 
 /* Tile sizes chosen from the generated parameters (docs/driver.md "Tiling"). */
 static inline void tiled_matmul_auto(size_t dim_I, size_t dim_J, size_t dim_K, const elem_t* A,
-                              const elem_t* B, const void* D, void* C, size_t stride_A,
-                              size_t stride_B, size_t stride_D, size_t stride_C,
-                              scale_t A_scale_factor, scale_t B_scale_factor,
-                              scale_acc_t D_scale_factor, int act, acc_scale_t scale,
-                              acc_scale_t bert_scale, bool repeating_bias, bool transpose_A,
-                              bool transpose_B, bool full_C, bool low_D, uint8_t weightA,
-                              enum tiled_matmul_type_t tiled_matmul_type) {
+                                     const elem_t* B, const void* D, void* C, size_t stride_A,
+                                     size_t stride_B, size_t stride_D, size_t stride_C,
+                                     scale_t A_scale_factor, scale_t B_scale_factor,
+                                     scale_acc_t D_scale_factor, int act, acc_scale_t scale,
+                                     acc_scale_t bert_scale, bool repeating_bias, bool transpose_A,
+                                     bool transpose_B, bool full_C, bool low_D, uint8_t weightA,
+                                     enum tiled_matmul_type_t tiled_matmul_type) {
   tiled_matmul(dim_I, dim_J, dim_K, A, B, D, C, stride_A, stride_B, stride_D, stride_C,
                A_scale_factor, B_scale_factor, D_scale_factor, act, scale, bert_scale,
                repeating_bias, 0, 0, 0, transpose_A, transpose_B, full_C, low_D, weightA,
@@ -92,11 +90,11 @@ static inline void tiled_matmul_auto(size_t dim_I, size_t dim_J, size_t dim_K, c
 /* Gemmini's reference: exact sums, then ACC_SCALE, saturation and ReLU. D is acc_t (or NULL),
  * C elem_t. */
 static inline void matmul_cpu(bool transA, bool transB, size_t DIM_I, size_t DIM_J, size_t DIM_K,
-                       const elem_t* A, const elem_t* B, const acc_t* D, elem_t* C,
-                       size_t stride_A, size_t stride_B, size_t stride_D, size_t stride_C,
-                       scale_t A_scale_factor, scale_t B_scale_factor,
-                       scale_acc_t D_scale_factor, int act, acc_scale_t scale,
-                       acc_scale_t bert_scale, bool repeating_bias) {
+                              const elem_t* A, const elem_t* B, const acc_t* D, elem_t* C,
+                              size_t stride_A, size_t stride_B, size_t stride_D, size_t stride_C,
+                              scale_t A_scale_factor, scale_t B_scale_factor,
+                              scale_acc_t D_scale_factor, int act, acc_scale_t scale,
+                              acc_scale_t bert_scale, bool repeating_bias) {
   (void)A_scale_factor, (void)B_scale_factor, (void)D_scale_factor, (void)bert_scale;
   by_gemmini_check_act(act, "matmul_cpu");
   for (size_t i = 0; i < DIM_I; ++i)
@@ -112,7 +110,7 @@ static inline void matmul_cpu(bool transA, bool transB, size_t DIM_I, size_t DIM
 }
 
 static inline void by_gemmini_conv(const by_conv_t* c, int out_row_dim, int out_col_dim,
-                            const char* what) {
+                                   const char* what) {
   if ((size_t)out_row_dim != by_conv_out_rows(c) || (size_t)out_col_dim != by_conv_out_cols(c)) {
     printf("%s: output %dx%d does not match the input, kernel, stride and padding (%lux%lu)\n",
            what, out_row_dim, out_col_dim, (unsigned long)by_conv_out_rows(c),
@@ -123,7 +121,7 @@ static inline void by_gemmini_conv(const by_conv_t* c, int out_row_dim, int out_
 }
 
 static inline void by_gemmini_conv_pool(by_conv_t* c, int pool_size, int pool_stride,
-                                 int pool_padding) {
+                                        int pool_padding) {
   if (pool_stride != 0) { /* Gemmini: pool_stride 0 means no pooling */
     c->pool_size = (size_t)pool_size;
     c->pool_stride = (size_t)pool_stride;
@@ -132,13 +130,14 @@ static inline void by_gemmini_conv_pool(by_conv_t* c, int pool_size, int pool_st
 }
 
 static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_dim, int in_channels,
-                            int out_channels, int out_row_dim, int out_col_dim, int stride,
-                            int input_dilation, int kernel_dilation, int padding, int kernel_dim,
-                            bool wrot180, bool trans_output_1203, bool trans_input_3120,
-                            bool trans_weight_1203, bool trans_weight_0132, const elem_t* input,
-                            const elem_t* weights, const acc_t* bias, elem_t* output, int act,
-                            acc_scale_t scale, int pool_size, int pool_stride, int pool_padding,
-                            enum tiled_matmul_type_t tiled_conv_type) {
+                                   int out_channels, int out_row_dim, int out_col_dim, int stride,
+                                   int input_dilation, int kernel_dilation, int padding,
+                                   int kernel_dim, bool wrot180, bool trans_output_1203,
+                                   bool trans_input_3120, bool trans_weight_1203,
+                                   bool trans_weight_0132, const elem_t* input,
+                                   const elem_t* weights, const acc_t* bias, elem_t* output,
+                                   int act, acc_scale_t scale, int pool_size, int pool_stride,
+                                   int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
   if (input_dilation != 1 || kernel_dilation != 1)
     by_gemmini_unsupported("tiled_conv_auto with input or kernel dilation");
   if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132)
@@ -167,11 +166,11 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
 
 /* Depthwise: weights [channels][kernel_row_dim][kernel_col_dim]. */
 static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col_dim, int channels,
-                               int out_row_dim, int out_col_dim, int stride, int padding,
-                               int kernel_row_dim, int kernel_col_dim, const elem_t* input,
-                               const elem_t* weights, const acc_t* bias, elem_t* output,
-                               int act, acc_scale_t scale, int pool_size, int pool_stride,
-                               int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
+                                      int out_row_dim, int out_col_dim, int stride, int padding,
+                                      int kernel_row_dim, int kernel_col_dim, const elem_t* input,
+                                      const elem_t* weights, const acc_t* bias, elem_t* output,
+                                      int act, acc_scale_t scale, int pool_size, int pool_stride,
+                                      int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
   by_gemmini_check_act(act, "tiled_conv_dw_auto");
   by_conv_t c;
   by_conv_init(&c);
@@ -204,18 +203,18 @@ static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col
 
 /* C = act(clip(ACC_SCALE(A + B, C_scale))); A_scale / B_scale are mvin scales (identity). */
 static inline void tiled_resadd_auto(const size_t I, const size_t J, const scale_t A_scale,
-                              const scale_t B_scale, const acc_scale_t C_scale, const elem_t* A,
-                              const elem_t* B, elem_t* C, bool relu,
-                              enum tiled_matmul_type_t matadd_type) {
+                                     const scale_t B_scale, const acc_scale_t C_scale,
+                                     const elem_t* A, const elem_t* B, elem_t* C, bool relu,
+                                     enum tiled_matmul_type_t matadd_type) {
   (void)A_scale, (void)B_scale;
-  by_gemmini_check(by_resadd(I, J, A, J, B, J, C, J, C_scale, relu ? RELU : NO_ACTIVATION,
-                             matadd_type == CPU),
-                   "tiled_resadd_auto");
+  by_gemmini_check(
+      by_resadd(I, J, A, J, B, J, C, J, C_scale, relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
+      "tiled_resadd_auto");
 }
 
 static inline void resadd_cpu(const size_t I, const size_t J, const scale_t A_scale,
-                       const scale_t B_scale, const acc_scale_t C_scale, const elem_t* A,
-                       const elem_t* B, elem_t* C, bool relu) {
+                              const scale_t B_scale, const acc_scale_t C_scale, const elem_t* A,
+                              const elem_t* B, elem_t* C, bool relu) {
   (void)A_scale, (void)B_scale;
   for (size_t i = 0; i < I * J; ++i) {
     full_t y = ACC_SCALE((acc_t)A[i] + B[i], C_scale);
@@ -226,13 +225,13 @@ static inline void resadd_cpu(const size_t I, const size_t J, const scale_t A_sc
 
 /* input [batches][dim][dim][channels] -> output [batches][channels]. */
 static inline void tiled_global_average_auto(const elem_t* input, elem_t* output, int batches,
-                                      int channels, int dim, enum tiled_matmul_type_t type) {
+                                             int channels, int dim, enum tiled_matmul_type_t type) {
   by_gemmini_check(by_global_average(input, output, (size_t)batches, (size_t)(dim * dim),
                                      (size_t)channels, type == CPU),
                    "tiled_global_average_auto");
 }
 static inline void tiled_global_average(const elem_t* input, elem_t* output, int batches,
-                                 int channels, int dim, int channel_tile_size) {
+                                        int channels, int dim, int channel_tile_size) {
   (void)channel_tile_size; /* the driver tiles channels itself */
   tiled_global_average_auto(input, output, batches, channels, dim, WS);
 }

@@ -16,10 +16,10 @@
 
 #ifdef BAREMETAL
 #undef assert
-#define assert(expr)                                                                              \
-  if (!(expr)) {                                                                                  \
-    printf("Failed assertion: " #expr "\n  " __FILE__ ":%u\n", __LINE__);                         \
-    exit(1);                                                                                      \
+#define assert(expr)                                                                               \
+  if (!(expr)) {                                                                                   \
+    printf("Failed assertion: " #expr "\n  " __FILE__ ":%u\n", __LINE__);                          \
+    exit(1);                                                                                       \
   }
 #endif
 
@@ -36,11 +36,11 @@ static inline full_t by_gemmini_dot(elem_t a[DIM][DIM], elem_t b[DIM][DIM], size
 }
 
 #define BY_GEMMINI_MATMUL(name, DT, CT, at, bt)                                                    \
-  static inline void name(elem_t A[DIM][DIM], elem_t B[DIM][DIM], DT D[DIM][DIM],              \
-                          CT C[DIM][DIM]) {                                                       \
-    for (size_t r = 0; r < DIM; r++)                                                              \
-      for (size_t c = 0; c < DIM; c++)                                                            \
-        C[r][c] = (CT)(D[r][c] + by_gemmini_dot(A, B, r, c, at, bt));                             \
+  static inline void name(elem_t A[DIM][DIM], elem_t B[DIM][DIM], DT D[DIM][DIM],                  \
+                          CT C[DIM][DIM]) {                                                        \
+    for (size_t r = 0; r < DIM; r++)                                                               \
+      for (size_t c = 0; c < DIM; c++)                                                             \
+        C[r][c] = (CT)(D[r][c] + by_gemmini_dot(A, B, r, c, at, bt));                              \
   }
 BY_GEMMINI_MATMUL(matmul, elem_t, full_t, false, false)
 BY_GEMMINI_MATMUL(matmul_short, elem_t, elem_t, false, false)
@@ -123,16 +123,16 @@ static inline int is_equal_transposed(elem_t x[DIM][DIM], elem_t y[DIM][DIM]) {
 }
 
 /* Element-wise equality of two dim_i x dim_j arrays (a GNU statement expression, as Gemmini's). */
-#define MAT_IS_EQUAL(dim_i, dim_j, x, y)                                                          \
-  __extension__({                                                                                 \
-    int by_result_ = 1;                                                                           \
-    for (size_t by_i_ = 0; by_i_ < (size_t)(dim_i) && by_result_; by_i_++)                        \
-      for (size_t by_j_ = 0; by_j_ < (size_t)(dim_j); ++by_j_)                                    \
-        if ((x)[by_i_][by_j_] != (y)[by_i_][by_j_]) {                                             \
-          by_result_ = 0;                                                                         \
-          break;                                                                                  \
-        }                                                                                         \
-    by_result_;                                                                                   \
+#define MAT_IS_EQUAL(dim_i, dim_j, x, y)                                                           \
+  __extension__({                                                                                  \
+    int by_result_ = 1;                                                                            \
+    for (size_t by_i_ = 0; by_i_ < (size_t)(dim_i) && by_result_; by_i_++)                         \
+      for (size_t by_j_ = 0; by_j_ < (size_t)(dim_j); ++by_j_)                                     \
+        if ((x)[by_i_][by_j_] != (y)[by_i_][by_j_]) {                                              \
+          by_result_ = 0;                                                                          \
+          break;                                                                                   \
+        }                                                                                          \
+    by_result_;                                                                                    \
   })
 
 #endif /* BRICKYARD_GEMMINI_TESTUTILS_H */

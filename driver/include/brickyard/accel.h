@@ -30,8 +30,8 @@ static inline int by_dram_reachable(const void* p, uint64_t n) {
 /* Dataflow (BY_DATAFLOW_WS / _OS), activation of results written to the scratchpad
  * (BY_ACT_NONE / BY_ACT_RELU), OS output shift, A and C row strides (0 means 1). Invalidates
  * the array's stationary data. */
-static inline void by_config_ex(int dataflow, int activation, uint32_t in_shift,
-                                uint32_t a_stride, uint32_t c_stride) {
+static inline void by_config_ex(int dataflow, int activation, uint32_t in_shift, uint32_t a_stride,
+                                uint32_t c_stride) {
   BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ex_rs1(dataflow, activation, 0, a_stride),
              by_enc_config_ex_rs2(in_shift, c_stride));
 }

@@ -22,8 +22,8 @@ void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk);
 void by_cpu_conv(const by_conv_t* c);
 void by_cpu_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const by_elem_t* B,
                    size_t ldb, by_elem_t* C, size_t ldc, float scale, int activation);
-void by_cpu_global_average(const by_elem_t* input, by_elem_t* output, size_t batch,
-                           size_t pixels, size_t channels);
+void by_cpu_global_average(const by_elem_t* input, by_elem_t* output, size_t batch, size_t pixels,
+                           size_t channels);
 
 #ifdef __cplusplus
 }

@@ -21,8 +21,8 @@
 
 #include <stdint.h>
 
-#if defined(BY_HAL_ROCC) + defined(BY_HAL_MMIO) + defined(BY_HAL_HOST) +                         \
-        defined(BY_HAL_HOST_MMIO) !=                                                             \
+#if defined(BY_HAL_ROCC) + defined(BY_HAL_MMIO) + defined(BY_HAL_HOST) +                           \
+        defined(BY_HAL_HOST_MMIO) !=                                                               \
     1
 #error "define exactly one of BY_HAL_ROCC, BY_HAL_MMIO, BY_HAL_HOST, BY_HAL_HOST_MMIO"
 #endif
@@ -74,35 +74,35 @@ static inline uint64_t by_hal_cycles(void) {
 #endif
 
 /* Tests a register bit field: BY_REG_BIT(STATUS, BUSY, value). */
-#define BY_REG_FIELD(REG, FIELD, v)                                                               \
+#define BY_REG_FIELD(REG, FIELD, v)                                                                \
   ((((uint32_t)(v)) >> BY_REG_##REG##_##FIELD##_SHIFT) & BY_REG_##REG##_##FIELD##_MASK)
 
 /* ---- Command path --------------------------------------------------------------------- */
 #if defined(BY_HAL_ROCC)
 
 /* .insn r opcode, funct3, funct7, rd, rs1, rs2 with funct3 = {xd, xs1, xs2}. */
-#define BY_HAL_CMD(funct, rs1, rs2)                                                               \
-  do {                                                                                            \
-    const uint64_t by_rs1_ = (rs1), by_rs2_ = (rs2);                                              \
-    __asm__ volatile(".insn r %0, %1, %2, x0, %3, %4"                                             \
-                     :                                                                            \
-                     : "i"(BY_SOC_ROCC_OPCODE),                                                   \
-                       "i"(BY_SOC_ROCC_FUNCT3_XS1 | BY_SOC_ROCC_FUNCT3_XS2), "i"(funct),          \
-                       "r"(by_rs1_), "r"(by_rs2_)                                                 \
-                     : "memory");                                                                 \
+#define BY_HAL_CMD(funct, rs1, rs2)                                                                \
+  do {                                                                                             \
+    const uint64_t by_rs1_ = (rs1), by_rs2_ = (rs2);                                               \
+    __asm__ volatile(".insn r %0, %1, %2, x0, %3, %4"                                              \
+                     :                                                                             \
+                     : "i"(BY_SOC_ROCC_OPCODE),                                                    \
+                       "i"(BY_SOC_ROCC_FUNCT3_XS1 | BY_SOC_ROCC_FUNCT3_XS2), "i"(funct),           \
+                       "r"(by_rs1_), "r"(by_rs2_)                                                  \
+                     : "memory");                                                                  \
   } while (0)
-#define BY_HAL_CMD_RD(funct, rs1, rs2)                                                            \
-  __extension__({                                                                                 \
-    const uint64_t by_rs1_ = (rs1), by_rs2_ = (rs2);                                              \
-    uint64_t by_rd_;                                                                              \
-    __asm__ volatile(".insn r %1, %2, %3, %0, %4, %5"                                             \
-                     : "=r"(by_rd_)                                                               \
-                     : "i"(BY_SOC_ROCC_OPCODE),                                                   \
-                       "i"(BY_SOC_ROCC_FUNCT3_XD | BY_SOC_ROCC_FUNCT3_XS1 |                       \
-                           BY_SOC_ROCC_FUNCT3_XS2),                                               \
-                       "i"(funct), "r"(by_rs1_), "r"(by_rs2_)                                     \
-                     : "memory");                                                                 \
-    by_rd_;                                                                                       \
+#define BY_HAL_CMD_RD(funct, rs1, rs2)                                                             \
+  __extension__({                                                                                  \
+    const uint64_t by_rs1_ = (rs1), by_rs2_ = (rs2);                                               \
+    uint64_t by_rd_;                                                                               \
+    __asm__ volatile(                                                                              \
+        ".insn r %1, %2, %3, %0, %4, %5"                                                           \
+        : "=r"(by_rd_)                                                                             \
+        : "i"(BY_SOC_ROCC_OPCODE),                                                                 \
+          "i"(BY_SOC_ROCC_FUNCT3_XD | BY_SOC_ROCC_FUNCT3_XS1 | BY_SOC_ROCC_FUNCT3_XS2),            \
+          "i"(funct), "r"(by_rs1_), "r"(by_rs2_)                                                   \
+        : "memory");                                                                               \
+    by_rd_;                                                                                        \
   })
 /* Rocket's fence waits until the RoCC accelerator is idle; the SoC does the same. */
 static inline void by_hal_fence(void) {
@@ -141,8 +141,7 @@ static inline void by_hal_fence(void) {
 #define BY_HAL_CMD(funct, rs1, rs2) by_host_cmd((funct), (rs1), (rs2))
 #define BY_HAL_CMD_RD(funct, rs1, rs2) by_host_cmd_rd((funct), (rs1), (rs2))
 /* The functional model executes each command when it is issued. */
-static inline void by_hal_fence(void) {
-}
+static inline void by_hal_fence(void) {}
 
 #endif
 

@@ -78,7 +78,8 @@ static inline uint64_t by_enc_config_st_rs1(int activation, const by_pool_t* poo
   if (pool)
     rs1 |= BY_FIELD(BY_CONFIG_ST_RS1_POOL_STRIDE, pool->stride) |
            BY_FIELD(BY_CONFIG_ST_RS1_POOL_SIZE, pool->size) |
-           BY_FIELD(BY_CONFIG_ST_RS1_UPAD, pool->upad) | BY_FIELD(BY_CONFIG_ST_RS1_LPAD, pool->lpad) |
+           BY_FIELD(BY_CONFIG_ST_RS1_UPAD, pool->upad) |
+           BY_FIELD(BY_CONFIG_ST_RS1_LPAD, pool->lpad) |
            BY_FIELD(BY_CONFIG_ST_RS1_POOL_OUT_DIM, pool->out_dim) |
            BY_FIELD(BY_CONFIG_ST_RS1_POROWS, pool->porows) |
            BY_FIELD(BY_CONFIG_ST_RS1_POCOLS, pool->pocols) |
@@ -123,9 +124,8 @@ static inline uint64_t by_enc_compute_bd(uint32_t local, uint32_t rows, uint32_t
 }
 
 /* COUNTER_OP rs1. */
-static inline uint64_t by_enc_counter_op(int reset, int snapshot_reset, int snapshot,
-                                         int configure, uint32_t index, uint32_t event,
-                                         int external) {
+static inline uint64_t by_enc_counter_op(int reset, int snapshot_reset, int snapshot, int configure,
+                                         uint32_t index, uint32_t event, int external) {
   return BY_FIELD(BY_COUNTER_OP_RS1_RESET, reset) |
          BY_FIELD(BY_COUNTER_OP_RS1_SNAPSHOT_RESET, snapshot_reset) |
          BY_FIELD(BY_COUNTER_OP_RS1_SNAPSHOT, snapshot) |

@@ -33,27 +33,27 @@ const char* by_status_string(by_status_t status);
 /* ---- Matmul: C = act(scale(A * B + D)) ------------------------------------------------- */
 
 typedef struct {
-  size_t I, J, K;         /* C is I x J, A is I x K, B is K x J */
-  const by_elem_t* A;     /* row-major, lda elements between rows */
+  size_t I, J, K;     /* C is I x J, A is I x K, B is K x J */
+  const by_elem_t* A; /* row-major, lda elements between rows */
   size_t lda;
-  int a_transposed;       /* A is stored transposed (K x I); needs a workspace */
+  int a_transposed; /* A is stored transposed (K x I); needs a workspace */
   const by_elem_t* B;
   size_t ldb;
-  int b_transposed;       /* B is stored transposed (J x K); needs a workspace */
-  const void* D;          /* bias: by_acc_t (or by_elem_t with d_elem), I x J; NULL: none */
+  int b_transposed; /* B is stored transposed (J x K); needs a workspace */
+  const void* D;    /* bias: by_acc_t (or by_elem_t with d_elem), I x J; NULL: none */
   size_t ldd;
   int d_elem;
-  int repeating_bias;     /* D is one row added to every row of C */
-  void* C;                /* by_elem_t, or raw by_acc_t with c_full */
+  int repeating_bias; /* D is one row added to every row of C */
+  void* C;            /* by_elem_t, or raw by_acc_t with c_full */
   size_t ldc;
   int c_full;
-  int activation;         /* BY_ACT_NONE / BY_ACT_RELU, after scaling and saturation */
-  float scale;            /* accumulator scale on the way out (1.0f: identity) */
-  int dataflow;           /* BY_DATAFLOW_WS, _OS or _AUTO */
+  int activation;                /* BY_ACT_NONE / BY_ACT_RELU, after scaling and saturation */
+  float scale;                   /* accumulator scale on the way out (1.0f: identity) */
+  int dataflow;                  /* BY_DATAFLOW_WS, _OS or _AUTO */
   size_t tile_i, tile_j, tile_k; /* tile sizes in DIM blocks; 0: automatic */
-  void* workspace;        /* transposed operands are copied here (by_matmul_workspace_bytes) */
+  void* workspace; /* transposed operands are copied here (by_matmul_workspace_bytes) */
   size_t workspace_bytes;
-  int on_cpu;             /* run the CPU reference instead */
+  int on_cpu; /* run the CPU reference instead */
 } by_matmul_t;
 
 /* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a
@@ -87,14 +87,14 @@ typedef struct {
   int activation;
   float scale;
   size_t pool_size, pool_stride, pool_padding; /* pool_stride 0: no pooling */
-  size_t tile_rows, tile_och, tile_k; /* output rows, out-channel and K blocks; 0: auto */
+  size_t tile_rows, tile_och, tile_k;          /* output rows, out-channel and K blocks; 0: auto */
   void* workspace; /* depthwise: diagonal weight blocks (by_conv_workspace_bytes) */
   size_t workspace_bytes;
   int on_cpu;
 } by_conv_t;
 
 void by_conv_init(by_conv_t* c);
-size_t by_conv_out_rows(const by_conv_t* c);  /* before pooling */
+size_t by_conv_out_rows(const by_conv_t* c); /* before pooling */
 size_t by_conv_out_cols(const by_conv_t* c);
 size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */
 size_t by_conv_pool_cols(const by_conv_t* c);

@@ -266,13 +266,20 @@ std::vector<Register> buildRegisters() {
 std::vector<RegisterField> buildRegisterFields() {
   // The bit positions the register descriptions above state in prose.
   return {
-      {"STATUS", "BUSY", 0, 1},           {"STATUS", "QUEUE_FULL", 1, 1},
-      {"STATUS", "ERROR_PENDING", 2, 1},  {"STATUS", "RESP_VALID", 3, 1},
-      {"ERROR", "CODE", 0, 8},            {"ERROR", "FUNCT", 8, 7},
-      {"IRQ_ENABLE", "IDLE", 0, 1},       {"IRQ_ENABLE", "ERROR", 1, 1},
-      {"IRQ_STATUS", "IDLE", 0, 1},       {"IRQ_STATUS", "ERROR", 1, 1},
-      {"HW_FEATURES", "WS", 0, 1},        {"HW_FEATURES", "OS", 1, 1},
-      {"HW_FEATURES", "TENSORDASH", 2, 1}, {"HW_FEATURES", "BOVEDA", 3, 1},
+      {"STATUS", "BUSY", 0, 1},
+      {"STATUS", "QUEUE_FULL", 1, 1},
+      {"STATUS", "ERROR_PENDING", 2, 1},
+      {"STATUS", "RESP_VALID", 3, 1},
+      {"ERROR", "CODE", 0, 8},
+      {"ERROR", "FUNCT", 8, 7},
+      {"IRQ_ENABLE", "IDLE", 0, 1},
+      {"IRQ_ENABLE", "ERROR", 1, 1},
+      {"IRQ_STATUS", "IDLE", 0, 1},
+      {"IRQ_STATUS", "ERROR", 1, 1},
+      {"HW_FEATURES", "WS", 0, 1},
+      {"HW_FEATURES", "OS", 1, 1},
+      {"HW_FEATURES", "TENSORDASH", 2, 1},
+      {"HW_FEATURES", "BOVEDA", 3, 1},
   };
 }
 

@@ -31,9 +31,9 @@ static inline by_elem_t ref_out(int64_t acc, float scale, int relu) {
 /* C (accumulator values) = bias + A*B as the array computes it: the reduction is summed in
  * chunks of k_chunk; a WS chunk wraps at the spatial output width, an OS chunk saturates to it
  * (after wrapping at acc_width); chunks add into the accumulator (wrap at acc_width). */
-static inline void ref_matmul(size_t I, size_t J, size_t K, const by_elem_t* A, size_t lda,
-                              int a_t, const by_elem_t* B, size_t ldb, int b_t, const int64_t* D,
-                              size_t ldd, int ws, size_t k_chunk, int64_t* C) {
+static inline void ref_matmul(size_t I, size_t J, size_t K, const by_elem_t* A, size_t lda, int a_t,
+                              const by_elem_t* B, size_t ldb, int b_t, const int64_t* D, size_t ldd,
+                              int ws, size_t k_chunk, int64_t* C) {
   for (size_t i = 0; i < I; ++i)
     for (size_t j = 0; j < J; ++j) {
       int64_t acc = D ? D[i * ldd + j] : 0;

@@ -78,8 +78,7 @@ static inline size_t bm_compare(const char* what, const by_elem_t* got, const by
   for (size_t i = 0; i < n; ++i)
     if (got[i] != want[i] && bad++ < 5)
       printf("  %s[%lu]: got %d, want %d\n", what, (unsigned long)i, got[i], want[i]);
-  BM_CHECK(bad == 0, "%s: %lu of %lu elements differ", what, (unsigned long)bad,
-           (unsigned long)n);
+  BM_CHECK(bad == 0, "%s: %lu of %lu elements differ", what, (unsigned long)bad, (unsigned long)n);
   return bad;
 }
 static inline size_t bm_compare_acc(const char* what, const by_acc_t* got, const by_acc_t* want,
@@ -87,10 +86,8 @@ static inline size_t bm_compare_acc(const char* what, const by_acc_t* got, const
   size_t bad = 0;
   for (size_t i = 0; i < n; ++i)
     if (got[i] != want[i] && bad++ < 5)
-      printf("  %s[%lu]: got %ld, want %ld\n", what, (unsigned long)i, (long)got[i],
-             (long)want[i]);
-  BM_CHECK(bad == 0, "%s: %lu of %lu elements differ", what, (unsigned long)bad,
-           (unsigned long)n);
+      printf("  %s[%lu]: got %ld, want %ld\n", what, (unsigned long)i, (long)got[i], (long)want[i]);
+  BM_CHECK(bad == 0, "%s: %lu of %lu elements differ", what, (unsigned long)bad, (unsigned long)n);
   return bad;
 }
 
@@ -109,8 +106,8 @@ static inline size_t bm_compare_acc(const char* what, const by_acc_t* got, const
 static inline void bm_expect_no_hw_error(const char* what) {
   by_fence();
   const by_error_t e = by_error();
-  BM_CHECK(e.code == BY_ERROR_NONE, "%s: hardware error %s (funct %u)", what,
-           by_error_name(e.code), (unsigned)e.funct);
+  BM_CHECK(e.code == BY_ERROR_NONE, "%s: hardware error %s (funct %u)", what, by_error_name(e.code),
+           (unsigned)e.funct);
 }
 
 static inline void bm_fill_zero(void* p, size_t bytes) {

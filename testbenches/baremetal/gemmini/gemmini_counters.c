@@ -1,10 +1,11 @@
 // Gemmini-style program: the COUNTER_OP counters through gemmini.h's counter helpers
 // (reset, configure external byte counters, read, snapshot) and read_cycles().
-#include <stdint.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <stdio.h>
 #include "include/gemmini_testutils.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static elem_t In[DIM][DIM] row_align(1), Out[DIM][DIM] row_align(1);
 

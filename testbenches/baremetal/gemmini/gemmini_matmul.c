@@ -1,12 +1,13 @@
 // Gemmini-style program: one DIM x DIM matmul in WS and OS through the raw gemmini_* macros,
 // checked with gemmini_testutils.h's matmul / matshift / matscale references, and a bias
 // preloaded from the accumulator (the example of docs/isa.md).
-#include <stdint.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <stdio.h>
 #include "include/gemmini_testutils.h"
 #include "seed.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static elem_t A[DIM][DIM] row_align(1), B[DIM][DIM] row_align(1), D[DIM][DIM] row_align(1);
 static elem_t C[DIM][DIM] row_align(1), gold[DIM][DIM];

@@ -1,10 +1,10 @@
 // Gemmini-style program: mvin/mvout of DIM x DIM blocks through gemmini.h, as Gemmini's
 // mvin_mvout test does, plus a zero-fill block, a block mvin and an accumulator round trip.
-#include <stdint.h>
-#include <stddef.h>
 #include <assert.h>
-#include <stdlib.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #ifndef BAREMETAL
 #include <sys/mman.h>
 #endif

@@ -2,12 +2,13 @@
 // bias, ReLU, scale, a transposed B), tiled_conv_auto with pooling, tiled_conv_dw_auto,
 // tiled_resadd_auto and tiled_global_average_auto, each accelerator result compared with the
 // CPU mode and, for the matmul, with matmul_cpu (exact sums; small values do not overflow).
-#include <stdint.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <stdio.h>
 #include "include/gemmini_testutils.h"
 #include "seed.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #define MI 37
 #define MJ 29
@@ -61,9 +62,9 @@ int main() {
     for (size_t j = 0; j < MJ; ++j)
       bias[i][j] = rand() % 201 - 100;
 
-  matmul_cpu(false, false, MI, MJ, MK, (elem_t*)A, (elem_t*)B, (acc_t*)bias, (elem_t*)gold, MK,
-             MJ, MJ, MJ, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, RELU,
-             0.25f, 0, false);
+  matmul_cpu(false, false, MI, MJ, MK, (elem_t*)A, (elem_t*)B, (acc_t*)bias, (elem_t*)gold, MK, MJ,
+             MJ, MJ, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, RELU, 0.25f, 0,
+             false);
   for (int type = 0; type <= 2; ++type) {
     const enum tiled_matmul_type_t t = type == 0 ? WS : type == 1 ? OS : CPU;
     if ((t == WS && !BY_HAS_WS) || (t == OS && !BY_HAS_OS))

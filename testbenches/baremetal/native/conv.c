@@ -34,8 +34,8 @@ static by_elem_t pooled_ref(const conv_case_t* t, const by_conv_t* c, size_t b, 
       int v = 0; /* pooling padding reads as 0 (docs/isa.md) */
       if (y >= 0 && x >= 0 && y < (long)orows && x < (long)ocols)
         v = ref_out(ref_conv_acc(input, t->rows, t->cols, t->ich, weights, t->och,
-                                 t->use_bias ? bias : 0, t->kr, t->kc, t->stride, t->pad, t->dw,
-                                 b, (size_t)y, (size_t)x, och),
+                                 t->use_bias ? bias : 0, t->kr, t->kc, t->stride, t->pad, t->dw, b,
+                                 (size_t)y, (size_t)x, och),
                     t->scale, t->relu);
       if (v > best)
         best = v;
@@ -77,8 +77,8 @@ static void run(const conv_case_t* t) {
   const size_t prows = by_conv_pool_rows(&c), pcols = by_conv_pool_cols(&c);
   const size_t n = t->batch * prows * pcols * t->och;
   printf("%s: %lux%lux%lu -> %lux%lux%lu%s\n", t->name, (unsigned long)t->rows,
-         (unsigned long)t->cols, (unsigned long)t->ich, (unsigned long)prows,
-         (unsigned long)pcols, (unsigned long)t->och, t->pool_stride ? " (pooled)" : "");
+         (unsigned long)t->cols, (unsigned long)t->ich, (unsigned long)prows, (unsigned long)pcols,
+         (unsigned long)t->och, t->pool_stride ? " (pooled)" : "");
   bm_fill_zero(output, sizeof output);
   BM_OK(by_conv(&c));
   for (size_t b = 0; b < t->batch; ++b)

@@ -61,8 +61,9 @@ int main(void) {
   by_fence();
   by_error_clear();
   const uint32_t count0 = by_error().count;
-  BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ex_rs1(BY_DATAFLOW_WS, 0, 0, 1) |
-                                  BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, 1),
+  BY_HAL_CMD(BY_FUNCT_CONFIG,
+             by_enc_config_ex_rs1(BY_DATAFLOW_WS, 0, 0, 1) |
+                 BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, 1),
              by_enc_config_ex_rs2(0, 1));
   by_fence();
   by_error_t e = by_error();
@@ -73,8 +74,7 @@ int main(void) {
   by_fence();
   e = by_error();
   BM_CHECK(e.code == BY_ERROR_UNSUPPORTED && e.count == count0 + 2,
-           "first error must stay latched: %s, count %u", by_error_name(e.code),
-           (unsigned)e.count);
+           "first error must stay latched: %s, count %u", by_error_name(e.code), (unsigned)e.count);
   by_error_clear();
   by_mvin(0, M, by_sp_addr(BY_SP_ROWS - 1), D, D);
   by_compute(1, by_sp_addr(0), D, D, BY_GARBAGE_ADDR, D, D); /* no PRELOAD before it */

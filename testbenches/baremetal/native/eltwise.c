@@ -11,8 +11,8 @@ static by_elem_t A[RI * RJ], B[RI * RJ], C[RI * RJ], want[RI * RJ];
 #define GC 37
 static by_elem_t gin[GB * GP * GC], gout[GB * GC], gwant[GB * GC];
 
-static void resadd_case(const char* name, size_t I, size_t J, float scale, int relu,
-                        int in_place, int on_cpu) {
+static void resadd_case(const char* name, size_t I, size_t J, float scale, int relu, int in_place,
+                        int on_cpu) {
   bm_fill(A, I * J, BY_ELEM_MIN, BY_ELEM_MAX);
   bm_fill(B, I * J, BY_ELEM_MIN, BY_ELEM_MAX);
   for (size_t i = 0; i < I * J; ++i)

@@ -99,8 +99,7 @@ int main(void) {
     for (int i = 0; i < D; ++i)
       for (int j = 0; j < D; ++j)
         awant[i * D + j] = (by_acc_t)ref_sat(
-            ref_wrap(Ds[i * D + j] + dot(A, B, i, j, D) + dot(A2, B2, i, j, D), BY_ACC_WIDTH),
-            OW);
+            ref_wrap(Ds[i * D + j] + dot(A, B, i, j, D) + dot(A2, B2, i, j, D), BY_ACC_WIDTH), OW);
     bm_compare_acc("os_accumulate", aout, awant, D * D);
 
     /* OS with an output shift (rounding, ties to even) into the scratchpad with ReLU; a

@@ -96,8 +96,8 @@ int main(void) {
   by_fence();
   for (int r = 0; r < D; ++r)
     for (int c = 0; c < D; ++c) {
-      const int64_t v = ref_wrap((int64_t)asrc[r * D + c] + asrc2[r * D + c] + src[r * W + c],
-                                 BY_ACC_WIDTH);
+      const int64_t v =
+          ref_wrap((int64_t)asrc[r * D + c] + asrc2[r * D + c] + src[r * W + c], BY_ACC_WIDTH);
       awant[r * D + c] = (by_acc_t)v;
       want[r * D + c] = ref_out(v, 0.01f, 1);
     }
