@@ -38,3 +38,8 @@ echo "$accel_out" | sed 's/^/    /'
 mesh_rate="$(echo "$mesh_line" | sed -E 's/.* = ([0-9]+) cycles\/s.*/\1/')"
 accel_rate="$(echo "$accel_out" | sed -nE 's/.*s wall, ([0-9]+) cycles\/s.*/\1/p')"
 echo "- whole accelerator / bare mesh simulation speed: $(awk -v a="$accel_rate" -v m="$mesh_rate" 'BEGIN { printf "%.2f", a / m }')"
+echo
+echo "## TensorDash: speedup on the RTL against the model"
+for c in td_l4 td_l16; do
+  "$root/build/bench/bench_td_speedup_$c"
+done

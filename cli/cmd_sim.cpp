@@ -1,5 +1,7 @@
 #include "command.h"
 #include "config/loader.h"
+#include "rtlmodel/rtl_accelerator.h"
+#include "rtlmodel/sim_cache.h"
 #include "soc/elf.h"
 #include "soc/platform.h"
 
@@ -14,8 +16,13 @@ namespace {
 const char* kSimDescription =
     "Runs a bare-metal RISC-V ELF (rv64imafdc, linked with driver/runtime for this config)\n"
     "on the SystemC/TLM-2.0 SoC of docs/soc.md: a Unicorn host CPU, DRAM, UART, exit device,\n"
-    "cycle timer. The program's console output goes to stdout; the simulator's messages go\n"
-    "to stderr. The process exits with the program's exit code.\n"
+    "cycle timer and the accelerator. The program's console output goes to stdout; the\n"
+    "simulator's messages go to stderr. The process exits with the program's exit code.\n"
+    "\n"
+    "The accelerator (--model rtl) is the config's Verilated RTL. Its simulator is built on\n"
+    "the first run of a config (a minute for a small config, a few for the 16x16 default) and\n"
+    "cached in --cache-dir, $BRICKYARD_CACHE_DIR, $XDG_CACHE_HOME/brickyard or\n"
+    "~/.cache/brickyard; later runs start at once.\n"
     "\n"
     "exit codes:\n"
     "  0-255  the program's exit code (exit(code) or return from main), modulo 256\n"
@@ -23,8 +30,9 @@ const char* kSimDescription =
     "         RISC-V, truncated, does not fit the config's DRAM), before simulating\n"
     "  124    timeout: --max-cycles reached\n"
     "  125    guest fault: the program crashed (unmapped or bad MMIO access, illegal\n"
-    "         instruction, ecall, RoCC without an accelerator) or the simulation stalled\n"
-    "  1      internal error of the simulator\n"
+    "         instruction, ecall, RoCC without an accelerator), the accelerator broke a bus\n"
+    "         protocol or hung, or the simulation stalled\n"
+    "  1      internal error of the simulator, or building the accelerator's simulator failed\n"
     "A program that itself exits with 1, 2, 124 or 125 is indistinguishable by code alone;\n"
     "the last line on stderr and the --stats \"end\" record say which it was.";
 
@@ -39,17 +47,49 @@ uint64_t parseCount(const std::string& name, const std::string& text) {
   return value;
 }
 
+/// "FIRST:LAST" (inclusive clock cycles; either side may be empty).
+void parseWindow(const std::string& text, uint64_t& first, uint64_t& last) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
+    throw UsageError("--trace-window '" + text + "': expected FIRST:LAST (clock cycles)");
+  const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
+  auto number = [&](const std::string& part) {
+    for (char c : part)
+      if (c < '0' || c > '9' || part.size() > 19)
+        throw UsageError("--trace-window '" + text + "': expected FIRST:LAST (clock cycles)");
+    return std::stoull(part);
+  };
+  if (!a.empty())
+    first = number(a);
+  if (!b.empty())
+    last = number(b);
+  if (first > last)
+    throw UsageError("--trace-window '" + text + "': FIRST is after LAST");
+}
+
 } // namespace
 
 int runSim(const std::vector<std::string>& args) {
-  std::string configPath, program, statsPath, maxCyclesText, quantumText, model, trace;
-  bool quiet = false;
+  std::string configPath, program, statsPath, maxCyclesText, quantumText, model = "rtl", trace,
+                                                                          window, cacheDir;
+  bool quiet = false, noGating = false;
   ArgParser p("sim",
-              "--config CONFIG.yaml PROGRAM.elf [--stats FILE.json] [--max-cycles N] "
-              "[--quantum-ns N]",
+              "--config CONFIG.yaml PROGRAM.elf [--model rtl|none] [--trace FILE.fst "
+              "[--trace-window FIRST:LAST]] [--stats FILE.json] [--max-cycles N] "
+              "[--quantum-ns N] [--cache-dir DIR]",
               kSimDescription);
   p.positional("PROGRAM.elf", "bare-metal RISC-V ELF64 executable", &program);
   p.option("--config", "CONFIG.yaml", "SoC + accelerator configuration (required)", &configPath);
+  p.option("--model", "rtl|none",
+           "accelerator: rtl (the Verilated RTL, default) or none (no accelerator); the fast "
+           "tlm model is not available yet",
+           &model);
+  p.option("--trace", "FILE.fst",
+           "write an FST waveform of the accelerator (builds a traced "
+           "simulator on first use)",
+           &trace);
+  p.option("--trace-window", "FIRST:LAST",
+           "trace only clock cycles FIRST..LAST (either may be left out)", &window);
   p.option("--stats", "FILE.json", "write run statistics as JSON (fields: docs/soc.md)",
            &statsPath);
   p.option("--max-cycles", "N", "stop with exit code 124 after N clock cycles (default: none)",
@@ -57,22 +97,29 @@ int runSim(const std::vector<std::string>& args) {
   p.option("--quantum-ns", "N",
            "TLM-2.0 quantum in ns, a multiple of the clock period (default 1000 cycles)",
            &quantumText);
-  p.option("--model", "rtl|tlm",
-           "accelerator model; not available yet (this SoC has no accelerator)", &model);
-  p.option("--trace", "FILE.fst", "accelerator waveform; not available yet", &trace);
-  p.flag("--quiet", "no summary line on stderr after a normal exit", &quiet);
+  p.option("--cache-dir", "DIR", "where accelerator simulators are cached (see above)", &cacheDir);
+  p.flag("--no-clock-gating",
+         "clock the accelerator in every cycle, also while idle (slower; the CYCLES register "
+         "then counts every cycle)",
+         &noGating);
+  p.flag("--quiet", "no progress or summary lines on stderr after a normal exit", &quiet);
   if (!p.parse(args))
     return kExitOk;
   if (configPath.empty())
     throw UsageError("missing --config CONFIG.yaml (usage: brickyard sim --config CONFIG.yaml "
                      "PROGRAM.elf)");
-  if (!model.empty())
-    throw UsageError("--model " + model +
-                     ": no accelerator model is available in this build yet; run without "
-                     "--model (the SoC then has no accelerator)");
-  if (!trace.empty())
-    throw UsageError("--trace: waveforms need the RTL accelerator model, which is not "
-                     "available in this build yet");
+  if (model == "tlm")
+    throw UsageError("--model tlm: the fast TLM model is not available yet; use --model rtl");
+  if (model != "rtl" && model != "none")
+    throw UsageError("--model " + model + ": expected rtl or none");
+  if (!trace.empty() && model != "rtl")
+    throw UsageError("--trace: waveforms come from the RTL model (--model rtl)");
+  if (!window.empty() && trace.empty())
+    throw UsageError("--trace-window needs --trace FILE.fst");
+  rtlmodel::RtlOptions rtl;
+  rtl.clockGating = !noGating;
+  if (!window.empty())
+    parseWindow(window, rtl.traceFirstCycle, rtl.traceLastCycle);
 
   soc::SimOptions options;
   options.config = config::loadConfigFile(configPath);
@@ -90,12 +137,37 @@ int runSim(const std::vector<std::string>& args) {
       throw UsageError("--quantum-ns " + quantumText + ": at most 1000000000 (1 s)");
     options.quantumPs = ns * 1000;
   }
-  // Open the stats file first: a bad path should not cost a whole simulation.
+  // Reject bad input before the (possibly long) simulator build: the program, the quantum and
+  // the output files.
+  try {
+    soc::checkSimOptions(options);
+  } catch (const soc::ElfError& e) {
+    throw UsageError(e.what());
+  } catch (const soc::SimSetupError& e) {
+    throw UsageError(e.what());
+  }
   std::ofstream stats;
   if (!statsPath.empty()) {
     stats.open(statsPath, std::ios::trunc);
     if (!stats)
       throw UsageError("cannot write --stats " + statsPath + ": " + std::strerror(errno));
+  }
+  if (!trace.empty() && !std::ofstream(trace, std::ios::trunc))
+    throw UsageError("cannot write --trace " + trace + ": " + std::strerror(errno));
+
+  if (model == "rtl") {
+    rtlmodel::CacheOptions cache;
+    cache.cacheDir = cacheDir;
+    cache.trace = !trace.empty();
+    cache.quiet = quiet;
+    try {
+      rtl.library = rtlmodel::findOrBuildModel(options.config, cache).library;
+    } catch (const rtlmodel::BuildError& e) {
+      std::fprintf(stderr, "brickyard sim: error: cannot build the RTL simulator: %s\n", e.what());
+      return kExitFailure;
+    }
+    rtl.tracePath = trace;
+    options.accelerator = rtlmodel::rtlAcceleratorFactory(rtl);
   }
 
   soc::SimResult result;

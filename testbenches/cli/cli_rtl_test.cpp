@@ -19,11 +19,11 @@ namespace {
 fs::path generate(const std::string& name) {
   fs::path out = fs::path(BY_BINARY_DIR) / "test-output" / "cli_rtl_test" / name;
   fs::remove_all(out);
-  // A shipped config, or a test config (testbenches/configs) such as boveda_tiny.
-  fs::path config = fs::path(BY_SOURCE_DIR) / "configs" / (name + ".yaml");
+  // Shipped configs, and the test-only ones (e.g. TensorDash) in testbenches/configs.
+  std::string config = std::string(BY_SOURCE_DIR) + "/configs/" + name + ".yaml";
   if (!fs::exists(config))
-    config = fs::path(BY_SOURCE_DIR) / "testbenches" / "configs" / (name + ".yaml");
-  CliResult r = runBrickyard({"gen", config.string(), "-o", out.string(), "--quiet"});
+    config = std::string(BY_SOURCE_DIR) + "/testbenches/configs/" + name + ".yaml";
+  CliResult r = runBrickyard({"gen", config, "-o", out.string(), "--quiet"});
   EXPECT_EQ(r.status, 0) << r.err;
   return out;
 }
@@ -64,12 +64,17 @@ TEST_P(Rtl, SynthReportsEveryModule) {
   if (top == "by_accelerator") {
     for (const auto& m : manifest["modules"]) {
       const std::string name = m["name"];
-      if (name != "by_sram_sp" && name != "by_sram_dp")
+      if (name != "by_sram_sp" && name != "by_sram_dp") {
         EXPECT_TRUE(seen.count(name)) << name << " below " << top;
+      }
     }
   } else {
     for (const char* name : {"by_mesh", "by_tile", "by_pe", "by_delay_line"})
       EXPECT_TRUE(seen.count(name)) << name;
+    if (top == "by_td_array") {
+      for (const char* name : {"by_td_frontend", "by_td_scheduler"})
+        EXPECT_TRUE(seen.count(name)) << name;
+    }
   }
   // SRAM macros: exactly the configured scratchpad and accumulator capacity.
   const long long kib =
@@ -85,7 +90,8 @@ TEST_P(Rtl, SynthReportsEveryModule) {
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32"));
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
-                         ::testing::Values("tiny", "tiles2x2", "lanes4", "boveda_tiny"));
+                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_l16",
+                                           "boveda_tiny"));
 
 // The larger shipped configs: lint in CI, synthesis with the slow tests (cli_rtl_large_test).
 class RtlLarge : public ::testing::TestWithParam<std::string> {};

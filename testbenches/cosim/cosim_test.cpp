@@ -1,7 +1,8 @@
-// The SoC end to end: bare-metal programs (testbenches/sw) run by `brickyard sim` and by
-// soc_testbench (the SoC with the test accelerator), each simulation in its own process.
-// Expectations are written here: program output, exit codes, the accelerator's log of what
-// the platform decoded, and the --stats JSON.
+// The SoC platform end to end: bare-metal programs (testbenches/sw) run by `brickyard sim`
+// without an accelerator (--model none) and by soc_testbench (the SoC with the test
+// accelerator), each simulation in its own process. Expectations are written here: program
+// output, exit codes, the accelerator's log of what the platform decoded, and the --stats JSON.
+// The RTL accelerator's tests are in rtl_cosim_test.cpp.
 #include "cli_runner.h"
 
 #include <cstdint>
@@ -67,7 +68,14 @@ protected:
     return path(name);
   }
 
+  /// `brickyard sim --model none ARGS`: the platform without an accelerator.
   CliResult sim(const std::vector<std::string>& args) const {
+    std::vector<std::string> argv = {kBrickyard, "sim", "--model", "none"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runProgram(argv);
+  }
+  /// `brickyard sim ARGS` exactly.
+  CliResult simExactly(const std::vector<std::string>& args) const {
     std::vector<std::string> argv = {kBrickyard, "sim"};
     argv.insert(argv.end(), args.begin(), args.end());
     return runProgram(argv);
@@ -336,13 +344,18 @@ TEST_F(Cosim, BadCommandLinesAreRejected) {
       {elf("hello")}, // no --config
       {"--config", kTiny, "--max-cycles", "12x", elf("hello")},
       {"--config", kTiny, "--quantum-ns", "0", elf("hello")},
-      {"--config", kTiny, "--model", "rtl", elf("hello")},
-      {"--config", kTiny, "--trace", path("w.fst"), elf("hello")},
+      {"--config", kTiny, "--model", "tlm", elf("hello")},
+      {"--config", kTiny, "--model", "bogus", elf("hello")},
+      {"--config", kTiny, "--model", "none", "--trace", path("w.fst"), elf("hello")},
+      {"--config", kTiny, "--trace-window", "1:2", elf("hello")},
+      {"--config", kTiny, "--trace", path("w.fst"), "--trace-window", "9:2", elf("hello")},
+      {"--config", kTiny, "--trace", path("w.fst"), "--trace-window", "x", elf("hello")},
+      {"--config", kTiny, "--trace", path("no/such/dir/w.fst"), elf("hello")},
       {"--config", path("missing.yaml"), elf("hello")},
       {"--config", kTiny, "--stats", path("no/such/dir/s.json"), elf("hello")},
   };
   for (const auto& args : cases) {
-    const CliResult r = sim(args);
+    const CliResult r = simExactly(args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(splitLines(r.err).size(), 1u) << r.err;
     EXPECT_EQ(r.out, "");
@@ -350,10 +363,11 @@ TEST_F(Cosim, BadCommandLinesAreRejected) {
 }
 
 TEST_F(Cosim, HelpDocumentsOptionsAndExitCodes) {
-  const CliResult r = sim({"--help"});
+  const CliResult r = simExactly({"--help"});
   EXPECT_EQ(r.status, 0);
   for (const char* text : {"--config", "--stats", "--max-cycles", "--quantum-ns", "--model",
-                           "--trace", "--quiet", "124", "125", "input rejected"})
+                           "--trace", "--trace-window", "--cache-dir", "--no-clock-gating",
+                           "--quiet", "124", "125", "input rejected", "BRICKYARD_CACHE_DIR"})
     EXPECT_NE(r.out.find(text), std::string::npos) << text;
 }
 

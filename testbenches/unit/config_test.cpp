@@ -214,6 +214,10 @@ TEST(ConfigAccepts, BovedaEnabled) {
   EXPECT_TRUE(c.boveda.enabled);
   EXPECT_EQ(c.boveda.containerBits, 128);
 }
+TEST(ConfigErrors, TensorDashNeedsVectorPes) {
+  expectError(std::string(kTiny) + "sparsity:\n  tensordash:\n    enabled: true\n",
+              {21, 14, "sparsity.tensordash.enabled", "expected false, or array.lanes >= 2"});
+}
 TEST(ConfigErrors, FileThatDoesNotExist) {
   EXPECT_THROW(loadConfigFile("/nonexistent/x.yaml"), ConfigError);
   EXPECT_THROW(loadConfigFile(BY_SOURCE_DIR), ConfigError);

@@ -137,3 +137,29 @@ TEST(Isa, TablesAreConsistent) {
   for (const ErrorCode& e : errorCodes())
     EXPECT_TRUE(codes.insert(e.code).second) << e.name;
 }
+
+// The register bit fields the driver reads from brickyard_isa.h: each names a register of the
+// table, fits in 32 bits, does not overlap another field of its register, and appears in the
+// generated header.
+TEST(Isa, RegisterFieldsAreConsistent) {
+  std::set<std::string> names;
+  for (const auto& r : registers())
+    names.insert(r.name);
+  const std::string header = cHeader("test");
+  for (const auto& f : registerFields()) {
+    EXPECT_TRUE(names.count(f.reg)) << f.reg;
+    EXPECT_GT(f.width, 0);
+    EXPECT_LE(f.lsb + f.width, 32) << f.reg << "." << f.name;
+    for (const auto& g : registerFields()) {
+      if (&f != &g && f.reg == g.reg) {
+        EXPECT_TRUE(f.lsb + f.width <= g.lsb || g.lsb + g.width <= f.lsb)
+            << f.reg << "." << f.name << " overlaps " << g.name;
+      }
+    }
+    EXPECT_NE(header.find("#define BY_REG_" + f.reg + "_" + f.name + "_SHIFT " +
+                          std::to_string(f.lsb) + "\n"),
+              std::string::npos)
+        << f.reg << "." << f.name;
+  }
+  EXPECT_NE(header.find("#define BY_DATAFLOW_WS 1\n"), std::string::npos);
+}

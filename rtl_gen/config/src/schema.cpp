@@ -140,7 +140,9 @@ std::vector<FieldSpec> buildFields() {
   f.push_back(boolField(
       "sparsity.tensordash.enabled", [](Config& c) -> bool& { return c.tensordash.enabled; },
       "false",
-      "Generate the TensorDash sparse operand interconnect and scheduler (needs lanes > 1)."));
+      "Generate the TensorDash sparse operand interconnect and scheduler (needs lanes > 1 and "
+      "the OS dataflow; the top is then the TensorDash array by_td_array, the controllers do "
+      "not drive it yet)."));
   f.push_back(intField(
       "sparsity.tensordash.lookahead", [](Config& c) -> int& { return c.tensordash.lookahead; },
       "2", 1, 2, false, "Steps ahead the staging window looks (window depth = lookahead + 1)."));

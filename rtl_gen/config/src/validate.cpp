@@ -67,9 +67,18 @@ void validateAcrossKeys(const Config& c,
     fail("dma.max_bytes", "value " + str(c.dma.maxBytes) + " is smaller than one bus beat (" +
                               str(c.dma.busWidth / 8) + " bytes)");
 
-  if (c.tensordash.enabled)
+  if (c.tensordash.enabled && c.array.lanes < 2)
     fail("sparsity.tensordash.enabled",
-         "TensorDash is not available in this version of Brickyard yet; expected false");
+         "TensorDash moves operands between the lanes of vector PEs, and array.lanes is " +
+             str(c.array.lanes) + "; expected false, or array.lanes >= 2");
+  if (c.tensordash.enabled && c.array.dataflow == Dataflow::WS)
+    fail("sparsity.tensordash.enabled",
+         "TensorDash schedules the output-stationary dataflow, and array.dataflow is ws; "
+         "expected false, or dataflow os or both");
+  if (c.tensordash.enabled && rows % c.tensordash.rowsPerScheduler != 0)
+    fail("sparsity.tensordash.rows_per_scheduler", "value " + str(c.tensordash.rowsPerScheduler) +
+                                                       " does not divide DIM = " + str(rows) +
+                                                       "; expected a divisor of DIM");
   if (c.tensordash.rowsPerScheduler > rows)
     fail("sparsity.tensordash.rows_per_scheduler",
          "value " + str(c.tensordash.rowsPerScheduler) + " exceeds DIM = " + str(rows));

@@ -16,32 +16,39 @@ std::string generatorName() {
   return std::string("brickyard ") + BRICKYARD_VERSION;
 }
 
-GenerateResult generateOutputs(const config::Config& config, const std::filesystem::path& outDir) {
+std::vector<OutputFile> renderOutputs(const config::Config& config, GenerateResult* result) {
   const std::string generator = generatorName();
   const hw::GeneratedDesign gen = hw::buildDesign(config);
   const vlog::FileHeader header{generator, config.name, config::configHash(config)};
-
-  GenerateResult result;
-  result.top = gen.design.top;
-  result.configHash = header.configHash;
-  StagedDirectory out(outDir);
-  auto write = [&](const std::string& rel, const std::string& text) {
-    out.write(rel, text);
-    result.files.push_back(rel);
-  };
+  if (result) {
+    result->top = gen.design.top;
+    result->configHash = header.configHash;
+  }
+  std::vector<OutputFile> files;
   std::string filelist;
   for (const vlog::Module* m : gen.design.dependencyOrder()) {
-    write("rtl/" + m->name() + ".sv", vlog::printModule(*m, header));
+    files.push_back({"rtl/" + m->name() + ".sv", vlog::printModule(*m, header)});
     filelist += m->name() + ".sv\n";
   }
-  write("rtl/filelist.f", filelist);
-  write("include/brickyard_params.h", brickyardParamsHeader(config, generator));
-  write("include/gemmini_params.h", gemminiParamsHeader(config, generator));
-  write("include/brickyard_isa.h", hw::isa::cHeader(generator));
+  files.push_back({"rtl/filelist.f", filelist});
+  files.push_back({"include/brickyard_params.h", brickyardParamsHeader(config, generator)});
+  files.push_back({"include/gemmini_params.h", gemminiParamsHeader(config, generator)});
+  files.push_back({"include/brickyard_isa.h", hw::isa::cHeader(generator)});
   const soc::MemoryMap memoryMap(config.soc);
-  write("include/brickyard_soc.h", soc::socHeader(memoryMap, config.name));
-  write("sw/brickyard_soc.ld", soc::linkerScriptFragment(memoryMap, config.name));
-  write("manifest.json", buildManifest(config, gen, generator).dump(2) + "\n");
+  files.push_back({"include/brickyard_soc.h", soc::socHeader(memoryMap, config.name)});
+  files.push_back({"sw/brickyard_soc.ld", soc::linkerScriptFragment(memoryMap, config.name)});
+  files.push_back({"manifest.json", buildManifest(config, gen, generator).dump(2) + "\n"});
+  return files;
+}
+
+GenerateResult generateOutputs(const config::Config& config, const std::filesystem::path& outDir) {
+  GenerateResult result;
+  const std::vector<OutputFile> files = renderOutputs(config, &result);
+  StagedDirectory out(outDir);
+  for (const OutputFile& f : files) {
+    out.write(f.path, f.text);
+    result.files.push_back(f.path);
+  }
   out.commit();
   return result;
 }

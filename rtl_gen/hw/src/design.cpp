@@ -9,6 +9,9 @@
 #include "load_controller.h"
 #include "reservation_station.h"
 #include "store_controller.h"
+#include "td_array.h"
+#include "td_frontend.h"
+#include "td_scheduler.h"
 
 namespace by::hw {
 
@@ -20,6 +23,11 @@ GeneratedDesign buildDesign(const config::Config& config) {
   d.modules.push_back(PeGenerator(out.array).build());
   d.modules.push_back(TileGenerator(out.array).build());
   d.modules.push_back(MeshGenerator(out.array).build());
+  if (out.array.tensordash) {
+    d.modules.push_back(TdSchedulerGenerator(out.array).build());
+    d.modules.push_back(TdFrontendGenerator(out.array).build());
+    d.modules.push_back(TdArrayGenerator(out.array).build());
+  }
   d.modules.push_back(DmaReaderGenerator(dmaParams(config)).build());
   d.modules.push_back(DmaWriterGenerator(dmaParams(config)).build());
   d.modules.push_back(AccScaleGenerator(config.types.accWidth).build());
@@ -48,8 +56,10 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(ExecuteControllerGenerator(accel).build());
     d.modules.push_back(AcceleratorGenerator(accel).build());
   }
-  // The accelerator is the top where the config supports it; otherwise the bare mesh.
-  d.top = accelUnsupportedReason(config).empty() ? names::kAccelerator : names::kMesh;
+  // The accelerator is the top where the config supports it; otherwise the bare array.
+  d.top = accelUnsupportedReason(config).empty() ? names::kAccelerator
+          : out.array.tensordash                 ? names::kTdArray
+                                                 : names::kMesh;
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "hw/isa.h"
 
+#include "hw/array_params.h"
+
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -275,6 +277,26 @@ std::vector<Register> buildRegisters() {
   return r;
 }
 
+std::vector<RegisterField> buildRegisterFields() {
+  // The bit positions the register descriptions above state in prose.
+  return {
+      {"STATUS", "BUSY", 0, 1},
+      {"STATUS", "QUEUE_FULL", 1, 1},
+      {"STATUS", "ERROR_PENDING", 2, 1},
+      {"STATUS", "RESP_VALID", 3, 1},
+      {"ERROR", "CODE", 0, 8},
+      {"ERROR", "FUNCT", 8, 7},
+      {"IRQ_ENABLE", "IDLE", 0, 1},
+      {"IRQ_ENABLE", "ERROR", 1, 1},
+      {"IRQ_STATUS", "IDLE", 0, 1},
+      {"IRQ_STATUS", "ERROR", 1, 1},
+      {"HW_FEATURES", "WS", 0, 1},
+      {"HW_FEATURES", "OS", 1, 1},
+      {"HW_FEATURES", "TENSORDASH", 2, 1},
+      {"HW_FEATURES", "BOVEDA", 3, 1},
+  };
+}
+
 const Field& findField(const std::vector<Field>& fields, const std::string& name,
                        const std::string& cmd) {
   for (const Field& f : fields)
@@ -335,6 +357,11 @@ const std::vector<CounterEvent>& counterEvents() {
 
 const std::vector<Register>& registers() {
   static const std::vector<Register> table = buildRegisters();
+  return table;
+}
+
+const std::vector<RegisterField>& registerFields() {
+  static const std::vector<RegisterField> table = buildRegisterFields();
   return table;
 }
 
@@ -431,10 +458,19 @@ std::string cHeader(const std::string& generator) {
      << "#define BY_LOCAL_ROW_MASK " << hex((1ull << kLocalRowBits) - 1) << "u\n"
      << "#define BY_GARBAGE_ADDR " << hex(kGarbageAddr) << "u\n"
      << "#define BY_ACC_SCALE_KEEP " << hex(kAccScaleKeep) << "u\n"
-     << "#define BY_ACT_NONE " << kActNone << "\n#define BY_ACT_RELU " << kActRelu << "\n";
+     << "#define BY_ACT_NONE " << kActNone << "\n#define BY_ACT_RELU " << kActRelu << "\n"
+     << "#define BY_DATAFLOW_OS " << kDataflowOS << "\n#define BY_DATAFLOW_WS " << kDataflowWS
+     << "\n";
   os << "\n/* Control registers (byte offsets from the accelerator's base address). */\n";
   for (const Register& r : registers())
     os << "#define BY_REG_" << r.name << " " << hex(r.offset) << "u\n";
+  os << "\n/* Register bit fields: BY_REG_<REGISTER>_<FIELD>_SHIFT and _MASK (mask before "
+        "shifting). */\n";
+  for (const RegisterField& f : registerFields()) {
+    const std::string base = "BY_REG_" + f.reg + "_" + f.name;
+    os << "#define " << base << "_SHIFT " << f.lsb << "\n";
+    os << "#define " << base << "_MASK " << hex((1ull << f.width) - 1) << "u\n";
+  }
   os << "\n/* Error codes (ERROR register bits 7:0). */\n";
   for (const ErrorCode& e : errorCodes())
     os << "#define BY_ERROR_" << e.name << " " << e.code << "\n";

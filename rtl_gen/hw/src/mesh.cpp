@@ -41,7 +41,7 @@ vlog::Module MeshGenerator::build() const {
     m.input("in_dataflow_i", Type::bit(), "1 = weight-stationary, 0 = output-stationary");
   if (p_.hasOs)
     m.input("in_shift_i", Type::bits("ShiftWidth"), "OS result rounding right shift");
-  m.input("in_a_i", Type::bits("MeshRows*TileRows*Lanes*InputWidth"), "a per PE row");
+  m.input("in_a_i", Type::bits("MeshRows*TileRows*AWidth"), "a per PE row");
   m.input("in_b_i", Type::bits("MeshCols*TileCols*BWidth"), "b per PE column");
   m.input("in_d_i", Type::bits("MeshCols*TileCols*DWidth"), "preload per PE column");
   m.portGroup("Output beat, de-skewed.");
@@ -50,7 +50,7 @@ vlog::Module MeshGenerator::build() const {
 
   vlog::Body& b = m.body();
   b.localParam("Tiles", "MeshRows*MeshCols");
-  b.localParam("TileA", "TileRows*Lanes*InputWidth", "a bits entering a tile");
+  b.localParam("TileA", "TileRows*AWidth", "a bits entering a tile");
   b.localParam("TileB", "TileCols*BWidth", "b bits entering a tile");
   b.localParam("TileD", "TileCols*DWidth", "preload bits entering a tile");
   b.localParam("TileOut", "TileCols*OutputWidth", "result bits leaving a tile column");

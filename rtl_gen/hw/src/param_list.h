@@ -12,9 +12,13 @@ namespace by::hw {
 
 inline std::vector<std::pair<std::string, std::string>> peParamValues(const ArrayParams& p) {
   std::vector<std::pair<std::string, std::string>> values = {
-      {"Lanes", std::to_string(p.lanes)},         {"InputWidth", std::to_string(p.inputWidth)},
-      {"AccWidth", std::to_string(p.accWidth)},   {"OutputWidth", std::to_string(p.outputWidth)},
-      {"BWidth", std::to_string(p.bWidth())},     {"DWidth", std::to_string(p.dWidth())},
+      {"Lanes", std::to_string(p.lanes)},
+      {"InputWidth", std::to_string(p.inputWidth)},
+      {"AWidth", std::to_string(p.aWidth())},
+      {"AccWidth", std::to_string(p.accWidth)},
+      {"OutputWidth", std::to_string(p.outputWidth)},
+      {"BWidth", std::to_string(p.bWidth())},
+      {"DWidth", std::to_string(p.dWidth())},
       {"RegWidth", std::to_string(p.regWidth())},
   };
   if (p.hasOs) // the shift exists only for OS results
@@ -26,6 +30,7 @@ inline void declarePeParams(vlog::Module& m, const ArrayParams& p) {
   const std::vector<std::string> comments = {
       "MACs per PE reducing into one sum",
       "bits of an input element (elem_t)",
+      "a per PE row: Lanes elements (then TensorDash selects)",
       "bits of OS accumulators (acc_t)",
       "bits of partial sums / results leaving a PE",
       "b chain: WS partial sums and/or OS operands",

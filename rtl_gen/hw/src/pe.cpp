@@ -4,10 +4,35 @@
 // emitted. The arithmetic is specified in docs/arithmetic.md.
 #include "hw/generators.h"
 #include "param_list.h"
+#include "tensordash/plan.h"
 
 namespace by::hw {
 
 using vlog::Type;
+
+// TensorDash: lane l multiplies its a with the window entry its select names, candidate k of
+// lane l being entry source(l, k) of the scheduler plan; an idle lane's a is zero, so its b
+// does not matter. Dead aliases are never selected and get no mux input.
+void PeGenerator::emitTensorDashMux(vlog::Body& b) const {
+  const tensordash::SchedulerPlan plan(tensorDashParams(p_));
+  const int iw = p_.inputWidth, selBase = p_.lanes * iw;
+  b.comment("TensorDash: each lane's b is the window entry its select names (docs/tensordash.md); "
+            "window entry (d, j) is bits [(d*Lanes + j)*InputWidth +: InputWidth] of in_b_i.");
+  b.logic("td_b", Type::bits("Lanes*InputWidth"), "the selected b of every lane");
+  for (int l = 0; l < p_.lanes; ++l) {
+    const std::string sel = "in_a_i[" + std::to_string(selBase + l * p_.tdSelBits) +
+                            " +: " + std::to_string(p_.tdSelBits) + "]";
+    std::string mux;
+    for (int k = 0; k < plan.candidates(); ++k) {
+      if (!plan.live(k))
+        continue;
+      const tensordash::WindowEntry e = plan.source(l, k);
+      mux += sel + " == " + std::to_string(p_.tdSelBits) + "'d" + std::to_string(k) + " ? in_b_i[" +
+             std::to_string((e.depth * p_.lanes + e.lane) * iw) + " +: InputWidth] :\n      ";
+    }
+    b.assign("td_b[" + std::to_string(l * iw) + " +: InputWidth]", mux + "'0");
+  }
+}
 
 vlog::Module PeGenerator::build() const {
   const bool both = p_.both();
@@ -22,13 +47,19 @@ vlog::Module PeGenerator::build() const {
                      ".");
   declarePeParams(m, p_);
   m.clockAndReset();
-  m.portGroup("Operand a: Lanes elements of the reduction dimension, moving right.");
-  m.input("in_a_i", Type::bits("Lanes*InputWidth"));
-  m.output("out_a_o", Type::bits("Lanes*InputWidth"));
-  m.portGroup(both       ? "b chain, moving down: WS partial sums (low OutputWidth bits) or OS "
-                           "operands (Lanes elements)."
+  m.portGroup(p_.tensordash
+                  ? "Operand a: Lanes elements of the reduction dimension and, above "
+                    "them, the TensorDash select of every lane, moving right."
+                  : "Operand a: Lanes elements of the reduction dimension, moving right.");
+  m.input("in_a_i", Type::bits("AWidth"));
+  m.output("out_a_o", Type::bits("AWidth"));
+  const std::string osOperand = p_.tensordash ? "OS operand window (" + std::to_string(p_.tdDepth) +
+                                                    " steps of Lanes elements)"
+                                              : "OS operands (Lanes elements)";
+  m.portGroup(both ? "b chain, moving down: WS partial sums (low OutputWidth bits) or " +
+                         osOperand + "."
               : p_.hasWs ? "b chain, moving down: WS partial sums."
-                         : "b chain, moving down: OS operands (Lanes elements).");
+                         : "b chain, moving down: " + osOperand + ".");
   m.input("in_b_i", Type::bits("BWidth"));
   m.output("out_b_o", Type::bits("BWidth"));
   m.portGroup("Preload chain, moving down: enters as d, leaves as c.");
@@ -62,13 +93,17 @@ vlog::Module PeGenerator::build() const {
   b.logic("a_lane", Type::sbits("InputWidth"));
   b.logic("b_lane", Type::sbits("InputWidth"));
   b.logic("dot", Type::sbits("AccWidth"));
+  std::string osB = "in_b_i[Lanes*InputWidth-1:0]";
+  if (p_.tensordash) {
+    emitTensorDashMux(b);
+    osB = "td_b";
+  }
   if (both)
-    b.assign("mul_b", "in_dataflow_i ? active_reg[Lanes*InputWidth-1:0] : "
-                      "in_b_i[Lanes*InputWidth-1:0]");
+    b.assign("mul_b", "in_dataflow_i ? active_reg[Lanes*InputWidth-1:0] : " + osB);
   else if (p_.hasWs)
     b.assign("mul_b", "active_reg");
   else
-    b.assign("mul_b", "in_b_i");
+    b.assign("mul_b", osB);
   b.comb()
       .line("dot = '0;")
       .line("a_lane = '0;")

@@ -13,9 +13,9 @@ vlog::Module TileGenerator::build() const {
   m.param("TileRows", std::to_string(p_.tileRows), "PE rows");
   m.param("TileCols", std::to_string(p_.tileCols), "PE columns");
   m.clockAndReset();
-  m.portGroup("Operand a, one Lanes*InputWidth slice per PE row.");
-  m.input("in_a_i", Type::bits("TileRows*Lanes*InputWidth"));
-  m.output("out_a_o", Type::bits("TileRows*Lanes*InputWidth"));
+  m.portGroup("Operand a, one AWidth slice per PE row.");
+  m.input("in_a_i", Type::bits("TileRows*AWidth"));
+  m.output("out_a_o", Type::bits("TileRows*AWidth"));
   m.portGroup("b chain and preload chain, one slice per PE column.");
   m.input("in_b_i", Type::bits("TileCols*BWidth"));
   m.output("out_b_o", Type::bits("TileCols*BWidth"));
@@ -30,7 +30,6 @@ vlog::Module TileGenerator::build() const {
     m.input("in_shift_i", Type::bits("ShiftWidth"));
 
   vlog::Body& b = m.body();
-  b.localParam("AWidth", "Lanes*InputWidth");
   b.comment("a_wire[r*(TileCols+1)+c] enters PE (r, c) from the left (c = TileCols is the right "
             "edge); b_wire/d_wire[r*TileCols+c] enter PE (r, c) from above (r = TileRows is the "
             "bottom edge). Arrays of per-PE words; mem2reg: plain wires for Yosys.");

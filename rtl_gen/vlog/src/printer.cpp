@@ -255,7 +255,7 @@ public:
   }
 
 private:
-  void declRun(const std::vector<Item>& items, size_t begin, size_t end, const std::string& ind) {
+  void declRun(const std::deque<Item>& items, size_t begin, size_t end, const std::string& ind) {
     std::vector<std::pair<std::string, std::string>> rows; // (text without comment, comment)
     for (size_t i = begin; i < end; ++i) {
       if (const auto* p = std::get_if<LocalParamItem>(&items[i]))

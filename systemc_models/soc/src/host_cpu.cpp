@@ -130,6 +130,19 @@ void HostCpu::run() {
       break;
     }
     syncIfNeeded();
+    if (!faultMessage_.empty()) { // from the accelerator's hostSync()
+      control_.end(SimEnd::Fault, 0, faultMessage_, currentTime());
+      break;
+    }
+  }
+  // A model that runs on this thread catches up with the program's end, so that its
+  // statistics cover the whole run.
+  if (accelerator_ && control_.how() == SimEnd::Exit) {
+    try {
+      accelerator_->hostSync(quantum_.get_local_time());
+    } catch (const std::exception&) {
+      // The run is over; the model's statistics simply end earlier.
+    }
   }
 }
 
@@ -155,6 +168,15 @@ void HostCpu::updateBudget() {
 void HostCpu::syncIfNeeded() {
   if (quantum_.need_sync()) {
     ++stats_.quantumSyncs;
+    if (accelerator_) {
+      // A model advanced on this thread catches up before the host yields.
+      try {
+        accelerator_->hostSync(quantum_.get_local_time());
+      } catch (const std::exception& e) {
+        fault(std::string("accelerator: ") + e.what());
+        return;
+      }
+    }
     quantum_.sync();
   }
 }

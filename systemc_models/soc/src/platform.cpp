@@ -89,16 +89,41 @@ nlohmann::json statsJson(const SimOptions& options, const SimResult& result, con
     nlohmann::json counters = nlohmann::json::object();
     for (const AcceleratorCounter& c : accel->counters())
       counters[c.name] = c.value;
-    j["accelerator"] = {{"kind", accel->modelKind()},
-                        {"interrupts", soc.irq().acceleratorRisingEdges()},
-                        {"counters", counters}};
+    const ModelActivity activity = accel->activity();
+    j["accelerator"] = {
+        {"kind", accel->modelKind()},
+        {"interrupts", soc.irq().acceleratorRisingEdges()},
+        {"clocked_cycles", activity.clockedCycles},
+        {"wall_seconds", activity.wallSeconds},
+        {"clocked_cycles_per_second",
+         activity.wallSeconds > 0 ? activity.clockedCycles / activity.wallSeconds : 0.0},
+        {"counters", counters}};
   } else {
     j["accelerator"] = nullptr;
   }
   return j;
 }
 
+uint64_t checkedQuantumPs(const SimOptions& options, const Clock& clock) {
+  const uint64_t quantumPs =
+      options.quantumPs ? options.quantumPs : kDefaultQuantumCycles * clock.periodPs();
+  // Sync points are multiples of the quantum; keeping them on clock edges keeps every
+  // device's view of time cycle-aligned.
+  if (quantumPs % clock.periodPs() != 0)
+    throw SimSetupError("the quantum (" + std::to_string(quantumPs) +
+                        " ps) is not a multiple of the clock period (" +
+                        std::to_string(clock.periodPs()) + " ps at " + std::to_string(clock.mhz()) +
+                        " MHz)");
+  return quantumPs;
+}
+
 } // namespace
+
+void checkSimOptions(const SimOptions& options) {
+  const ElfImage program = readElf(options.programPath);
+  checkElfFits(program, MemoryMap(options.config.soc).region(RegionId::Dram));
+  checkedQuantumPs(options, Clock(options.config.soc.clockMHz));
+}
 
 SimResult runSimulation(const SimOptions& options) {
   configureSystemC();
@@ -110,15 +135,7 @@ SimResult runSimulation(const SimOptions& options) {
   const MemoryMap map(options.config.soc);
   checkElfFits(program, map.region(RegionId::Dram));
   const Clock clock(options.config.soc.clockMHz);
-  const uint64_t quantumPs =
-      options.quantumPs ? options.quantumPs : kDefaultQuantumCycles * clock.periodPs();
-  // Sync points are multiples of the quantum; keeping them on clock edges keeps every
-  // device's view of time cycle-aligned.
-  if (quantumPs % clock.periodPs() != 0)
-    throw SimSetupError("the quantum (" + std::to_string(quantumPs) +
-                        " ps) is not a multiple of the clock period (" +
-                        std::to_string(clock.periodPs()) + " ps at " + std::to_string(clock.mhz()) +
-                        " MHz)");
+  const uint64_t quantumPs = checkedQuantumPs(options, clock);
   const sc_core::sc_time quantum = Clock::picoseconds(quantumPs);
   tlm_utils::tlm_quantumkeeper::set_global_quantum(quantum);
   sc_assert(Clock::toPs(tlm_utils::tlm_quantumkeeper::get_global_quantum()) % clock.periodPs() ==

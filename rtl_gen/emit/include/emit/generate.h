@@ -9,6 +9,12 @@
 
 namespace by::emit {
 
+/// One file of a generated output, as text.
+struct OutputFile {
+  std::string path; // relative to the output directory, e.g. "rtl/by_mesh.sv"
+  std::string text;
+};
+
 struct GenerateResult {
   std::vector<std::string> files; // relative to the output directory
   std::string top;
@@ -17,6 +23,11 @@ struct GenerateResult {
 
 /// The generator identification written into every file header ("brickyard X.Y.Z").
 std::string generatorName();
+
+/// Everything `brickyard gen` writes for `config` (RTL, filelist, headers, manifest), in
+/// memory; deterministic. `top` and `configHash` receive the top module and the config hash.
+std::vector<OutputFile> renderOutputs(const config::Config& config,
+                                      GenerateResult* result = nullptr);
 
 /// Generates RTL, filelist, headers and manifest into `outDir` (replacing a previous
 /// Brickyard output there, never anything else). Throws std::runtime_error on failure,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "tensordash/params.h"
 
 #include <string>
 
@@ -15,9 +16,22 @@ struct ArrayParams {
   int inputWidth = 8, accWidth = 32, outputWidth = 20;
   int shiftWidth = 5; // bits of the OS output shift amount
   bool hasWs = true, hasOs = true;
+  // TensorDash (sparsity.tensordash.enabled, docs/tensordash.md): an OS operand b arrives as
+  // a window of tdDepth steps of `lanes` elements, and every PE row's a carries, above its
+  // `lanes` elements, one select per lane (tdSelBits each: the pattern index, or
+  // tdIdleSelect for an idle lane) that picks the lane's b from that window.
+  bool tensordash = false;
+  int tdLookahead = 0, tdRowsPerScheduler = 1;
+  int tdDepth = 1;
+  int tdCandidates = 1;
+  int tdSelBits = 0;
+  int tdIdleSelect() const { return (1 << tdSelBits) - 1; }
+  int selWidth() const { return tensordash ? lanes * tdSelBits : 0; }
 
-  int aWidth() const { return lanes * inputWidth; } // a operand per PE row: `lanes` elements
-  /// b chain per PE column: WS partial sums (outputWidth) and/or OS operands (lanes*inputWidth).
+  /// a per PE row: `lanes` elements, then the lanes' TensorDash selects (if any).
+  int aWidth() const { return lanes * inputWidth + selWidth(); }
+  /// b chain per PE column: WS partial sums (outputWidth) and/or OS operands (lanes*inputWidth,
+  /// or the TensorDash window of tdDepth such steps).
   int bWidth() const;
   /// Preload chain per PE column: WS weights (lanes*inputWidth) and/or OS results (outputWidth).
   int dWidth() const;
@@ -29,6 +43,9 @@ struct ArrayParams {
 };
 
 ArrayParams arrayParams(const config::Config& config);
+
+/// The TensorDash parameters of an array with tensordash set (the model's and the RTL's).
+tensordash::TensorDashParams tensorDashParams(const ArrayParams& p);
 
 /// Gemmini's encoding of the run-time dataflow bit (CONFIG_EX, PE control).
 constexpr int kDataflowOS = 0;

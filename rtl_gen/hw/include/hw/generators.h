@@ -31,6 +31,9 @@ inline constexpr const char* kStoreController = "by_store_controller";
 inline constexpr const char* kExecController = "by_execute_controller";
 inline constexpr const char* kFrontend = "by_cmd_frontend";
 inline constexpr const char* kAccelerator = "by_accelerator";
+inline constexpr const char* kTdScheduler = "by_td_scheduler";
+inline constexpr const char* kTdFrontend = "by_td_frontend";
+inline constexpr const char* kTdArray = "by_td_array";
 inline constexpr const char* kDmaReader = "by_dma_reader";
 inline constexpr const char* kDmaWriter = "by_dma_writer";
 inline constexpr const char* kBovedaCompressor = "by_boveda_compressor";
@@ -53,6 +56,7 @@ public:
   vlog::Module build() const;
 
 private:
+  void emitTensorDashMux(vlog::Body& body) const;
   ArrayParams p_;
 };
 

@@ -102,6 +102,16 @@ struct Register {
 const std::vector<Register>& registers();
 uint32_t registerOffset(const std::string& name);
 
+/// Bit fields of the control registers that software tests or sets (STATUS, ERROR, IRQ_*,
+/// HW_FEATURES), so that a driver reads them from the generated header, not from prose.
+struct RegisterField {
+  std::string reg;  // register name (registers())
+  std::string name; // field name
+  int lsb;
+  int width;
+};
+const std::vector<RegisterField>& registerFields();
+
 /// Markdown tables of the encodings, registers, errors and events (docs/isa.md).
 std::string referenceMarkdown();
 /// C99 header with funct codes, field shifts/masks, register offsets, error codes and events.

@@ -5,6 +5,7 @@
 // indentation, headers), so no generator formats Verilog by hand.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -171,10 +172,12 @@ public:
   std::pair<Body*, Body*> genIf(const std::string& cond, const std::string& label,
                                 const std::string& elseLabel = "");
 
-  const std::vector<Item>& items() const { return items_; }
+  const std::deque<Item>& items() const { return items_; }
 
 private:
-  std::vector<Item> items_;
+  // A deque: references returned by sequential(), comb(), instance()... stay valid while
+  // more items are added (a generator may fill a block after declaring further signals).
+  std::deque<Item> items_;
 };
 
 /// A SystemVerilog module. Created by a generator, printed by printModule().

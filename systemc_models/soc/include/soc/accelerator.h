@@ -12,6 +12,11 @@
 // host CPU's thread with `delay` = how far the CPU runs ahead of sc_time_stamp(), exactly
 // like b_transport. They may call wait() (e.g. back-pressure while the command queue is
 // full, or until idle); on return, sc_time_stamp() + delay is when the CPU continues.
+//
+// A model may also run on the host's thread instead of its own processes, advanced lazily
+// to the host's time whenever the host calls it (the Verilated RTL does, to avoid a SystemC
+// context switch per clock cycle). hostSync() gives it the host's quantum boundaries, so that
+// it keeps up while the host does not call it.
 #pragma once
 
 #include "soc/rocc.h"
@@ -29,6 +34,13 @@ namespace by::soc {
 struct AcceleratorCounter {
   std::string name;
   uint64_t value = 0;
+};
+
+/// What simulating the model cost (for the stats): the clock cycles it evaluated (a model may
+/// skip cycles in which nothing can happen) and the wall-clock time spent evaluating them.
+struct ModelActivity {
+  uint64_t clockedCycles = 0;
+  double wallSeconds = 0;
 };
 
 class AcceleratorDevice {
@@ -51,8 +63,14 @@ public:
   /// Returns once every command issued so far has completed (the host's `fence`).
   virtual void waitIdle(sc_core::sc_time& delay) = 0;
 
+  /// Called on the host's thread just before the host waits at a quantum boundary:
+  /// sc_time_stamp() + delay is the host's time. Must not wait(). Default: nothing.
+  virtual void hostSync(const sc_core::sc_time& delay) { (void)delay; }
+
   /// Counters read once when the simulation ends.
   virtual std::vector<AcceleratorCounter> counters() const = 0;
+  /// Read once when the simulation ends. Default: nothing to report.
+  virtual ModelActivity activity() const { return {}; }
 };
 
 } // namespace by::soc

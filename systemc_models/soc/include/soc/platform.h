@@ -56,6 +56,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// Everything runSimulation() checks before simulating: the program (readable, RISC-V, fits
+/// the config's DRAM) and the quantum. Throws ElfError / SimSetupError. Lets a caller reject
+/// bad input before expensive preparation (e.g. building an accelerator model).
+void checkSimOptions(const SimOptions& options);
+
 /// Elaborates the SoC, loads the program and simulates until it exits, faults or times out.
 /// Throws ElfError / SimSetupError for rejected input; std::logic_error if called twice.
 SimResult runSimulation(const SimOptions& options);

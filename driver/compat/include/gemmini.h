@@ -1,0 +1,229 @@
+/* Gemmini compatibility: the names and semantics of Gemmini's gemmini.h (its documented
+ * software API: the gemmini_* command macros, the tiled_* kernels, matmul_cpu), implemented
+ * on Brickyard's native driver (brickyard/accel.h, brickyard/kernels.h) and the generated
+ * gemmini_params.h. Written from Gemmini's documented behaviour; what Brickyard does not
+ * support is listed in docs/driver.md ("Gemmini compatibility") and reported at run time with
+ * a message and exit(1), never silently ignored.
+ *
+ * Unlike the native driver this header is hosted: it uses stdio, stdlib (exit, malloc for the
+ * workspaces of transposes and depthwise convolutions) as Gemmini's does. */
+#ifndef BRICKYARD_GEMMINI_H
+#define BRICKYARD_GEMMINI_H
+
+#include "brickyard/brickyard.h"
+#include "gemmini_params.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- Command codes and constants ------------------------------------------------------- */
+#define k_CONFIG BY_FUNCT_CONFIG
+#define k_MVIN2 BY_FUNCT_MVIN2
+#define k_MVIN BY_FUNCT_MVIN
+#define k_MVOUT BY_FUNCT_MVOUT
+#define k_COMPUTE_PRELOADED BY_FUNCT_COMPUTE_PRELOADED
+#define k_COMPUTE_ACCUMULATE BY_FUNCT_COMPUTE_ACCUMULATED
+#define k_PRELOAD BY_FUNCT_PRELOAD
+#define k_FLUSH BY_FUNCT_FLUSH
+#define k_MVIN3 BY_FUNCT_MVIN3
+#define k_COUNTER BY_FUNCT_COUNTER_OP
+
+#define CONFIG_EX BY_CONFIG_TYPE_EX
+#define CONFIG_LD BY_CONFIG_TYPE_LD
+#define CONFIG_ST BY_CONFIG_TYPE_ST
+
+#define GARBAGE_ADDR ((uint32_t)BY_GARBAGE_ADDR)
+#define OUTPUT_STATIONARY BY_DATAFLOW_OS
+#define WEIGHT_STATIONARY BY_DATAFLOW_WS
+
+#define NO_ACTIVATION BY_ACT_NONE
+#define RELU BY_ACT_RELU
+#define LAYERNORM 2 /* Gemmini's other activations: rejected (no such hardware) */
+#define IGELU 3
+#define SOFTMAX 4
+#define RELU6 LAYERNORM /* older Gemmini numbering */
+
+enum tiled_matmul_type_t { OS = BY_DATAFLOW_OS, WS = BY_DATAFLOW_WS, CPU = 2 };
+
+#ifndef ROUND_NEAR_EVEN
+/* Round to nearest, ties to even (double arithmetic). */
+#define ROUND_NEAR_EVEN(x) by_gemmini_round_near_even((double)(x))
+#endif
+static inline double by_gemmini_round_near_even(double x) {
+  const long long i = (long long)x;
+  const double rem = x - (double)i;
+  if (rem > 0.5 || (rem == 0.5 && (i & 1)))
+    return (double)(i + 1);
+  if (rem < -0.5 || (rem == -0.5 && (i & 1)))
+    return (double)(i - 1);
+  return (double)i;
+}
+
+static inline acc_scale_t_bits acc_scale_t_to_acc_scale_t_bits(acc_scale_t x) {
+  return by_float_bits(x);
+}
+static inline acc_scale_t acc_scale_t_bits_to_acc_scale_t(acc_scale_t_bits x) {
+  union {
+    acc_scale_t_bits b;
+    acc_scale_t f;
+  } u;
+  u.b = x;
+  return u.f;
+}
+static inline scale_t_bits scale_t_to_scale_t_bits(scale_t x) {
+  return by_float_bits(x);
+}
+
+/* Stops a program that asks for something Brickyard does not have (docs/driver.md). */
+static inline void by_gemmini_unsupported(const char* what) {
+  printf("gemmini.h on Brickyard: %s is not supported (see docs/driver.md)\n", what);
+  exit(1);
+}
+
+/* ---- Raw instructions ------------------------------------------------------------------ */
+/* funct must be a constant expression (the RoCC HAL puts it in the instruction word). */
+#define ROCC_INSTRUCTION_RS1_RS2(x, rs1, rs2, funct)                                               \
+  BY_HAL_CMD(funct, (uint64_t)(rs1), (uint64_t)(rs2))
+
+#define BY_GEMMINI_OPERAND(addr, cols, rows)                                                       \
+  (((uint64_t)(rows) << (ADDR_LEN + 16)) | ((uint64_t)(cols) << ADDR_LEN) |                        \
+   (uint64_t)(uint32_t)(addr))
+
+#define gemmini_extended_mvin(dram_addr, spad_addr, cols, rows)                                    \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
+                           BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVIN)
+#define gemmini_extended_mvin2(dram_addr, spad_addr, cols, rows)                                   \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
+                           BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVIN2)
+#define gemmini_extended_mvin3(dram_addr, spad_addr, cols, rows)                                   \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
+                           BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVIN3)
+#define gemmini_block_mvin(dram_addr, spad_addr, len)                                              \
+  gemmini_extended_mvin(dram_addr, spad_addr, (len)*DIM, DIM)
+#define gemmini_mvin(dram_addr, spad_addr) gemmini_extended_mvin(dram_addr, spad_addr, DIM, DIM)
+#define gemmini_extended_mvout(dram_addr, spad_addr, cols, rows)                                   \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, (uintptr_t)(dram_addr),                                    \
+                           BY_GEMMINI_OPERAND(spad_addr, cols, rows), k_MVOUT)
+#define gemmini_mvout(dram_addr, spad_addr) gemmini_extended_mvout(dram_addr, spad_addr, DIM, DIM)
+
+#define gemmini_extended_compute_preloaded(A, BD, A_cols, A_rows, BD_cols, BD_rows)                \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(A, A_cols, A_rows),                     \
+                           BY_GEMMINI_OPERAND(BD, BD_cols, BD_rows), k_COMPUTE_PRELOADED)
+#define gemmini_extended_compute_accumulated(A, BD, A_cols, A_rows, BD_cols, BD_rows)              \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(A, A_cols, A_rows),                     \
+                           BY_GEMMINI_OPERAND(BD, BD_cols, BD_rows), k_COMPUTE_ACCUMULATE)
+#define gemmini_compute_preloaded(A, BD)                                                           \
+  gemmini_extended_compute_preloaded(A, BD, DIM, DIM, DIM, DIM)
+#define gemmini_compute_accumulated(A, BD)                                                         \
+  gemmini_extended_compute_accumulated(A, BD, DIM, DIM, DIM, DIM)
+#define gemmini_extended_preload(BD, C, BD_cols, BD_rows, C_cols, C_rows)                          \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, BY_GEMMINI_OPERAND(BD, BD_cols, BD_rows),                  \
+                           BY_GEMMINI_OPERAND(C, C_cols, C_rows), k_PRELOAD)
+#define gemmini_preload(BD, C) gemmini_extended_preload(BD, C, DIM, DIM, DIM, DIM)
+#define gemmini_preload_zeros(C) gemmini_preload(GARBAGE_ADDR, C)
+
+/* CONFIG_EX. Gemmini's current form is (dataflow, act, sys_shift, A_stride, A_transpose,
+ * B_transpose); its older form also passed acc_scale and relu6_shift after sys_shift. Both are
+ * accepted (counted by arguments). acc_scale of the older form is ignored as by the hardware
+ * (mvout scaling belongs to CONFIG_ST). Transposes are rejected by the hardware (UNSUPPORTED). */
+static inline void by_gemmini_config_ex(int dataflow, int act, uint32_t sys_shift,
+                                        uint32_t a_stride, int a_transpose, int b_transpose) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG,
+             by_enc_config_ex_rs1(dataflow, act, 0, a_stride) |
+                 BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, a_transpose) |
+                 BY_FIELD(BY_CONFIG_EX_RS1_B_TRANSPOSE, b_transpose),
+             by_enc_config_ex_rs2(sys_shift, 1));
+}
+#define BY_GEMMINI_PICK8(_1, _2, _3, _4, _5, _6, _7, _8, NAME, ...) NAME
+#define BY_GEMMINI_CONFIG_EX3(df, act, shift) by_gemmini_config_ex((df), (act), (shift), 1, 0, 0)
+#define BY_GEMMINI_CONFIG_EX5(df, act, shift, acc_scale, relu6)                                    \
+  by_gemmini_config_ex((df), (act), (shift), 1, 0, 0)
+#define BY_GEMMINI_CONFIG_EX6(df, act, shift, a_stride, a_t, b_t)                                  \
+  by_gemmini_config_ex((df), (act), (shift), (a_stride), (a_t), (b_t))
+#define BY_GEMMINI_CONFIG_EX8(df, act, shift, acc_scale, relu6, a_stride, a_t, b_t)                \
+  by_gemmini_config_ex((df), (act), (shift), (a_stride), (a_t), (b_t))
+#define gemmini_config_ex(...)                                                                     \
+  BY_GEMMINI_PICK8(__VA_ARGS__, _8, _7, _6, BY_GEMMINI_CONFIG_EX5, _4, BY_GEMMINI_CONFIG_EX3, _2,  \
+                   _1)                                                                             \
+  (__VA_ARGS__)
+#define gemmini_extended_config_ex(...)                                                            \
+  BY_GEMMINI_PICK8(__VA_ARGS__, BY_GEMMINI_CONFIG_EX8, _7, BY_GEMMINI_CONFIG_EX6, _5, _4, _3, _2,  \
+                   _1)                                                                             \
+  (__VA_ARGS__)
+
+/* CONFIG_LD: mvin scales must be the identity (no mvin scaling hardware; the hardware rejects
+ * others as UNSUPPORTED). */
+#define gemmini_extended3_config_ld(stride, scale, shrunk, id)                                     \
+  BY_HAL_CMD(BY_FUNCT_CONFIG,                                                                      \
+             (by_enc_config_ld_rs1((id), (shrunk), 0) & ~BY_FIELD(BY_CONFIG_LD_RS1_SCALE, ~0u)) |  \
+                 BY_FIELD(BY_CONFIG_LD_RS1_SCALE, scale_t_to_scale_t_bits((scale_t)(scale))),      \
+             by_enc_config_ld_rs2(stride))
+#define gemmini_extended2_config_ld(stride, scale, shrunk)                                         \
+  gemmini_extended3_config_ld(stride, scale, shrunk, 0)
+#define gemmini_extended_config_ld(stride, scale) gemmini_extended2_config_ld(stride, scale, false)
+#define gemmini_config_ld(stride) gemmini_extended_config_ld(stride, MVIN_SCALE_IDENTITY)
+
+/* CONFIG_ST: Gemmini's current form (stride, acc_act, acc_scale, pool_stride, pool_size,
+ * pool_out_dim, porows, pocols, orows, ocols, upad, lpad) and its older form without
+ * acc_act / acc_scale (10 arguments). */
+static inline void by_gemmini_config_st(uint32_t stride, int act, acc_scale_t scale,
+                                        uint32_t pool_stride, uint32_t pool_size,
+                                        uint32_t pool_out_dim, uint32_t porows, uint32_t pocols,
+                                        uint32_t orows, uint32_t ocols, uint32_t upad,
+                                        uint32_t lpad) {
+  const by_pool_t pool = {pool_stride, pool_size, upad,  lpad, pool_out_dim,
+                          porows,      pocols,    orows, ocols};
+  by_config_st(stride, act, scale, &pool);
+}
+#define BY_GEMMINI_PICK12(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, NAME, ...) NAME
+#define BY_GEMMINI_CONFIG_ST12(s, act, scale, ps, psz, pod, por, poc, orr, occ, up, lp)            \
+  by_gemmini_config_st((uint32_t)(s), (act), (acc_scale_t)(scale), (ps), (psz), (pod), (por),      \
+                       (poc), (orr), (occ), (up), (lp))
+#define BY_GEMMINI_CONFIG_ST10(s, ps, psz, pod, por, poc, orr, occ, up, lp)                        \
+  by_gemmini_config_st((uint32_t)(s), NO_ACTIVATION, ACC_SCALE_IDENTITY, (ps), (psz), (pod),       \
+                       (por), (poc), (orr), (occ), (up), (lp))
+#define gemmini_extended_config_st(...)                                                            \
+  BY_GEMMINI_PICK12(__VA_ARGS__, BY_GEMMINI_CONFIG_ST12, _11, BY_GEMMINI_CONFIG_ST10, _9, _8, _7,  \
+                    _6, _5, _4, _3, _2, _1)                                                        \
+  (__VA_ARGS__)
+#define gemmini_extended2_config_st(stride, acc_act, acc_scale, pool_stride, pool_size,            \
+                                    pool_out_dim, porows, pocols, orows, ocols, upad, lpad)        \
+  BY_GEMMINI_CONFIG_ST12(stride, acc_act, acc_scale, pool_stride, pool_size, pool_out_dim, porows, \
+                         pocols, orows, ocols, upad, lpad)
+#define gemmini_config_st(stride)                                                                  \
+  by_gemmini_config_st((uint32_t)(stride), NO_ACTIVATION, ACC_SCALE_IDENTITY, 0, 0, 0, 0, 0, 0, 0, \
+                       0, 0)
+
+#define gemmini_flush(skip) BY_HAL_CMD(BY_FUNCT_FLUSH, (uint64_t)(skip), 0)
+#define gemmini_fence() by_fence()
+
+/* ---- Counters (COUNTER_OP) ------------------------------------------------------------- */
+#define gemmini_counter_access(rd, config_reg)                                                     \
+  do {                                                                                             \
+    (rd) = BY_HAL_CMD_RD(BY_FUNCT_COUNTER_OP, (uint64_t)(config_reg), 0);                          \
+  } while (0)
+static inline uint32_t counter_read(size_t index) {
+  return (uint32_t)by_counter_read((uint32_t)index);
+}
+static inline void counter_configure(size_t index, size_t event) {
+  by_counter_configure((uint32_t)index, (uint32_t)event, 0);
+}
+static inline void counter_configure_external(size_t index, size_t event) {
+  by_counter_configure((uint32_t)index, (uint32_t)event, 1);
+}
+static inline void counter_reset(void) {
+  by_counter_reset();
+}
+static inline void counter_snapshot_take(void) {
+  by_counter_snapshot();
+}
+static inline void counter_snapshot_reset(void) {
+  by_counter_snapshot_reset();
+}
+
+#include "gemmini_kernels.h"
+
+#endif /* BRICKYARD_GEMMINI_H */

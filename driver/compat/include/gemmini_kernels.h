@@ -1,0 +1,239 @@
+/* Gemmini's tiled kernels and CPU references on Brickyard's kernels (included by gemmini.h).
+ * tiled_* with type CPU run the native CPU fallback, which is bit for bit the accelerator's
+ * result; matmul_cpu and resadd_cpu are Gemmini's plain references (exact sums). */
+#ifndef BRICKYARD_GEMMINI_KERNELS_H
+#define BRICKYARD_GEMMINI_KERNELS_H
+
+#include "gemmini.h"
+
+static inline void by_gemmini_check(by_status_t s, const char* what) {
+  if (s != BY_OK) {
+    const by_error_t e = by_error();
+    printf("%s failed: %s (hardware error %s)\n", what, by_status_string(s), by_error_name(e.code));
+    exit(1);
+  }
+}
+
+static inline void by_gemmini_check_act(int act, const char* what) {
+  if (act != NO_ACTIVATION && act != RELU) {
+    printf("%s: activation %d: ", what, act);
+    by_gemmini_unsupported("an activation other than NO_ACTIVATION and RELU");
+  }
+}
+
+/* Mvin scale factors are the identity on Brickyard (no mvin scaling hardware; gemmini_params.h
+ * defines MVIN_SCALE as the identity), exactly as on a Gemmini built without mvin scaling. */
+static inline void tiled_matmul(size_t dim_I, size_t dim_J, size_t dim_K, const elem_t* A,
+                                const elem_t* B, const void* D, void* C, size_t stride_A,
+                                size_t stride_B, size_t stride_D, size_t stride_C,
+                                scale_t A_scale_factor, scale_t B_scale_factor,
+                                scale_acc_t D_scale_factor, int act, acc_scale_t scale,
+                                acc_scale_t bert_scale, bool repeating_bias, size_t tile_I,
+                                size_t tile_J, size_t tile_K, bool transpose_A, bool transpose_B,
+                                bool full_C, bool low_D, uint8_t weightA,
+                                enum tiled_matmul_type_t tiled_matmul_type) {
+  (void)A_scale_factor, (void)B_scale_factor, (void)D_scale_factor, (void)bert_scale, (void)weightA;
+  by_gemmini_check_act(act, "tiled_matmul");
+  by_matmul_t m;
+  by_matmul_init(&m);
+  m.I = dim_I;
+  m.J = dim_J;
+  m.K = dim_K;
+  m.A = A;
+  m.lda = stride_A;
+  m.a_transposed = transpose_A;
+  m.B = B;
+  m.ldb = stride_B;
+  m.b_transposed = transpose_B;
+  m.D = D;
+  m.ldd = stride_D;
+  m.d_elem = low_D;
+  m.repeating_bias = repeating_bias;
+  m.C = C;
+  m.ldc = stride_C;
+  m.c_full = full_C;
+  m.activation = act;
+  m.scale = scale;
+  m.dataflow = tiled_matmul_type == CPU ? BY_DATAFLOW_AUTO : (int)tiled_matmul_type;
+  m.on_cpu = tiled_matmul_type == CPU;
+  m.tile_i = tile_I;
+  m.tile_j = tile_J;
+  m.tile_k = tile_K;
+  void* ws = 0;
+  if (transpose_A || transpose_B) {
+    m.workspace_bytes = by_matmul_workspace_bytes(&m);
+    m.workspace = ws = malloc(m.workspace_bytes);
+    if (!ws) {
+      printf("tiled_matmul: no memory for the transpose workspace\n");
+      exit(1);
+    }
+  }
+  by_gemmini_check(by_matmul(&m), "tiled_matmul");
+  free(ws);
+}
+
+/* Tile sizes chosen from the generated parameters (docs/driver.md "Tiling"). */
+static inline void tiled_matmul_auto(size_t dim_I, size_t dim_J, size_t dim_K, const elem_t* A,
+                                     const elem_t* B, const void* D, void* C, size_t stride_A,
+                                     size_t stride_B, size_t stride_D, size_t stride_C,
+                                     scale_t A_scale_factor, scale_t B_scale_factor,
+                                     scale_acc_t D_scale_factor, int act, acc_scale_t scale,
+                                     acc_scale_t bert_scale, bool repeating_bias, bool transpose_A,
+                                     bool transpose_B, bool full_C, bool low_D, uint8_t weightA,
+                                     enum tiled_matmul_type_t tiled_matmul_type) {
+  tiled_matmul(dim_I, dim_J, dim_K, A, B, D, C, stride_A, stride_B, stride_D, stride_C,
+               A_scale_factor, B_scale_factor, D_scale_factor, act, scale, bert_scale,
+               repeating_bias, 0, 0, 0, transpose_A, transpose_B, full_C, low_D, weightA,
+               tiled_matmul_type);
+}
+
+/* Gemmini's reference: exact sums, then ACC_SCALE, saturation and ReLU. D is acc_t (or NULL),
+ * C elem_t. */
+static inline void matmul_cpu(bool transA, bool transB, size_t DIM_I, size_t DIM_J, size_t DIM_K,
+                              const elem_t* A, const elem_t* B, const acc_t* D, elem_t* C,
+                              size_t stride_A, size_t stride_B, size_t stride_D, size_t stride_C,
+                              scale_t A_scale_factor, scale_t B_scale_factor,
+                              scale_acc_t D_scale_factor, int act, acc_scale_t scale,
+                              acc_scale_t bert_scale, bool repeating_bias) {
+  (void)A_scale_factor, (void)B_scale_factor, (void)D_scale_factor, (void)bert_scale;
+  by_gemmini_check_act(act, "matmul_cpu");
+  for (size_t i = 0; i < DIM_I; ++i)
+    for (size_t j = 0; j < DIM_J; ++j) {
+      full_t sum = D ? D[(repeating_bias ? 0 : i) * stride_D + j] : 0;
+      for (size_t k = 0; k < DIM_K; ++k)
+        sum += (full_t)(transA ? A[k * stride_A + i] : A[i * stride_A + k]) *
+               (transB ? B[j * stride_B + k] : B[k * stride_B + j]);
+      full_t y = ACC_SCALE(sum, scale);
+      y = y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y);
+      C[i * stride_C + j] = (elem_t)(act == RELU && y < 0 ? 0 : y);
+    }
+}
+
+static inline void by_gemmini_conv(const by_conv_t* c, int out_row_dim, int out_col_dim,
+                                   const char* what) {
+  if ((size_t)out_row_dim != by_conv_out_rows(c) || (size_t)out_col_dim != by_conv_out_cols(c)) {
+    printf("%s: output %dx%d does not match the input, kernel, stride and padding (%lux%lu)\n",
+           what, out_row_dim, out_col_dim, (unsigned long)by_conv_out_rows(c),
+           (unsigned long)by_conv_out_cols(c));
+    exit(1);
+  }
+  by_gemmini_check(by_conv(c), what);
+}
+
+static inline void by_gemmini_conv_pool(by_conv_t* c, int pool_size, int pool_stride,
+                                        int pool_padding) {
+  if (pool_stride != 0) { /* Gemmini: pool_stride 0 means no pooling */
+    c->pool_size = (size_t)pool_size;
+    c->pool_stride = (size_t)pool_stride;
+    c->pool_padding = (size_t)pool_padding;
+  }
+}
+
+static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_dim, int in_channels,
+                                   int out_channels, int out_row_dim, int out_col_dim, int stride,
+                                   int input_dilation, int kernel_dilation, int padding,
+                                   int kernel_dim, bool wrot180, bool trans_output_1203,
+                                   bool trans_input_3120, bool trans_weight_1203,
+                                   bool trans_weight_0132, const elem_t* input,
+                                   const elem_t* weights, const acc_t* bias, elem_t* output,
+                                   int act, acc_scale_t scale, int pool_size, int pool_stride,
+                                   int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
+  if (input_dilation != 1 || kernel_dilation != 1)
+    by_gemmini_unsupported("tiled_conv_auto with input or kernel dilation");
+  if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132)
+    by_gemmini_unsupported("tiled_conv_auto with rotated or transposed operands");
+  by_gemmini_check_act(act, "tiled_conv_auto");
+  by_conv_t c;
+  by_conv_init(&c);
+  c.batch = (size_t)batch_size;
+  c.in_rows = (size_t)in_row_dim;
+  c.in_cols = (size_t)in_col_dim;
+  c.in_ch = (size_t)in_channels;
+  c.out_ch = (size_t)out_channels;
+  c.kernel_rows = c.kernel_cols = (size_t)kernel_dim;
+  c.stride = (size_t)stride;
+  c.padding = (size_t)padding;
+  c.input = input;
+  c.weights = weights;
+  c.bias = bias;
+  c.output = output;
+  c.activation = act;
+  c.scale = scale;
+  by_gemmini_conv_pool(&c, pool_size, pool_stride, pool_padding);
+  c.on_cpu = tiled_conv_type == CPU;
+  by_gemmini_conv(&c, out_row_dim, out_col_dim, "tiled_conv_auto");
+}
+
+/* Depthwise: weights [channels][kernel_row_dim][kernel_col_dim]. */
+static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col_dim, int channels,
+                                      int out_row_dim, int out_col_dim, int stride, int padding,
+                                      int kernel_row_dim, int kernel_col_dim, const elem_t* input,
+                                      const elem_t* weights, const acc_t* bias, elem_t* output,
+                                      int act, acc_scale_t scale, int pool_size, int pool_stride,
+                                      int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
+  by_gemmini_check_act(act, "tiled_conv_dw_auto");
+  by_conv_t c;
+  by_conv_init(&c);
+  c.batch = (size_t)batch_size;
+  c.in_rows = (size_t)in_row_dim;
+  c.in_cols = (size_t)in_col_dim;
+  c.in_ch = c.out_ch = (size_t)channels;
+  c.kernel_rows = (size_t)kernel_row_dim;
+  c.kernel_cols = (size_t)kernel_col_dim;
+  c.stride = (size_t)stride;
+  c.padding = (size_t)padding;
+  c.depthwise = 1;
+  c.input = input;
+  c.weights = weights;
+  c.bias = bias;
+  c.output = output;
+  c.activation = act;
+  c.scale = scale;
+  by_gemmini_conv_pool(&c, pool_size, pool_stride, pool_padding);
+  c.on_cpu = tiled_conv_type == CPU;
+  c.workspace_bytes = by_conv_workspace_bytes(&c);
+  c.workspace = malloc(c.workspace_bytes);
+  if (!c.workspace) {
+    printf("tiled_conv_dw_auto: no memory for the workspace\n");
+    exit(1);
+  }
+  by_gemmini_conv(&c, out_row_dim, out_col_dim, "tiled_conv_dw_auto");
+  free(c.workspace);
+}
+
+/* C = act(clip(ACC_SCALE(A + B, C_scale))); A_scale / B_scale are mvin scales (identity). */
+static inline void tiled_resadd_auto(const size_t I, const size_t J, const scale_t A_scale,
+                                     const scale_t B_scale, const acc_scale_t C_scale,
+                                     const elem_t* A, const elem_t* B, elem_t* C, bool relu,
+                                     enum tiled_matmul_type_t matadd_type) {
+  (void)A_scale, (void)B_scale;
+  by_gemmini_check(
+      by_resadd(I, J, A, J, B, J, C, J, C_scale, relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
+      "tiled_resadd_auto");
+}
+
+static inline void resadd_cpu(const size_t I, const size_t J, const scale_t A_scale,
+                              const scale_t B_scale, const acc_scale_t C_scale, const elem_t* A,
+                              const elem_t* B, elem_t* C, bool relu) {
+  (void)A_scale, (void)B_scale;
+  for (size_t i = 0; i < I * J; ++i) {
+    full_t y = ACC_SCALE((acc_t)A[i] + B[i], C_scale);
+    y = y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y);
+    C[i] = (elem_t)(relu && y < 0 ? 0 : y);
+  }
+}
+
+/* input [batches][dim][dim][channels] -> output [batches][channels]. */
+static inline void tiled_global_average_auto(const elem_t* input, elem_t* output, int batches,
+                                             int channels, int dim, enum tiled_matmul_type_t type) {
+  by_gemmini_check(by_global_average(input, output, (size_t)batches, (size_t)(dim * dim),
+                                     (size_t)channels, type == CPU),
+                   "tiled_global_average_auto");
+}
+static inline void tiled_global_average(const elem_t* input, elem_t* output, int batches,
+                                        int channels, int dim, int channel_tile_size) {
+  (void)channel_tile_size; /* the driver tiles channels itself */
+  tiled_global_average_auto(input, output, batches, channels, dim, WS);
+}
+
+#endif /* BRICKYARD_GEMMINI_KERNELS_H */

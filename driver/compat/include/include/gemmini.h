@@ -1,0 +1,2 @@
+/* Gemmini programs write #include "include/gemmini.h". */
+#include "../gemmini.h"

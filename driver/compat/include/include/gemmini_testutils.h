@@ -1,0 +1,2 @@
+/* Gemmini programs write #include "include/gemmini_testutils.h". */
+#include "../gemmini_testutils.h"

@@ -1,0 +1,167 @@
+/* The native command API: one inline function per accelerator command (docs/isa.md), issued
+ * through the HAL chosen at build time (brickyard/hal.h), plus fence, errors and counters.
+ * Nothing here checks arguments: the hardware validates every command and latches the first
+ * error in ERROR (by_error()); the kernels in brickyard/kernels.h check their inputs. */
+#ifndef BRICKYARD_ACCEL_H
+#define BRICKYARD_ACCEL_H
+
+#include "brickyard/hal.h"
+#include "brickyard/isa.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A DRAM address as the accelerator sees it (32-bit physical, docs/isa.md). */
+static inline uint64_t by_dram(const void* p) {
+  return (uint64_t)(uintptr_t)p;
+}
+/* True when n bytes at p lie below 4 GiB, where the accelerator's DMA can reach them. */
+static inline int by_dram_reachable(const void* p, uint64_t n) {
+  const uint64_t a = by_dram(p);
+  return a <= UINT64_C(0x100000000) && n <= UINT64_C(0x100000000) - a;
+}
+
+/* ---- CONFIG ---------------------------------------------------------------------------- */
+
+/* Dataflow (BY_DATAFLOW_WS / _OS), activation of results written to the scratchpad
+ * (BY_ACT_NONE / BY_ACT_RELU), OS output shift, A and C row strides (0 means 1). Invalidates
+ * the array's stationary data. */
+static inline void by_config_ex(int dataflow, int activation, uint32_t in_shift, uint32_t a_stride,
+                                uint32_t c_stride) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ex_rs1(dataflow, activation, 0, a_stride),
+             by_enc_config_ex_rs2(in_shift, c_stride));
+}
+/* Only the A and C strides; the stationary data stays. */
+static inline void by_config_ex_strides(uint32_t a_stride, uint32_t c_stride) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ex_rs1(0, 0, 1, a_stride),
+             by_enc_config_ex_rs2(0, c_stride));
+}
+/* mvin channel 0..2: DRAM bytes between rows (0 repeats one row), shrink (accumulator mvin of
+ * elem_t values), local rows between column blocks (0 means DIM). */
+static inline void by_config_ld(int channel, uint64_t stride_bytes, int shrink,
+                                uint32_t block_stride) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ld_rs1(channel, shrink, block_stride),
+             by_enc_config_ld_rs2(stride_bytes));
+}
+/* mvout: DRAM bytes between rows, activation and float scale of accumulator reads, and
+ * max-pooling / strided mvout (pool NULL: off). */
+static inline void by_config_st(uint32_t stride_bytes, int activation, float acc_scale,
+                                const by_pool_t* pool) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_st_rs1(activation, pool),
+             by_enc_config_st_rs2(stride_bytes, by_float_bits(acc_scale)));
+}
+
+/* ---- Moves ----------------------------------------------------------------------------- */
+
+/* rows x cols elements from DRAM (NULL: zeros) to a local address on mvin channel 0..2. */
+static inline void by_mvin(int channel, const void* dram, uint32_t local, uint32_t rows,
+                           uint32_t cols) {
+  const uint64_t rs2 = by_enc_mvin_rs2(local, rows, cols);
+  if (channel == 1)
+    BY_HAL_CMD(BY_FUNCT_MVIN2, by_dram(dram), rs2);
+  else if (channel == 2)
+    BY_HAL_CMD(BY_FUNCT_MVIN3, by_dram(dram), rs2);
+  else
+    BY_HAL_CMD(BY_FUNCT_MVIN, by_dram(dram), rs2);
+}
+static inline void by_mvout(void* dram, uint32_t local, uint32_t rows, uint32_t cols) {
+  BY_HAL_CMD(BY_FUNCT_MVOUT, by_dram(dram), by_enc_mvout_rs2(local, rows, cols));
+}
+
+/* ---- The array ------------------------------------------------------------------------- */
+
+/* PRELOAD: the stationary operand BD (WS weights / OS initial accumulators) and the output C
+ * of the COMPUTE that must follow. */
+static inline void by_preload(uint32_t bd, uint32_t bd_rows, uint32_t bd_cols, uint32_t c,
+                              uint32_t c_rows, uint32_t c_cols) {
+  BY_HAL_CMD(BY_FUNCT_PRELOAD, by_enc_preload_bd(bd, bd_rows, bd_cols),
+             by_enc_preload_c(c, c_rows, c_cols));
+}
+/* COMPUTE_PRELOADED (preloaded != 0) or COMPUTE_ACCUMULATED: A and BD (WS bias / OS B). */
+static inline void by_compute(int preloaded, uint32_t a, uint32_t a_rows, uint32_t a_cols,
+                              uint32_t bd, uint32_t bd_rows, uint32_t bd_cols) {
+  const uint64_t rs1 = by_enc_compute_a(a, a_rows, a_cols);
+  const uint64_t rs2 = by_enc_compute_bd(bd, bd_rows, bd_cols);
+  if (preloaded)
+    BY_HAL_CMD(BY_FUNCT_COMPUTE_PRELOADED, rs1, rs2);
+  else
+    BY_HAL_CMD(BY_FUNCT_COMPUTE_ACCUMULATED, rs1, rs2);
+}
+static inline void by_flush(void) {
+  BY_HAL_CMD(BY_FUNCT_FLUSH, 0, 0);
+}
+/* Waits until every command issued so far has completed (DRAM written by mvouts included). */
+static inline void by_fence(void) {
+  by_hal_fence();
+}
+
+/* ---- Errors ---------------------------------------------------------------------------- */
+
+typedef struct {
+  uint32_t code;  /* BY_ERROR_* of the first rejected command since the last clear */
+  uint32_t funct; /* its funct7 */
+  uint32_t count; /* commands rejected since reset */
+} by_error_t;
+
+/* Reads ERROR and ERROR_COUNT (fence first to include the commands in flight). */
+static inline by_error_t by_error(void) {
+  const uint32_t e = by_hal_reg_read(BY_REG_ERROR);
+  by_error_t r;
+  r.code = BY_REG_FIELD(ERROR, CODE, e);
+  r.funct = BY_REG_FIELD(ERROR, FUNCT, e);
+  r.count = by_hal_reg_read(BY_REG_ERROR_COUNT);
+  return r;
+}
+static inline void by_error_clear(void) {
+  by_hal_reg_write(BY_REG_ERROR, BY_REG_ERROR_CODE_MASK << BY_REG_ERROR_CODE_SHIFT);
+}
+/* The BY_ERROR_* name of an error code ("?" for an unknown one). */
+const char* by_error_name(uint32_t code);
+
+/* ---- Counters -------------------------------------------------------------------------- */
+
+/* COUNTER_OP (Gemmini's counters): each returns counter `index` as the command found it. */
+static inline uint64_t by_counter_op(uint64_t rs1) {
+  return BY_HAL_CMD_RD(BY_FUNCT_COUNTER_OP, rs1, 0);
+}
+static inline void by_counter_reset(void) {
+  (void)by_counter_op(by_enc_counter_op(1, 0, 0, 0, 0, 0, 0));
+}
+/* Counter index counts event (BY_EVENT_*; external: an external value counter). */
+static inline void by_counter_configure(uint32_t index, uint32_t event, int external) {
+  (void)by_counter_op(by_enc_counter_op(0, 0, 0, 1, index, event, external));
+}
+static inline uint64_t by_counter_read(uint32_t index) {
+  return by_counter_op(by_enc_counter_op(0, 0, 0, 0, index, 0, 0));
+}
+static inline void by_counter_snapshot(void) {
+  (void)by_counter_op(by_enc_counter_op(0, 0, 1, 0, 0, 0, 0));
+}
+static inline void by_counter_snapshot_reset(void) {
+  (void)by_counter_op(by_enc_counter_op(0, 1, 0, 0, 0, 0, 0));
+}
+
+/* The 64-bit performance counters of the register file (BY_REG_<NAME>_LO offsets). Reading
+ * LO latches HI, so the pair is consistent. */
+static inline uint64_t by_perf_read(uint32_t lo_offset) {
+  const uint32_t lo = by_hal_reg_read(lo_offset);
+  const uint32_t hi = by_hal_reg_read(lo_offset + 4u);
+  return ((uint64_t)hi << 32) | lo;
+}
+static inline void by_perf_reset(void) {
+  by_hal_reg_write(BY_REG_COUNTERS_RESET, 1u);
+}
+/* Cycles (SoC: the accelerator clock; host: nanoseconds, see BY_HAL_TIMED). */
+static inline uint64_t by_cycles(void) {
+  return by_hal_cycles();
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BRICKYARD_ACCEL_H */

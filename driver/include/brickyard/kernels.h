@@ -1,0 +1,121 @@
+/* Kernels on the accelerator: tiled matmul, convolution (dense and depthwise, with fused
+ * max-pooling), residual add and global average pooling, with tile sizes chosen from the
+ * generated parameters (docs/driver.md "Tiling"). Each kernel checks its arguments, issues its
+ * commands, fences, and reports a command the accelerator rejected. The CPU references in
+ * brickyard/cpu.h compute the same results bit for bit (docs/arithmetic.md); a kernel with
+ * `on_cpu` set runs that reference instead (the CPU fallback). */
+#ifndef BRICKYARD_KERNELS_H
+#define BRICKYARD_KERNELS_H
+
+#include "brickyard_params.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  BY_OK = 0,
+  BY_ERR_ARG,         /* a missing operand, a zero or inconsistent size, a tile that does not fit */
+  BY_ERR_ADDR,        /* an operand lies beyond the accelerator's 32-bit DRAM addresses */
+  BY_ERR_UNSUPPORTED, /* the hardware lacks what the call needs (a dataflow, a pooling size) */
+  BY_ERR_WORKSPACE,   /* the call needs a workspace of the size its *_workspace_bytes() says */
+  BY_ERR_HW,          /* the accelerator rejected a command (see by_error()) */
+} by_status_t;
+
+/* A short English description of a status. */
+const char* by_status_string(by_status_t status);
+
+#define BY_DATAFLOW_AUTO (-1) /* WS when the hardware has it, else OS */
+
+/* ---- Matmul: C = act(scale(A * B + D)) ------------------------------------------------- */
+
+typedef struct {
+  size_t I, J, K;     /* C is I x J, A is I x K, B is K x J */
+  const by_elem_t* A; /* row-major, lda elements between rows */
+  size_t lda;
+  int a_transposed; /* A is stored transposed (K x I); needs a workspace */
+  const by_elem_t* B;
+  size_t ldb;
+  int b_transposed; /* B is stored transposed (J x K); needs a workspace */
+  const void* D;    /* bias: by_acc_t (or by_elem_t with d_elem), I x J; NULL: none */
+  size_t ldd;
+  int d_elem;
+  int repeating_bias; /* D is one row added to every row of C */
+  void* C;            /* by_elem_t, or raw by_acc_t with c_full */
+  size_t ldc;
+  int c_full;
+  int activation;                /* BY_ACT_NONE / BY_ACT_RELU, after scaling and saturation */
+  float scale;                   /* accumulator scale on the way out (1.0f: identity) */
+  int dataflow;                  /* BY_DATAFLOW_WS, _OS or _AUTO */
+  size_t tile_i, tile_j, tile_k; /* tile sizes in DIM blocks; 0: automatic */
+  void* workspace; /* transposed operands are copied here (by_matmul_workspace_bytes) */
+  size_t workspace_bytes;
+  int on_cpu; /* run the CPU reference instead */
+} by_matmul_t;
+
+/* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a
+ * result leaves it (DIM in WS; the K tile in OS), which the arithmetic depends on. */
+typedef struct {
+  int dataflow;
+  size_t tile_i, tile_j, tile_k;
+  size_t k_chunk;
+} by_matmul_plan_t;
+
+/* Defaults: everything zero, scale 1, dataflow automatic. */
+void by_matmul_init(by_matmul_t* m);
+size_t by_matmul_workspace_bytes(const by_matmul_t* m);
+by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan);
+by_status_t by_matmul(const by_matmul_t* m);
+
+/* ---- Convolution ----------------------------------------------------------------------- */
+
+typedef struct {
+  size_t batch, in_rows, in_cols, in_ch, out_ch; /* depthwise: out_ch = in_ch */
+  size_t kernel_rows, kernel_cols, stride, padding;
+  int depthwise;
+  /* NHWC input [batch][in_rows][in_cols][in_ch]. Weights: dense [kernel_rows][kernel_cols]
+   * [in_ch][out_ch] (a (kr*kc*in_ch) x out_ch matrix, Gemmini's layout); depthwise
+   * [in_ch][kernel_rows][kernel_cols]. Bias [out_ch] or NULL. Output NHWC
+   * [batch][pool_rows][pool_cols][out_ch] (pooled sizes; the conv sizes without pooling). */
+  const by_elem_t* input;
+  const by_elem_t* weights;
+  const by_acc_t* bias;
+  by_elem_t* output;
+  int activation;
+  float scale;
+  size_t pool_size, pool_stride, pool_padding; /* pool_stride 0: no pooling */
+  size_t tile_rows, tile_och, tile_k;          /* output rows, out-channel and K blocks; 0: auto */
+  void* workspace; /* depthwise: diagonal weight blocks (by_conv_workspace_bytes) */
+  size_t workspace_bytes;
+  int on_cpu;
+} by_conv_t;
+
+void by_conv_init(by_conv_t* c);
+size_t by_conv_out_rows(const by_conv_t* c); /* before pooling */
+size_t by_conv_out_cols(const by_conv_t* c);
+size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */
+size_t by_conv_pool_cols(const by_conv_t* c);
+size_t by_conv_workspace_bytes(const by_conv_t* c);
+by_status_t by_conv(const by_conv_t* c);
+
+/* ---- Element-wise ---------------------------------------------------------------------- */
+
+/* C = act(saturate(accScale(A + B, scale))), all I x J by_elem_t matrices with their own
+ * row strides (C may be A or B). */
+by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const by_elem_t* B,
+                      size_t ldb, by_elem_t* C, size_t ldc, float scale, int activation,
+                      int on_cpu);
+
+/* Global average pooling: input NHWC [batch][pixels][channels] -> output [batch][channels],
+ * each the sum over pixels scaled by 1/pixels (accScale: round half to even). */
+by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t batch,
+                              size_t pixels, size_t channels, int on_cpu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BRICKYARD_KERNELS_H */

@@ -1,0 +1,396 @@
+/* Convolution (brickyard/kernels.h) as an implicit-im2col matmul on the WS array: output
+ * pixels are the rows of C, (kernel tap, input-channel block) pairs the K blocks, output
+ * channels the N blocks. The A block of one tap is gathered straight from the NHWC input with
+ * strided mvins (DRAM stride = conv stride x channels): one mvin per run of output pixels
+ * that lie in one output row and read real input, zero-fill mvins (DRAM address 0) for runs
+ * in the padding. No im2col buffer is needed.
+ *
+ * Tiles are bands of output rows (of pooled rows with pooling) x out-channel blocks x K
+ * blocks. The C tile holds, per out-channel block, the band's conv pixels row after row, which
+ * is the image layout the pooled MVOUT reads, so max-pooling happens on the way out.
+ *
+ * Depthwise: each channel block is its own pass with N = 1 block; its weights for one tap are
+ * the DIM x DIM diagonal matrix diag(w[c][kr][kc]), built once by the CPU in the workspace. */
+#include "brickyard/cpu.h"
+#include "brickyard_isa.h"
+#include "tile.h"
+
+/* Field limits of CONFIG_ST pooling (2-bit and 8-bit fields). */
+#define POOL_SMALL_MAX ((size_t)BY_CONFIG_ST_RS1_POOL_SIZE_MASK)
+#define POOL_DIM_MAX ((size_t)BY_CONFIG_ST_RS1_OROWS_MASK)
+
+void by_conv_init(by_conv_t* c) {
+  const by_conv_t zero = {0};
+  *c = zero;
+  c->scale = 1.0f;
+  c->stride = 1;
+}
+
+size_t by_conv_out_rows(const by_conv_t* c) {
+  return (c->in_rows + 2 * c->padding - c->kernel_rows) / c->stride + 1;
+}
+size_t by_conv_out_cols(const by_conv_t* c) {
+  return (c->in_cols + 2 * c->padding - c->kernel_cols) / c->stride + 1;
+}
+size_t by_conv_pool_rows(const by_conv_t* c) {
+  const size_t o = by_conv_out_rows(c);
+  return c->pool_stride ? (o + 2 * c->pool_padding - c->pool_size) / c->pool_stride + 1 : o;
+}
+size_t by_conv_pool_cols(const by_conv_t* c) {
+  const size_t o = by_conv_out_cols(c);
+  return c->pool_stride ? (o + 2 * c->pool_padding - c->pool_size) / c->pool_stride + 1 : o;
+}
+size_t by_conv_workspace_bytes(const by_conv_t* c) {
+  return c->depthwise ? by_blocks(c->in_ch) * c->kernel_rows * c->kernel_cols * BY_DIM * BY_DIM : 0;
+}
+
+/* The geometry every part of the kernel shares. */
+typedef struct {
+  const by_conv_t* c;
+  size_t orows, ocols, prows, pcols;
+  size_t psize, pstride, ppad; /* 1, 1, 0 without pooling */
+  size_t taps, cblocks;        /* K blocks: taps x cblocks (dense) or taps (depthwise) */
+  size_t kblocks, nblocks;     /* per pass */
+} geom_t;
+
+static void make_geom(const by_conv_t* c, geom_t* g) {
+  g->c = c;
+  g->orows = by_conv_out_rows(c);
+  g->ocols = by_conv_out_cols(c);
+  g->prows = by_conv_pool_rows(c);
+  g->pcols = by_conv_pool_cols(c);
+  g->psize = c->pool_stride ? c->pool_size : 1;
+  g->pstride = c->pool_stride ? c->pool_stride : 1;
+  g->ppad = c->pool_stride ? c->pool_padding : 0;
+  g->taps = c->kernel_rows * c->kernel_cols;
+  g->cblocks = by_blocks(c->in_ch);
+  g->kblocks = c->depthwise ? g->taps : g->taps * g->cblocks;
+  g->nblocks = c->depthwise ? 1 : by_blocks(c->out_ch);
+}
+
+/* Conv rows [*r0, *r1) that pooled rows [p0, p1) read. */
+static void band_rows(const geom_t* g, size_t p0, size_t p1, size_t* r0, size_t* r1) {
+  const long lo = (long)(p0 * g->pstride) - (long)g->ppad;
+  const long hi = (long)((p1 - 1) * g->pstride + g->psize) - (long)g->ppad;
+  *r0 = lo < 0 ? 0 : (size_t)lo;
+  *r1 = hi > (long)g->orows ? g->orows : (size_t)hi;
+}
+
+static size_t band_blocks(const geom_t* g, size_t rows_pooled) {
+  const size_t conv_rows = (rows_pooled - 1) * g->pstride + g->psize;
+  return by_blocks((conv_rows < g->orows ? conv_rows : g->orows) * g->ocols);
+}
+
+static int conv_fits(const geom_t* g, size_t rows, size_t tn, size_t tk) {
+  const size_t mt = band_blocks(g, rows);
+  const size_t conv_rows = (rows - 1) * g->pstride + g->psize;
+  if (g->c->pool_stride && (conv_rows > POOL_DIM_MAX || rows > POOL_DIM_MAX))
+    return 0;
+  return tn * mt * BY_DIM <= BY_ACC_HALF && (mt * tk + tk * tn) * BY_DIM <= BY_SP_HALF;
+}
+
+typedef struct {
+  size_t rows, tn, tk;
+} conv_tiles_t;
+
+/* Automatic tiles: all out-channel and K blocks if they fit, as many rows as fit; otherwise
+ * fewer K blocks, then fewer out-channel blocks (halving), one band row at least. */
+static by_status_t conv_tiles(const geom_t* g, conv_tiles_t* t) {
+  const by_conv_t* c = g->c;
+  if (c->tile_rows || c->tile_och || c->tile_k) {
+    t->rows = c->tile_rows ? c->tile_rows : 1;
+    t->tn = c->tile_och ? c->tile_och : g->nblocks;
+    t->tk = c->tile_k ? c->tile_k : g->kblocks;
+    if (t->rows > g->prows)
+      t->rows = g->prows;
+    if (t->tn > g->nblocks)
+      t->tn = g->nblocks;
+    if (t->tk > g->kblocks)
+      t->tk = g->kblocks;
+    return conv_fits(g, t->rows, t->tn, t->tk) ? BY_OK : BY_ERR_ARG;
+  }
+  for (t->tn = g->nblocks; t->tn >= 1; t->tn = (t->tn + 1) / 2) {
+    for (t->tk = g->kblocks; t->tk >= 1; t->tk = (t->tk + 1) / 2) {
+      if (conv_fits(g, 1, t->tn, t->tk)) {
+        t->rows = 1;
+        while (t->rows < g->prows && conv_fits(g, t->rows + 1, t->tn, t->tk))
+          ++t->rows;
+        return BY_OK;
+      }
+      if (t->tk == 1)
+        break;
+    }
+    if (t->tn == 1)
+      break;
+  }
+  return BY_ERR_ARG; /* one output row does not fit in half the accumulator */
+}
+
+static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
+  if (!c->input || !c->weights || !c->output || c->batch == 0 || c->in_rows == 0 ||
+      c->in_cols == 0 || c->in_ch == 0 || c->out_ch == 0 || c->kernel_rows == 0 ||
+      c->kernel_cols == 0 || c->stride == 0)
+    return BY_ERR_ARG;
+  if (c->depthwise && c->out_ch != c->in_ch)
+    return BY_ERR_ARG;
+  if (c->kernel_rows > c->in_rows + 2 * c->padding || c->kernel_cols > c->in_cols + 2 * c->padding)
+    return BY_ERR_ARG;
+  if (c->pool_stride && (c->pool_size == 0 || c->pool_size > g->orows + 2 * c->pool_padding ||
+                         c->pool_size > g->ocols + 2 * c->pool_padding))
+    return BY_ERR_ARG;
+  const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch;
+  const size_t w_bytes = c->depthwise ? c->in_ch * g->taps : g->taps * c->in_ch * c->out_ch;
+  const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch;
+  if (!by_dram_reachable(c->input, in_bytes) || !by_dram_reachable(c->weights, w_bytes) ||
+      !by_dram_reachable(c->output, out_bytes) ||
+      (c->bias && !by_dram_reachable(c->bias, c->out_ch * sizeof(by_acc_t))))
+    return BY_ERR_ADDR;
+  if (c->depthwise) {
+    const size_t need = by_conv_workspace_bytes(c);
+    if (!c->workspace || c->workspace_bytes < need)
+      return BY_ERR_WORKSPACE;
+    if (!by_dram_reachable(c->workspace, need))
+      return BY_ERR_ADDR;
+  }
+  return BY_OK;
+}
+
+/* Hardware limits that the CPU fallback does not have. */
+static by_status_t check_hardware(const by_conv_t* c, const geom_t* g) {
+  if (!BY_HAS_WS)
+    return BY_ERR_UNSUPPORTED;
+  if (c->pool_stride &&
+      (c->pool_size > POOL_SMALL_MAX || c->pool_stride > POOL_SMALL_MAX ||
+       c->pool_padding > POOL_SMALL_MAX || g->ocols > POOL_DIM_MAX || g->pcols > POOL_DIM_MAX))
+    return BY_ERR_UNSUPPORTED;
+  return BY_OK;
+}
+
+/* Loads into A rows local.. the input of tap (kr, kc), channels [ch0, ch0 + nch), for the
+ * band pixels [p, p_end) (all in conv row y, columns x..), one row per pixel. */
+static void gather_run(const geom_t* g, size_t b, size_t y, size_t x, size_t n, size_t kr,
+                       size_t kc, size_t ch0, size_t nch, uint32_t local) {
+  const by_conv_t* c = g->c;
+  const long irow = (long)(y * c->stride + kr) - (long)c->padding;
+  const size_t group = BY_MAX_BLOCK_LEN * BY_DIM; /* channels per mvin */
+  /* Output columns whose input column is inside the image: [xlo, xhi). */
+  size_t xlo = 0, xhi = 0;
+  if (irow >= 0 && irow < (long)c->in_rows) {
+    xlo = c->padding > kc ? (c->padding - kc + c->stride - 1) / c->stride : 0;
+    const long last = (long)c->in_cols - 1 + (long)c->padding - (long)kc;
+    xhi = last < 0 ? 0 : (size_t)last / c->stride + 1;
+  }
+  const size_t x_end = x + n;
+  const size_t a = xlo > x ? (xlo < x_end ? xlo : x_end) : x; /* first real column */
+  const size_t e = xhi < x_end ? (xhi > a ? xhi : a) : x_end; /* end of real columns */
+  for (size_t q = 0; q < nch; q += group) {
+    const uint32_t cols = (uint32_t)(nch - q < group ? nch - q : group);
+    const uint32_t off = (uint32_t)(q / BY_DIM) * BY_DIM; /* block q/DIM of this run */
+    if (a > x)
+      by_mvin(0, 0, by_sp_addr(local + off), (uint32_t)(a - x), cols);
+    if (e > a) {
+      const size_t icol = a * c->stride + kc - c->padding;
+      const by_elem_t* src =
+          c->input + ((b * c->in_rows + (size_t)irow) * c->in_cols + icol) * c->in_ch + ch0 + q;
+      by_mvin(0, src, by_sp_addr(local + off + (uint32_t)(a - x)), (uint32_t)(e - a), cols);
+    }
+    if (x_end > e)
+      by_mvin(0, 0, by_sp_addr(local + off + (uint32_t)(e - x)), (uint32_t)(x_end - e), cols);
+  }
+}
+
+/* Gathers the A blocks (m, k_local) for all m of the band: tap (kr, kc), channels
+ * [ch0, ch0 + nch) (one or more channel blocks, DIM rows apart). */
+static void gather(const geom_t* g, size_t b, size_t r0, size_t pixels, uint32_t mt, uint32_t kt,
+                   uint32_t a_base, uint32_t k_local, size_t kr, size_t kc, size_t ch0,
+                   size_t nch) {
+  for (uint32_t m = 0; m < mt; ++m) {
+    const size_t p_start = (size_t)m * BY_DIM;
+    const size_t p_end = p_start + BY_DIM < pixels ? p_start + BY_DIM : pixels;
+    const uint32_t block = a_base + (m * kt + k_local) * BY_DIM;
+    for (size_t p = p_start; p < p_end;) {
+      const size_t y = r0 + p / g->ocols, x = p % g->ocols;
+      const size_t n = g->ocols - x < p_end - p ? g->ocols - x : p_end - p;
+      gather_run(g, b, y, x, n, kr, kc, ch0, nch, block + (uint32_t)(p - p_start));
+      p += n;
+    }
+  }
+}
+
+typedef struct {
+  const geom_t* g;
+  size_t k0;  /* first K block of the tile */
+  size_t nch; /* depthwise: channels of the pass */
+} conv_k_t;
+
+static uint32_t conv_k_size(const void* ctx, uint32_t k) {
+  const conv_k_t* ck = (const conv_k_t*)ctx;
+  if (ck->g->c->depthwise)
+    return (uint32_t)ck->nch;
+  return by_block_size(ck->g->c->in_ch, (ck->k0 + k) % ck->g->cblocks);
+}
+
+/* Diagonal weight blocks for the depthwise passes: block (cb, tap) at
+ * ws + (cb * taps + tap) * DIM * DIM. */
+static void build_diagonals(const geom_t* g) {
+  const by_conv_t* c = g->c;
+  by_elem_t* ws = (by_elem_t*)c->workspace;
+  const size_t n = by_conv_workspace_bytes(c);
+  for (size_t i = 0; i < n; ++i)
+    ws[i] = 0;
+  for (size_t ch = 0; ch < c->in_ch; ++ch)
+    for (size_t t = 0; t < g->taps; ++t) {
+      const size_t cb = ch / BY_DIM, e = ch % BY_DIM;
+      ws[(cb * g->taps + t) * BY_DIM * BY_DIM + e * BY_DIM + e] = c->weights[ch * g->taps + t];
+    }
+}
+
+/* One band x out-channel tile: bias, K tiles (weights, gathered input, compute), mvout. */
+static void conv_tile(const geom_t* g, const conv_tiles_t* tl, size_t b, size_t p0, size_t p1,
+                      size_t n0, uint32_t nt, size_t pass_ch0, unsigned* c_tiles,
+                      unsigned* ab_tiles) {
+  const by_conv_t* c = g->c;
+  size_t r0, r1;
+  band_rows(g, p0, p1, &r0, &r1);
+  const size_t pixels = (r1 - r0) * g->ocols;
+  const uint32_t mt = (uint32_t)by_blocks(pixels);
+  const uint32_t c_base = (*c_tiles & 1u) * BY_ACC_HALF;
+  ++*c_tiles;
+  const size_t pass_nch = c->depthwise ? by_block_size(c->in_ch, pass_ch0 / BY_DIM) : 0;
+  /* Output channel of N block n, and its width. */
+#define OCH(n) (c->depthwise ? pass_ch0 : (n0 + (n)) * BY_DIM)
+#define OCH_N(n) (c->depthwise ? (uint32_t)pass_nch : by_block_size(c->out_ch, n0 + (n)))
+
+  if (c->bias)
+    for (uint32_t n = 0; n < nt; ++n) /* stride 0: the same bias row for every pixel */
+      by_mvin(2, c->bias + OCH(n), by_acc_addr(c_base + n * mt * BY_DIM, 0, 0), (uint32_t)pixels,
+              OCH_N(n));
+
+  for (size_t k0 = 0; k0 < g->kblocks; k0 += tl->tk) {
+    const uint32_t kt = (uint32_t)(g->kblocks - k0 < tl->tk ? g->kblocks - k0 : tl->tk);
+    const uint32_t a_base = (*ab_tiles & 1u) * BY_SP_HALF;
+    const uint32_t b_base = a_base + mt * kt * BY_DIM;
+    ++*ab_tiles;
+    for (uint32_t k = 0; k < kt;) {
+      const size_t kg = k0 + k;
+      if (c->depthwise) {
+        const size_t tap = kg;
+        by_mvin(1,
+                (const by_elem_t*)c->workspace +
+                    ((pass_ch0 / BY_DIM) * g->taps + tap) * BY_DIM * BY_DIM,
+                by_sp_addr(b_base + k * nt * BY_DIM), (uint32_t)pass_nch, (uint32_t)pass_nch);
+        gather(g, b, r0, pixels, mt, kt, a_base, k, tap / c->kernel_cols, tap % c->kernel_cols,
+               pass_ch0, pass_nch);
+        ++k;
+        continue;
+      }
+      /* Dense: the K blocks of one tap in this tile share one gather. */
+      const size_t tap = kg / g->cblocks, cb0 = kg % g->cblocks;
+      uint32_t nblk = (uint32_t)(g->cblocks - cb0);
+      if (nblk > kt - k)
+        nblk = kt - k;
+      for (uint32_t q = 0; q < nblk; ++q) {
+        const size_t wrow = tap * c->in_ch + (cb0 + q) * BY_DIM;
+        for (uint32_t n = 0; n < nt; n += BY_MAX_BLOCK_LEN) {
+          size_t cols = c->out_ch - OCH(n);
+          if (cols > (size_t)(nt - n) * BY_DIM)
+            cols = (size_t)(nt - n) * BY_DIM;
+          if (cols > BY_MAX_BLOCK_LEN * BY_DIM)
+            cols = BY_MAX_BLOCK_LEN * BY_DIM;
+          by_mvin(1, c->weights + wrow * c->out_ch + OCH(n),
+                  by_sp_addr(b_base + ((k + q) * nt + n) * BY_DIM),
+                  by_block_size(c->in_ch, cb0 + q), (uint32_t)cols);
+        }
+      }
+      const size_t ch0 = cb0 * BY_DIM;
+      size_t nch = (size_t)nblk * BY_DIM;
+      if (ch0 + nch > c->in_ch)
+        nch = c->in_ch - ch0;
+      gather(g, b, r0, pixels, mt, kt, a_base, k, tap / c->kernel_cols, tap % c->kernel_cols, ch0,
+             nch);
+      k += nblk;
+    }
+    const conv_k_t ck = {g, k0, pass_nch};
+    const by_tile_t t = {BY_DATAFLOW_WS,
+                         a_base,
+                         kt * BY_DIM,
+                         BY_DIM,
+                         b_base,
+                         nt * BY_DIM,
+                         BY_DIM,
+                         c_base,
+                         BY_DIM,
+                         mt * BY_DIM,
+                         mt,
+                         nt,
+                         kt,
+                         by_block_size(pixels, mt - 1),
+                         OCH_N(nt - 1),
+                         conv_k_size,
+                         &ck,
+                         c->bias != 0 || k0 > 0};
+    by_tile_compute(&t);
+  }
+
+  if (c->pool_stride) {
+    /* The band's first pooled row starts upad rows above the band's first conv row. */
+    const by_pool_t pool = {(uint32_t)c->pool_stride,
+                            (uint32_t)c->pool_size,
+                            (uint32_t)(r0 + g->ppad - p0 * g->pstride),
+                            (uint32_t)g->ppad,
+                            (uint32_t)g->pcols,
+                            (uint32_t)(p1 - p0),
+                            (uint32_t)g->pcols,
+                            (uint32_t)(r1 - r0),
+                            (uint32_t)g->ocols};
+    by_config_st((uint32_t)c->out_ch, c->activation, c->scale, &pool);
+  }
+  for (uint32_t n = 0; n < nt; ++n) {
+    by_elem_t* dst = c->output + ((b * g->prows + p0) * g->pcols) * c->out_ch + OCH(n);
+    by_mvout(dst, by_acc_addr(c_base + n * mt * BY_DIM, 0, 0),
+             c->pool_stride ? 1u : (uint32_t)pixels, OCH_N(n));
+  }
+#undef OCH
+#undef OCH_N
+}
+
+by_status_t by_conv(const by_conv_t* c) {
+  geom_t g;
+  if (!c)
+    return BY_ERR_ARG;
+  make_geom(c, &g);
+  by_status_t s = check_conv(c, &g);
+  if (s != BY_OK)
+    return s;
+  if (c->on_cpu) {
+    by_cpu_conv(c);
+    return BY_OK;
+  }
+  if ((s = check_hardware(c, &g)) != BY_OK)
+    return s;
+  conv_tiles_t tl;
+  if ((s = conv_tiles(&g, &tl)) != BY_OK)
+    return s;
+
+  const uint32_t errors = by_kernel_begin();
+  if (c->depthwise)
+    build_diagonals(&g);
+  by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
+  by_config_ld(0, c->stride * c->in_ch, 0, 0);
+  by_config_ld(1, c->depthwise ? BY_DIM : c->out_ch, 0, 0);
+  by_config_ld(2, 0, 0, 0);
+  by_config_st((uint32_t)c->out_ch, c->activation, c->scale, 0);
+
+  unsigned c_tiles = 0, ab_tiles = 0;
+  const size_t passes = c->depthwise ? g.cblocks : 1;
+  for (size_t b = 0; b < c->batch; ++b)
+    for (size_t p0 = 0; p0 < g.prows; p0 += tl.rows) {
+      const size_t p1 = p0 + tl.rows < g.prows ? p0 + tl.rows : g.prows;
+      for (size_t pass = 0; pass < passes; ++pass)
+        for (size_t n0 = 0; n0 < g.nblocks; n0 += tl.tn) {
+          const uint32_t nt = (uint32_t)(g.nblocks - n0 < tl.tn ? g.nblocks - n0 : tl.tn);
+          conv_tile(&g, &tl, b, p0, p1, n0, nt, pass * BY_DIM, &c_tiles, &ab_tiles);
+        }
+    }
+  return by_kernel_end(errors);
+}

@@ -1,0 +1,81 @@
+/* Residual add and global average pooling (brickyard/kernels.h): both sum in the accumulator
+ * (mvins with shrink and accumulate) and scale on the way out. A chunk is up to DIM rows of up
+ * to MAX_BLOCK_LEN column blocks, whose blocks lie DIM rows apart as mvout reads them; chunks
+ * rotate through slots of the accumulator so that consecutive chunks overlap. */
+#include "brickyard/cpu.h"
+#include "brickyard_isa.h"
+#include "tile.h"
+
+#define CHUNK_COLS ((size_t)BY_MAX_BLOCK_LEN * BY_DIM)
+#define SLOT_ROWS ((uint32_t)BY_MAX_BLOCK_LEN * BY_DIM)
+#define SLOTS ((uint32_t)BY_ACC_ROWS / SLOT_ROWS)
+
+static uint32_t slot_row(unsigned chunk) {
+  return (chunk % (SLOTS ? SLOTS : 1u)) * SLOT_ROWS;
+}
+
+by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const by_elem_t* B,
+                      size_t ldb, by_elem_t* C, size_t ldc, float scale, int activation,
+                      int on_cpu) {
+  if (!A || !B || !C || I == 0 || J == 0 || lda < J || ldb < J || ldc < J)
+    return BY_ERR_ARG;
+  if (!by_dram_reachable(A, (I - 1) * lda + J) || !by_dram_reachable(B, (I - 1) * ldb + J) ||
+      !by_dram_reachable(C, (I - 1) * ldc + J))
+    return BY_ERR_ADDR;
+  if ((uint64_t)ldc >= (UINT64_C(1) << 32))
+    return BY_ERR_ARG;
+  if (on_cpu) {
+    by_cpu_resadd(I, J, A, lda, B, ldb, C, ldc, scale, activation);
+    return BY_OK;
+  }
+  if (SLOTS == 0)
+    return BY_ERR_UNSUPPORTED;
+  const uint32_t errors = by_kernel_begin();
+  by_config_ld(0, lda, 1, 0);
+  by_config_ld(1, ldb, 1, 0);
+  by_config_st((uint32_t)ldc, activation, scale, 0);
+  unsigned chunk = 0;
+  for (size_t i = 0; i < I; i += BY_DIM)
+    for (size_t j = 0; j < J; j += CHUNK_COLS, ++chunk) {
+      const uint32_t rows = by_block_size(I, i / BY_DIM);
+      const uint32_t cols = (uint32_t)(J - j < CHUNK_COLS ? J - j : CHUNK_COLS);
+      const uint32_t row = slot_row(chunk);
+      by_mvin(0, A + i * lda + j, by_acc_addr(row, 0, 0), rows, cols);
+      by_mvin(1, B + i * ldb + j, by_acc_addr(row, 1, 0), rows, cols);
+      by_mvout(C + i * ldc + j, by_acc_addr(row, 0, 0), rows, cols);
+    }
+  return by_kernel_end(errors);
+}
+
+by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t batch,
+                              size_t pixels, size_t channels, int on_cpu) {
+  if (!input || !output || batch == 0 || pixels == 0 || channels == 0)
+    return BY_ERR_ARG;
+  if (!by_dram_reachable(input, batch * pixels * channels) ||
+      !by_dram_reachable(output, batch * channels))
+    return BY_ERR_ADDR;
+  if ((uint64_t)pixels * channels >= (UINT64_C(1) << 32))
+    return BY_ERR_ARG;
+  if (on_cpu) {
+    by_cpu_global_average(input, output, batch, pixels, channels);
+    return BY_OK;
+  }
+  if (SLOTS == 0)
+    return BY_ERR_UNSUPPORTED;
+  const uint32_t errors = by_kernel_begin();
+  /* One mvin per pixel moves that pixel of up to DIM batches (rows pixels*channels apart). */
+  by_config_ld(0, pixels * channels, 1, 0);
+  by_config_st((uint32_t)channels, BY_ACT_NONE, 1.0f / (float)pixels, 0);
+  unsigned chunk = 0;
+  for (size_t b = 0; b < batch; b += BY_DIM)
+    for (size_t ch = 0; ch < channels; ch += CHUNK_COLS, ++chunk) {
+      const uint32_t rows = by_block_size(batch, b / BY_DIM);
+      const uint32_t cols = (uint32_t)(channels - ch < CHUNK_COLS ? channels - ch : CHUNK_COLS);
+      const uint32_t row = slot_row(chunk);
+      for (size_t p = 0; p < pixels; ++p)
+        by_mvin(0, input + (b * pixels + p) * channels + ch, by_acc_addr(row, p > 0, 0), rows,
+                cols);
+      by_mvout(output + b * channels + ch, by_acc_addr(row, 0, 0), rows, cols);
+    }
+  return by_kernel_end(errors);
+}

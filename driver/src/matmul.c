@@ -1,0 +1,246 @@
+/* Tiled matmul (brickyard/kernels.h). Tiles of tile_i x tile_k blocks of A and tile_k x tile_j
+ * blocks of B live in one half of the scratchpad, tile_i x tile_j blocks of C in one half of
+ * the accumulator; consecutive tiles alternate halves (double buffering). Loop order: C tiles
+ * (i, j) outermost, the K tiles of one C tile inside, so that C stays in the accumulator
+ * until its last K tile and is moved out once. */
+#include "brickyard/cpu.h"
+#include "brickyard_isa.h"
+#include "tile.h"
+
+void by_matmul_init(by_matmul_t* m) {
+  const by_matmul_t zero = {0};
+  *m = zero;
+  m->scale = 1.0f;
+  m->dataflow = BY_DATAFLOW_AUTO;
+}
+
+size_t by_matmul_workspace_bytes(const by_matmul_t* m) {
+  return (m->a_transposed ? m->I * m->K : 0) + (m->b_transposed ? m->K * m->J : 0);
+}
+
+static int tile_fits(size_t ti, size_t tj, size_t tk) {
+  return (ti * tk + tk * tj) * BY_DIM <= BY_SP_HALF && ti * tj * BY_DIM <= BY_ACC_HALF;
+}
+
+static size_t ceil_div(size_t a, size_t b) {
+  return (a + b - 1) / b;
+}
+
+/* Automatic tiles: the (tile_i, tile_j) that minimise the blocks of A and B moved in (A is
+ * reloaded for every column of C tiles, B for every row), each with the largest tile_k that
+ * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j). */
+static void auto_tiles(size_t bi, size_t bj, size_t bk, by_matmul_plan_t* p) {
+  size_t best_cost = (size_t)-1, best_volume = 0;
+  for (size_t ti = 1; ti <= bi; ++ti)
+    for (size_t tj = 1; tj <= bj && ti * tj * BY_DIM <= BY_ACC_HALF; ++tj) {
+      size_t tk = BY_SP_HALF / BY_DIM / (ti + tj);
+      if (tk == 0)
+        continue;
+      if (tk > bk)
+        tk = bk;
+      const size_t cost = bi * bk * ceil_div(bj, tj) + bk * bj * ceil_div(bi, ti) +
+                          ceil_div(bi, ti) * ceil_div(bj, tj) * ceil_div(bk, tk);
+      const size_t volume = ti * tj * tk;
+      if (cost < best_cost || (cost == best_cost && volume > best_volume)) {
+        best_cost = cost;
+        best_volume = volume;
+        p->tile_i = ti;
+        p->tile_j = tj;
+        p->tile_k = tk;
+      }
+    }
+}
+
+static by_status_t check_operands(const by_matmul_t* m) {
+  if (!m->A || !m->B || !m->C || m->I == 0 || m->J == 0 || m->K == 0)
+    return BY_ERR_ARG;
+  const size_t a_rows = m->a_transposed ? m->K : m->I, a_cols = m->a_transposed ? m->I : m->K;
+  const size_t b_rows = m->b_transposed ? m->J : m->K, b_cols = m->b_transposed ? m->K : m->J;
+  if (m->lda < a_cols || m->ldb < b_cols || m->ldc < m->J || (m->D && m->ldd < m->J))
+    return BY_ERR_ARG;
+  const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
+  const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
+  const size_t d_rows = m->repeating_bias ? 1 : m->I;
+  if (!by_dram_reachable(m->A, (a_rows - 1) * m->lda + a_cols) ||
+      !by_dram_reachable(m->B, (b_rows - 1) * m->ldb + b_cols) ||
+      !by_dram_reachable(m->C, ((m->I - 1) * m->ldc + m->J) * c_bytes) ||
+      (m->D && !by_dram_reachable(m->D, ((d_rows - 1) * m->ldd + m->J) * d_bytes)))
+    return BY_ERR_ADDR;
+  /* DRAM strides are 32-bit fields (CONFIG_LD / CONFIG_ST). */
+  if ((uint64_t)m->lda >= (UINT64_C(1) << 32) || (uint64_t)m->ldb >= (UINT64_C(1) << 32) ||
+      (uint64_t)m->ldc * c_bytes >= (UINT64_C(1) << 32) ||
+      (uint64_t)m->ldd * d_bytes >= (UINT64_C(1) << 32))
+    return BY_ERR_ARG;
+  if (m->a_transposed || m->b_transposed) {
+    const size_t need = by_matmul_workspace_bytes(m);
+    if (!m->workspace || m->workspace_bytes < need)
+      return BY_ERR_WORKSPACE;
+    if (!by_dram_reachable(m->workspace, need))
+      return BY_ERR_ADDR;
+  }
+  return BY_OK;
+}
+
+by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
+  by_status_t s = by_pick_dataflow(m->dataflow, &plan->dataflow);
+  if (s != BY_OK)
+    return s;
+  if (m->I == 0 || m->J == 0 || m->K == 0)
+    return BY_ERR_ARG;
+  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = by_blocks(m->K);
+  if (m->tile_i || m->tile_j || m->tile_k) {
+    plan->tile_i = m->tile_i ? m->tile_i : 1;
+    plan->tile_j = m->tile_j ? m->tile_j : 1;
+    plan->tile_k = m->tile_k ? m->tile_k : 1;
+    if (!tile_fits(plan->tile_i, plan->tile_j, plan->tile_k))
+      return BY_ERR_ARG;
+  } else {
+    auto_tiles(bi, bj, bk, plan);
+  }
+  if (plan->tile_i > bi)
+    plan->tile_i = bi;
+  if (plan->tile_j > bj)
+    plan->tile_j = bj;
+  if (plan->tile_k > bk)
+    plan->tile_k = bk;
+  plan->k_chunk = plan->dataflow == BY_DATAFLOW_WS ? BY_DIM : plan->tile_k * BY_DIM;
+  return BY_OK;
+}
+
+typedef struct {
+  size_t K, k0; /* in elements / blocks */
+} k_ctx_t;
+
+static uint32_t k_size(const void* ctx, uint32_t k) {
+  const k_ctx_t* c = (const k_ctx_t*)ctx;
+  return by_block_size(c->K, c->k0 + k);
+}
+
+/* Software transposes into the workspace (the hardware has no transposer for A or B). */
+static void transpose_into(const by_elem_t* src, size_t ld, size_t rows, size_t cols,
+                           by_elem_t* dst) {
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c)
+      dst[c * rows + r] = src[r * ld + c];
+}
+
+by_status_t by_matmul(const by_matmul_t* m) {
+  by_status_t s = check_operands(m);
+  if (s != BY_OK)
+    return s;
+  by_matmul_plan_t plan;
+  if ((s = by_matmul_plan(m, &plan)) != BY_OK)
+    return s;
+  if (m->on_cpu) {
+    by_cpu_matmul(m, plan.dataflow, plan.k_chunk);
+    return BY_OK;
+  }
+
+  const by_elem_t* A = m->A;
+  const by_elem_t* B = m->B;
+  size_t lda = m->lda, ldb = m->ldb;
+  const uint32_t errors =
+      by_kernel_begin(); /* also: no earlier command still reads the workspace */
+  if (m->a_transposed) {
+    transpose_into(m->A, m->lda, m->K, m->I, (by_elem_t*)m->workspace);
+    A = (const by_elem_t*)m->workspace;
+    lda = m->K;
+  }
+  if (m->b_transposed) {
+    by_elem_t* ws = (by_elem_t*)m->workspace + (m->a_transposed ? m->I * m->K : 0);
+    transpose_into(m->B, m->ldb, m->J, m->K, ws);
+    B = ws;
+    ldb = m->J;
+  }
+
+  const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
+  const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
+  by_config_ex(plan.dataflow, BY_ACT_NONE, 0, 1, 1);
+  by_config_ld(0, lda, 0, 0);
+  by_config_ld(1, ldb, 0, 0);
+  if (m->D)
+    by_config_ld(2, m->repeating_bias ? 0 : m->ldd * d_bytes, m->d_elem, 0);
+  by_config_st((uint32_t)(m->ldc * c_bytes), m->activation, m->scale, 0);
+
+  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = by_blocks(m->K);
+  const uint32_t d_group = m->d_elem ? BY_MAX_BLOCK_LEN : BY_MAX_BLOCK_LEN_ACC;
+  unsigned c_tiles = 0, ab_tiles = 0;
+  for (size_t i0 = 0; i0 < bi; i0 += plan.tile_i)
+    for (size_t j0 = 0; j0 < bj; j0 += plan.tile_j, ++c_tiles) {
+      const uint32_t mt = (uint32_t)(bi - i0 < plan.tile_i ? bi - i0 : plan.tile_i);
+      const uint32_t nt = (uint32_t)(bj - j0 < plan.tile_j ? bj - j0 : plan.tile_j);
+      const uint32_t c_base = (c_tiles & 1u) * BY_ACC_HALF;
+      if (m->D)
+        for (uint32_t mb = 0; mb < mt; ++mb) {
+          const size_t row = m->repeating_bias ? 0 : (i0 + mb) * BY_DIM;
+          for (uint32_t nb = 0; nb < nt; nb += d_group) {
+            const size_t col = (j0 + nb) * BY_DIM;
+            size_t cols = m->J - col < d_group * BY_DIM ? m->J - col : d_group * BY_DIM;
+            if (cols > (nt - nb) * BY_DIM)
+              cols = (nt - nb) * BY_DIM;
+            by_mvin(2, (const char*)m->D + (row * m->ldd + col) * d_bytes,
+                    by_acc_addr(c_base + (mb * nt + nb) * BY_DIM, 0, 0),
+                    by_block_size(m->I, i0 + mb), (uint32_t)cols);
+          }
+        }
+      for (size_t k0 = 0; k0 < bk; k0 += plan.tile_k, ++ab_tiles) {
+        const uint32_t kt = (uint32_t)(bk - k0 < plan.tile_k ? bk - k0 : plan.tile_k);
+        const uint32_t a_base = (ab_tiles & 1u) * BY_SP_HALF;
+        const uint32_t b_base = a_base + mt * kt * BY_DIM;
+        for (uint32_t mb = 0; mb < mt; ++mb)
+          for (uint32_t kb = 0; kb < kt; kb += BY_MAX_BLOCK_LEN) {
+            const size_t col = (k0 + kb) * BY_DIM;
+            const size_t cols =
+                m->K - col < BY_MAX_BLOCK_LEN * BY_DIM ? m->K - col : BY_MAX_BLOCK_LEN * BY_DIM;
+            const size_t span = (kt - kb) * BY_DIM; /* stay inside this K tile */
+            by_mvin(0, A + (i0 + mb) * BY_DIM * lda + col,
+                    by_sp_addr(a_base + (mb * kt + kb) * BY_DIM), by_block_size(m->I, i0 + mb),
+                    (uint32_t)(cols < span ? cols : span));
+          }
+        for (uint32_t kb = 0; kb < kt; ++kb)
+          for (uint32_t nb = 0; nb < nt; nb += BY_MAX_BLOCK_LEN) {
+            const size_t col = (j0 + nb) * BY_DIM;
+            const size_t cols =
+                m->J - col < BY_MAX_BLOCK_LEN * BY_DIM ? m->J - col : BY_MAX_BLOCK_LEN * BY_DIM;
+            const size_t span = (nt - nb) * BY_DIM;
+            by_mvin(1, B + (k0 + kb) * BY_DIM * ldb + col,
+                    by_sp_addr(b_base + (kb * nt + nb) * BY_DIM), by_block_size(m->K, k0 + kb),
+                    (uint32_t)(cols < span ? cols : span));
+          }
+        const k_ctx_t kc = {m->K, k0};
+        const by_tile_t t = {plan.dataflow,
+                             a_base,
+                             kt * BY_DIM,
+                             BY_DIM,
+                             b_base,
+                             nt * BY_DIM,
+                             BY_DIM,
+                             c_base,
+                             nt * BY_DIM,
+                             BY_DIM,
+                             mt,
+                             nt,
+                             kt,
+                             by_block_size(m->I, i0 + mt - 1),
+                             by_block_size(m->J, j0 + nt - 1),
+                             k_size,
+                             &kc,
+                             m->D != 0 || k0 > 0};
+        by_tile_compute(&t);
+      }
+      for (uint32_t mb = 0; mb < mt; ++mb) {
+        const uint32_t rows = by_block_size(m->I, i0 + mb);
+        const uint32_t group = m->c_full ? 1u : BY_MAX_BLOCK_LEN; /* full rows: one block */
+        for (uint32_t nb = 0; nb < nt; nb += group) {
+          const size_t col = (j0 + nb) * BY_DIM;
+          size_t cols = m->J - col < group * BY_DIM ? m->J - col : group * BY_DIM;
+          if (cols > (nt - nb) * BY_DIM)
+            cols = (nt - nb) * BY_DIM;
+          by_mvout((char*)m->C + ((i0 + mb) * BY_DIM * m->ldc + col) * c_bytes,
+                   by_acc_addr(c_base + (mb * nt + nb) * BY_DIM, 0, m->c_full), rows,
+                   (uint32_t)cols);
+        }
+      }
+    }
+  return by_kernel_end(errors);
+}

@@ -1,0 +1,50 @@
+#include "brickyard/accel.h"
+#include "brickyard/kernels.h"
+
+const char* by_status_string(by_status_t status) {
+  switch (status) {
+  case BY_OK:
+    return "ok";
+  case BY_ERR_ARG:
+    return "invalid argument (missing operand, zero or inconsistent size, or tiles that do "
+           "not fit)";
+  case BY_ERR_ADDR:
+    return "an operand lies beyond the accelerator's 32-bit DRAM addresses";
+  case BY_ERR_UNSUPPORTED:
+    return "the hardware configuration does not support this operation";
+  case BY_ERR_WORKSPACE:
+    return "a workspace of the size *_workspace_bytes() reports is needed";
+  case BY_ERR_HW:
+    return "the accelerator rejected a command (see by_error())";
+  }
+  return "unknown status";
+}
+
+const char* by_error_name(uint32_t code) {
+  switch (code) {
+  case BY_ERROR_NONE:
+    return "NONE";
+  case BY_ERROR_UNKNOWN_FUNCT:
+    return "UNKNOWN_FUNCT";
+  case BY_ERROR_BAD_CONFIG_TYPE:
+    return "BAD_CONFIG_TYPE";
+  case BY_ERROR_UNSUPPORTED:
+    return "UNSUPPORTED";
+  case BY_ERROR_LOCAL_RANGE:
+    return "LOCAL_RANGE";
+  case BY_ERROR_BAD_LOCAL_ADDR:
+    return "BAD_LOCAL_ADDR";
+  case BY_ERROR_BAD_SIZE:
+    return "BAD_SIZE";
+  case BY_ERROR_BAD_SHIFT:
+    return "BAD_SHIFT";
+  case BY_ERROR_UNPAIRED:
+    return "UNPAIRED";
+  case BY_ERROR_DMA_ERROR:
+    return "DMA_ERROR";
+  case BY_ERROR_BAD_POOL:
+    return "BAD_POOL";
+  default:
+    return "?";
+  }
+}

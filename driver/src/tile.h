@@ -1,0 +1,53 @@
+/* Internal: the block loop every kernel shares. A tile is mt x nt blocks of C (in the
+ * accumulator), computed from mt x kt blocks of A and kt x nt blocks of B (in the scratchpad),
+ * one DIM x DIM block per PRELOAD/COMPUTE pair. */
+#ifndef BRICKYARD_DRIVER_TILE_H
+#define BRICKYARD_DRIVER_TILE_H
+
+#include "brickyard/accel.h"
+#include "brickyard/kernels.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Half of each memory: tiles alternate between the halves so that the loads of the next tile
+ * overlap the computation of this one (the reservation station orders them). */
+#define BY_SP_HALF ((uint32_t)BY_SP_ROWS / 2u)
+#define BY_ACC_HALF ((uint32_t)BY_ACC_ROWS / 2u)
+
+static inline size_t by_blocks(size_t n) {
+  return (n + BY_DIM - 1) / BY_DIM;
+}
+/* Size of block b of n elements split into DIM blocks. */
+static inline uint32_t by_block_size(size_t n, size_t b) {
+  const size_t rest = n - b * BY_DIM;
+  return (uint32_t)(rest < BY_DIM ? rest : BY_DIM);
+}
+
+typedef struct {
+  int dataflow;
+  /* Block (m, k) of A at scratchpad row a_base + m*a_m + k*a_k; likewise B (k, n) and C (m, n)
+   * (C rows in the accumulator). */
+  uint32_t a_base, a_m, a_k;
+  uint32_t b_base, b_k, b_n;
+  uint32_t c_base, c_m, c_n;
+  uint32_t mt, nt, kt;
+  uint32_t m_last, n_last; /* rows of the last m block, columns of the last n block */
+  /* Rows of k block k (its reduction length; <= DIM). */
+  uint32_t (*k_size)(const void* ctx, uint32_t k);
+  const void* k_ctx;
+  int accumulate; /* add to C; 0: the first k block overwrites C */
+} by_tile_t;
+
+/* Issues the PRELOAD/COMPUTE pairs of a tile (WS: weights stay for all m blocks; OS: one
+ * accumulation per C block over the tile's k blocks). */
+void by_tile_compute(const by_tile_t* t);
+
+/* Kernel prologue / epilogue: remembers ERROR_COUNT, then fences and compares. */
+uint32_t by_kernel_begin(void);
+by_status_t by_kernel_end(uint32_t error_count_before);
+
+/* Chooses the dataflow: the requested one if built, else BY_ERR_UNSUPPORTED; AUTO: WS first. */
+by_status_t by_pick_dataflow(int requested, int* dataflow);
+
+#endif /* BRICKYARD_DRIVER_TILE_H */

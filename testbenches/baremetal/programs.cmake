@@ -1,0 +1,16 @@
+# The bare-metal suite: BM_PROGRAMS names, BM_SOURCES_<name> sources (relative to
+# testbenches/baremetal). Shared by the host build and the riscv64 cross project.
+set(BM_PROGRAMS mvin_mvout matmul_raw hazards counters_errors tiled_matmul conv eltwise
+  gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters)
+set(BM_SOURCES_tiled_matmul native/tiled_matmul.c)
+set(BM_SOURCES_mvin_mvout native/mvin_mvout.c)
+set(BM_SOURCES_matmul_raw native/matmul_raw.c)
+set(BM_SOURCES_hazards native/hazards.c)
+set(BM_SOURCES_counters_errors native/counters_errors.c)
+set(BM_SOURCES_conv native/conv.c)
+set(BM_SOURCES_eltwise native/eltwise.c)
+foreach(g gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters)
+  set(BM_SOURCES_${g} gemmini/${g}.c)
+endforeach()
+# Programs also built with the MMIO command path (BY_HAL_MMIO / BY_HAL_HOST_MMIO).
+set(BM_MMIO_PROGRAMS counters_errors tiled_matmul gemmini_matmul)
