@@ -6,6 +6,7 @@
 #include "cmd_frontend.h"
 #include "hw/isa.h"
 #include "op_layouts.h"
+#include "text_util.h"
 
 #include <map>
 #include <tuple>
@@ -15,10 +16,6 @@ namespace by::hw {
 using vlog::Type;
 
 namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-
 using Conns = std::vector<std::pair<std::string, std::string>>;
 
 /// Reconnects the ports `ports` of an instance to "pl_" + the wire they had (declared by

@@ -9,6 +9,7 @@
 // read port), adds the new values the next cycle and writes the sum back (top priority on the
 // write port).
 #include "hw/generators.h"
+#include "text_util.h"
 
 #include <sstream>
 
@@ -25,10 +26,6 @@ struct MemorySpec {
   std::vector<std::string> readClients;  // priority order
   std::vector<std::string> writeClients; // priority order
 };
-
-std::string num(int v) {
-  return std::to_string(v);
-}
 
 // Which writes of a client take the read-modify-write path. The execute client's always do
 // (overwriting at write-back when not accumulating): its writes then never wait for another

@@ -21,16 +21,11 @@
 
 #include "config/derived.h"
 #include "op_layouts.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
-
-namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-} // namespace
 
 vlog::Module BovedaLoaderGenerator::build() const {
   const AccelParams& p = p_;

@@ -16,16 +16,11 @@
 #include "boveda_common.h"
 #include "op_layouts.h"
 #include "store_controller.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
-
-namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-} // namespace
 
 void addCompressedStorePath(vlog::Body& b, const AccelParams& p, const BovedaHwParams& h) {
   const int lenBits = config::log2Exact(p.maxBytes) + 1;

@@ -8,16 +8,13 @@
 
 #include "hw/isa.h"
 #include "op_layouts.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
 
 namespace {
-
-std::string num(long long v) {
-  return std::to_string(v);
-}
 
 // "cmd_rs2_i[47:32]" for a field of a command's operand.
 std::string field(const std::string& command, const std::string& reg, const std::string& name) {
@@ -246,17 +243,15 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.comment("A compressed MVIN reads its 8-byte pointer entry at dram; the rest of its stream "
             "is checked when the entry has been read.");
   b.logic("ld_dma_bad", Type::bit());
-  b.assign("ld_dma_bad",
-           "dram[63:32] != '0 || (ld_comp ? 65'(dram) + 65'd8 > 65'h100000000 :\n"
-           "      (dram != '0 && 65'(dram) + 65'(ld_span) > 65'h100000000))");
-  b.assign("ld_err",
-           "(ld_comp && mv_acc && !mv_garbage) ? ErrUnsupported :\n"
-           "      (mv_garbage || mv_full || mv_flags_bad) ? ErrBadLocalAddr :\n"
-           "      (mv_rows == '0 || mv_cols == '0 ||\n"
-           "       32'(mv_cols) > (ld_elem_sized ? 32'(MaxColsSp) : 32'(MaxColsAcc)) ||\n"
-           "       (mv_blocks > 17'd1 && ld_bstride < mv_rows)) ? ErrBadSize :\n"
-           "      (ld_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
-           "      ld_dma_bad ? ErrDmaError : ErrNone");
+  b.assign("ld_dma_bad", "dram[63:32] != '0 || (ld_comp ? 65'(dram) + 65'd8 > 65'h100000000 :\n"
+                         "      (dram != '0 && 65'(dram) + 65'(ld_span) > 65'h100000000))");
+  b.assign("ld_err", "(ld_comp && mv_acc && !mv_garbage) ? ErrUnsupported :\n"
+                     "      (mv_garbage || mv_full || mv_flags_bad) ? ErrBadLocalAddr :\n"
+                     "      (mv_rows == '0 || mv_cols == '0 ||\n"
+                     "       32'(mv_cols) > (ld_elem_sized ? 32'(MaxColsSp) : 32'(MaxColsAcc)) ||\n"
+                     "       (mv_blocks > 17'd1 && ld_bstride < mv_rows)) ? ErrBadSize :\n"
+                     "      (ld_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
+                     "      ld_dma_bad ? ErrDmaError : ErrNone");
   b.blank();
 
   // ---------------------------------------------------------------- MVOUT
@@ -428,27 +423,27 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("st_payload", Type::bits(st.width()));
   b.logic("ex_payload", Type::bits(ex.width()));
   std::map<std::string, std::string> ldv = {{"dram", "dram[31:0]"},
-                                  {"zero", "dram == '0"},
-                                  {"acc", "mv_acc"},
-                                  {"accumulate", "mv_accumulate"},
-                                  {"shrink", "ld_shrink"},
-                                  {"row", num(rb) + "'(mv_row)"},
-                                  {"rows", "mv_rows"},
-                                  {"cols", "mv_cols"},
-                                  {"blocks", "mv_blocks[7:0]"},
-                                  {"stride", "ld_stride"},
-                                  {"block_stride", "ld_bstride"}};
+                                            {"zero", "dram == '0"},
+                                            {"acc", "mv_acc"},
+                                            {"accumulate", "mv_accumulate"},
+                                            {"shrink", "ld_shrink"},
+                                            {"row", num(rb) + "'(mv_row)"},
+                                            {"rows", "mv_rows"},
+                                            {"cols", "mv_cols"},
+                                            {"blocks", "mv_blocks[7:0]"},
+                                            {"stride", "ld_stride"},
+                                            {"block_stride", "ld_bstride"}};
   std::map<std::string, std::string> stv = {
-{"dram", "dram[31:0]"},        {"acc", "mv_acc"},
-                    {"full", "mv_full"},           {"row", num(rb) + "'(mv_row)"},
-                    {"rows", "mv_rows"},           {"cols", "mv_cols"},
-                    {"blocks", "mv_blocks[7:0]"},  {"stride", "st_stride_q"},
-                    {"scale", "st_scale_q"},       {"relu", "st_relu_q"},
-                    {"mode", "st_mode"},           {"pool_stride", "st_pool_stride"},
-                    {"pool_size", "st_pool_size"}, {"upad", "st_pool_q[5:4]"},
-                    {"lpad", "st_pool_q[7:6]"},    {"pool_out_dim", "st_pool_out_dim"},
-                    {"porows", "st_porows"},       {"pocols", "st_pocols"},
-                    {"orows", "st_orows"},         {"ocols", "st_ocols"}};
+      {"dram", "dram[31:0]"},        {"acc", "mv_acc"},
+      {"full", "mv_full"},           {"row", num(rb) + "'(mv_row)"},
+      {"rows", "mv_rows"},           {"cols", "mv_cols"},
+      {"blocks", "mv_blocks[7:0]"},  {"stride", "st_stride_q"},
+      {"scale", "st_scale_q"},       {"relu", "st_relu_q"},
+      {"mode", "st_mode"},           {"pool_stride", "st_pool_stride"},
+      {"pool_size", "st_pool_size"}, {"upad", "st_pool_q[5:4]"},
+      {"lpad", "st_pool_q[7:6]"},    {"pool_out_dim", "st_pool_out_dim"},
+      {"porows", "st_porows"},       {"pocols", "st_pocols"},
+      {"orows", "st_orows"},         {"ocols", "st_ocols"}};
   if (boveda) {
     ldv["compressed"] = "ld_comp";
     stv["compressed"] = "st_comp";
@@ -567,8 +562,8 @@ vlog::Module CmdDecoderGenerator::build() const {
                 s.line("ld_shrink_q[" + ldState + "] <= " + field("CONFIG_LD", "rs1", "shrink") +
                        ";");
                 if (boveda)
-                  s.line("ld_comp_q[" + ldState + "] <= " +
-                         field("CONFIG_LD", "rs1", "compressed") + ";");
+                  s.line("ld_comp_q[" + ldState +
+                         "] <= " + field("CONFIG_LD", "rs1", "compressed") + ";");
               })
       .ifElse("accept_ok && is_config_st",
               [&](vlog::Stmts& s) {

@@ -4,6 +4,7 @@
 #include "cmd_frontend.h"
 
 #include "hw/isa.h"
+#include "text_util.h"
 
 #include <cctype>
 #include <sstream>
@@ -13,10 +14,6 @@ namespace by::hw {
 using vlog::Type;
 
 namespace {
-
-std::string num(long long v) {
-  return std::to_string(v);
-}
 
 std::string hex12(uint32_t v) {
   std::ostringstream os;

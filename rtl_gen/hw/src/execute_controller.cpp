@@ -24,16 +24,11 @@
 #include "execute_controller.h"
 
 #include "op_layouts.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
-
-namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-} // namespace
 
 vlog::Module ExecuteControllerGenerator::build() const {
   const AccelParams& p = p_;

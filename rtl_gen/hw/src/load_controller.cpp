@@ -9,16 +9,11 @@
 #include "load_controller.h"
 
 #include "op_layouts.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
-
-namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-} // namespace
 
 vlog::Module LoadControllerGenerator::build() const {
   const AccelParams& p = p_;
@@ -111,8 +106,7 @@ vlog::Module LoadControllerGenerator::build() const {
   b.logicArray("req_cols_q", Type::bits(16), "ReqSlots", "elements of the row (all blocks)",
                "mem2reg");
   b.logicArray("req_blocks_q", Type::bits(8), "ReqSlots", "column blocks", "mem2reg");
-  b.logicArray("req_bstride_q", Type::bits(16), "ReqSlots", "local rows between blocks",
-               "mem2reg");
+  b.logicArray("req_bstride_q", Type::bits(16), "ReqSlots", "local rows between blocks", "mem2reg");
   b.logicArray("req_op_q", Type::bits(2), "ReqSlots", "operation-table entry", "mem2reg");
   b.logic("req_acc_q", Type::bits("ReqSlots"));
   b.logic("req_accumulate_q", Type::bits("ReqSlots"));
@@ -299,19 +293,19 @@ vlog::Module LoadControllerGenerator::build() const {
                     .line("opt_error_q[free_op] <= 1'b0;");
               })
       .comment("Issue a request: the next row.")
-      .ifElse("issue",
-              [&](vlog::Stmts& s) {
-                s.line("req_valid_q[free_slot] <= 1'b1;");
-                s.ifElse(
-                    "last_req",
-                    [](vlog::Stmts& t) {
-                      t.line("cur_valid_q <= 1'b0;").line("opt_issued_q[cur_op_q] <= 1'b1;");
-                    },
-                    [&](vlog::Stmts& t) {
-                      t.line("row_q <= row_q + 16'd1;")
-                          .line("row_addr_q <= row_addr_q + cur_stride;");
-                    });
-              })
+      .ifElse(
+          "issue",
+          [&](vlog::Stmts& s) {
+            s.line("req_valid_q[free_slot] <= 1'b1;");
+            s.ifElse(
+                "last_req",
+                [](vlog::Stmts& t) {
+                  t.line("cur_valid_q <= 1'b0;").line("opt_issued_q[cur_op_q] <= 1'b1;");
+                },
+                [&](vlog::Stmts& t) {
+                  t.line("row_q <= row_q + 16'd1;").line("row_addr_q <= row_addr_q + cur_stride;");
+                });
+          })
       .comment("Write-back of a request of several blocks: hold it until its last block.")
       .ifElse("wb_fire",
               [&](vlog::Stmts& s) {

@@ -11,15 +11,13 @@
 #include "reservation_station.h"
 
 #include "op_layouts.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
 
 namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
 const char* kKinds[] = {"ld", "st", "ex"};
 } // namespace
 

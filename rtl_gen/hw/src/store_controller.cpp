@@ -8,16 +8,11 @@
 #include "store_controller.h"
 
 #include "op_layouts.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
-
-namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-} // namespace
 
 vlog::Module StoreControllerGenerator::build() const {
   const AccelParams& p = p_;
@@ -220,7 +215,8 @@ vlog::Module StoreControllerGenerator::build() const {
   b.logic("q_data", Type::bits(qWidth));
   if (boveda)
     b.logic("q_pop_ready", Type::bit(), "the compressed write queue goes first");
-  b.assign("q_push", boveda ? "ret_valid_q && ret_last_q && !ret_comp_q" : "ret_valid_q && ret_last_q");
+  b.assign("q_push",
+           boveda ? "ret_valid_q && ret_last_q && !ret_comp_q" : "ret_valid_q && ret_last_q");
   {
     auto& f = b.instance(names::kFifo, "u_write_queue");
     f.params = {{"Width", num(qWidth)}, {"Depth", "FifoDepth"}};
@@ -238,8 +234,8 @@ vlog::Module StoreControllerGenerator::build() const {
     b.assign("dma_req_addr_o", dq + "[" + num(dataBits + 31) + ":" + num(dataBits) + "]");
     b.assign("dma_req_len_o",
              dq + "[" + num(dataBits + 32 + lenBits - 1) + ":" + num(dataBits + 32) + "]");
-    b.assign("dma_req_tag_o", num(p.dmaTagBits) + "'(" + dq + "[" + num(qWidth - 1) + ":" +
-                                  num(qWidth - 2) + "])");
+    b.assign("dma_req_tag_o",
+             num(p.dmaTagBits) + "'(" + dq + "[" + num(qWidth - 1) + ":" + num(qWidth - 2) + "])");
   };
   if (!boveda) {
     b.assign("dma_req_valid_o", "q_valid");

@@ -7,16 +7,11 @@
 #include "td_array.h"
 
 #include "param_list.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
-
-namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-} // namespace
 
 vlog::Module TdArrayGenerator::build() const {
   const ArrayParams& p = p_;

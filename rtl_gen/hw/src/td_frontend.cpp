@@ -18,15 +18,13 @@
 #include "td_frontend.h"
 
 #include "tensordash/plan.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
 
 namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
 std::string slot(const std::string& what, int d) {
   return what + num(d) + "_q";
 }

@@ -6,16 +6,11 @@
 #include "td_scheduler.h"
 
 #include "tensordash/plan.h"
+#include "text_util.h"
 
 namespace by::hw {
 
 using vlog::Type;
-
-namespace {
-std::string num(long long v) {
-  return std::to_string(v);
-}
-} // namespace
 
 vlog::Module TdSchedulerGenerator::build() const {
   const tensordash::SchedulerPlan plan(tensorDashParams(p_));
