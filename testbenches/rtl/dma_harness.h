@@ -6,6 +6,7 @@
 
 #include "axi/axi_memory.h"
 #include "axi/axi_types.h"
+#include "axi/dma_checker.h"
 #include "hw/generators.h"
 #include "rtl_config.h"
 
@@ -65,23 +66,6 @@ inline axi::MemoryConfig stressMemory(const hw::DmaParams& p, uint64_t seed) {
   m.rGapPercent = 25;
   m.bGapPercent = 25;
   return m;
-}
-
-/// The protocol checker as the DMA promises to behave: INCR, full-width, bus-aligned bursts
-/// of at most MaxBurst beats, at most MaxInflight outstanding, every outstanding ID distinct.
-inline axi::CheckerConfig checkerConfig(const hw::DmaParams& p) {
-  axi::CheckerConfig c;
-  c.dataBytes = p.beatBytes();
-  c.idBits = p.idWidth();
-  c.addrBits = p.addrWidth;
-  c.maxBurst = p.maxBurst;
-  c.incrOnly = true;
-  c.fullWidth = true;
-  c.busAligned = true;
-  c.maxReads = p.maxInflight;
-  c.maxWrites = p.maxInflight;
-  c.uniqueIds = true;
-  return c;
 }
 
 /// Minimal number of bursts for a request, computed independently of the RTL: per 4 KiB page

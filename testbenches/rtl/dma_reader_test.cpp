@@ -278,7 +278,7 @@ TEST(DmaReader, RandomRequestsUnderStress) {
   phases.push_back({"heavy back-pressure", choked, {0, 0, 25}});
   for (size_t i = 0; i < phases.size(); ++i) {
     axi::Memory mem(phases[i].mem);
-    axi::Checker chk(checkerConfig(p), "dma_reader AXI");
+    axi::Checker chk(axi::dmaCheckerConfig(p), "dma_reader AXI");
     uint64_t bytes = 0;
     auto gen = randomRequests(p, mem, seed + 10 + i, 2500, 8);
     RoundResult r = tb.run(mem, chk, phases[i].traffic, seed + 20 + i, [&](Request& q) {
@@ -303,7 +303,7 @@ TEST(DmaReader, EveryOffsetAndEdgeLength) {
   const hw::DmaParams p = builtParams();
   ReaderTb tb(p);
   axi::Memory mem(stressMemory(p, test::testSeed(202, "dma reader edges")));
-  axi::Checker chk(checkerConfig(p), "dma_reader AXI");
+  axi::Checker chk(axi::dmaCheckerConfig(p), "dma_reader AXI");
   axi::Rng fill(202);
   for (auto& b : mem.image())
     b = static_cast<uint8_t>(fill.next());
@@ -347,7 +347,7 @@ TEST(DmaReader, ZeroAndOverlongLengths) {
   const hw::DmaParams p = builtParams();
   ReaderTb tb(p);
   axi::Memory mem(memoryConfig(p, 3));
-  axi::Checker chk(checkerConfig(p), "dma_reader AXI");
+  axi::Checker chk(axi::dmaCheckerConfig(p), "dma_reader AXI");
   for (size_t i = 0; i < mem.image().size(); ++i)
     mem.image()[i] = static_cast<uint8_t>(i * 7 + 1);
   std::vector<Request> list(3);
@@ -376,7 +376,7 @@ TEST(DmaReader, MisplacedRlastIsReportedAsAnError) {
   const hw::DmaParams p = builtParams();
   ReaderTb tb(p);
   axi::Memory mem(memoryConfig(p, 4));
-  axi::CheckerConfig cc = checkerConfig(p);
+  axi::CheckerConfig cc = axi::dmaCheckerConfig(p);
   cc.print = false;
   axi::Checker chk(cc, "dma_reader AXI");
   bool done = false;
@@ -430,7 +430,7 @@ TEST(DmaReader, Throughput) {
     axi::MemoryConfig mc = memoryConfig(p, 5);
     mc.minLatency = mc.maxLatency = c.latency;
     axi::Memory mem(mc);
-    axi::Checker chk(checkerConfig(p), "dma_reader AXI");
+    axi::Checker chk(axi::dmaCheckerConfig(p), "dma_reader AXI");
     int left = 1000;
     uint64_t addr = kMemBase + (c.aligned ? 0 : 3), bytes = 0;
     const RoundResult r = tb.run(mem, chk, {0, 0, 100, c.serial ? 1u : 0u}, 11, [&](Request& q) {

@@ -334,7 +334,7 @@ TEST(DmaWriter, RandomRequestsUnderStress) {
   phases.push_back({"heavy back-pressure", choked, {0, 0, 25}});
   for (size_t i = 0; i < phases.size(); ++i) {
     axi::Memory mem(phases[i].mem);
-    axi::Checker chk(checkerConfig(p), "dma_writer AXI");
+    axi::Checker chk(axi::dmaCheckerConfig(p), "dma_writer AXI");
     std::vector<uint8_t> image = fillRandom(mem, seed + 30 + i);
     RoundResult r = tb.run(mem, chk, image, phases[i].traffic, seed + 20 + i,
                            randomRequests(p, mem, seed + 10 + i, 2500, 8));
@@ -355,7 +355,7 @@ TEST(DmaWriter, EveryOffsetAndEdgeLength) {
   const hw::DmaParams p = builtParams();
   WriterTb tb(p);
   axi::Memory mem(stressMemory(p, test::testSeed(402, "dma writer edges")));
-  axi::Checker chk(checkerConfig(p), "dma_writer AXI");
+  axi::Checker chk(axi::dmaCheckerConfig(p), "dma_writer AXI");
   std::vector<uint8_t> image = fillRandom(mem, 402);
   axi::Rng rng(403);
   std::vector<Request> list;
@@ -388,7 +388,7 @@ TEST(DmaWriter, ZeroAndOverlongLengths) {
   const hw::DmaParams p = builtParams();
   WriterTb tb(p);
   axi::Memory mem(memoryConfig(p, 3));
-  axi::Checker chk(checkerConfig(p), "dma_writer AXI");
+  axi::Checker chk(axi::dmaCheckerConfig(p), "dma_writer AXI");
   std::vector<uint8_t> image = fillRandom(mem, 3);
   std::vector<Request> list(3);
   list[0].addr = kMemBase + 0x100;
@@ -412,7 +412,7 @@ TEST(DmaWriter, SlaveErrorOnOneBurstFailsOnlyItsRequest) {
   const hw::DmaParams p = builtParams();
   WriterTb tb(p);
   axi::Memory mem(memoryConfig(p, 5));
-  axi::CheckerConfig cc = checkerConfig(p);
+  axi::CheckerConfig cc = axi::dmaCheckerConfig(p);
   axi::Checker chk(cc, "dma_writer AXI");
   std::vector<uint8_t> image = fillRandom(mem, 5);
   int responses = 0;
@@ -457,7 +457,7 @@ TEST(DmaWriter, Throughput) {
     axi::MemoryConfig mc = memoryConfig(p, 5);
     mc.minLatency = mc.maxLatency = c.latency;
     axi::Memory mem(mc);
-    axi::Checker chk(checkerConfig(p), "dma_writer AXI");
+    axi::Checker chk(axi::dmaCheckerConfig(p), "dma_writer AXI");
     std::vector<uint8_t> image = mem.image();
     int left = 1000;
     const uint64_t first = kMemBase + (c.aligned ? 0 : 3);

@@ -1,5 +1,7 @@
 #include "accel_system.h"
 
+#include "axi/dma_checker.h"
+
 #include <sstream>
 
 namespace by::test {
@@ -26,22 +28,6 @@ axi::MemoryConfig memoryConfig(const SystemOptions& o, int beatBytes) {
   return m;
 }
 
-// What the accelerator promises on its AXI4 master (docs/dma.md).
-axi::CheckerConfig checkerConfig(const hw::DmaParams& p) {
-  axi::CheckerConfig c;
-  c.dataBytes = p.beatBytes();
-  c.idBits = p.idWidth();
-  c.addrBits = p.addrWidth;
-  c.maxBurst = p.maxBurst;
-  c.incrOnly = true;
-  c.fullWidth = true;
-  c.busAligned = true;
-  c.maxReads = p.maxInflight;
-  c.maxWrites = p.maxInflight;
-  c.uniqueIds = true;
-  return c;
-}
-
 constexpr uint32_t kStatusResponseValid = 1u << 3;
 
 } // namespace
@@ -63,7 +49,7 @@ AccelSystem::AccelSystem(const config::Config& config, const SystemOptions& opti
   }
 #endif
   memory_ = std::make_unique<axi::Memory>(memoryConfig(opt_, dma.beatBytes()));
-  axiChecker_ = std::make_unique<axi::Checker>(checkerConfig(dma), "accelerator AXI4");
+  axiChecker_ = std::make_unique<axi::Checker>(axi::dmaCheckerConfig(dma), "accelerator AXI4");
   liteChecker_ = std::make_unique<axi::LiteChecker>(axi::LiteCheckerConfig{}, "AXI4-Lite");
   axi::LiteMasterConfig lite;
   lite.seed = opt_.seed * 5 + 3;

@@ -1,5 +1,6 @@
 #include "rtl_accelerator.h"
 
+#include "axi/dma_checker.h"
 #include "hw/generators.h"
 #include "hw/isa.h"
 
@@ -23,23 +24,6 @@ AxiSlaveBridge::Config bridgeConfig(const hw::DmaParams& dma, uint64_t periodPs)
   c.maxReads = dma.maxInflight;
   c.maxWrites = dma.maxInflight;
   c.periodPs = periodPs;
-  return c;
-}
-
-// What the accelerator promises on its AXI4 master (docs/dma.md), as in the system testbench.
-axi::CheckerConfig checkerConfig(const hw::DmaParams& p) {
-  axi::CheckerConfig c;
-  c.dataBytes = p.beatBytes();
-  c.idBits = p.idWidth();
-  c.addrBits = p.addrWidth;
-  c.maxBurst = p.maxBurst;
-  c.incrOnly = true;
-  c.fullWidth = true;
-  c.busAligned = true;
-  c.maxReads = p.maxInflight;
-  c.maxWrites = p.maxInflight;
-  c.uniqueIds = true;
-  c.print = false; // the first violation ends the run with its message
   return c;
 }
 
@@ -75,7 +59,7 @@ RtlAccelerator::RtlAccelerator(const sc_core::sc_module_name& name, const config
       periodPs_(periodPs(config)), library_(std::make_unique<ModelLibrary>(options.library)),
       model_(std::make_unique<ModelInstance>(*library_)),
       bridge_(bridgeConfig(hw::dmaParams(config), periodPs_), dma), lite_(liteConfig()),
-      axiChecker_(checkerConfig(hw::dmaParams(config)), "accelerator AXI4"),
+      axiChecker_(axi::dmaCheckerConfig(hw::dmaParams(config)), "accelerator AXI4"),
       liteChecker_(liteCheckerConfig(), "accelerator AXI4-Lite"), gating_(options.clockGating) {
   control.register_b_transport(this, &RtlAccelerator::b_transport);
   const uint64_t quantumPs = tlm_utils::tlm_quantumkeeper::get_global_quantum().value();
