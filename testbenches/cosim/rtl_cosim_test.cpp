@@ -1,7 +1,7 @@
 // The Verilated accelerator in the SoC, end to end: bare-metal programs (testbenches/sw)
 // that drive it through RoCC and through its registers run under `brickyard sim`, each in its
 // own process, and check their results against a CPU reference they compute themselves. The
-// test checks their output, exit codes and --stats, and (on tiny) the waveform, the simulator
+// test checks their output, exit codes and --stats, and (tiny only) the waveform, the simulator
 // cache, clock gating and the quantum. Built per config (BY_CONFIG_NAME): tiny in CI, the
 // 16x16 default with the slow tests. Every run uses the cache in BRICKYARD_CACHE_DIR (set by
 // ctest), except the cache tests, which use their own directories.
@@ -31,7 +31,6 @@ namespace fs = std::filesystem;
 const std::string kBrickyard = BY_BRICKYARD;
 const std::string kConfigName = BY_CONFIG_NAME;
 const std::string kConfig = std::string(BY_SOURCE_DIR) + "/configs/" + kConfigName + ".yaml";
-const bool kTiny = kConfigName == "tiny";
 
 std::string elf(const std::string& program) {
   return std::string(BY_SW_DIR) + "/" + kConfigName + "/" + program + ".elf";
@@ -197,11 +196,13 @@ TEST_F(RtlCosim, InterruptLineReachesTheHost) {
   expectCleanBuses(s);
 }
 
+// The simulator itself (timing, statistics, traces, the cache, rejected input) does not depend
+// on the config: these tests are built for tiny only (BY_SIM_TOOL_TESTS).
+#if BY_SIM_TOOL_TESTS
+
 // --- timing ------------------------------------------------------------------------------
 
 TEST_F(RtlCosim, QuantumDoesNotChangeTheResultsOrTheTimeline) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   CliResult fine, coarse;
   nlohmann::json a = runPassing("matmul_rocc", fine, {"--quantum-ns", "10"});
   nlohmann::json b = runPassing("matmul_rocc", coarse, {"--quantum-ns", "100000"});
@@ -215,8 +216,6 @@ TEST_F(RtlCosim, QuantumDoesNotChangeTheResultsOrTheTimeline) {
 }
 
 TEST_F(RtlCosim, ClockGatingSkipsOnlyIdleCycles) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   CliResult gated, clocked;
   nlohmann::json a = runPassing("matmul_rocc", gated);
   nlohmann::json b = runPassing("matmul_rocc", clocked, {"--no-clock-gating"});
@@ -238,8 +237,6 @@ TEST_F(RtlCosim, ClockGatingSkipsOnlyIdleCycles) {
 }
 
 TEST_F(RtlCosim, MaxCyclesStopsABusyAccelerator) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   // accel_busy issues commands forever: the limit hits while the host waits for the command
   // queue inside the accelerator model, or just after such a wait took it past the limit.
   const CliResult r = sim({"--max-cycles", "100000", "--stats", path("s.json"), elf("accel_busy")});
@@ -301,8 +298,6 @@ bool matches(const std::string& pattern, const std::string& path) {
 }
 
 TEST_F(RtlCosim, EveryStatisticIsDocumented) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   CliResult r;
   nlohmann::json s = runPassing("matmul_rocc", r);
   std::set<std::string> paths;
@@ -372,8 +367,6 @@ FstSummary readFst(const std::string& file) {
 }
 
 TEST_F(RtlCosim, TraceWritesAReadableFstOfTheRequestedCycles) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   CliResult plain, traced;
   runPassing("matmul_rocc", plain);
   // The traced run builds (once) its own simulator with tracing compiled in. Without clock
@@ -413,8 +406,6 @@ std::vector<std::string> entries(const fs::path& cache) {
 }
 
 TEST_F(RtlCosim, TheSameConfigIsNotRebuiltAndTheSocSectionDoesNotMatter) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   const CliResult first = sim({elf("hello")}); // built here or by an earlier test
   ASSERT_EQ(first.status, 0) << first.err;
   const auto start = std::chrono::steady_clock::now();
@@ -432,8 +423,6 @@ TEST_F(RtlCosim, TheSameConfigIsNotRebuiltAndTheSocSectionDoesNotMatter) {
 }
 
 TEST_F(RtlCosim, AChangedConfigIsBuiltOnceByConcurrentFirstRuns) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   const fs::path cache = dir_ / "cache";
   const std::string config = editedConfig("inflight2.yaml", "max_inflight: 4", "max_inflight: 2");
   auto run = [&] {
@@ -470,8 +459,6 @@ TEST_F(RtlCosim, AChangedConfigIsBuiltOnceByConcurrentFirstRuns) {
 }
 
 TEST_F(RtlCosim, AFailedBuildLeavesNoEntry) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   const fs::path cache = dir_ / "cache";
   const CliResult r = runProgram({"env", "BRICKYARD_VERILATOR=false", kBrickyard, "sim", "--config",
                                   kConfig, "--cache-dir", cache.string(), elf("hello")});
@@ -493,8 +480,6 @@ TEST_F(RtlCosim, AFailedBuildLeavesNoEntry) {
 }
 
 TEST_F(RtlCosim, BadInputIsRejectedBeforeBuilding) {
-  if (!kTiny)
-    GTEST_SKIP() << "tiny only";
   const fs::path cache = dir_ / "cache";
   std::ofstream(path("text.elf")) << "not an ELF\n";
   for (const std::string& program : {path("missing.elf"), path("text.elf"), kBrickyard}) {
@@ -505,6 +490,8 @@ TEST_F(RtlCosim, BadInputIsRejectedBeforeBuilding) {
   }
   EXPECT_FALSE(fs::exists(cache)) << "nothing is built or created for rejected input";
 }
+
+#endif // BY_SIM_TOOL_TESTS
 
 } // namespace
 } // namespace by::test
