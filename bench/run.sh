@@ -46,20 +46,31 @@ done
 echo
 # The co-simulation runs share one simulator cache under the build tree (built on first use).
 export BRICKYARD_CACHE_DIR="$root/build/bench-sim-cache"
-echo "## Co-simulation: the default accelerator's RTL in the SoC, 256x256x256 matmul (matmul_long)"
-"$by" sim --config "$root/configs/default.yaml" --quiet --stats "$tmp/cosim.json" \
-  "$root/build/sw/default/matmul_long.elf" | tail -n 3 | sed 's/^/    /'
-/usr/bin/python3 - "$tmp/cosim.json" "$mesh_rate" <<'PY'
+# cosim_speed STATS.json: the co-simulation speed of a run, next to the bare mesh's (above).
+cosim_speed() {
+  /usr/bin/python3 - "$1" "$mesh_rate" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1])); mesh = float(sys.argv[2]); a = s["accelerator"]
-print(f"- accelerator clocked cycles: {a['clocked_cycles']:,} in {a['wall_seconds']:.2f} s "
-      f"= {a['clocked_cycles_per_second']:,.0f} cycles/s; bare mesh (above): {mesh:,.0f} cycles/s; "
-      f"ratio {a['clocked_cycles_per_second'] / mesh:.2f}")
+busy = a["counters"]["exec_active_cycles"] / a["clocked_cycles"]
+print(f"- accelerator: {a['clocked_cycles']:,} clocked cycles (array busy {busy:.0%}) in "
+      f"{a['wall_seconds']:.2f} s = {a['clocked_cycles_per_second']:,.0f} cycles/s; bare mesh "
+      f"(above): {mesh:,.0f} cycles/s; **ratio {a['clocked_cycles_per_second'] / mesh:.2f}**")
 print(f"- whole run: {s['simulated']['cycles']:,} simulated cycles, {s['host']['instructions']:,} host "
       f"instructions in {s['wall']['seconds']:.2f} s = {s['wall']['host_instructions_per_second']:,.0f} "
       f"host instructions/s, {s['wall']['simulated_cycles_per_second']:,.0f} simulated cycles/s")
 PY
+}
+echo "## Co-simulation: the default accelerator's RTL in the SoC, 256x256x256 matmul (matmul_long)"
+"$by" sim --config "$root/configs/default.yaml" --quiet --stats "$tmp/cosim.json" \
+  "$root/build/sw/default/matmul_long.elf" | tail -n 3 | sed 's/^/    /'
+cosim_speed "$tmp/cosim.json"
 echo
 echo "## Driver kernels on the default accelerator's RTL (bench/driver_kernels.c)"
-"$by" sim --config "$root/configs/default.yaml" --quiet \
+"$by" sim --config "$root/configs/default.yaml" --quiet --stats "$tmp/kernels.json" \
   "$root/build/baremetal/default/driver_kernels.elf" | sed 's/^/    /'
+cosim_speed "$tmp/kernels.json"
+echo
+echo "## Boveda: footprint of a trained int8 network's tensors, and the memory-bound layer"
+/usr/bin/python3 "$root/bench/boveda/train_int8_net.py" "$tmp/net" | tail -n 2 | sed 's/^/    /'
+"$root/build/bench/bench_boveda_footprint" "$tmp/net"
+"$root/build/bench/bench_boveda_layer" "$tmp/net"
