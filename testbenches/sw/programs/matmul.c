@@ -1,9 +1,10 @@
 /* C = A x B + D on the accelerator, written against its ISA directly (brickyard_isa.h), and
  * checked element by element against a CPU reference computed here with the arithmetic of
  * docs/arithmetic.md (brickyard_params.h). Weight-stationary, tiled by DIM with partial
- * tiles; D is moved into the accumulator first and the products accumulate onto it; every C
- * tile leaves twice: scaled and saturated to int8, and as raw int32 (`full`). The three mvin
- * channels carry A, B and D with their own strides; COUNTER_OP returns the DMA byte count.
+ * tiles, weights reused across row blocks; D is moved into the accumulator first and the
+ * products accumulate onto it; every C tile leaves twice: scaled and saturated to int8, and
+ * as raw int32 (`full`). The three mvin channels carry A, B and D with their own strides;
+ * COUNTER_OP returns the DMA byte count.
  *
  * Built as matmul_rocc (RoCC custom-3 instructions, `fence`) and matmul_mmio (-DUSE_MMIO: the
  * CMD_* registers, STATUS polling and RESP_* for responses); matmul_fail (-DINJECT_FAILURE)
@@ -74,14 +75,41 @@ static uint64_t rows_cols(int rows, int cols, uint32_t local) {
          FIELD(MVIN, RS2, LOCAL_ADDR, local);
 }
 
-/* Returns the DMA payload bytes the mvins move, for the counter check. */
+/* Tiles per dimension, and the local memory layout: A tile (i, k) at scratchpad row
+ * (i*KT + k)*DIM in bank 0, B tile (k, j) at (k*JT + j)*DIM from bank 1 (so that a PRELOAD
+ * and a COMPUTE do not compete for a bank), and two accumulator regions of a column of C
+ * tiles each, used by alternate column blocks so that one leaves while the next computes. */
+enum {
+  IT = (M + BY_DIM - 1) / BY_DIM,
+  KT = (K + BY_DIM - 1) / BY_DIM,
+  JT = (N + BY_DIM - 1) / BY_DIM
+};
+_Static_assert(IT* KT* BY_DIM <= BY_SP_BANK_ROWS && KT * JT * BY_DIM <= BY_SP_BANK_ROWS,
+               "A or B does not fit a scratchpad bank");
+_Static_assert(2 * IT * BY_DIM <= BY_ACC_ROWS, "two columns of C do not fit the accumulator");
+
+static uint32_t sp_a(int i, int k) {
+  return (uint32_t)((i * KT + k) * BY_DIM);
+}
+static uint32_t sp_b(int k, int j) {
+  return (uint32_t)(BY_SP_BANK_ROWS + (k * JT + j) * BY_DIM);
+}
+static uint32_t acc_c(int i, int j) {
+  return ACC_ADDR | (uint32_t)(((j % 2) * IT + i) * BY_DIM);
+}
+
+/* The command program of a tiled weight-stationary matmul, as a driver issues it: A and B
+ * move in once, MAX_BLOCK_LEN tiles per MVIN, just before their first use; each weight tile
+ * B(k, j) is preloaded once and reused for every row block of A (COMPUTE_ACCUMULATED); the
+ * products accumulate onto D in the accumulator; each finished column of C leaves twice.
+ * Returns the DMA payload bytes the mvins move, for the counter check. */
 static uint64_t run_on_accelerator(void) {
-  uint64_t payload = 0;
   CMD(BY_FUNCT_CONFIG,
       FIELD(CONFIG_EX, RS1, CMD_TYPE, BY_CONFIG_TYPE_EX) |
           FIELD(CONFIG_EX, RS1, DATAFLOW, DATAFLOW_WS),
       0);
-  /* Channel 0 (MVIN): A, rows K bytes apart; 1 (MVIN2): B; 2 (MVIN3): D as int32. */
+  /* Channel 0 (MVIN): A, rows K bytes apart; 1 (MVIN2): B; 2 (MVIN3): D as int32. Block
+   * stride 0 = DIM rows between the tiles of one mvin. */
   const uint64_t strides[3] = {K, N, N * sizeof(by_acc_t)};
   for (uint32_t ch = 0; ch < 3; ++ch)
     CMD(BY_FUNCT_CONFIG,
@@ -92,40 +120,52 @@ static uint64_t run_on_accelerator(void) {
   counter_op(FIELD(COUNTER_OP, RS1, CONFIGURE, 1) | FIELD(COUNTER_OP, RS1, INDEX, 0) |
              FIELD(COUNTER_OP, RS1, EVENT, EVENT_RDMA_BYTES) | FIELD(COUNTER_OP, RS1, EXTERNAL, 1));
 
-  int tile = 0;
-  for (int i0 = 0; i0 < M; i0 += BY_DIM) {
-    const int im = min_int(BY_DIM, M - i0);
-    for (int j0 = 0; j0 < N; j0 += BY_DIM, ++tile) {
-      const int jn = min_int(BY_DIM, N - j0);
-      /* Two accumulator tiles alternate, so a tile's mvouts overlap the next one's work. */
-      const uint32_t acc = (uint32_t)(tile % 2) * BY_DIM;
-      CMD(BY_FUNCT_MVIN3, (uintptr_t)&D[i0][j0], rows_cols(im, jn, ACC_ADDR | acc));
-      payload += (uint64_t)im * jn * sizeof(by_acc_t);
-      for (int k0 = 0; k0 < K; k0 += BY_DIM) {
-        const int kn = min_int(BY_DIM, K - k0);
-        /* A and B tiles alternate between two scratchpad slots. */
-        const uint32_t sp_a = (uint32_t)((k0 / BY_DIM) % 2) * 2 * BY_DIM, sp_b = sp_a + BY_DIM;
-        CMD(BY_FUNCT_MVIN, (uintptr_t)&A[i0][k0], rows_cols(im, kn, sp_a));
-        CMD(BY_FUNCT_MVIN2, (uintptr_t)&B[k0][j0], rows_cols(kn, jn, sp_b));
-        payload += (uint64_t)im * kn + (uint64_t)kn * jn;
-        /* Weights B; the result accumulates onto the D already in the accumulator. */
-        CMD(BY_FUNCT_PRELOAD, rows_cols(kn, jn, sp_b),
-            rows_cols(im, jn, ACC_ADDR | ACCUMULATE | acc));
-        CMD(BY_FUNCT_COMPUTE_PRELOADED, rows_cols(im, kn, sp_a),
-            rows_cols(im, jn, BY_GARBAGE_ADDR));
+  const int blocks = BY_MAX_BLOCK_LEN; /* tiles per mvin */
+  for (int j = 0; j < JT; ++j) {
+    const int j0 = j * BY_DIM, jn = min_int(BY_DIM, N - j0);
+    for (int i = 0; i < IT; ++i) {
+      const int i0 = i * BY_DIM, im = min_int(BY_DIM, M - i0);
+      CMD(BY_FUNCT_MVIN3, (uintptr_t)&D[i0][j0], rows_cols(im, jn, acc_c(i, j)));
+    }
+    for (int k = 0; k < KT; ++k) {
+      const int k0 = k * BY_DIM, kn = min_int(BY_DIM, K - k0);
+      if (j == 0 && k % blocks == 0) /* A(:, k .. k+blocks) */
+        for (int i = 0; i < IT; ++i) {
+          const int i0 = i * BY_DIM;
+          CMD(BY_FUNCT_MVIN, (uintptr_t)&A[i0][k0],
+              rows_cols(min_int(BY_DIM, M - i0), min_int(blocks * BY_DIM, K - k0), sp_a(i, k)));
+        }
+      if (j % blocks == 0) /* B(k, j .. j+blocks) */
+        CMD(BY_FUNCT_MVIN2, (uintptr_t)&B[k0][j0],
+            rows_cols(kn, min_int(blocks * BY_DIM, N - j0), sp_b(k, j)));
+      for (int i = 0; i < IT; ++i) {
+        const int im = min_int(BY_DIM, M - i * BY_DIM);
+        /* Weights B(k, j) for the first row block, kept for the others; C accumulates. */
+        CMD(BY_FUNCT_PRELOAD,
+            i == 0 ? rows_cols(kn, jn, sp_b(k, j)) : rows_cols(1, 1, BY_GARBAGE_ADDR),
+            rows_cols(im, jn, acc_c(i, j) | ACCUMULATE));
+        if (i == 0)
+          CMD(BY_FUNCT_COMPUTE_PRELOADED, rows_cols(im, kn, sp_a(i, k)),
+              rows_cols(im, jn, BY_GARBAGE_ADDR));
+        else
+          CMD(BY_FUNCT_COMPUTE_ACCUMULATED, rows_cols(im, kn, sp_a(i, k)),
+              rows_cols(im, jn, BY_GARBAGE_ADDR));
       }
-      /* int8: scaled, saturated; then the raw int32 accumulators (`full`). */
+    }
+    /* Column j of C: scaled and saturated to int8, then the raw int32 accumulators. */
+    for (int i = 0; i < IT; ++i) {
+      const int i0 = i * BY_DIM, im = min_int(BY_DIM, M - i0);
       CMD(BY_FUNCT_CONFIG, FIELD(CONFIG_ST, RS1, CMD_TYPE, BY_CONFIG_TYPE_ST),
           FIELD(CONFIG_ST, RS2, STRIDE, N) | FIELD(CONFIG_ST, RS2, ACC_SCALE, SCALE_BITS));
-      CMD(BY_FUNCT_MVOUT, (uintptr_t)&C[i0][j0], rows_cols(im, jn, ACC_ADDR | acc));
+      CMD(BY_FUNCT_MVOUT, (uintptr_t)&C[i0][j0], rows_cols(im, jn, acc_c(i, j)));
       CMD(BY_FUNCT_CONFIG, FIELD(CONFIG_ST, RS1, CMD_TYPE, BY_CONFIG_TYPE_ST),
           FIELD(CONFIG_ST, RS2, STRIDE, N * sizeof(by_acc_t)) |
               FIELD(CONFIG_ST, RS2, ACC_SCALE, BY_ACC_SCALE_KEEP));
-      CMD(BY_FUNCT_MVOUT, (uintptr_t)&C32[i0][j0], rows_cols(im, jn, ACC_ADDR | FULL | acc));
+      CMD(BY_FUNCT_MVOUT, (uintptr_t)&C32[i0][j0], rows_cols(im, jn, acc_c(i, j) | FULL));
     }
   }
   wait_idle();
-  return payload;
+  return (uint64_t)M * K + (uint64_t)K * N + (uint64_t)M * N * sizeof(by_acc_t);
 }
 
 /* --- the CPU reference ------------------------------------------------------------------- */
