@@ -16,8 +16,10 @@ using by::test::runBrickyard;
 
 namespace {
 
-fs::path generate(const std::string& name) {
-  fs::path out = fs::path(BY_BINARY_DIR) / "test-output" / "cli_rtl_test" / name;
+// Generates config `name` into a directory of its own per check, so that checks of one config
+// can run side by side (ctest runs each test of this file as its own process).
+fs::path generate(const std::string& name, const std::string& check) {
+  fs::path out = fs::path(BY_BINARY_DIR) / "test-output" / "cli_rtl_test" / name / check;
   fs::remove_all(out);
   // Shipped configs, and the test-only ones (e.g. TensorDash) in testbenches/configs.
   std::string config = std::string(BY_SOURCE_DIR) + "/configs/" + name + ".yaml";
@@ -30,10 +32,15 @@ fs::path generate(const std::string& name) {
 
 class Rtl : public ::testing::TestWithParam<std::string> {};
 
+// Test names carry the config's name (cli_rtl_test.Configs/Rtl.LintIsClean/tiny).
+std::string configName(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
+
 } // namespace
 
 TEST_P(Rtl, LintIsClean) {
-  const fs::path out = generate(GetParam());
+  const fs::path out = generate(GetParam(), "lint");
   CliResult r = runBrickyard({"lint", out.string()});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("verilator 0 warnings 0 errors, iverilog 0 warnings 0 errors"),
@@ -43,7 +50,7 @@ TEST_P(Rtl, LintIsClean) {
 }
 
 TEST_P(Rtl, SynthReportsEveryModule) {
-  const fs::path out = generate(GetParam());
+  const fs::path out = generate(GetParam(), "synth");
   CliResult r = runBrickyard({"synth", out.string()});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   std::ifstream in(out / "reports" / "synth.json");
@@ -87,21 +94,22 @@ TEST_P(Rtl, SynthReportsEveryModule) {
 
 #ifdef BY_LARGE_CONFIGS
 // The slow build (cli_rtl_large_test): lint and synthesis of the 16x16 and 32x32 configs.
-INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32"));
+INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32"), configName);
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
                          ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_l16",
-                                           "boveda_tiny"));
+                                           "boveda_tiny"),
+                         configName);
 
 // The larger shipped configs: lint in CI, synthesis with the slow tests (cli_rtl_large_test).
 class RtlLarge : public ::testing::TestWithParam<std::string> {};
 TEST_P(RtlLarge, LintIsClean) {
-  const fs::path out = generate(GetParam());
+  const fs::path out = generate(GetParam(), "lint");
   CliResult r = runBrickyard({"lint", out.string()});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("verilator 0 warnings 0 errors, iverilog 0 warnings 0 errors"),
             std::string::npos)
       << r.out;
 }
-INSTANTIATE_TEST_SUITE_P(Configs, RtlLarge, ::testing::Values("default", "large32"));
+INSTANTIATE_TEST_SUITE_P(Configs, RtlLarge, ::testing::Values("default", "large32"), configName);
 #endif
