@@ -15,7 +15,7 @@ echo "== brickyard gen $config"
 "$by" gen "$config" -o "$out"
 echo "== brickyard lint"
 "$by" lint "$out"
-echo "== brickyard synth (Yosys; several minutes on the 16x16 default)"
+echo "== brickyard synth (Yosys; about 11 minutes on the 16x16 default)"
 "$by" synth "$out" | tail -n 4
 echo "== bare-metal driver programs on the SoC with the $name accelerator's RTL"
 "$root/scripts/build.sh" "baremetal_sw_$name" >/dev/null # not part of the default build
