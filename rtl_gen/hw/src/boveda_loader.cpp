@@ -490,25 +490,41 @@ vlog::Module BovedaLoaderGenerator::build() const {
             },
             [](vlog::Stmts& t) { t.line("wr_blk_q <= wr_blk_q + 8'd1;"); });
       });
+  if (onChip) {
+    // One write port per reorder-buffer array: DMA responses and scratchpad rows never arrive
+    // for the same operation (one compressed operation at a time), so they share it.
+    b.comment("Reorder-buffer writes: a DMA response or a scratchpad row (DECOMPRESS), never "
+              "both in one cycle.");
+    b.logic("rob_wr", Type::bit());
+    b.logic("rob_wr_slot", Type::bits(robBits));
+    b.logic("rob_wr_data", Type::bits(dataBits));
+    b.logic("rob_issue", Type::bit(), "a container request or row read takes an entry");
+    b.logic("rob_issue_words", Type::bits(wordBits));
+    b.assign("rob_wr", "data_resp || sp_rd_rvalid_i");
+    b.assign("rob_wr_slot", "sp_rd_rvalid_i ? sp_rsp_slot_q : dma_resp_tag_i[RobBits-1:0]");
+    b.assign("rob_wr_data",
+             "sp_rd_rvalid_i ? " + num(dataBits) + "'(sp_rd_rdata_i) : dma_resp_data_i");
+    b.assign("rob_issue", "(eng_req_fire && state_q == StStream) || sp_rd_fire");
+    b.assign("rob_issue_words", "sp_rd_fire ? " + num(wordBits) + "'d" +
+                                    num(spRow / h.streamWidth) + " : " + num(wordBits) +
+                                    "'(32'(rd_len) * 8 / StreamWidth)");
+  }
   vlog::SeqItem& d = b.clocked();
-  d.clocked
-      .ifElse("data_resp",
-              [](vlog::Stmts& s) {
-                s.line("rob_data_q[dma_resp_tag_i[RobBits-1:0]] <= dma_resp_data_i;");
-              })
-      .ifElse("eng_req_fire && state_q == StStream", [&](vlog::Stmts& s) {
-        s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= " + num(wordBits) +
-               "'(32'(rd_len) * 8 / StreamWidth);");
-      });
   if (onChip)
     d.clocked
-        .ifElse("sp_rd_fire",
-                [&](vlog::Stmts& s) {
-                  s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= " + num(wordBits) + "'d" +
-                         num(spRow / h.streamWidth) + ";");
+        .ifElse("rob_wr", [](vlog::Stmts& s) { s.line("rob_data_q[rob_wr_slot] <= rob_wr_data;"); })
+        .ifElse("rob_issue", [](vlog::Stmts& s) {
+          s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= rob_issue_words;");
+        });
+  else
+    d.clocked
+        .ifElse("data_resp",
+                [](vlog::Stmts& s) {
+                  s.line("rob_data_q[dma_resp_tag_i[RobBits-1:0]] <= dma_resp_data_i;");
                 })
-        .ifElse("sp_rd_rvalid_i", [&](vlog::Stmts& s) {
-          s.line("rob_data_q[sp_rsp_slot_q] <= " + num(dataBits) + "'(sp_rd_rdata_i);");
+        .ifElse("eng_req_fire && state_q == StStream", [&](vlog::Stmts& s) {
+          s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= " + num(wordBits) +
+                 "'(32'(rd_len) * 8 / StreamWidth);");
         });
   b.blank();
   b.logic("unused_bits", Type::bit());
