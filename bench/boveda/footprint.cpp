@@ -141,5 +141,40 @@ int main(int argc, char** argv) {
       std::printf(" **%.3f** |", double(k[i + 1]) / double(k[0]));
     std::printf(" **%.3f** |\n", double(k.back()) / double(k[0]));
   }
+
+  // On-chip form (docs/boveda.md, "On-chip form"): a tile resident in the scratchpad takes
+  // whole containers (container = a whole number of DIM x 8-bit rows; the pointer entry stays
+  // with the host), so the effective capacity gain is raw bits / container bits.
+  const int rowBits = dim * 8;
+  std::printf("\nOn-chip form: scratchpad capacity gain (raw / resident container bits, "
+              "DIM %d, %d-bit rows, no pointer entries).\n\n",
+              dim, rowBits);
+  const std::vector<Format> onChip = {
+      {"G8", 8, 0, false}, {"G16", 16, 0, false}, {"G8 ZA", 8, 0, true}, {"G16 ZA", 16, 0, true}};
+  std::printf("| kind | container |");
+  for (const Format& f : onChip)
+    std::printf(" %s |", f.label.c_str());
+  std::printf("\n|---|---|---|---|---|---|\n");
+  for (const int container : {rowBits, 2 * rowBits}) {
+    if (container < 64)
+      continue;
+    std::map<std::string, std::vector<uint64_t>> kinds; // raw, then one per format
+    for (const Tensor& t : tensors) {
+      std::vector<uint64_t>& k = kinds[t.kind];
+      k.resize(onChip.size() + 1, 0);
+      k[0] += 8 * t.values.size();
+      const uint64_t entries = kEntryBits * static_cast<uint64_t>(((t.rows + dim - 1) / dim) *
+                                                                  ((t.cols + dim - 1) / dim));
+      for (size_t i = 0; i < onChip.size(); ++i)
+        k[1 + i] +=
+            bovedaBits(t, dim, {"", onChip[i].group, container, onChip[i].zeroAware}) - entries;
+    }
+    for (const auto& [kind, k] : kinds) {
+      std::printf("| %ss | %d |", kind.c_str(), container);
+      for (size_t i = 0; i < onChip.size(); ++i)
+        std::printf(" %.2fx |", double(k[0]) / double(k[1 + i]));
+      std::printf("\n");
+    }
+  }
   return 0;
 }

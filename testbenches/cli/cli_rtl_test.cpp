@@ -1,5 +1,6 @@
 // `brickyard lint` and `brickyard synth` on the generated RTL of every shipped config (and of
-// boveda_tiny, the test config with Boveda on the DMA path): lint
+// boveda_tiny and boveda_onchip_tiny, the test configs with Boveda on the DMA path and in its
+// on-chip form): lint
 // must be silent in both Verilator -Wall and Icarus, synthesis must report every module and
 // exactly the configured SRAM capacity. The small configs run in CI, the large ones with the
 // slow tests (built with BY_LARGE_CONFIGS).
@@ -98,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32"), 
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
                          ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_l16",
-                                           "boveda_tiny"),
+                                           "boveda_tiny", "boveda_onchip_tiny"),
                          configName);
 
 // The larger shipped configs: lint in CI, synthesis with the slow tests (cli_rtl_large_test).

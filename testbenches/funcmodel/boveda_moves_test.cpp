@@ -209,3 +209,51 @@ TEST(FuncModelBoveda, GeneratorEmitsCompressedRoundTrips) {
   EXPECT_GT(mvouts, 20);
   EXPECT_GT(mvins, 20);
 }
+
+// The on-chip form (docs/isa.md "Boveda: on-chip form") on boveda_onchip_tiny (DIM 8, int8,
+// G 8, C 64: one container per scratchpad row): a plain MVIN copies the codec's containers into
+// scratchpad rows, DECOMPRESS decodes them into raw rows equal to the codec's input, with no
+// DRAM traffic. Without on_chip the funct is unknown.
+TEST(FuncModelBoveda, DecompressDecodesContainerRows) {
+  {
+    Machine m("boveda_tiny");
+    EXPECT_EQ(m.run(decompress(spAddr(0), 1, spAddr(8), 4, 4)).error,
+              hw::isa::errorCode("UNKNOWN_FUNCT"));
+  }
+  Machine m("boveda_onchip_tiny");
+  const int dim = m.model.params().dim;
+  ASSERT_EQ(dim, 8);
+  const std::vector<int64_t> values = blockValues(dim, 2 * dim + 3, 5); // 3 column blocks
+  std::vector<int16_t> v16(values.begin(), values.end());
+  const boveda::CompressedTensor t =
+      boveda::compress(format(m, static_cast<int>(values.size())), v16);
+  const std::vector<uint8_t> bytes = t.bytes();
+  m.put(kStream, 1, std::vector<int64_t>(bytes.begin(), bytes.end()));
+  ConfigLdArgs rows = ldArgs(static_cast<uint64_t>(dim), false); // one container per row
+  rows.blockStride = static_cast<uint32_t>(dim + 2);
+  m.ok(configLd(rows));
+  const uint32_t n = static_cast<uint32_t>(t.numContainers());
+  m.ok(mvin(0, kStream, spAddr(0), n, static_cast<uint32_t>(dim)));
+  const uint64_t readBefore = m.model.dramBytesRead();
+  m.ok(decompress(spAddr(0), n, spAddr(100), static_cast<uint32_t>(dim),
+                  static_cast<uint32_t>(2 * dim + 3)));
+  EXPECT_EQ(m.model.dramBytesRead(), readBefore) << "DECOMPRESS moves no DRAM bytes";
+  for (int r = 0; r < dim; ++r)
+    for (int c = 0; c < 2 * dim + 3; ++c)
+      ASSERT_EQ(m.model.sp(100 + (c / dim) * (dim + 2) + r, c % dim),
+                values[static_cast<size_t>(r * (2 * dim + 3) + c)])
+          << r << "," << c;
+  // The containers are untouched; a container too many is a malformed block.
+  for (uint32_t k = 0; k < n * static_cast<uint32_t>(dim); ++k)
+    ASSERT_EQ(m.model.sp(static_cast<int>(k) / dim, static_cast<int>(k) % dim),
+              static_cast<int8_t>(bytes[k]));
+  EXPECT_EQ(m.run(decompress(spAddr(0), n + 1, spAddr(100), static_cast<uint32_t>(dim),
+                             static_cast<uint32_t>(2 * dim + 3)))
+                .error,
+            hw::isa::errorCode("DMA_ERROR"));
+  // Source rows 0..n-1 and destination rows from n-1 overlap.
+  EXPECT_EQ(m.run(decompress(spAddr(0), n, spAddr(n - 1), static_cast<uint32_t>(dim),
+                             static_cast<uint32_t>(2 * dim + 3)))
+                .error,
+            hw::isa::errorCode("LOCAL_RANGE"));
+}

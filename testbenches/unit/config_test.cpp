@@ -196,9 +196,15 @@ TEST(ConfigErrors, WrongTypeBool) {
 TEST(ConfigErrors, UnknownTopLevelKey) {
   expectError(std::string(kTiny) + "arrays: 1\n", {19, 1, "arrays", "unknown key (did you mean"});
 }
-TEST(ConfigErrors, NotYetAvailableFeature) {
+TEST(ConfigErrors, BovedaOnChipNeedsBoveda) {
   expectError(std::string(kTiny) + "compression:\n  boveda:\n    on_chip: true\n",
-              {21, 14, "compression.boveda.on_chip", "not available"});
+              {21, 14, "compression.boveda.on_chip", "needs compression.boveda.enabled: true"});
+}
+TEST(ConfigErrors, BovedaOnChipRowNarrowerThanStreamWord) {
+  // tiny: DIM 4 x int8 = 32-bit rows, 64-bit bus and containers.
+  expectError(std::string(kTiny) + "compression:\n  boveda:\n    enabled: true\n"
+                                   "    container_bits: 64\n    on_chip: true\n",
+              {23, 14, "compression.boveda.on_chip", "narrower than the decompressor's stream"});
 }
 TEST(ConfigErrors, BovedaHeaderTooNarrowFor16BitElements) {
   expectError(tinyWith("input_width: 8", "input_width: 16") +

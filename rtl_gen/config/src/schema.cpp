@@ -170,8 +170,10 @@ std::vector<FieldSpec> buildFields() {
       "false", "Store a zero bitmap per group and only the non-zero values."));
   f.push_back(boolField(
       "compression.boveda.on_chip", [](Config& c) -> bool& { return c.boveda.onChip; }, "false",
-      "Keep the scratchpad contents compressed (the scratchpad holds more than its raw size). "
-      "Not available yet: must be false (docs/boveda.md, \"On-chip form\")."));
+      "Keep Boveda blocks compressed in the scratchpad (a plain MVIN copies their containers, "
+      "DECOMPRESS decodes one into raw rows): the scratchpad holds more than its raw size. "
+      "Needs enabled, container_bits a multiple of DIM*input_width and DIM*input_width >= "
+      "min(dma.bus_width, container_bits) (docs/boveda.md, \"On-chip form\")."));
   // --- soc
   f.push_back(intField(
       "soc.clock_mhz", [](Config& c) -> int& { return c.soc.clockMHz; }, "1000", 1, 10000, false,

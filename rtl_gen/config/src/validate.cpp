@@ -2,6 +2,8 @@
 
 #include "config/derived.h"
 
+#include <algorithm>
+
 namespace by::config {
 
 namespace {
@@ -93,10 +95,28 @@ void validateAcrossKeys(const Config& c,
                str(t.inputWidth) + " of " + str(t.inputWidth) +
                "-bit elements; expected at least " + str(needHeader));
   }
-  if (c.boveda.onChip)
-    fail("compression.boveda.on_chip",
-         "compressed on-chip storage is not available in this version of Brickyard yet "
-         "(docs/boveda.md, \"On-chip form\"); expected false");
+  if (c.boveda.onChip) {
+    // On-chip form (docs/boveda.md): a container is a whole number of scratchpad rows, and
+    // DECOMPRESS feeds the decompressor whole rows, so a row must hold at least one of its
+    // stream words (min(bus_width, container_bits) bits).
+    const long long rowBits = rows * t.inputWidth;
+    const long long streamBits = std::min<long long>(c.dma.busWidth, c.boveda.containerBits);
+    if (!c.boveda.enabled)
+      fail("compression.boveda.on_chip",
+           "compressed on-chip storage needs compression.boveda.enabled: true");
+    else if (c.boveda.containerBits % rowBits != 0)
+      fail("compression.boveda.container_bits",
+           "on-chip form: a container of " + str(c.boveda.containerBits) +
+               " bits is not a whole number of scratchpad rows (DIM*input_width = " + str(rowBits) +
+               " bits); expected a multiple of " + str(rowBits));
+    else if (rowBits < streamBits)
+      fail("compression.boveda.on_chip",
+           "a scratchpad row of " + str(rowBits) +
+               " bits is narrower than the decompressor's stream word "
+               "(min(dma.bus_width, container_bits) = " +
+               str(streamBits) +
+               " bits); expected false, or DIM*input_width >= " + str(streamBits));
+  }
   if (c.boveda.groupSize > c.boveda.containerBits / t.inputWidth)
     fail("compression.boveda.group_size", "a group of " + str(c.boveda.groupSize) +
                                               " values does not fit one container of " +

@@ -101,6 +101,13 @@ void bovedaLoader(vlog::Body& b, vlog::InstanceItem& load, const AccelParams& p)
              {"busy_o", "bl_busy"},
              {"dma_wait_o", "bl_dma_wait"},
              {"stream_bytes_o", "bl_stream_bytes"}};
+  if (p.config.boveda.onChip)
+    i.conns.insert(i.conns.end(), {{"sp_rd_valid_o", "sp_rd_ld_valid"},
+                                   {"sp_rd_ready_i", "sp_rd_ld_ready"},
+                                   {"sp_rd_row_o", "sp_rd_ld_row"},
+                                   {"sp_rd_rvalid_i", "sp_rd_ld_rvalid"},
+                                   {"sp_rd_rdata_i", "sp_rd_ld_rdata"},
+                                   {"err_dc_o", "ld_err_dc"}});
 }
 } // namespace
 
@@ -115,6 +122,10 @@ vlog::Module AcceleratorGenerator::build() const {
   const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
   const int byteBits = config::log2Exact(p.maxBytes) + 2;
   const bool boveda = p.config.boveda.enabled;
+  const bool onChip = boveda && p.config.boveda.onChip;
+  std::vector<std::string> spReads = {"exe_a", "exe_b", "exe_d", "st"};
+  if (onChip)
+    spReads.push_back("ld"); // the Boveda loader's DECOMPRESS
 
   vlog::Module m(names::kAccelerator,
                  "Brickyard accelerator: a " + num(p.dim) + "x" + num(p.dim) +
@@ -254,8 +265,8 @@ vlog::Module AcceleratorGenerator::build() const {
   wire("rs_ex_count", p.rsIdBits + 1);
   b.comment("Memory clients: scratchpad reads (exe a/b/d, store), writes (exe, load); "
             "accumulator reads (exe, store), writes (exe, load).");
-  for (const std::string& c : {std::string("sp_rd_exe_a"), std::string("sp_rd_exe_b"),
-                               std::string("sp_rd_exe_d"), std::string("sp_rd_st")}) {
+  for (const std::string& r : spReads) {
+    const std::string c = "sp_rd_" + r;
     wire(c + "_valid", 1);
     wire(c + "_ready", 1);
     wire(c + "_row", p.spRowBits);
@@ -313,6 +324,8 @@ vlog::Module AcceleratorGenerator::build() const {
     wire("bl_dma_wait", 1);
     wire("bl_stream_bytes", lenBits);
     wire("bs_stream_bytes", lenBits);
+    if (onChip)
+      wire("ld_err_dc", 1);
   }
   wire("st_err", 1);
   wire("ld_dma_wait", 1);
@@ -371,6 +384,8 @@ vlog::Module AcceleratorGenerator::build() const {
                         {"ext_rd_bytes_i", num(byteBits) + "'(dma_rd_bytes)"},
                         {"ext_wr_bytes_i", num(byteBits) + "'(dma_wr_bytes)"}};
     i.conns.insert(i.conns.end(), rest.begin(), rest.end());
+    if (onChip)
+      i.conns.emplace_back("ld_err_dc_i", "ld_err_dc");
     for (const PerfEvent& e : perfEvents(p)) {
       if (e.port.empty())
         continue;
@@ -583,7 +598,7 @@ vlog::Module AcceleratorGenerator::build() const {
     return c;
   };
   b.instance(names::kScratchpad, "u_scratchpad").conns =
-      memConns("sp", {"exe_a", "exe_b", "exe_d", "st"}, {"exe", "ld"}, false);
+      memConns("sp", spReads, {"exe", "ld"}, false);
   b.instance(names::kAccumulator, "u_accumulator").conns =
       memConns("acc", {"exe", "st"}, {"exe", "ld"}, true);
   b.comment("The execute controller's scratchpad writes are always granted (top priority).");

@@ -310,6 +310,11 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
   return m;
 }
 
+/// Boveda's on-chip form gives the loader a scratchpad read port (DECOMPRESS).
+bool onChip(const AccelParams& p) {
+  return p.config.boveda.enabled && p.config.boveda.onChip;
+}
+
 } // namespace
 
 vlog::Module ScratchpadGenerator::build() const {
@@ -319,7 +324,8 @@ vlog::Module ScratchpadGenerator::build() const {
                   " rows of DIM " + num(p_.iw) + "-bit elements, " +
                   (p_.spDualPort ? "one read and one write port" : "one port") +
                   " per bank. Clients in priority order: execute write, execute reads (A, B, "
-                  "D), load write, store read.";
+                  "D), load write, store read" +
+                  (onChip(p_) ? ", load read (Boveda DECOMPRESS)." : ".");
   s.banks = p_.spBanks;
   s.bankRows = p_.spBankRows;
   s.rowBits = p_.spRowBits;
@@ -329,6 +335,8 @@ vlog::Module ScratchpadGenerator::build() const {
   s.dualPort = p_.spDualPort;
   s.accumulate = false;
   s.readClients = {"exe_a", "exe_b", "exe_d", "st"};
+  if (onChip(p_))
+    s.readClients.push_back("ld");
   s.writeClients = {"exe", "ld"};
   return buildBankedMemory(s);
 }

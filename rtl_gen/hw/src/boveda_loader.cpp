@@ -17,6 +17,13 @@
 // by tag (the loader's tags have bit 7 set, the plain controller's slots never do); the plain
 // controller's completions pass straight through and the loader's wait for a free cycle.
 // One compressed MVIN is executed at a time; a plain MVIN may run alongside.
+//
+// On-chip form (compression.boveda.on_chip): the loader also executes DECOMPRESS, a load
+// operation whose block's containers lie in scratchpad rows (payload: dram = first row,
+// stride = containers). It reads those rows through its own scratchpad read port, one row per
+// cycle into the reorder buffer (one entry per row, RowBits / StreamWidth words), and from
+// there everything is the compressed MVIN's path: decompressor, row pieces, scratchpad writes.
+// The decoder has checked the ranges (source and destination do not overlap) and the count.
 #include "boveda_loader.h"
 
 #include "config/derived.h"
@@ -42,6 +49,8 @@ vlog::Module BovedaLoaderGenerator::build() const {
   const int maxGroupBits =
       h.headerBits + (h.zeroAware ? h.groupSize : 0) + h.groupSize * h.elementBits;
   const int tagBits = p.dmaTagBits;
+  const bool onChip = p.config.boveda.onChip;
+  const int rowsPerContainer = h.containerBits / spRow;
 
   vlog::Module m(names::kBovedaLoader,
                  "Boveda loader: compressed MVINs (pointer entry, container reads through a "
@@ -92,6 +101,15 @@ vlog::Module BovedaLoaderGenerator::build() const {
   m.input("pl_sp_row_i", Type::bits(p.spRowBits));
   m.input("pl_sp_data_i", Type::bits(spRow));
   m.input("pl_sp_mask_i", Type::bits(p.dim));
+  if (onChip) {
+    m.portGroup("Scratchpad read client (DECOMPRESS): data returns the cycle after ready.");
+    m.output("sp_rd_valid_o", Type::bit());
+    m.input("sp_rd_ready_i", Type::bit());
+    m.output("sp_rd_row_o", Type::bits(p.spRowBits));
+    m.input("sp_rd_rvalid_i", Type::bit());
+    m.input("sp_rd_rdata_i", Type::bits(spRow));
+    m.output("err_dc_o", Type::bit(), "err_valid_o comes from a DECOMPRESS");
+  }
   m.portGroup("Status (the loader's own).");
   m.output("busy_o", Type::bit());
   m.output("dma_wait_o", Type::bit());
@@ -110,8 +128,16 @@ vlog::Module BovedaLoaderGenerator::build() const {
 
   // ---------------------------------------------------------------- routing
   b.comment("Routing: compressed operations to the loader, the others to the plain controller.");
-  b.logic("op_comp", Type::bit());
-  b.assign("op_comp", ld.slice("op_payload_i", "compressed"));
+  b.logic("op_comp", Type::bit(), onChip ? "compressed MVIN or DECOMPRESS" : "");
+  if (onChip) {
+    b.logic("op_onchip", Type::bit(), "DECOMPRESS");
+    b.logic("op_src_row", Type::bits(32), "DECOMPRESS: first container row");
+    b.logic("op_containers", Type::bits(32), "DECOMPRESS: containers");
+    b.assign("op_onchip", ld.slice("op_payload_i", "onchip"));
+    b.assign("op_src_row", ld.slice("op_payload_i", "dram"));
+    b.assign("op_containers", ld.slice("op_payload_i", "stride"));
+  }
+  b.assign("op_comp", ld.slice("op_payload_i", "compressed") + (onChip ? " || op_onchip" : ""));
   b.logic("accept", Type::bit());
   b.enumType({"state_e",
               3,
@@ -174,7 +200,8 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.assign("rob_full", "seq_issue_q[RobBits] != seq_feed_q[RobBits] && "
                        "seq_issue_q[RobBits-1:0] == seq_feed_q[RobBits-1:0]");
   b.assign("eng_req_valid",
-           "state_q == StPtr || (state_q == StStream && rd_left_q != '0 && !rob_full)");
+           std::string("state_q == StPtr || (state_q == StStream && rd_left_q != '0 && !rob_full") +
+               (onChip ? " &&\n      !cur_onchip)" : ")"));
   b.assign("eng_req_fire", "eng_req_valid && dma_req_ready_i");
   b.assign("dma_req_valid_o", "eng_req_valid || pl_dma_req_valid_i");
   b.assign("dma_req_addr_o",
@@ -190,6 +217,16 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.assign("stream_bytes_o", "(eng_req_fire && state_q == StStream) ? rd_len : '0");
   b.blank();
 
+  if (onChip) {
+    b.comment("DECOMPRESS: one container row read per cycle (rd_addr_q: next row, rd_left_q: "
+              "rows left), each into reorder entry i mod RobEntries; data returns the cycle "
+              "after the grant, in order.");
+    b.logic("sp_rd_fire", Type::bit());
+    b.logic("sp_rsp_slot_q", Type::bits(robBits), "entry of the row granted last cycle");
+    b.assign("sp_rd_valid_o", "state_q == StStream && cur_onchip && rd_left_q != '0 && !rob_full");
+    b.assign("sp_rd_row_o", num(p.spRowBits) + "'(rd_addr_q)");
+    b.assign("sp_rd_fire", "sp_rd_valid_o && sp_rd_ready_i");
+  }
   b.comment("Responses: the loader's (tag bit 7) are always taken.");
   b.logic("resp_mine", Type::bit());
   b.logic("data_resp", Type::bit());
@@ -315,6 +352,8 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.assign("done_id_o", "pl_done_valid_i ? pl_done_id_i : cur_id_q");
   b.assign("err_valid_o", "pl_err_i || (eng_done && err_q)");
   b.assign("busy_o", "state_q != StIdle");
+  if (onChip)
+    b.assign("err_dc_o", "eng_done && err_q && cur_onchip");
   b.blank();
 
   b.comment("Next state.");
@@ -322,8 +361,15 @@ vlog::Module BovedaLoaderGenerator::build() const {
       .line("state_d = state_q;")
       .caseOf("state_q",
               {{"StIdle",
-                [](vlog::Stmts& s) {
-                  s.ifElse("accept", [](vlog::Stmts& t) { t.line("state_d = StPtr;"); });
+                [&](vlog::Stmts& s) {
+                  if (onChip)
+                    s.ifElse("accept", [&](vlog::Stmts& t) {
+                      t.ifElse(
+                          "op_onchip", [](vlog::Stmts& u) { u.line("state_d = StStream;"); },
+                          [](vlog::Stmts& u) { u.line("state_d = StPtr;"); });
+                    });
+                  else
+                    s.ifElse("accept", [](vlog::Stmts& t) { t.line("state_d = StPtr;"); });
                 }},
                {"StPtr",
                 [](vlog::Stmts& s) {
@@ -365,6 +411,8 @@ vlog::Module BovedaLoaderGenerator::build() const {
       .line("wr_r_q <= '0;")
       .line("wr_blk_q <= '0;")
       .line("wr_done_q <= 1'b0;");
+  if (onChip)
+    q.reset.line("sp_rsp_slot_q <= '0;");
   q.clocked.line("state_q <= state_d;")
       .ifElse("accept",
               [&](vlog::Stmts& s) {
@@ -375,6 +423,15 @@ vlog::Module BovedaLoaderGenerator::build() const {
                     .line("wr_r_q <= '0;")
                     .line("wr_blk_q <= '0;")
                     .line("wr_done_q <= 1'b0;");
+                if (onChip)
+                  s.ifElse("op_onchip", [&](vlog::Stmts& t) {
+                    t.comment("DECOMPRESS: straight to the stream, rows from the scratchpad.")
+                        .line("rd_addr_q <= op_src_row;")
+                        .line("rd_left_q <= op_containers * 32'd" + num(rowsPerContainer) + ";")
+                        .line("announce_q <= 1'b1;")
+                        .line("blk_words_q <= op_containers * 32'd" +
+                              num(h.containerBits / h.streamWidth) + ";");
+                  });
               })
       .ifElse("state_q == StPtrWait && ptr_resp",
               [](vlog::Stmts& s) {
@@ -391,11 +448,22 @@ vlog::Module BovedaLoaderGenerator::build() const {
                     .line("rd_left_q <= rd_left_q - 32'(rd_len);")
                     .line("seq_issue_q <= seq_issue_q + 1'b1;");
               })
-      .ifElse("data_resp",
-              [](vlog::Stmts& s) {
-                s.line("rob_valid_q[dma_resp_tag_i[RobBits-1:0]] <= 1'b1;")
-                    .line("err_q <= err_q | dma_resp_error_i;");
-              })
+      .ifElse("data_resp", [](vlog::Stmts& s) {
+        s.line("rob_valid_q[dma_resp_tag_i[RobBits-1:0]] <= 1'b1;")
+            .line("err_q <= err_q | dma_resp_error_i;");
+      });
+  if (onChip)
+    q.clocked
+        .ifElse("sp_rd_fire",
+                [](vlog::Stmts& s) {
+                  s.line("rd_addr_q <= rd_addr_q + 32'd1;")
+                      .line("rd_left_q <= rd_left_q - 32'd1;")
+                      .line("seq_issue_q <= seq_issue_q + 1'b1;")
+                      .line("sp_rsp_slot_q <= seq_issue_q[RobBits-1:0];");
+                })
+        .ifElse("sp_rd_rvalid_i",
+                [](vlog::Stmts& s) { s.line("rob_valid_q[sp_rsp_slot_q] <= 1'b1;"); });
+  q.clocked
       .ifElse("feed_valid && feed_ready",
               [](vlog::Stmts& s) {
                 s.ifElse(
@@ -422,16 +490,42 @@ vlog::Module BovedaLoaderGenerator::build() const {
             },
             [](vlog::Stmts& t) { t.line("wr_blk_q <= wr_blk_q + 8'd1;"); });
       });
+  if (onChip) {
+    // One write port per reorder-buffer array: DMA responses and scratchpad rows never arrive
+    // for the same operation (one compressed operation at a time), so they share it.
+    b.comment("Reorder-buffer writes: a DMA response or a scratchpad row (DECOMPRESS), never "
+              "both in one cycle.");
+    b.logic("rob_wr", Type::bit());
+    b.logic("rob_wr_slot", Type::bits(robBits));
+    b.logic("rob_wr_data", Type::bits(dataBits));
+    b.logic("rob_issue", Type::bit(), "a container request or row read takes an entry");
+    b.logic("rob_issue_words", Type::bits(wordBits));
+    b.assign("rob_wr", "data_resp || sp_rd_rvalid_i");
+    b.assign("rob_wr_slot", "sp_rd_rvalid_i ? sp_rsp_slot_q : dma_resp_tag_i[RobBits-1:0]");
+    b.assign("rob_wr_data",
+             "sp_rd_rvalid_i ? " + num(dataBits) + "'(sp_rd_rdata_i) : dma_resp_data_i");
+    b.assign("rob_issue", "(eng_req_fire && state_q == StStream) || sp_rd_fire");
+    b.assign("rob_issue_words", "sp_rd_fire ? " + num(wordBits) + "'d" +
+                                    num(spRow / h.streamWidth) + " : " + num(wordBits) +
+                                    "'(32'(rd_len) * 8 / StreamWidth)");
+  }
   vlog::SeqItem& d = b.clocked();
-  d.clocked
-      .ifElse("data_resp",
-              [](vlog::Stmts& s) {
-                s.line("rob_data_q[dma_resp_tag_i[RobBits-1:0]] <= dma_resp_data_i;");
-              })
-      .ifElse("eng_req_fire && state_q == StStream", [&](vlog::Stmts& s) {
-        s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= " + num(wordBits) +
-               "'(32'(rd_len) * 8 / StreamWidth);");
-      });
+  if (onChip)
+    d.clocked
+        .ifElse("rob_wr", [](vlog::Stmts& s) { s.line("rob_data_q[rob_wr_slot] <= rob_wr_data;"); })
+        .ifElse("rob_issue", [](vlog::Stmts& s) {
+          s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= rob_issue_words;");
+        });
+  else
+    d.clocked
+        .ifElse("data_resp",
+                [](vlog::Stmts& s) {
+                  s.line("rob_data_q[dma_resp_tag_i[RobBits-1:0]] <= dma_resp_data_i;");
+                })
+        .ifElse("eng_req_fire && state_q == StStream", [&](vlog::Stmts& s) {
+          s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= " + num(wordBits) +
+                 "'(32'(rd_len) * 8 / StreamWidth);");
+        });
   b.blank();
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", "^{cur_zero, cur_acc, cur_accumulate, cur_shrink, cur_compressed, "

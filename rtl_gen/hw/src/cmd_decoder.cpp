@@ -10,6 +10,8 @@
 #include "op_layouts.h"
 #include "text_util.h"
 
+#include <stdexcept>
+
 namespace by::hw {
 
 using vlog::Type;
@@ -57,6 +59,7 @@ vlog::Module CmdDecoderGenerator::build() const {
   const int payload = opPayloadWidth(p);
   const int rb = p.localRowBits;
   const bool boveda = p.config.boveda.enabled;
+  const bool onChip = boveda && p.config.boveda.onChip;
 
   vlog::Module m(names::kCmdDecoder,
                  "Command decoder: validates commands (docs/isa.md), applies the CONFIG state, "
@@ -164,9 +167,16 @@ vlog::Module CmdDecoderGenerator::build() const {
     b.logic(i.sig, Type::bit());
     b.assign(i.sig, i.cond);
   }
+  // DECOMPRESS exists only on-chip; elsewhere every use of is_dc is left out of the RTL.
+  const std::string mvinOrDc = onChip ? "(is_mvin || is_dc)" : "is_mvin";
+  if (onChip) {
+    b.logic("is_dc", Type::bit());
+    b.assign("is_dc", "cmd_funct_i == 7'd" + num(isa::kDecompress));
+  }
   b.logic("is_known", Type::bit());
-  b.assign("is_known", "cmd_funct_i == 7'd0 || is_mvin || is_mvout || is_preload || "
-                       "is_compute || is_flush || is_counter");
+  b.assign("is_known", std::string("cmd_funct_i == 7'd0 || is_mvin || is_mvout || is_preload || "
+                                   "is_compute || is_flush || is_counter") +
+                           (onChip ? " || is_dc" : ""));
   b.blank();
 
   // ---------------------------------------------------------------- local operands
@@ -227,8 +237,9 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("ld_end", Type::bits(48), "one past the last local row written");
   b.logic("ld_span", Type::bits(64), "one past the last DRAM byte read, minus dram");
   b.logic("ld_err", Type::bits(8));
-  b.assign("ld_ch", "cmd_funct_i == 7'd" + num(isa::kMvin) + " ? 2'd0 : cmd_funct_i == 7'd" +
-                        num(isa::kMvin2) + " ? 2'd1 : 2'd2");
+  b.assign("ld_ch", (onChip ? "(cmd_funct_i == 7'd" + num(isa::kMvin) + " || is_dc)"
+                            : "cmd_funct_i == 7'd" + num(isa::kMvin)) +
+                        " ? 2'd0 : cmd_funct_i == 7'd" + num(isa::kMvin2) + " ? 2'd1 : 2'd2");
   b.assign("ld_stride", "ld_stride_q[ld_ch]");
   b.assign("ld_bstride", "ld_block_stride_q[ld_ch]");
   b.assign("ld_shrink", "ld_shrink_q[ld_ch]");
@@ -239,7 +250,9 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.assign("ld_span", "64'(mv_rows_m1) * 64'(ld_stride) + "
                       "64'(mv_cols) * (ld_elem_sized ? 64'(ElemBytes) : 64'(AccBytes))");
   b.logic("ld_comp", Type::bit(), "a compressed MVIN (address 0 writes zeros as usual)");
-  b.assign("ld_comp", boveda ? "ld_comp_q[ld_ch] && dram != '0" : "1'b0");
+  b.assign("ld_comp",
+           boveda ? "ld_comp_q[ld_ch] && dram != '0" + std::string(onChip ? " && !is_dc" : "")
+                  : "1'b0");
   b.comment("A compressed MVIN reads its 8-byte pointer entry at dram; the rest of its stream "
             "is checked when the entry has been read.");
   b.logic("ld_dma_bad", Type::bit());
@@ -253,6 +266,44 @@ vlog::Module CmdDecoderGenerator::build() const {
                      "      (ld_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
                      "      ld_dma_bad ? ErrDmaError : ErrNone");
   b.blank();
+
+  // ---------------------------------------------------------------- DECOMPRESS
+  if (onChip) {
+    // Its destination operand has MVIN's layout (the mv_* signals) and channel 0's block stride.
+    for (const char* f : {"local_addr", "rows", "cols"})
+      if (field("DECOMPRESS", "rs2", f) != field("MVIN", "rs2", f))
+        throw std::logic_error("DECOMPRESS rs2 must have MVIN's operand layout");
+    const config::BovedaConfig& bc = p.config.boveda;
+    const int rowsPerContainer = bc.containerBits / (p.dim * p.iw);
+    const int maxGroupBits =
+        bc.headerBits + (bc.zeroAware ? bc.groupSize : 0) + bc.groupSize * p.iw;
+    b.comment("DECOMPRESS (Boveda on-chip form): source container rows and checks; the "
+              "destination is checked as a compressed MVIN's, and may not overlap the source.");
+    b.logic("dc_src", Type::bits(32));
+    b.logic("dc_containers", Type::bits(16));
+    b.logic("dc_src_row", Type::bits(29));
+    b.logic("dc_src_end", Type::bits(48), "one past the last container row read");
+    b.logic("dc_max", Type::bits(48), "most containers a block of rows*cols values can need");
+    b.logic("dc_err", Type::bits(8));
+    b.assign("dc_src", field("DECOMPRESS", "rs1", "src_addr"));
+    b.assign("dc_containers", field("DECOMPRESS", "rs1", "containers"));
+    b.assign("dc_src_row", "dc_src[28:0]");
+    b.assign("dc_src_end", "48'(dc_src_row) + 48'(dc_containers) * 48'd" + num(rowsPerContainer));
+    b.assign("dc_max", "((48'(mv_rows) * 48'(mv_cols) + 48'd" + num(bc.groupSize - 1) + ") >> " +
+                           num(config::log2Exact(bc.groupSize)) + ") * 48'd" + num(maxGroupBits) +
+                           " + 48'd" + num(bc.containerBits - 1) + " >> " +
+                           num(config::log2Exact(bc.containerBits)));
+    b.assign("dc_err", "(mv_acc && !mv_garbage) ? ErrUnsupported :\n"
+                       "      (dc_src[31:29] != '0 || mv_garbage || mv_full || mv_flags_bad) ? "
+                       "ErrBadLocalAddr :\n"
+                       "      (mv_rows == '0 || mv_cols == '0 || 32'(mv_cols) > 32'(MaxColsSp) ||\n"
+                       "       (mv_blocks > 17'd1 && ld_bstride < mv_rows) ||\n"
+                       "       dc_containers == '0 || 48'(dc_containers) > dc_max) ? ErrBadSize :\n"
+                       "      (ld_end > 48'(SpRows) || dc_src_end > 48'(SpRows) ||\n"
+                       "       (48'(dc_src_row) < ld_end && 48'(mv_row) < dc_src_end)) ? "
+                       "ErrLocalRange : ErrNone");
+    b.blank();
+  }
 
   // ---------------------------------------------------------------- MVOUT
   b.comment("MVOUT (mode 0: rows, 1: max-pool, 2: strided 1-D).");
@@ -403,9 +454,12 @@ vlog::Module CmdDecoderGenerator::build() const {
                   "      is_config_bad ? ErrBadConfigType :\n"
                   "      is_config_ex ? cex_err : is_config_ld ? cld_err : is_config_st ? "
                   "cst_err :\n"
-                  "      is_mvin ? ld_err : is_mvout ? st_err : is_preload ? pre_err :\n"
-                  "      is_compute ? cmp_err : ErrNone");
-  b.assign("needs_rs", "err == ErrNone && (is_mvin || is_mvout || is_compute)");
+                  "      is_mvin ? ld_err : " +
+                      std::string(onChip ? "is_dc ? dc_err : " : "") +
+                      "is_mvout ? st_err : is_preload ? pre_err :\n"
+                      "      is_compute ? cmp_err : ErrNone");
+  b.assign("needs_rs", "err == ErrNone && (is_mvin || " + std::string(onChip ? "is_dc || " : "") +
+                           "is_mvout || is_compute)");
   b.comment("A RoCC command that writes rd always gets a response (a core waits for it), 0 "
             "unless it is a COUNTER_OP; a COUNTER_OP pushed through the registers always "
             "leaves its result in RESP_*.");
@@ -446,6 +500,12 @@ vlog::Module CmdDecoderGenerator::build() const {
       {"orows", "st_orows"},         {"ocols", "st_ocols"}};
   if (boveda) {
     ldv["compressed"] = "ld_comp";
+    if (onChip) {
+      ldv["onchip"] = "is_dc";
+      ldv["dram"] = "is_dc ? 32'(dc_src_row) : dram[31:0]";
+      ldv["zero"] = "dram == '0 && !is_dc";
+      ldv["stride"] = "is_dc ? 32'(dc_containers) : ld_stride";
+    }
     stv["compressed"] = "st_comp";
     stv["epoch"] = "st_epoch_q";
   }
@@ -468,9 +528,9 @@ vlog::Module CmdDecoderGenerator::build() const {
   }
   b.assign("ex_payload", ex.pack(exv));
   b.assign("op_valid_o", "cmd_valid_i && !dangling && needs_rs");
-  b.assign("op_kind_o", "is_mvin ? 2'd" + num(kKindLoad) + " : is_mvout ? 2'd" + num(kKindStore) +
-                            " : 2'd" + num(kKindExec));
-  b.assign("op_payload_o", "is_mvin ? " + num(payload) + "'(ld_payload) : is_mvout ? " +
+  b.assign("op_kind_o", mvinOrDc + " ? 2'd" + num(kKindLoad) + " : is_mvout ? 2'd" +
+                            num(kKindStore) + " : 2'd" + num(kKindExec));
+  b.assign("op_payload_o", mvinOrDc + " ? " + num(payload) + "'(ld_payload) : is_mvout ? " +
                                num(payload) + "'(st_payload) : " + num(payload) + "'(ex_payload)");
   auto rangeVal = [&](const std::string& valid, const std::string& acc, const std::string& start,
                       const std::string& end) {
@@ -483,8 +543,9 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("ranges_ld", Type::bits(kRangesPerOp * range.width()));
   b.logic("ranges_st", Type::bits(kRangesPerOp * range.width()));
   b.logic("ranges_ex", Type::bits(kRangesPerOp * range.width()));
-  b.assign("ranges_ld", "{" + rangeVal("1'b1", "mv_acc", "mv_row", "ld_end") + ", " + none + ", " +
-                            none + ", " + none + "}");
+  b.assign("ranges_ld",
+           "{" + rangeVal("1'b1", "mv_acc", "mv_row", "ld_end") + ", " + none + ", " + none + ", " +
+               (onChip ? rangeVal("is_dc", "1'b0", "dc_src_row", "dc_src_end") : none) + "}");
   b.assign("ranges_st", "{" + none + ", " + none + ", " + none + ", " +
                             rangeVal("1'b1", "mv_acc", "mv_row", "st_end") + "}");
   b.assign("ranges_ex",
@@ -493,7 +554,7 @@ vlog::Module CmdDecoderGenerator::build() const {
                ",\n" + "                      " +
                rangeVal("!bd_garbage", "bd_acc", "bd_row", "bd_end") + ",\n" +
                "                      " + rangeVal("!a_garbage", "1'b0", "a_row", "a_end") + "}");
-  b.assign("op_ranges_o", "is_mvin ? ranges_ld : is_mvout ? ranges_st : ranges_ex");
+  b.assign("op_ranges_o", mvinOrDc + " ? ranges_ld : is_mvout ? ranges_st : ranges_ex");
   b.blank();
 
   // ---------------------------------------------------------------- errors and responses

@@ -99,6 +99,9 @@ vlog::Module CmdFrontendGenerator::build() const {
   m.input("err_code_i", Type::bits(8));
   m.input("err_funct_i", Type::bits(7));
   m.input("ld_err_i", Type::bit(), "an MVIN saw an AXI error");
+  const bool onChip = p.config.boveda.enabled && p.config.boveda.onChip;
+  if (onChip)
+    m.input("ld_err_dc_i", Type::bit(), "ld_err_i comes from a DECOMPRESS (malformed block)");
   m.input("st_err_i", Type::bit(), "an MVOUT saw an AXI error");
   m.portGroup("COUNTER_OP counter file access (from the decoder).");
   m.input("ctr_valid_i", Type::bit());
@@ -208,11 +211,13 @@ vlog::Module CmdFrontendGenerator::build() const {
   b.logic("new_error", Type::bits(15));
   b.logic("err_incr", Type::bits(2));
   b.assign("any_err", "err_valid_i || ld_err_i || st_err_i");
-  b.assign("new_error", "err_valid_i ? {err_funct_i, err_code_i} :\n"
-                        "      ld_err_i ? {7'd" +
-                            num(isa::kMvin) + ", 8'd" + num(isa::errorCode("DMA_ERROR")) +
-                            "} : {7'd" + num(isa::kMvout) + ", 8'd" +
-                            num(isa::errorCode("DMA_ERROR")) + "}");
+  b.assign("new_error",
+           "err_valid_i ? {err_funct_i, err_code_i} :\n"
+           "      ld_err_i ? {" +
+               (onChip ? "ld_err_dc_i ? 7'd" + num(isa::kDecompress) + " : 7'd" + num(isa::kMvin)
+                       : "7'd" + num(isa::kMvin)) +
+               ", 8'd" + num(isa::errorCode("DMA_ERROR")) + "} : {7'd" + num(isa::kMvout) +
+               ", 8'd" + num(isa::errorCode("DMA_ERROR")) + "}");
   b.assign("err_incr", "2'(err_valid_i) + 2'(ld_err_i) + 2'(st_err_i)");
   b.assign("irq_o", "|(irq_status_q & irq_enable_q)");
   b.blank();

@@ -142,6 +142,19 @@ std::vector<Command> buildCommands() {
                "Moves a block from DRAM into the scratchpad or accumulator (channel 2).",
                {{"dram_addr", 0, 64, kMvinDramDoc}},
                localOperand("destination")});
+  c.push_back(
+      {"DECOMPRESS",
+       kDecompress,
+       -1,
+       "brickyard_decompress",
+       Queue::Load,
+       "Boveda on-chip form: decodes one compressed block held in scratchpad rows into raw "
+       "rows of the scratchpad (no DRAM traffic); UNKNOWN_FUNCT without "
+       "compression.boveda.on_chip.",
+       {{"src_addr", 0, 32,
+         "scratchpad local address of the block's first container row (see Local addresses)"},
+        {"containers", 32, 16, "containers of the block (1 or more)"}},
+       localOperand("destination (as MVIN channel 0: its block_stride)")});
   c.push_back({"COUNTER_OP",
                kCounterOp,
                -1,

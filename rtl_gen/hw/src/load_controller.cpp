@@ -344,7 +344,8 @@ vlog::Module LoadControllerGenerator::build() const {
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", std::string("^{cur_dram, acc_pend_ready, acc_pend_valid, op_payload_i, "
                                       "dma_resp_tag_i") +
-                              (ld.has("compressed") ? ", cur_compressed}" : "}"));
+                              (ld.has("compressed") ? ", cur_compressed" : "") +
+                              (ld.has("onchip") ? ", cur_onchip}" : "}"));
   return m;
 }
 

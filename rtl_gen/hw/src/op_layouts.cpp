@@ -19,6 +19,10 @@ PackedLayout loadOpLayout(const AccelParams& p) {
       .field("block_stride", 16, "local rows between column blocks");
   if (p.config.boveda.enabled) // Boveda: stride is the stream base, dram the pointer entry
     l.field("compressed", 1, "one Boveda block through a pointer entry");
+  if (p.config.boveda.enabled && p.config.boveda.onChip) // DECOMPRESS: dram is the source row,
+    l.field("onchip", 1,
+            "DECOMPRESS: containers in scratchpad rows (dram: first row, stride: "
+            "containers)");
   return l;
 }
 
@@ -45,8 +49,8 @@ PackedLayout storeOpLayout(const AccelParams& p) {
       .field("orows", 8)
       .field("ocols", 8);
   if (p.config.boveda.enabled) // Boveda: stride is the stream base, dram the pointer entry
-    l.field("compressed", 1, "one Boveda block, mode 0").field("epoch", 1,
-                                                                "stream of CONFIG_ST number");
+    l.field("compressed", 1, "one Boveda block, mode 0")
+        .field("epoch", 1, "stream of CONFIG_ST number");
   return l;
 }
 

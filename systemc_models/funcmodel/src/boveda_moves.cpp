@@ -5,12 +5,11 @@
 // containers. MVOUT compresses with the reference codec; MVIN decodes with the rules of the
 // hardware decompressor (which checks less than the codec's canonical-form decoder), so that
 // the error a malformed block raises is the one the RTL raises.
+#include "boveda/codec.h"
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
 #include "golden/arith.h"
 #include "isa_fields.h"
-
-#include "boveda/codec.h"
 
 #include <algorithm>
 #include <vector>
@@ -191,6 +190,58 @@ int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
       !dramWrite(entryAddr, entry, kEntryBytes))
     return f.err.dmaError;
   return 0;
+}
+
+// DECOMPRESS (docs/isa.md "Boveda: on-chip form"): the block's containers lie in consecutive
+// scratchpad rows (C / (DIM*IW) rows per container; stream bit k of a container row is bit k of
+// the row, element e holding bits e*IW..e*IW+IW-1), put there by a plain MVIN of the stream
+// bytes. They are decoded with the hardware rules and written as a compressed MVIN of channel
+// 0 writes its destination.
+int FuncModel::execDecompress(uint64_t rs1, uint64_t rs2) {
+  const IsaFields& f = isaFields();
+  LocalAddr src;
+  src.raw = static_cast<uint32_t>(f.decompress.src.extract(rs1));
+  const uint64_t containers = f.decompress.containers.extract(rs1);
+  const LocalOperand op = decodeOperand(f.decompress.dst, rs2);
+  const LocalAddr& dst = op.addr;
+  const LoadChannel& ch = state_.ld[0];
+  const uint64_t dim = static_cast<uint64_t>(params_.dim);
+  const boveda::BovedaParams& p = params_.bovedaFormat;
+  const uint64_t rowBits = dim * static_cast<uint64_t>(params_.inputWidth);
+  const uint64_t rowsPerContainer = static_cast<uint64_t>(p.containerBits) / rowBits;
+  const uint64_t spRows = static_cast<uint64_t>(params_.spRows);
+
+  if (dst.acc() && !dst.garbage()) // raw rows go to the scratchpad only
+    return f.err.unsupported;
+  if (src.garbage() || src.acc() || src.accumulate() || src.full() || dst.garbage() ||
+      dst.accumulate() || dst.full())
+    return f.err.badLocalAddr;
+  const uint64_t blocks = ceilDiv(op.cols, dim);
+  const uint64_t n = uint64_t{op.rows} * op.cols;
+  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * dim ||
+      (blocks > 1 && ch.blockStride < op.rows) || containers == 0 ||
+      containers > maxContainers(p, n))
+    return f.err.badSize;
+  const uint64_t dstEnd = dst.row() + (blocks - 1) * ch.blockStride + op.rows;
+  const uint64_t srcEnd = src.row() + containers * rowsPerContainer;
+  if (dstEnd > spRows || srcEnd > spRows || (src.row() < dstEnd && dst.row() < srcEnd))
+    return f.err.localRange;
+
+  const int elemBytes = params_.inputWidth / 8;
+  std::vector<uint8_t> stream;
+  stream.reserve((srcEnd - src.row()) * rowBits / 8);
+  for (uint64_t r = src.row(); r < srcEnd; ++r)
+    for (int e = 0; e < params_.dim; ++e)
+      for (int k = 0; k < elemBytes; ++k)
+        stream.push_back(static_cast<uint8_t>(static_cast<uint64_t>(spAt(r, e)) >> (8 * k)));
+
+  bool malformed = false;
+  const std::vector<int64_t> values = decodeLikeHardware(p, stream, n, malformed);
+  for (uint64_t r = 0; r < op.rows; ++r)
+    for (uint64_t c = 0; c < op.cols; ++c)
+      spAt(dst.row() + (c / dim) * ch.blockStride + r, static_cast<int>(c % dim)) =
+          values[r * op.cols + c];
+  return malformed ? f.err.dmaError : 0;
 }
 
 } // namespace by::funcmodel

@@ -90,6 +90,16 @@ Instruction mvin(int channel, uint64_t dramAddr, uint32_t local, uint32_t rows, 
   return i;
 }
 
+Instruction decompress(uint32_t src, uint32_t containers, uint32_t dst, uint32_t rows,
+                       uint32_t cols) {
+  const IsaFields& f = isaFields();
+  Instruction i;
+  i.funct = static_cast<uint32_t>(f.functDecompress);
+  i.rs1 = f.decompress.src.place(src) | f.decompress.containers.place(containers);
+  i.rs2 = operandWord(f.decompress.dst, {dst, rows, cols});
+  return i;
+}
+
 Instruction mvout(uint64_t dramAddr, uint32_t local, uint32_t rows, uint32_t cols) {
   const IsaFields& f = isaFields();
   Instruction i;

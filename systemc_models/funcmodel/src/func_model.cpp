@@ -48,6 +48,8 @@ ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
     error = execCompute(funct == static_cast<uint32_t>(f.functComputePreloaded), rs1, rs2);
   } else if (funct == static_cast<uint32_t>(f.functFlush)) {
     // No TLB: nothing to flush.
+  } else if (funct == static_cast<uint32_t>(f.functDecompress) && params_.bovedaOnChip) {
+    error = execDecompress(rs1, rs2);
   } else if (funct == static_cast<uint32_t>(f.functCounterOp)) {
     result.hasRd = true;
     result.rd = execCounterOp(rs1, result.rdDeterministic);

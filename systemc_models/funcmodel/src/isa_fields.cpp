@@ -23,6 +23,7 @@ IsaFields resolve() {
   f.functFlush = command("FLUSH").funct;
   f.functCounterOp = command("COUNTER_OP").funct;
   f.functConfig = command("CONFIG_EX").funct;
+  f.functDecompress = command("DECOMPRESS").funct;
 
   const hw::isa::Command& ex = command("CONFIG_EX");
   const hw::isa::Command& ld = command("CONFIG_LD");
@@ -61,6 +62,8 @@ IsaFields resolve() {
   const hw::isa::Command& pre = command("PRELOAD");
   f.preloadBD = operandFields(pre, true);
   f.preloadC = operandFields(pre, false);
+  const hw::isa::Command& dec = command("DECOMPRESS");
+  f.decompress = {dec.rs1Field("src_addr"), dec.rs1Field("containers"), operandFields(dec, false)};
 
   const hw::isa::Command& ctr = command("COUNTER_OP");
   f.ctr = {ctr.rs1Field("reset"),     ctr.rs1Field("snapshot_reset"), ctr.rs1Field("snapshot"),

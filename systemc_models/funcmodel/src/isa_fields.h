@@ -16,7 +16,7 @@ struct LocalOperandFields {
 struct IsaFields {
   int functMvin[3]; // MVIN, MVIN2, MVIN3: channels 0, 1, 2
   int functMvout, functPreload, functComputePreloaded, functComputeAccumulated;
-  int functFlush, functCounterOp, functConfig;
+  int functFlush, functCounterOp, functConfig, functDecompress;
   int configEx, configLd, configSt; // rs1[1:0] values
 
   Field cmdType;
@@ -40,6 +40,10 @@ struct IsaFields {
   LocalOperandFields computeBD[2]; // rs2 of COMPUTE_ACCUMULATED [0], COMPUTE_PRELOADED [1]
   LocalOperandFields preloadBD;    // rs1 of PRELOAD
   LocalOperandFields preloadC;     // rs2 of PRELOAD
+  struct {
+    Field src, containers;  // rs1
+    LocalOperandFields dst; // rs2
+  } decompress;
   struct {
     Field reset, snapshotReset, snapshot, configure, index, event, external;
   } ctr;

@@ -27,6 +27,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.hasWs = c.array.dataflow != config::Dataflow::OS;
   p.hasOs = c.array.dataflow != config::Dataflow::WS;
   p.boveda = c.boveda.enabled;
+  p.bovedaOnChip = c.boveda.enabled && c.boveda.onChip;
   if (p.boveda)
     p.bovedaFormat = boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1);
   return p;

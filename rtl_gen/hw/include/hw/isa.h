@@ -20,6 +20,7 @@ enum Funct : int {
   kPreload = 6,
   kFlush = 7,
   kMvin3 = 14,
+  kDecompress = 32, // Brickyard: Boveda on-chip decompression (not a Gemmini funct)
   kCounterOp = 126,
 };
 

@@ -71,6 +71,10 @@ Instruction configRaw(int cmdType, uint64_t rs1Rest, uint64_t rs2);
 /// MVIN (channel 0), MVIN2 (1) or MVIN3 (2).
 Instruction mvin(int channel, uint64_t dramAddr, uint32_t local, uint32_t rows, uint32_t cols);
 Instruction mvout(uint64_t dramAddr, uint32_t local, uint32_t rows, uint32_t cols);
+/// Boveda on-chip form: decode the block whose `containers` containers start at scratchpad
+/// local address `src` into rows x cols values at `dst` (docs/isa.md).
+Instruction decompress(uint32_t src, uint32_t containers, uint32_t dst, uint32_t rows,
+                       uint32_t cols);
 /// PRELOAD: bd = WS weights / OS initial accumulators, c = output.
 Instruction preload(const Operand& bd, const Operand& c);
 /// COMPUTE_PRELOADED (preloaded = true) or COMPUTE_ACCUMULATED: a = A, bd = WS bias D or

@@ -109,6 +109,7 @@ private:
   // Boveda moves (boveda_moves.cpp): one block of rows x cols elem_t values.
   int execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2);
   int execMvoutCompressed(uint64_t rs1, uint64_t rs2);
+  int execDecompress(uint64_t rs1, uint64_t rs2);
   int checkPreload(uint64_t rs1, uint64_t rs2) const;
   int execCompute(bool preloaded, uint64_t rs1, uint64_t rs2);
   void computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t rs1, uint64_t rs2);

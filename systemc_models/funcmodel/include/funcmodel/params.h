@@ -22,6 +22,8 @@ struct ModelParams {
   /// Boveda on the DMA path (compression.boveda): compressed MVIN/MVOUT are legal, in this
   /// format (blockValues is per move: rows x cols).
   bool boveda = false;
+  /// The on-chip form (compression.boveda.on_chip): DECOMPRESS is legal.
+  bool bovedaOnChip = false;
   boveda::BovedaParams bovedaFormat;
 
   /// Throws std::invalid_argument for configurations the model cannot execute: vector PEs
