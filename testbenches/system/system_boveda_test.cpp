@@ -177,6 +177,66 @@ TEST_F(Boveda, CompressedMvinOfCodecStreams) {
             << "block " << i << " row " << row << " col " << c;
 }
 
+// Back-to-back compressed MVINs, several of them refused or failing between good ones, so
+// that the loader's queue holds good and bad moves at once: pointer entries with a count of
+// 0, a count above what the block can need, a stream past 4 GiB, a stream past the end of
+// memory (AXI error on the container reads), a pointer entry outside memory (AXI error on
+// the pointer read) and a block whose first group has a bad width code. The good blocks are
+// moved out again and compared; the error registers are compared with the model. The bad
+// moves use channel 0: the accelerator reports every MVIN's DMA_ERROR with funct MVIN, the
+// model with the channel's funct (MVIN2, MVIN3).
+TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
+  const std::vector<std::pair<int, int>> shapes = {
+      {dim, dim}, {3, 2 * dim + 1}, {1, 1}, {dim + 3, 1}};
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < 12; ++i)
+    blocks.push_back(randomBlock(shapes[i % shapes.size()].first, shapes[i % shapes.size()].second,
+                                 static_cast<int>(i % 3)));
+  const std::vector<uint32_t> counts = writeCompressed(blocks);
+  // Entries 1, 3, 5, 7, 9 and 10 go bad; entry 10's first container gets width code 15.
+  put32(kTable + 8 * 1 + 4, 0);
+  put32(kTable + 8 * 3 + 4, 0xffffu);
+  put32(kTable + 8 * 5, 0xfffffff0u);
+  const uint64_t cBytes = static_cast<uint64_t>(p.bovedaFormat.containerBits / 8);
+  put32(kTable + 8 * 7, static_cast<uint32_t>((kSize - 0x10000) / cBytes - 1));
+  uint32_t first10 = 0;
+  for (size_t i = 0; i < 10; ++i)
+    first10 += counts[i];
+  const uint64_t c10 = kStream + uint64_t{first10} * cBytes;
+  image[c10 - kBase] = static_cast<uint8_t>(image[c10 - kBase] | 0x0f);
+  const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
+  const uint32_t spacing = 80;
+  for (int ch = 0; ch < 3; ++ch)
+    prog.push_back(configLdCompressed(ch, blockStride));
+  auto bad = [](size_t i) { return i == 1 || i == 3 || i == 5 || i == 7 || i == 9 || i == 10; };
+  for (size_t i = 0; i < blocks.size(); ++i)
+    prog.push_back(fm::mvin(
+        bad(i) ? 0 : static_cast<int>(i % 3), i == 9 ? kBase + kSize + 0x100 : kTable + 8 * i,
+        fm::spAddr(static_cast<uint32_t>(spacing * i)), static_cast<uint32_t>(blocks[i].rows),
+        static_cast<uint32_t>(blocks[i].cols)));
+  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    if (bad(i))
+      continue;
+    const int nblk = (blocks[i].cols + dim - 1) / dim;
+    for (int blk = 0; blk < nblk; ++blk)
+      prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
+                               fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
+                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(dim)));
+  }
+  const RunOutcome r = run("boveda_bad_mvins_between_good_ones");
+  EXPECT_NE(r.modelErrors.code, 0); // the model saw them too (first: DMA_ERROR)
+  for (size_t i = 0; i < blocks.size(); ++i)
+    for (int row = 0; !bad(i) && row < blocks[i].rows; ++row)
+      for (int c = 0; c < blocks[i].cols; ++c)
+        ASSERT_EQ(getElem(r.dram,
+                          kOut + 0x1000 * i + 0x100 * (c / dim) +
+                              static_cast<uint64_t>((row * dim + c % dim) * p.inputBytes),
+                          p.inputBytes),
+                  blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
+            << "block " << i << " row " << row << " col " << c;
+}
+
 // Compressed MVOUTs from the scratchpad and from the accumulator (scaled by 0.5, ReLU,
 // saturated): each block's containers must equal the codec's compress() of the values a plain
 // MVOUT writes (computed here with the golden arithmetic), placed one after the other from

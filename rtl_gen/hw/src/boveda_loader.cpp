@@ -12,17 +12,32 @@
 // decompressor has consumed the block and the last piece is written; a bad pointer entry, an
 // AXI error or a malformed block completes it with DMA_ERROR.
 //
+// Pipelining: up to OpSlots (4) compressed operations are in the loader at once, in a queue
+// that every stage walks in order with its own index: pointer-entry reads (several in flight,
+// tag 8'hC0 + queue entry, issued before container reads), container reads (tag 8'h80 +
+// reorder entry; the reorder buffer is shared by all operations in issue order, so the next
+// operation's reads start as soon as the current one's are issued and entries are free),
+// block announcements to the decompressor (which takes exactly each block's words and may
+// start the next block in the cycle the current one ends), decompressor completions, row
+// pieces and completions, all in order. So a stream of compressed MVINs overlaps its DRAM
+// round trips; an operation whose pointer entry is refused is skipped by every stage and
+// completes with DMA_ERROR in its turn. The reservation station has already ordered
+// conflicting operations (it dispatches a load only once the loads it depends on completed).
+//
 // Sharing with the plain controller: operations are routed by their `compressed` bit; DMA
 // requests and scratchpad writes are multiplexed (the loader first); DMA responses are routed
 // by tag (the loader's tags have bit 7 set, the plain controller's slots never do); the plain
 // controller's completions pass straight through and the loader's wait for a free cycle.
-// One compressed MVIN is executed at a time; a plain MVIN may run alongside.
+// A plain MVIN may run alongside the compressed ones.
 //
 // On-chip form (compression.boveda.on_chip): the loader also executes DECOMPRESS, a load
 // operation whose block's containers lie in scratchpad rows (payload: dram = first row,
 // stride = containers). It reads those rows through its own scratchpad read port, one row per
 // cycle into the reorder buffer (one entry per row, RowBits / StreamWidth words), and from
 // there everything is the compressed MVIN's path: decompressor, row pieces, scratchpad writes.
+// A DECOMPRESS needs no pointer entry (its stream is known when it is accepted); it takes its
+// queue place like a compressed MVIN. Scratchpad rows and DMA responses share the reorder
+// buffer's write port, so its rows are read only while no container read is outstanding.
 // The decoder has checked the ranges (source and destination do not overlap) and the count.
 #include "boveda_loader.h"
 
@@ -51,6 +66,8 @@ vlog::Module BovedaLoaderGenerator::build() const {
   const int tagBits = p.dmaTagBits;
   const bool onChip = p.config.boveda.onChip;
   const int rowsPerContainer = h.containerBits / spRow;
+  const int kOps = 4; // compressed operations in the loader at once
+  const int opBits = config::log2Exact(kOps);
 
   vlog::Module m(names::kBovedaLoader,
                  "Boveda loader: compressed MVINs (pointer entry, container reads through a "
@@ -117,17 +134,17 @@ vlog::Module BovedaLoaderGenerator::build() const {
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
+  b.localParam("OpSlots", num(kOps), "compressed operations in the loader at once");
   b.localParam("RobEntries", num(rob), "container requests in flight");
   b.localParam("RobBits", num(robBits));
   b.localParam("MaxBytes", num(p.maxBytes));
   b.localParam("StreamWidth", num(h.streamWidth));
   b.localParam("ContainerBytes", num(h.containerBits / 8));
-  b.localParam("PtrTag", Type::bits(tagBits), num(tagBits) + "'h" + "C0",
-               "the pointer-entry read (data tags are 8'h80 + entry)");
   b.blank();
 
   // ---------------------------------------------------------------- routing
-  b.comment("Routing: compressed operations to the loader, the others to the plain controller.");
+  b.comment("Routing: compressed operations to the loader's queue, the others to the plain "
+            "controller.");
   b.logic("op_comp", Type::bit(), onChip ? "compressed MVIN or DECOMPRESS" : "");
   if (onChip) {
     b.logic("op_onchip", Type::bit(), "DECOMPRESS");
@@ -139,45 +156,84 @@ vlog::Module BovedaLoaderGenerator::build() const {
   }
   b.assign("op_comp", ld.slice("op_payload_i", "compressed") + (onChip ? " || op_onchip" : ""));
   b.logic("accept", Type::bit());
-  b.enumType({"state_e",
-              3,
-              {{"StIdle", "no compressed operation"},
-               {"StPtr", "request the pointer entry"},
-               {"StPtrWait", "wait for it and check it"},
-               {"StStream", "read, decompress and write the block"},
-               {"StDone", "report completion (when the plain controller does not)"}},
-              {"state_d", "state_q"}});
-  b.assign("op_ready_o", "op_comp ? state_q == StIdle : pl_op_ready_i");
+  b.logic("q_full", Type::bit());
+  b.assign("op_ready_o", "op_comp ? !q_full : pl_op_ready_i");
   b.assign("pl_op_valid_o", "op_valid_i && !op_comp");
-  b.assign("accept", "op_valid_i && op_comp && state_q == StIdle");
+  b.assign("accept", "op_valid_i && op_comp && !q_full");
   b.blank();
 
-  b.comment("The operation being executed.");
-  b.logic("cur_q", Type::bits(ld.width()));
-  b.logic("cur_id_q", Type::bits(p.rsIdBits));
-  ld.unpack(b, "cur_q", "cur_");
-  b.logic("err_q", Type::bit(), "AXI error or malformed block");
-  b.logic("n_values", Type::bits(32), "values in the block");
-  b.assign("n_values", "32'(cur_rows) * 32'(cur_cols)");
+  // ---------------------------------------------------------------- operation queue
+  b.comment("Operation queue, in order. Each stage walks it with its own index (an entry "
+            "number plus a wrap bit): tail (accept), pf (pointer-entry read issued), rd "
+            "(container reads), an (block announced to the decompressor), dd (decompressor "
+            "done), wr (row pieces written), head (completion). An entry whose pointer entry "
+            "was refused (bad) is skipped by every stage and completes with an error.");
+  for (const char* idx : {"tail", "pf", "rd", "an", "dd", "wr", "head"})
+    b.logic(std::string(idx) + "_q", Type::bits(opBits + 1));
+  b.logicArray("e_payload_q", Type::bits(ld.width()), "OpSlots", "the operation", "mem2reg");
+  b.logicArray("e_id_q", Type::bits(p.rsIdBits), "OpSlots", "", "mem2reg");
+  b.logicArray("e_start_q", Type::bits(32), "OpSlots",
+               onChip ? "stream byte address (DECOMPRESS: first row)" : "stream byte address",
+               "mem2reg");
+  b.logicArray("e_left_q", Type::bits(32), "OpSlots",
+               onChip ? "stream bytes (DECOMPRESS: rows)" : "stream bytes", "mem2reg");
+  b.logicArray("e_words_q", Type::bits(32), "OpSlots", "stream words of the block", "mem2reg");
+  b.logic("e_ptr_q", Type::bits("OpSlots"), "pointer entry read and checked");
+  b.logic("e_bad_q", Type::bits("OpSlots"), "pointer entry refused");
+  b.logic("e_err_q", Type::bits("OpSlots"), "AXI error or malformed block");
+  b.logic("e_dec_q", Type::bits("OpSlots"), "the decompressor consumed the block");
+  b.logic("e_wr_q", Type::bits("OpSlots"), "every row piece is written");
+  b.assign("q_full", "tail_q[" + num(opBits) + "] != head_q[" + num(opBits) + "] && tail_q[" +
+                         num(opBits - 1) + ":0] == head_q[" + num(opBits - 1) + ":0]");
+  auto entry = [&](const std::string& idx) { return idx + "_q[" + num(opBits - 1) + ":0]"; };
+  auto pending = [&](const std::string& idx) { return "(" + idx + "_q != tail_q)"; };
+  auto known = [&](const std::string& idx) {
+    return "(" + idx + "_q != tail_q && e_ptr_q[" + entry(idx) + "])";
+  };
+  b.comment("The fields each stage needs, of its own entry.");
+  if (onChip) {
+    ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram", "onchip"});
+    ld.unpack(b, "e_payload_q[" + entry("rd") + "]", "rd_", {"onchip"});
+    ld.unpack(b, "e_payload_q[" + entry("head") + "]", "head_", {"onchip"});
+  } else {
+    ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram"});
+  }
+  ld.unpack(b, "e_payload_q[" + entry("an") + "]", "an_", {"rows", "cols"});
+  ld.unpack(b, "e_payload_q[" + entry("wr") + "]", "wr_",
+            {"row", "rows", "cols", "blocks", "block_stride"});
   b.blank();
 
-  // ---------------------------------------------------------------- pointer entry
-  b.comment("Pointer entry {first container, containers}: the stream lies at stride + first * "
-            "ContainerBytes. A count of 0, more containers than a block of n_values can need "
-            "(every group at full width), or a stream past 4 GiB is refused unread.");
+  // ---------------------------------------------------------------- pointer entries
+  b.comment("Pointer entries {first container, containers}, read in order, several in flight "
+            "(tag 8'hC0 + entry). The stream lies at stride + first * ContainerBytes. A count "
+            "of 0, more containers than a block of its values can need (every group at full "
+            "width), an AXI error or a stream past 4 GiB refuse the operation unread." +
+            std::string(onChip ? " DECOMPRESS has no pointer entry." : ""));
+  b.logic("pf_valid", Type::bit(), "a pointer-entry read to issue");
+  b.assign("pf_valid", pending("pf") + (onChip ? " && !pf_onchip" : ""));
+  if (onChip) {
+    b.logic("pf_skip", Type::bit(), "the pf entry is a DECOMPRESS");
+    b.assign("pf_skip", pending("pf") + " && pf_onchip");
+  }
   b.logic("ptr_resp", Type::bit());
+  b.logic("ptr_e", Type::bits(opBits), "the entry the response belongs to");
   b.logic("ptr_first", Type::bits(32));
   b.logic("ptr_count", Type::bits(32));
+  b.logic("ptr_values", Type::bits(32));
   b.logic("ptr_start", Type::bits(64));
   b.logic("ptr_bytes", Type::bits(64));
   b.logic("max_containers", Type::bits(64));
   b.logic("ptr_bad", Type::bit());
-  b.assign("ptr_resp", "dma_resp_valid_i && dma_resp_tag_i == PtrTag");
+  ld.unpack(b, "e_payload_q[ptr_e]", "pe_", {"rows", "cols", "stride"});
+  b.assign("ptr_resp", "dma_resp_valid_i && dma_resp_tag_i[" + num(tagBits - 1) + ":" +
+                           num(tagBits - 2) + "] == 2'b11");
+  b.assign("ptr_e", num(opBits) + "'(dma_resp_tag_i)");
   b.assign("ptr_first", "dma_resp_data_i[31:0]");
   b.assign("ptr_count", "dma_resp_data_i[63:32]");
-  b.assign("ptr_start", "64'(cur_stride) + 64'(ptr_first) * 64'(ContainerBytes)");
+  b.assign("ptr_values", "32'(pe_rows) * 32'(pe_cols)");
+  b.assign("ptr_start", "64'(pe_stride) + 64'(ptr_first) * 64'(ContainerBytes)");
   b.assign("ptr_bytes", "64'(ptr_count) * 64'(ContainerBytes)");
-  b.assign("max_containers", "((64'(n_values) + 64'd" + num(h.groupSize - 1) + ") / 64'd" +
+  b.assign("max_containers", "((64'(ptr_values) + 64'd" + num(h.groupSize - 1) + ") / 64'd" +
                                  num(h.groupSize) + " * 64'd" + num(maxGroupBits) + " + 64'd" +
                                  num(h.containerBits - 1) + ") / 64'd" + num(h.containerBits));
   b.assign("ptr_bad", "dma_resp_error_i || ptr_count == '0 || 64'(ptr_count) > max_containers ||\n"
@@ -185,77 +241,97 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.blank();
 
   // ---------------------------------------------------------------- container reads
-  b.comment("Container reads: requests of up to MaxBytes, at most RobEntries in flight (issued "
-            "minus handed to the decompressor); request i uses reorder entry i mod RobEntries.");
+  b.comment("Container reads: the rd entry's stream in requests of up to MaxBytes, at most "
+            "RobEntries in flight (issued minus fed); request i uses reorder entry i mod "
+            "RobEntries whatever operation it belongs to.");
+  b.logic("rd_active_q", Type::bit(), "rd_addr_q / rd_left_q hold the rd entry's stream");
   b.logic("rd_addr_q", Type::bits(32));
   b.logic("rd_left_q", Type::bits(32), "stream bytes not yet requested");
   b.logic("seq_issue_q", Type::bits(robBits + 1));
   b.logic("seq_feed_q", Type::bits(robBits + 1));
   b.logic("rd_len", Type::bits(lenBits));
   b.logic("rob_full", Type::bit());
-  b.logic("eng_req_valid", Type::bit());
-  b.logic("eng_req_fire", Type::bit());
+  b.logic("rd_valid", Type::bit(), "a container read to issue");
+  b.logic("rd_start", Type::bit(), "the rd entry's pointer is known: start or skip it");
   b.assign("rd_len", "rd_left_q > 32'(MaxBytes) ? " + num(lenBits) +
                          "'(MaxBytes) : " + num(lenBits) + "'(rd_left_q)");
   b.assign("rob_full", "seq_issue_q[RobBits] != seq_feed_q[RobBits] && "
                        "seq_issue_q[RobBits-1:0] == seq_feed_q[RobBits-1:0]");
-  b.assign("eng_req_valid",
-           std::string("state_q == StPtr || (state_q == StStream && rd_left_q != '0 && !rob_full") +
-               (onChip ? " &&\n      !cur_onchip)" : ")"));
-  b.assign("eng_req_fire", "eng_req_valid && dma_req_ready_i");
+  b.assign("rd_valid", std::string("rd_active_q && !rob_full") + (onChip ? " && !rd_onchip" : ""));
+  b.assign("rd_start", "!rd_active_q && " + known("rd"));
+  b.comment("Requests: the pointer entries first, then container reads; the loader before the "
+            "plain controller.");
+  b.logic("eng_req_valid", Type::bit());
+  b.logic("pf_fire", Type::bit());
+  b.logic("rd_fire", Type::bit());
+  b.assign("eng_req_valid", "pf_valid || rd_valid");
+  b.assign("pf_fire", "pf_valid && dma_req_ready_i");
+  b.assign("rd_fire", "!pf_valid && rd_valid && dma_req_ready_i");
   b.assign("dma_req_valid_o", "eng_req_valid || pl_dma_req_valid_i");
-  b.assign("dma_req_addr_o",
-           "!eng_req_valid ? pl_dma_req_addr_i : state_q == StPtr ? cur_dram : rd_addr_q");
-  b.assign("dma_req_len_o", "!eng_req_valid ? pl_dma_req_len_i : state_q == StPtr ? " +
-                                num(lenBits) + "'d8 : rd_len");
-  b.assign("dma_req_tag_o", "!eng_req_valid ? pl_dma_req_tag_i : state_q == StPtr ? PtrTag :\n"
-                            "      " +
-                                num(tagBits) + "'h80 | " + num(tagBits) +
+  b.assign("dma_req_addr_o", "!eng_req_valid ? pl_dma_req_addr_i : pf_valid ? pf_dram : rd_addr_q");
+  b.assign("dma_req_len_o",
+           "!eng_req_valid ? pl_dma_req_len_i : pf_valid ? " + num(lenBits) + "'d8 : rd_len");
+  b.assign("dma_req_tag_o", "!eng_req_valid ? pl_dma_req_tag_i :\n"
+                            "      pf_valid ? " +
+                                num(tagBits) + "'hC0 | " + num(tagBits) + "'(" + entry("pf") +
+                                ") :\n" + "      " + num(tagBits) + "'h80 | " + num(tagBits) +
                                 "'(seq_issue_q[RobBits-1:0])");
   b.assign("pl_dma_req_ready_o", "dma_req_ready_i && !eng_req_valid");
   b.assign("dma_wait_o", "eng_req_valid && !dma_req_ready_i");
-  b.assign("stream_bytes_o", "(eng_req_fire && state_q == StStream) ? rd_len : '0");
+  b.assign("stream_bytes_o", "rd_fire ? rd_len : '0");
   b.blank();
 
-  if (onChip) {
-    b.comment("DECOMPRESS: one container row read per cycle (rd_addr_q: next row, rd_left_q: "
-              "rows left), each into reorder entry i mod RobEntries; data returns the cycle "
-              "after the grant, in order.");
-    b.logic("sp_rd_fire", Type::bit());
-    b.logic("sp_rsp_slot_q", Type::bits(robBits), "entry of the row granted last cycle");
-    b.assign("sp_rd_valid_o", "state_q == StStream && cur_onchip && rd_left_q != '0 && !rob_full");
-    b.assign("sp_rd_row_o", num(p.spRowBits) + "'(rd_addr_q)");
-    b.assign("sp_rd_fire", "sp_rd_valid_o && sp_rd_ready_i");
-  }
   b.comment("Responses: the loader's (tag bit 7) are always taken.");
   b.logic("resp_mine", Type::bit());
   b.logic("data_resp", Type::bit());
   b.assign("resp_mine", "dma_resp_tag_i[" + num(tagBits - 1) + "]");
-  b.assign("data_resp", "dma_resp_valid_i && resp_mine && dma_resp_tag_i != PtrTag");
+  b.assign("data_resp",
+           "dma_resp_valid_i && resp_mine && !dma_resp_tag_i[" + num(tagBits - 2) + "]");
   b.assign("dma_resp_ready_o", "resp_mine || pl_dma_resp_ready_i");
   b.assign("pl_dma_resp_valid_o", "dma_resp_valid_i && !resp_mine");
   b.logic("rob_valid_q", Type::bits("RobEntries"));
   b.logicArray("rob_data_q", Type::bits(dataBits), "RobEntries", "", "mem2reg");
   b.logicArray("rob_words_q", Type::bits(wordBits), "RobEntries", "stream words of the entry",
                "mem2reg");
+  b.logicArray("rob_op_q", Type::bits(opBits), "RobEntries", "operation of the entry", "mem2reg");
   b.blank();
 
+  if (onChip) {
+    b.comment("DECOMPRESS: one container row read per cycle (rd_addr_q: next row, rd_left_q: "
+              "rows left), each into reorder entry i mod RobEntries; data returns the cycle "
+              "after the grant, in order. Rows and DMA responses share the reorder buffer's "
+              "write port, so rows are read only while no container read is outstanding.");
+    b.logic("sp_rd_fire", Type::bit());
+    b.logic("sp_rsp_slot_q", Type::bits(robBits), "entry of the row granted last cycle");
+    b.logic("dma_out_q", Type::bits(robBits + 1), "container reads outstanding");
+    b.assign("sp_rd_valid_o", "rd_active_q && rd_onchip && !rob_full && dma_out_q == '0");
+    b.assign("sp_rd_row_o", num(p.spRowBits) + "'(rd_addr_q)");
+    b.assign("sp_rd_fire", "sp_rd_valid_o && sp_rd_ready_i");
+    b.blank();
+  }
+
   // ---------------------------------------------------------------- decompressor
-  b.comment("The head entry feeds the decompressor one word per cycle.");
-  b.logic("head", Type::bits(robBits));
+  b.comment("The head of the reorder buffer feeds the decompressor one word per cycle; the "
+            "decompressor takes exactly each block's words, so the feed need not know where "
+            "one block ends.");
+  b.logic("head_rob", Type::bits(robBits));
   b.logic("feed_w_q", Type::bits(wordBits), "word of the head entry fed next");
   b.logic("feed_valid", Type::bit());
   b.logic("feed_ready", Type::bit());
   b.logic("feed_last", Type::bit(), "the head entry's last word");
   b.logic("feed_data", Type::bits(h.streamWidth));
-  b.assign("head", "seq_feed_q[RobBits-1:0]");
-  b.assign("feed_valid", "state_q == StStream && rob_valid_q[head]");
-  b.assign("feed_last", "feed_w_q == rob_words_q[head] - " + num(wordBits) + "'d1");
-  b.assign("feed_data",
-           num(h.streamWidth) + "'(rob_data_q[head] >> (32'(feed_w_q) * " + "32'(StreamWidth)))");
-  b.logic("announce_q", Type::bit(), "the block's length is still to be given");
-  b.logic("blk_words_q", Type::bits(32), "stream words of the block");
+  b.assign("head_rob", "seq_feed_q[RobBits-1:0]");
+  b.assign("feed_valid", "rob_valid_q[head_rob]");
+  b.assign("feed_last", "feed_w_q == rob_words_q[head_rob] - " + num(wordBits) + "'d1");
+  b.assign("feed_data", num(h.streamWidth) + "'(rob_data_q[head_rob] >> (32'(feed_w_q) * " +
+                            "32'(StreamWidth)))");
+  b.logic("an_valid", Type::bit(), "announce the an entry's block");
+  b.logic("an_skip", Type::bit(), "the an entry was refused: no block");
+  b.logic("an_values", Type::bits(32));
   b.logic("dec_blk_ready", Type::bit());
+  b.assign("an_valid", known("an") + " && !e_bad_q[" + entry("an") + "]");
+  b.assign("an_skip", known("an") + " && e_bad_q[" + entry("an") + "]");
+  b.assign("an_values", "32'(an_rows) * 32'(an_cols)");
   b.logic("dec_out_valid", Type::bit());
   b.logic("dec_out_ready", Type::bit());
   b.logic("dec_out_data", Type::bits(h.groupSize * h.elementBits));
@@ -263,7 +339,6 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.logic("dec_out_last", Type::bit());
   b.logic("dec_done", Type::bit());
   b.logic("dec_error", Type::bit());
-  b.logic("dec_done_q", Type::bit(), "the decompressor consumed the block");
   {
     auto& d = b.instance(names::kBovedaDecompressor, "u_decompressor");
     d.params = {{"ElemWidth", num(h.elementBits)},
@@ -275,10 +350,10 @@ vlog::Module BovedaLoaderGenerator::build() const {
                 {"LenWidth", "32"}};
     d.conns = {{"clk_i", "clk_i"},
                {"rst_ni", "rst_ni"},
-               {"blk_valid_i", "announce_q"},
+               {"blk_valid_i", "an_valid"},
                {"blk_ready_o", "dec_blk_ready"},
-               {"blk_len_i", "n_values"},
-               {"blk_words_i", "blk_words_q"},
+               {"blk_len_i", "an_values"},
+               {"blk_words_i", "e_words_q[" + entry("an") + "]"},
                {"in_valid_i", "feed_valid"},
                {"in_ready_o", "feed_ready"},
                {"in_data_i", "feed_data"},
@@ -290,27 +365,32 @@ vlog::Module BovedaLoaderGenerator::build() const {
                {"done_valid_o", "dec_done"},
                {"done_error_o", "dec_error"}};
   }
+  b.logic("dd_skip", Type::bit(), "the dd entry was refused: no done pulse will come");
+  b.assign("dd_skip", known("dd") + " && e_bad_q[" + entry("dd") + "]");
   b.blank();
 
   // ---------------------------------------------------------------- writer
-  b.comment("Row pieces: for row r, column block blk takes DIM values (the last block the rest) "
-            "and goes to local row row + blk*block_stride + r.");
+  b.comment("Row pieces of the wr entry: for row r, column block blk takes DIM values (the "
+            "last block the rest) and goes to local row row + blk*block_stride + r.");
+  b.logic("wr_active_q", Type::bit());
+  b.logic("wr_start", Type::bit());
   b.logic("wr_r_q", Type::bits(16));
   b.logic("wr_blk_q", Type::bits(8));
-  b.logic("wr_done_q", Type::bit(), "every piece is written");
   b.logic("wr_last_blk", Type::bit());
+  b.logic("wr_last_piece", Type::bit());
   b.logic("want", Type::bits(config::log2Exact(p.dim) + 1));
   b.logic("piece_valid", Type::bit());
-  b.logic("piece_ready", Type::bit());
   b.logic("piece_data", Type::bits(spRow));
-  b.logic("eng_sp_valid", Type::bit());
+  b.logic("piece_fire", Type::bit());
   b.logic("eng_sp_row", Type::bits(p.spRowBits));
   b.logic("eng_sp_mask", Type::bits(p.dim));
-  b.assign("wr_last_blk", "wr_blk_q == cur_blocks - 8'd1");
-  b.assign("want", "!(state_q == StStream && !wr_done_q) ? '0 :\n"
+  b.assign("wr_start", "!wr_active_q && " + known("wr"));
+  b.assign("wr_last_blk", "wr_blk_q == wr_blocks - 8'd1");
+  b.assign("wr_last_piece", "wr_last_blk && wr_r_q == wr_rows - 16'd1");
+  b.assign("want", "!wr_active_q ? '0 :\n"
                    "      wr_last_blk ? " +
                        num(config::log2Exact(p.dim) + 1) +
-                       "'(cur_cols - 16'(wr_blk_q) * 16'(Dim)) : " +
+                       "'(wr_cols - 16'(wr_blk_q) * 16'(Dim)) : " +
                        num(config::log2Exact(p.dim) + 1) + "'(Dim)");
   {
     auto& r = b.instance(names::kValueRepacker, "u_pieces");
@@ -323,134 +403,110 @@ vlog::Module BovedaLoaderGenerator::build() const {
                {"in_data_i", "dec_out_data"},
                {"in_count_i", "dec_out_count"},
                {"out_valid_o", "piece_valid"},
-               {"out_ready_i", "piece_ready"},
+               {"out_ready_i", "sp_ready_i"},
                {"out_want_i", "want"},
                {"out_data_o", "piece_data"}};
   }
-  b.assign("eng_sp_valid", "piece_valid");
-  b.assign("piece_ready", "sp_ready_i");
+  b.assign("piece_fire", "piece_valid && sp_ready_i");
   b.assign("eng_sp_row", num(p.spRowBits) +
-                             "'(32'(cur_row) + 32'(wr_blk_q) * 32'(cur_block_stride) + "
-                             "32'(wr_r_q))");
+                             "'(32'(wr_row) + 32'(wr_blk_q) * 32'(wr_block_stride) + 32'(wr_r_q))");
   b.comb().forLoop("e", "Dim",
                    [](vlog::Stmts& s) { s.line("eng_sp_mask[e] = 32'(e) < 32'(want);"); });
-  b.assign("sp_valid_o", "eng_sp_valid || pl_sp_valid_i");
-  b.assign("sp_row_o", "eng_sp_valid ? eng_sp_row : pl_sp_row_i");
-  b.assign("sp_data_o", "eng_sp_valid ? piece_data : pl_sp_data_i");
-  b.assign("sp_mask_o", "eng_sp_valid ? eng_sp_mask : pl_sp_mask_i");
-  b.assign("pl_sp_ready_o", "sp_ready_i && !eng_sp_valid");
-  b.logic("piece_fire", Type::bit());
-  b.assign("piece_fire", "piece_valid && sp_ready_i");
+  b.assign("sp_valid_o", "piece_valid || pl_sp_valid_i");
+  b.assign("sp_row_o", "piece_valid ? eng_sp_row : pl_sp_row_i");
+  b.assign("sp_data_o", "piece_valid ? piece_data : pl_sp_data_i");
+  b.assign("sp_mask_o", "piece_valid ? eng_sp_mask : pl_sp_mask_i");
+  b.assign("pl_sp_ready_o", "sp_ready_i && !piece_valid");
   b.blank();
 
   // ---------------------------------------------------------------- completion
-  b.comment("Completion: the plain controller's pass straight through; the loader's waits for "
-            "a cycle without one.");
+  b.comment("Completion, in order: the plain controller's pass straight through; the "
+            "loader's wait for a cycle without one.");
+  b.logic("head_e", Type::bits(opBits));
+  b.logic("head_done", Type::bit());
   b.logic("eng_done", Type::bit());
-  b.assign("eng_done", "state_q == StDone && !pl_done_valid_i");
+  b.assign("head_e", entry("head"));
+  b.assign("head_done", pending("head") + " && e_ptr_q[head_e] && (e_bad_q[head_e] ||\n"
+                                          "      (e_dec_q[head_e] && e_wr_q[head_e]))");
+  b.assign("eng_done", "head_done && !pl_done_valid_i");
   b.assign("done_valid_o", "pl_done_valid_i || eng_done");
-  b.assign("done_id_o", "pl_done_valid_i ? pl_done_id_i : cur_id_q");
-  b.assign("err_valid_o", "pl_err_i || (eng_done && err_q)");
-  b.assign("busy_o", "state_q != StIdle");
+  b.assign("done_id_o", "pl_done_valid_i ? pl_done_id_i : e_id_q[head_e]");
+  b.assign("err_valid_o", "pl_err_i || (eng_done && e_err_q[head_e])");
+  b.assign("busy_o", "head_q != tail_q");
   if (onChip)
-    b.assign("err_dc_o", "eng_done && err_q && cur_onchip");
+    b.assign("err_dc_o", "eng_done && e_err_q[head_e] && head_onchip");
   b.blank();
 
-  b.comment("Next state.");
-  b.comb()
-      .line("state_d = state_q;")
-      .caseOf("state_q",
-              {{"StIdle",
-                [&](vlog::Stmts& s) {
-                  if (onChip)
-                    s.ifElse("accept", [&](vlog::Stmts& t) {
-                      t.ifElse(
-                          "op_onchip", [](vlog::Stmts& u) { u.line("state_d = StStream;"); },
-                          [](vlog::Stmts& u) { u.line("state_d = StPtr;"); });
-                    });
-                  else
-                    s.ifElse("accept", [](vlog::Stmts& t) { t.line("state_d = StPtr;"); });
-                }},
-               {"StPtr",
-                [](vlog::Stmts& s) {
-                  s.ifElse("eng_req_fire", [](vlog::Stmts& t) { t.line("state_d = StPtrWait;"); });
-                }},
-               {"StPtrWait",
-                [](vlog::Stmts& s) {
-                  s.ifElse("ptr_resp", [](vlog::Stmts& t) {
-                    t.ifElse(
-                        "ptr_bad", [](vlog::Stmts& u) { u.line("state_d = StDone;"); },
-                        [](vlog::Stmts& u) { u.line("state_d = StStream;"); });
-                  });
-                }},
-               {"StStream",
-                [](vlog::Stmts& s) {
-                  s.ifElse("dec_done_q && wr_done_q",
-                           [](vlog::Stmts& t) { t.line("state_d = StDone;"); });
-                }},
-               {"StDone",
-                [](vlog::Stmts& s) {
-                  s.ifElse("eng_done", [](vlog::Stmts& t) { t.line("state_d = StIdle;"); });
-                }}},
-              [](vlog::Stmts& s) { s.line("state_d = StIdle;"); });
-
   vlog::SeqItem& q = b.sequential();
-  q.reset.line("state_q <= StIdle;")
-      .line("cur_q <= '0;")
-      .line("cur_id_q <= '0;")
-      .line("err_q <= 1'b0;")
+  q.reset.line("tail_q <= '0;")
+      .line("pf_q <= '0;")
+      .line("rd_q <= '0;")
+      .line("an_q <= '0;")
+      .line("dd_q <= '0;")
+      .line("wr_q <= '0;")
+      .line("head_q <= '0;")
+      .line("e_ptr_q <= '0;")
+      .line("e_bad_q <= '0;")
+      .line("e_err_q <= '0;")
+      .line("e_dec_q <= '0;")
+      .line("e_wr_q <= '0;")
+      .line("rd_active_q <= 1'b0;")
       .line("rd_addr_q <= '0;")
       .line("rd_left_q <= '0;")
       .line("seq_issue_q <= '0;")
       .line("seq_feed_q <= '0;")
       .line("rob_valid_q <= '0;")
       .line("feed_w_q <= '0;")
-      .line("announce_q <= 1'b0;")
-      .line("blk_words_q <= '0;")
-      .line("dec_done_q <= 1'b0;")
+      .line("wr_active_q <= 1'b0;")
       .line("wr_r_q <= '0;")
-      .line("wr_blk_q <= '0;")
-      .line("wr_done_q <= 1'b0;");
+      .line("wr_blk_q <= '0;");
   if (onChip)
-    q.reset.line("sp_rsp_slot_q <= '0;");
-  q.clocked.line("state_q <= state_d;")
+    q.reset.line("sp_rsp_slot_q <= '0;").line("dma_out_q <= '0;");
+  q.clocked.comment("Accept into the tail entry.")
       .ifElse("accept",
               [&](vlog::Stmts& s) {
-                s.line("cur_q <= op_payload_i[" + num(ld.width() - 1) + ":0];")
-                    .line("cur_id_q <= op_id_i;")
-                    .line("err_q <= 1'b0;")
-                    .line("dec_done_q <= 1'b0;")
-                    .line("wr_r_q <= '0;")
-                    .line("wr_blk_q <= '0;")
-                    .line("wr_done_q <= 1'b0;");
-                if (onChip)
-                  s.ifElse("op_onchip", [&](vlog::Stmts& t) {
-                    t.comment("DECOMPRESS: straight to the stream, rows from the scratchpad.")
-                        .line("rd_addr_q <= op_src_row;")
-                        .line("rd_left_q <= op_containers * 32'd" + num(rowsPerContainer) + ";")
-                        .line("announce_q <= 1'b1;")
-                        .line("blk_words_q <= op_containers * 32'd" +
-                              num(h.containerBits / h.streamWidth) + ";");
-                  });
+                s.line("tail_q <= tail_q + 1'b1;")
+                    .line("e_ptr_q[" + entry("tail") +
+                          "] <= " + (onChip ? std::string("op_onchip;") : std::string("1'b0;")))
+                    .line("e_bad_q[" + entry("tail") + "] <= 1'b0;")
+                    .line("e_err_q[" + entry("tail") + "] <= 1'b0;")
+                    .line("e_dec_q[" + entry("tail") + "] <= 1'b0;")
+                    .line("e_wr_q[" + entry("tail") + "] <= 1'b0;");
               })
-      .ifElse("state_q == StPtrWait && ptr_resp",
+      .ifElse(onChip ? "pf_fire || pf_skip" : "pf_fire",
+              [](vlog::Stmts& s) { s.line("pf_q <= pf_q + 1'b1;"); })
+      .ifElse("ptr_resp",
               [](vlog::Stmts& s) {
-                s.line("err_q <= ptr_bad;")
-                    .line("rd_addr_q <= ptr_start[31:0];")
-                    .line("rd_left_q <= ptr_bad ? '0 : ptr_bytes[31:0];")
-                    .line("announce_q <= !ptr_bad;")
-                    .line("blk_words_q <= 32'(ptr_bytes * 64'd8 / 64'(StreamWidth));");
+                s.line("e_ptr_q[ptr_e] <= 1'b1;")
+                    .line("e_bad_q[ptr_e] <= ptr_bad;")
+                    .line("e_err_q[ptr_e] <= ptr_bad;");
               })
-      .ifElse("announce_q && dec_blk_ready", [](vlog::Stmts& s) { s.line("announce_q <= 1'b0;"); })
-      .ifElse("eng_req_fire && state_q == StStream",
+      .comment("Container reads.")
+      .ifElse("rd_start",
+              [&](vlog::Stmts& s) {
+                s.ifElse(
+                    "e_bad_q[" + entry("rd") + "]",
+                    [](vlog::Stmts& t) { t.line("rd_q <= rd_q + 1'b1;"); },
+                    [&](vlog::Stmts& t) {
+                      t.line("rd_active_q <= 1'b1;")
+                          .line("rd_addr_q <= e_start_q[" + entry("rd") + "];")
+                          .line("rd_left_q <= e_left_q[" + entry("rd") + "];");
+                    });
+              })
+      .ifElse("rd_fire",
               [](vlog::Stmts& s) {
                 s.line("rd_addr_q <= rd_addr_q + 32'(rd_len);")
                     .line("rd_left_q <= rd_left_q - 32'(rd_len);")
                     .line("seq_issue_q <= seq_issue_q + 1'b1;");
+                s.ifElse("rd_left_q == 32'(rd_len)", [](vlog::Stmts& t) {
+                  t.line("rd_active_q <= 1'b0;").line("rd_q <= rd_q + 1'b1;");
+                });
               })
       .ifElse("data_resp", [](vlog::Stmts& s) {
-        s.line("rob_valid_q[dma_resp_tag_i[RobBits-1:0]] <= 1'b1;")
-            .line("err_q <= err_q | dma_resp_error_i;");
+        s.line("rob_valid_q[dma_resp_tag_i[RobBits-1:0]] <= 1'b1;");
+        s.ifElse("dma_resp_error_i", [](vlog::Stmts& t) {
+          t.line("e_err_q[rob_op_q[dma_resp_tag_i[RobBits-1:0]]] <= 1'b1;");
+        });
       });
   if (onChip)
     q.clocked
@@ -460,39 +516,87 @@ vlog::Module BovedaLoaderGenerator::build() const {
                       .line("rd_left_q <= rd_left_q - 32'd1;")
                       .line("seq_issue_q <= seq_issue_q + 1'b1;")
                       .line("sp_rsp_slot_q <= seq_issue_q[RobBits-1:0];");
+                  s.ifElse("rd_left_q == 32'd1", [](vlog::Stmts& t) {
+                    t.line("rd_active_q <= 1'b0;").line("rd_q <= rd_q + 1'b1;");
+                  });
                 })
         .ifElse("sp_rd_rvalid_i",
-                [](vlog::Stmts& s) { s.line("rob_valid_q[sp_rsp_slot_q] <= 1'b1;"); });
+                [](vlog::Stmts& s) { s.line("rob_valid_q[sp_rsp_slot_q] <= 1'b1;"); })
+        .line("dma_out_q <= dma_out_q + " + num(robBits + 1) + "'(rd_fire) - " + num(robBits + 1) +
+              "'(data_resp);");
   q.clocked
       .ifElse("feed_valid && feed_ready",
               [](vlog::Stmts& s) {
                 s.ifElse(
                     "feed_last",
                     [](vlog::Stmts& t) {
-                      t.line("rob_valid_q[head] <= 1'b0;")
+                      t.line("rob_valid_q[head_rob] <= 1'b0;")
                           .line("seq_feed_q <= seq_feed_q + 1'b1;")
                           .line("feed_w_q <= '0;");
                     },
                     [](vlog::Stmts& t) { t.line("feed_w_q <= feed_w_q + 1'b1;"); });
               })
+      .comment("Blocks announced, decompressor done pulses (in the same order).")
+      .ifElse("(an_valid && dec_blk_ready) || an_skip",
+              [](vlog::Stmts& s) { s.line("an_q <= an_q + 1'b1;"); })
       .ifElse(
           "dec_done",
-          [](vlog::Stmts& s) { s.line("dec_done_q <= 1'b1;").line("err_q <= err_q | dec_error;"); })
-      .ifElse("piece_fire", [](vlog::Stmts& s) {
-        s.ifElse(
-            "wr_last_blk",
-            [](vlog::Stmts& t) {
-              t.line("wr_blk_q <= '0;")
-                  .ifElse(
-                      "wr_r_q == cur_rows - 16'd1",
-                      [](vlog::Stmts& u) { u.line("wr_done_q <= 1'b1;"); },
-                      [](vlog::Stmts& u) { u.line("wr_r_q <= wr_r_q + 16'd1;"); });
-            },
-            [](vlog::Stmts& t) { t.line("wr_blk_q <= wr_blk_q + 8'd1;"); });
-      });
+          [&](vlog::Stmts& s) {
+            s.line("e_dec_q[" + entry("dd") + "] <= 1'b1;")
+                .line("e_err_q[" + entry("dd") + "] <= e_err_q[" + entry("dd") + "] | dec_error;")
+                .line("dd_q <= dd_q + 1'b1;");
+          },
+          [](vlog::Stmts& s) {
+            s.ifElse("dd_skip", [](vlog::Stmts& t) { t.line("dd_q <= dd_q + 1'b1;"); });
+          })
+      .comment("Row pieces.")
+      .ifElse("wr_start",
+              [&](vlog::Stmts& s) {
+                s.ifElse(
+                    "e_bad_q[" + entry("wr") + "]",
+                    [](vlog::Stmts& t) { t.line("wr_q <= wr_q + 1'b1;"); },
+                    [](vlog::Stmts& t) {
+                      t.line("wr_active_q <= 1'b1;").line("wr_r_q <= '0;").line("wr_blk_q <= '0;");
+                    });
+              })
+      .ifElse("piece_fire",
+              [&](vlog::Stmts& s) {
+                s.ifElse(
+                    "wr_last_piece",
+                    [&](vlog::Stmts& t) {
+                      t.line("wr_active_q <= 1'b0;")
+                          .line("e_wr_q[" + entry("wr") + "] <= 1'b1;")
+                          .line("wr_q <= wr_q + 1'b1;");
+                    },
+                    [](vlog::Stmts& t) {
+                      t.ifElse(
+                          "wr_last_blk",
+                          [](vlog::Stmts& u) {
+                            u.line("wr_blk_q <= '0;").line("wr_r_q <= wr_r_q + 16'd1;");
+                          },
+                          [](vlog::Stmts& u) { u.line("wr_blk_q <= wr_blk_q + 8'd1;"); });
+                    });
+              })
+      .ifElse("eng_done", [](vlog::Stmts& s) { s.line("head_q <= head_q + 1'b1;"); });
+
+  vlog::SeqItem& d = b.clocked();
+  d.clocked.ifElse("accept", [&](vlog::Stmts& s) {
+    s.line("e_payload_q[" + entry("tail") + "] <= op_payload_i[" + num(ld.width() - 1) + ":0];")
+        .line("e_id_q[" + entry("tail") + "] <= op_id_i;");
+    if (onChip)
+      s.comment("DECOMPRESS: its stream is known at once, rows from the scratchpad.")
+          .line("e_start_q[" + entry("tail") + "] <= op_src_row;")
+          .line("e_left_q[" + entry("tail") + "] <= op_containers * 32'd" + num(rowsPerContainer) +
+                ";")
+          .line("e_words_q[" + entry("tail") + "] <= op_containers * 32'd" +
+                num(h.containerBits / h.streamWidth) + ";");
+  });
+  d.clocked.ifElse("ptr_resp", [](vlog::Stmts& s) {
+    s.line("e_start_q[ptr_e] <= ptr_start[31:0];")
+        .line("e_left_q[ptr_e] <= ptr_bytes[31:0];")
+        .line("e_words_q[ptr_e] <= 32'(ptr_bytes * 64'd8 / 64'(StreamWidth));");
+  });
   if (onChip) {
-    // One write port per reorder-buffer array: DMA responses and scratchpad rows never arrive
-    // for the same operation (one compressed operation at a time), so they share it.
     b.comment("Reorder-buffer writes: a DMA response or a scratchpad row (DECOMPRESS), never "
               "both in one cycle.");
     b.logic("rob_wr", Type::bit());
@@ -504,32 +608,32 @@ vlog::Module BovedaLoaderGenerator::build() const {
     b.assign("rob_wr_slot", "sp_rd_rvalid_i ? sp_rsp_slot_q : dma_resp_tag_i[RobBits-1:0]");
     b.assign("rob_wr_data",
              "sp_rd_rvalid_i ? " + num(dataBits) + "'(sp_rd_rdata_i) : dma_resp_data_i");
-    b.assign("rob_issue", "(eng_req_fire && state_q == StStream) || sp_rd_fire");
+    b.assign("rob_issue", "rd_fire || sp_rd_fire");
     b.assign("rob_issue_words", "sp_rd_fire ? " + num(wordBits) + "'d" +
                                     num(spRow / h.streamWidth) + " : " + num(wordBits) +
                                     "'(32'(rd_len) * 8 / StreamWidth)");
-  }
-  vlog::SeqItem& d = b.clocked();
-  if (onChip)
     d.clocked
         .ifElse("rob_wr", [](vlog::Stmts& s) { s.line("rob_data_q[rob_wr_slot] <= rob_wr_data;"); })
-        .ifElse("rob_issue", [](vlog::Stmts& s) {
-          s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= rob_issue_words;");
+        .ifElse("rob_issue", [&](vlog::Stmts& s) {
+          s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= rob_issue_words;")
+              .line("rob_op_q[seq_issue_q[RobBits-1:0]] <= " + entry("rd") + ";");
         });
-  else
+  } else {
     d.clocked
         .ifElse("data_resp",
                 [](vlog::Stmts& s) {
                   s.line("rob_data_q[dma_resp_tag_i[RobBits-1:0]] <= dma_resp_data_i;");
                 })
-        .ifElse("eng_req_fire && state_q == StStream", [&](vlog::Stmts& s) {
+        .ifElse("rd_fire", [&](vlog::Stmts& s) {
           s.line("rob_words_q[seq_issue_q[RobBits-1:0]] <= " + num(wordBits) +
-                 "'(32'(rd_len) * 8 / StreamWidth);");
+                 "'(32'(rd_len) * 8 / StreamWidth);")
+              .line("rob_op_q[seq_issue_q[RobBits-1:0]] <= " + entry("rd") + ";");
         });
+  }
   b.blank();
   b.logic("unused_bits", Type::bit());
-  b.assign("unused_bits", "^{cur_zero, cur_acc, cur_accumulate, cur_shrink, cur_compressed, "
-                          "dec_out_last, op_payload_i, ptr_start[63:32], ptr_bytes[63:32]}");
+  b.assign("unused_bits", "^{dec_out_last, op_payload_i, dma_resp_tag_i, ptr_start[63:32], "
+                          "ptr_bytes[63:32]}");
   return m;
 }
 
