@@ -4,87 +4,22 @@
 // the functional model and every DRAM byte and the error registers are compared
 // (system_run.h); the tests check the results against the codec's input values and a CPU
 // reference as well.
-#include "boveda/codec.h"
+#include "boveda_system_test.h"
 #include "funcmodel/encode.h"
-#include "funcmodel/params.h"
-#include "golden/arith.h"
 #include "hw/array_params.h"
 #include "hw/isa.h"
-#include "rtl_config.h"
-#include "seed.h"
-#include "system_run.h"
-
-#include <cstdio>
-#include <gtest/gtest.h>
 
 namespace by::test {
 namespace {
 
-namespace fm = funcmodel;
+using namespace boveda_system;
 
-constexpr uint64_t kBase = 0x80000000ull;
-constexpr uint64_t kRaw = kBase + 0x1000;     // uncompressed inputs
-constexpr uint64_t kStream = kBase + 0x10000; // the codec's container stream
-constexpr uint64_t kOut = kBase + 0x40000;    // outputs
-constexpr uint64_t kSize = 0x80000;
-
-/// A block of the host: rows x cols values (row-major) and, once compressed, its containers.
-struct Block {
-  int rows = 0, cols = 0;
-  std::vector<int16_t> values;
-  uint32_t first = 0;      // first container in the stream at kStream
-  uint32_t containers = 0; // containers of the block
-};
-
-class BovedaOnChip : public ::testing::Test {
+class BovedaOnChip : public BovedaSystemTest {
 protected:
   BovedaOnChip()
-      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)), dim(p.dim),
+      : BovedaSystemTest(21, "system boveda on-chip test data"),
         rowBytes(static_cast<uint32_t>(p.dim * p.inputBytes)),
-        rowsPerContainer(p.bovedaFormat.containerBits / (p.dim * p.inputWidth)), image(kSize, 0),
-        rng(testSeed(21, "system boveda on-chip test data")) {}
-
-  void put8(uint64_t addr, uint8_t v) { image[addr - kBase] = v; }
-  static int64_t getElem(const std::vector<uint8_t>& d, uint64_t addr, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-      v |= uint64_t{d[addr - kBase + i]} << (8 * i);
-    return golden::wrap(static_cast<int64_t>(v), 8 * bytes);
-  }
-
-  /// Random values: 0 small (compress well), 1 sparse, 2 full range.
-  Block randomBlock(int rows, int cols, int kind) {
-    Block b{rows, cols, {}, 0, 0};
-    const int w = p.inputWidth;
-    for (int i = 0; i < rows * cols; ++i) {
-      const uint64_t r = rng.next();
-      int64_t v = 0;
-      if (kind == 0)
-        v = static_cast<int64_t>(r % 7) - 3;
-      else if (kind == 1)
-        v = r % 4 == 0 ? static_cast<int64_t>((r >> 8) % 31) - 15 : 0;
-      else
-        v = static_cast<int64_t>(r % (uint64_t{1} << w)) - (int64_t{1} << (w - 1));
-      b.values.push_back(static_cast<int16_t>(v));
-    }
-    return b;
-  }
-
-  /// Compresses every block with the codec, back to back into the stream at kStream.
-  void compressAll(std::vector<Block>& blocks) {
-    uint32_t next = 0;
-    for (Block& b : blocks) {
-      boveda::BovedaParams f = p.bovedaFormat;
-      f.blockValues = static_cast<int>(b.values.size());
-      const boveda::CompressedTensor t = boveda::compress(f, b.values);
-      const std::vector<uint8_t> bytes = t.bytes();
-      for (size_t k = 0; k < bytes.size(); ++k)
-        put8(kStream + uint64_t{next} * (p.bovedaFormat.containerBits / 8) + k, bytes[k]);
-      b.first = next;
-      b.containers = static_cast<uint32_t>(t.numContainers());
-      next += b.containers;
-    }
-  }
+        rowsPerContainer(p.bovedaFormat.containerBits / (p.dim * p.inputWidth)) {}
 
   /// CONFIG_LD channel 0 for container copies: one scratchpad row per DRAM row.
   fm::Instruction configLdRows(uint32_t blockStride = 0) const {
@@ -103,27 +38,8 @@ protected:
     return b.containers * static_cast<uint32_t>(rowsPerContainer);
   }
 
-  RunOutcome run(const std::string& name) {
-    RunOptions o;
-    o.name = name;
-    o.system.memBase = kBase;
-    o.system.memSize = kSize;
-    o.system.seed = rng.next();
-    RunOutcome r = runAndCompare(cfg, prog, image, o);
-    std::printf("%s: %zu commands, %llu cycles\n", name.c_str(), prog.size(),
-                static_cast<unsigned long long>(r.cycles));
-    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog);
-    return r;
-  }
-
-  config::Config cfg;
-  fm::ModelParams p;
-  int dim;
   uint32_t rowBytes;
   int rowsPerContainer;
-  std::vector<uint8_t> image;
-  fm::Program prog;
-  axi::Rng rng;
 };
 
 TEST_F(BovedaOnChip, ConfigIsOnChip) {
@@ -142,7 +58,7 @@ TEST_F(BovedaOnChip, DecompressOfCodecBlocks) {
   for (size_t i = 0; i < shapes.size() * 2; ++i)
     blocks.push_back(randomBlock(shapes[i % shapes.size()].first, shapes[i % shapes.size()].second,
                                  static_cast<int>(i % 3)));
-  compressAll(blocks);
+  writeCompressed(blocks);
   const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
   prog.push_back(configLdRows(blockStride));
   // Containers of every block back to back from row 0, each block decoded in turn into one
@@ -174,15 +90,7 @@ TEST_F(BovedaOnChip, DecompressOfCodecBlocks) {
   }
   const RunOutcome r = run("boveda_onchip_decompress_blocks");
   ASSERT_EQ(r.modelErrors.count, 0u);
-  for (size_t i = 0; i < blocks.size(); ++i)
-    for (int row = 0; row < blocks[i].rows; ++row)
-      for (int c = 0; c < blocks[i].cols; ++c)
-        ASSERT_EQ(getElem(r.dram,
-                          kOut + 0x1000 * i + 0x100 * (c / dim) +
-                              static_cast<uint64_t>((row * dim + c % dim) * p.inputBytes),
-                          p.inputBytes),
-                  blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
-            << "block " << i << " row " << row << " col " << c;
+  expectBlocksAtOut(r, blocks);
 }
 
 // C = A x B (WS, K accumulated in the accumulator): once with A and B moved in raw, once with
@@ -214,7 +122,7 @@ TEST_F(BovedaOnChip, MatmulFromCompressedTilesEqualsUncompressed) {
       tiles.push_back(tile(a, k, i * dim, kk * dim));
   for (int kk = 0; kk < k / dim; ++kk)
     tiles.push_back(tile(b, n, kk * dim, 0));
-  compressAll(tiles);
+  writeCompressed(tiles);
   const int aTiles = (m / dim) * (k / dim);
 
   auto program = [&](bool compressed) {
@@ -318,13 +226,13 @@ TEST_F(BovedaOnChip, HoldsMoreTilesThanRawCapacity) {
   while (true) {
     Block w = randomBlock(dim, dim, weights.size() % 4 == 3 ? 1 : 0);
     std::vector<Block> one = {w};
-    compressAll(one);
+    writeCompressed(one);
     if (used + containerRows(one[0]) > avail)
       break;
     used += containerRows(one[0]);
     weights.push_back(w);
   }
-  compressAll(weights);
+  writeCompressed(weights);
   const uint64_t rawRows = weights.size() * static_cast<uint64_t>(dim);
   std::printf("[boveda] on-chip: %zu weight tiles, %llu raw rows in %u container rows; the "
               "scratchpad has %u rows\n",
@@ -385,7 +293,7 @@ TEST_F(BovedaOnChip, HoldsMoreTilesThanRawCapacity) {
 // as its own program followed by a valid DECOMPRESS whose result must be right.
 TEST_F(BovedaOnChip, IllegalDecompressSetsErrorAndNeverHangs) {
   std::vector<Block> good = {randomBlock(dim, dim, 0)};
-  compressAll(good);
+  writeCompressed(good);
   const uint32_t spRows = static_cast<uint32_t>(p.spRows);
   const uint32_t d = static_cast<uint32_t>(dim);
   const uint32_t cr = containerRows(good[0]);

@@ -3,116 +3,19 @@
 // matrix product with compressed weights and activations that must equal the uncompressed
 // one and a CPU reference. Every program also runs on the functional model and every DRAM
 // byte, the error registers and the DMA byte counters are compared (system_run.h).
-#include "boveda/codec.h"
+#include "boveda_system_test.h"
 #include "funcmodel/encode.h"
-#include "funcmodel/params.h"
-#include "golden/arith.h"
 #include "hw/array_params.h"
 #include "hw/isa.h"
-#include "rtl_config.h"
-#include "seed.h"
-#include "system_run.h"
-
-#include <cstdio>
-#include <gtest/gtest.h>
 
 namespace by::test {
 namespace {
 
-namespace fm = funcmodel;
+using namespace boveda_system;
 
-constexpr uint64_t kBase = 0x80000000ull;
-constexpr uint64_t kRaw = kBase + 0x1000;     // uncompressed inputs
-constexpr uint64_t kStream = kBase + 0x10000; // container streams
-constexpr uint64_t kTable = kBase + 0x30000;  // pointer tables (8 bytes per block)
-constexpr uint64_t kOut = kBase + 0x40000;    // uncompressed outputs
-constexpr uint64_t kSize = 0x80000;
-
-/// A block of the host: rows x cols values, its place in local memory.
-struct Block {
-  int rows = 0, cols = 0;
-  std::vector<int16_t> values; // row-major
-};
-
-class Boveda : public ::testing::Test {
+class Boveda : public BovedaSystemTest {
 protected:
-  Boveda()
-      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)), dim(p.dim), image(kSize, 0),
-        rng(testSeed(11, "system boveda test data")) {}
-
-  void put8(uint64_t addr, uint8_t v) { image[addr - kBase] = v; }
-  void put32(uint64_t addr, uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-      put8(addr + i, static_cast<uint8_t>(v >> (8 * i)));
-  }
-  static uint32_t get32(const std::vector<uint8_t>& d, uint64_t addr) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i)
-      v |= uint32_t{d[addr - kBase + i]} << (8 * i);
-    return v;
-  }
-  static int64_t getElem(const std::vector<uint8_t>& d, uint64_t addr, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-      v |= uint64_t{d[addr - kBase + i]} << (8 * i);
-    return golden::wrap(static_cast<int64_t>(v), 8 * bytes);
-  }
-
-  /// Random values of one of several kinds: small (compress well), sparse, full range.
-  Block randomBlock(int rows, int cols, int kind) {
-    Block b{rows, cols, {}};
-    const int w = p.inputWidth;
-    for (int i = 0; i < rows * cols; ++i) {
-      const uint64_t r = rng.next();
-      int64_t v = 0;
-      if (kind == 0)
-        v = static_cast<int64_t>(r % 7) - 3;
-      else if (kind == 1)
-        v = r % 4 == 0 ? static_cast<int64_t>((r >> 8) % 31) - 15 : 0;
-      else
-        v = static_cast<int64_t>(r % (uint64_t{1} << w)) - (int64_t{1} << (w - 1));
-      b.values.push_back(static_cast<int16_t>(v));
-    }
-    return b;
-  }
-
-  boveda::BovedaParams format(int values) const {
-    boveda::BovedaParams f = p.bovedaFormat;
-    f.blockValues = values;
-    return f;
-  }
-
-  /// Compresses the blocks with the codec into a stream at kStream and pointer entries at
-  /// kTable + 8*i (the layout docs/isa.md gives); returns each block's containers.
-  std::vector<uint32_t> writeCompressed(const std::vector<Block>& blocks) {
-    uint32_t next = 0;
-    std::vector<uint32_t> counts;
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      const auto t =
-          boveda::compress(format(static_cast<int>(blocks[i].values.size())), blocks[i].values);
-      const auto bytes = t.bytes();
-      for (size_t k = 0; k < bytes.size(); ++k)
-        put8(kStream + uint64_t{next} * (p.bovedaFormat.containerBits / 8) + k, bytes[k]);
-      put32(kTable + 8 * i, next);
-      put32(kTable + 8 * i + 4, static_cast<uint32_t>(t.numContainers()));
-      counts.push_back(static_cast<uint32_t>(t.numContainers()));
-      next += static_cast<uint32_t>(t.numContainers());
-    }
-    return counts;
-  }
-
-  RunOutcome run(const std::string& name) {
-    RunOptions o;
-    o.name = name;
-    o.system.memBase = kBase;
-    o.system.memSize = kSize;
-    o.system.seed = rng.next();
-    RunOutcome r = runAndCompare(cfg, prog, image, o);
-    std::printf("%s: %zu commands, %llu cycles\n", name.c_str(), prog.size(),
-                static_cast<unsigned long long>(r.cycles));
-    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog);
-    return r;
-  }
+  Boveda() : BovedaSystemTest(11, "system boveda test data") {}
 
   fm::Instruction configLdCompressed(int channel, uint32_t blockStride) const {
     fm::ConfigLdArgs a;
@@ -127,13 +30,6 @@ protected:
     a.stride = stride;
     return fm::configSt(a);
   }
-
-  config::Config cfg;
-  fm::ModelParams p;
-  int dim;
-  std::vector<uint8_t> image;
-  fm::Program prog;
-  axi::Rng rng;
 };
 
 // Blocks of every shape a move allows (one row, one column, several column blocks with a
@@ -166,15 +62,7 @@ TEST_F(Boveda, CompressedMvinOfCodecStreams) {
                                static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(dim)));
   }
   const RunOutcome r = run("boveda_mvin_codec_streams");
-  for (size_t i = 0; i < blocks.size(); ++i)
-    for (int row = 0; row < blocks[i].rows; ++row)
-      for (int c = 0; c < blocks[i].cols; ++c)
-        ASSERT_EQ(getElem(r.dram,
-                          kOut + 0x1000 * i + 0x100 * (c / dim) +
-                              static_cast<uint64_t>((row * dim + c % dim) * p.inputBytes),
-                          p.inputBytes),
-                  blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
-            << "block " << i << " row " << row << " col " << c;
+  expectBlocksAtOut(r, blocks);
 }
 
 // Back-to-back compressed MVINs, several of them refused or failing between good ones, so
@@ -192,7 +80,7 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   for (size_t i = 0; i < 12; ++i)
     blocks.push_back(randomBlock(shapes[i % shapes.size()].first, shapes[i % shapes.size()].second,
                                  static_cast<int>(i % 3)));
-  const std::vector<uint32_t> counts = writeCompressed(blocks);
+  writeCompressed(blocks);
   // Entries 1, 3, 5, 7, 9 and 10 go bad; entry 10's first container gets width code 15.
   put32(kTable + 8 * 1 + 4, 0);
   put32(kTable + 8 * 3 + 4, 0xffffu);
@@ -201,7 +89,7 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   put32(kTable + 8 * 7, static_cast<uint32_t>((kSize - 0x10000) / cBytes - 1));
   uint32_t first10 = 0;
   for (size_t i = 0; i < 10; ++i)
-    first10 += counts[i];
+    first10 += blocks[i].containers;
   const uint64_t c10 = kStream + uint64_t{first10} * cBytes;
   image[c10 - kBase] = static_cast<uint8_t>(image[c10 - kBase] | 0x0f);
   const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
@@ -226,15 +114,7 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   }
   const RunOutcome r = run("boveda_bad_mvins_between_good_ones");
   EXPECT_NE(r.modelErrors.code, 0); // the model saw them too (first: DMA_ERROR)
-  for (size_t i = 0; i < blocks.size(); ++i)
-    for (int row = 0; !bad(i) && row < blocks[i].rows; ++row)
-      for (int c = 0; c < blocks[i].cols; ++c)
-        ASSERT_EQ(getElem(r.dram,
-                          kOut + 0x1000 * i + 0x100 * (c / dim) +
-                              static_cast<uint64_t>((row * dim + c % dim) * p.inputBytes),
-                          p.inputBytes),
-                  blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
-            << "block " << i << " row " << row << " col " << c;
+  expectBlocksAtOut(r, blocks, bad);
 }
 
 // Compressed MVOUTs from the scratchpad and from the accumulator (scaled by 0.5, ReLU,
