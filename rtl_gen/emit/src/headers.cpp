@@ -1,5 +1,6 @@
 #include "emit/headers.h"
 
+#include "boveda/params.h"
 #include "config/derived.h"
 #include "config/schema.h"
 
@@ -81,6 +82,11 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
     def("BY_BOVEDA_CONTAINER_BITS", num(c.boveda.containerBits), "blocks start on containers");
     def("BY_BOVEDA_ZERO_AWARE", c.boveda.zeroAware ? "1" : "0", "zero bitmap per group");
     def("BY_BOVEDA_ENTRY_BYTES", "8", "pointer entry: first container, containers");
+    // The codec's bound (header + bitmap + full-width payload): with G and C it gives the most
+    // containers a block can take, the count a compressed MVIN accepts (docs/isa.md).
+    def("BY_BOVEDA_MAX_GROUP_BITS",
+        num(boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1).maxGroupBits()),
+        "largest encoded group");
   }
   os << "\n/* SoC */\n";
   def("BY_CLOCK_MHZ", num(c.soc.clockMHz), "");
