@@ -22,16 +22,13 @@ target_link_libraries(verilator_runtime PUBLIC Threads::Threads ZLIB::ZLIB)
 set_target_properties(verilator_runtime PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # brickyard_generate_rtl(<config-name>): target gen_<config-name> writing
-# ${CMAKE_BINARY_DIR}/gen/<config-name> from configs/<config-name>.yaml, or from
-# testbenches/configs/<config-name>.yaml for configs that exist only for tests.
+# ${CMAKE_BINARY_DIR}/gen/<config-name> from the config's file (by_config_file: configs/, or
+# testbenches/configs/ for configs that exist only for tests).
 function(brickyard_generate_rtl cfg)
   if(TARGET gen_${cfg})
     return()
   endif()
-  set(cfg_file ${PROJECT_SOURCE_DIR}/configs/${cfg}.yaml)
-  if(NOT EXISTS ${cfg_file})
-    set(cfg_file ${PROJECT_SOURCE_DIR}/testbenches/configs/${cfg}.yaml)
-  endif()
+  by_config_file(${cfg} cfg_file)
   set(out ${CMAKE_BINARY_DIR}/gen/${cfg})
   add_custom_command(
     OUTPUT ${out}/rtl/filelist.f
