@@ -28,6 +28,12 @@ namespace {
 
 using by::funcmodel::FuncModel;
 
+#ifdef BY_BOVEDA
+constexpr bool kHeaderBoveda = true;
+#else
+constexpr bool kHeaderBoveda = false;
+#endif
+
 // The emulated accelerator: one per process, like the hardware it stands for.
 struct HostAccelerator {
   by::config::Config config;
@@ -54,7 +60,8 @@ struct HostAccelerator {
     if (p.dim != BY_DIM || p.spRows != BY_SP_ROWS || p.accRows != BY_ACC_ROWS ||
         p.inputWidth != BY_INPUT_WIDTH || p.accWidth != BY_ACC_WIDTH ||
         p.outputWidth != BY_SPATIAL_OUTPUT_WIDTH || p.maxBlockLen != BY_MAX_BLOCK_LEN ||
-        p.maxBlockLenAcc != BY_MAX_BLOCK_LEN_ACC || p.hasWs != BY_HAS_WS || p.hasOs != BY_HAS_OS) {
+        p.maxBlockLenAcc != BY_MAX_BLOCK_LEN_ACC || p.hasWs != BY_HAS_WS || p.hasOs != BY_HAS_OS ||
+        p.boveda != kHeaderBoveda) {
       std::fprintf(stderr,
                    "brickyard host driver: %s does not match the headers the driver was built "
                    "with (config '%s')\n",
@@ -114,7 +121,8 @@ struct HostAccelerator {
       return uint32_t(p.accRows);
     case BY_REG_HW_FEATURES:
       return (p.hasWs ? 1u << BY_REG_HW_FEATURES_WS_SHIFT : 0u) |
-             (p.hasOs ? 1u << BY_REG_HW_FEATURES_OS_SHIFT : 0u);
+             (p.hasOs ? 1u << BY_REG_HW_FEATURES_OS_SHIFT : 0u) |
+             (p.boveda ? 1u << BY_REG_HW_FEATURES_BOVEDA_SHIFT : 0u);
     default:
       break;
     }
