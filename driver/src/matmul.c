@@ -3,6 +3,7 @@
  * the accumulator; consecutive tiles alternate halves (double buffering). Loop order: C tiles
  * (i, j) outermost, the K tiles of one C tile inside, so that C stays in the accumulator
  * until its last K tile and is moved out once. */
+#include "brickyard/boveda.h"
 #include "brickyard/cpu.h"
 #include "brickyard_isa.h"
 #include "tile.h"
@@ -28,16 +29,23 @@ static size_t ceil_div(size_t a, size_t b) {
 
 /* Automatic tiles: the (tile_i, tile_j) that minimise the blocks of A and B moved in (A is
  * reloaded for every column of C tiles, B for every row), each with the largest tile_k that
- * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j). */
-static void auto_tiles(size_t bi, size_t bj, size_t bk, by_matmul_plan_t* p) {
+ * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j).
+ * tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the whole
+ * dimension. Sets tile_i to 0 if nothing fits. */
+static void auto_tiles(size_t bi, size_t bj, size_t bk, size_t ja, size_t ka, by_matmul_plan_t* p) {
   size_t best_cost = (size_t)-1, best_volume = 0;
+  p->tile_i = 0;
   for (size_t ti = 1; ti <= bi; ++ti)
     for (size_t tj = 1; tj <= bj && ti * tj * BY_DIM <= BY_ACC_HALF; ++tj) {
+      if (tj % ja != 0 && tj != bj)
+        continue;
       size_t tk = BY_SP_HALF / BY_DIM / (ti + tj);
+      if (tk >= bk)
+        tk = bk;
+      else
+        tk -= tk % ka;
       if (tk == 0)
         continue;
-      if (tk > bk)
-        tk = bk;
       const size_t cost = bi * bk * ceil_div(bj, tj) + bk * bj * ceil_div(bi, ti) +
                           ceil_div(bi, ti) * ceil_div(bj, tj) * ceil_div(bk, tk);
       const size_t volume = ti * tj * tk;
@@ -51,23 +59,43 @@ static void auto_tiles(size_t bi, size_t bj, size_t bk, by_matmul_plan_t* p) {
     }
 }
 
+/* A compressed operand of rows x cols (not transposed, no CPU fallback). */
+static by_status_t check_compressed(const by_matmul_t* m, const by_boveda_matrix_t* x,
+                                    int transposed, size_t rows, size_t cols) {
+  if (m->on_cpu)
+    return BY_ERR_UNSUPPORTED;
+  if (transposed || x->rows != rows || x->cols != cols)
+    return BY_ERR_ARG;
+  return by_boveda_matrix_check(x);
+}
+
 static by_status_t check_operands(const by_matmul_t* m) {
-  if (!m->A || !m->B || !m->C || m->I == 0 || m->J == 0 || m->K == 0)
+  if ((m->A_boveda || m->B_boveda) && !BY_HAS_BOVEDA)
+    return BY_ERR_UNSUPPORTED;
+  if ((!m->A && !m->A_boveda) || (!m->B && !m->B_boveda) || !m->C || m->I == 0 || m->J == 0 ||
+      m->K == 0)
     return BY_ERR_ARG;
   const size_t a_rows = m->a_transposed ? m->K : m->I, a_cols = m->a_transposed ? m->I : m->K;
   const size_t b_rows = m->b_transposed ? m->J : m->K, b_cols = m->b_transposed ? m->K : m->J;
-  if (m->lda < a_cols || m->ldb < b_cols || m->ldc < m->J || (m->D && m->ldd < m->J))
+  if ((!m->A_boveda && m->lda < a_cols) || (!m->B_boveda && m->ldb < b_cols) || m->ldc < m->J ||
+      (m->D && m->ldd < m->J))
     return BY_ERR_ARG;
+  by_status_t s;
+  if (m->A_boveda && (s = check_compressed(m, m->A_boveda, m->a_transposed, m->I, m->K)) != BY_OK)
+    return s;
+  if (m->B_boveda && (s = check_compressed(m, m->B_boveda, m->b_transposed, m->K, m->J)) != BY_OK)
+    return s;
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
   const size_t d_rows = m->repeating_bias ? 1 : m->I;
-  if (!by_dram_reachable(m->A, (a_rows - 1) * m->lda + a_cols) ||
-      !by_dram_reachable(m->B, (b_rows - 1) * m->ldb + b_cols) ||
+  if ((!m->A_boveda && !by_dram_reachable(m->A, (a_rows - 1) * m->lda + a_cols)) ||
+      (!m->B_boveda && !by_dram_reachable(m->B, (b_rows - 1) * m->ldb + b_cols)) ||
       !by_dram_reachable(m->C, ((m->I - 1) * m->ldc + m->J) * c_bytes) ||
       (m->D && !by_dram_reachable(m->D, ((d_rows - 1) * m->ldd + m->J) * d_bytes)))
     return BY_ERR_ADDR;
   /* DRAM strides are 32-bit fields (CONFIG_LD / CONFIG_ST). */
-  if ((uint64_t)m->lda >= (UINT64_C(1) << 32) || (uint64_t)m->ldb >= (UINT64_C(1) << 32) ||
+  if ((!m->A_boveda && (uint64_t)m->lda >= (UINT64_C(1) << 32)) ||
+      (!m->B_boveda && (uint64_t)m->ldb >= (UINT64_C(1) << 32)) ||
       (uint64_t)m->ldc * c_bytes >= (UINT64_C(1) << 32) ||
       (uint64_t)m->ldd * d_bytes >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
@@ -88,6 +116,11 @@ by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
   if (m->I == 0 || m->J == 0 || m->K == 0)
     return BY_ERR_ARG;
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = by_blocks(m->K);
+  /* Compressed operands are moved one whole block at a time: K and J tiles hold whole blocks. */
+  const size_t ka = m->A_boveda ? by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM : 1;
+  const size_t ja = m->B_boveda ? by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM : 1;
+  if (ka == 0 || ja == 0)
+    return BY_ERR_ARG;
   if (m->tile_i || m->tile_j || m->tile_k) {
     plan->tile_i = m->tile_i ? m->tile_i : 1;
     plan->tile_j = m->tile_j ? m->tile_j : 1;
@@ -95,7 +128,9 @@ by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
     if (!tile_fits(plan->tile_i, plan->tile_j, plan->tile_k))
       return BY_ERR_ARG;
   } else {
-    auto_tiles(bi, bj, bk, plan);
+    auto_tiles(bi, bj, bk, ja, ka, plan);
+    if (plan->tile_i == 0)
+      return BY_ERR_ARG;
   }
   if (plan->tile_i > bi)
     plan->tile_i = bi;
@@ -103,6 +138,9 @@ by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
     plan->tile_j = bj;
   if (plan->tile_k > bk)
     plan->tile_k = bk;
+  if ((plan->tile_k % ka != 0 && plan->tile_k != bk) ||
+      (plan->tile_j % ja != 0 && plan->tile_j != bj))
+    return BY_ERR_ARG;
   plan->k_chunk = plan->dataflow == BY_DATAFLOW_WS ? BY_DIM : plan->tile_k * BY_DIM;
   return BY_OK;
 }
@@ -156,8 +194,21 @@ by_status_t by_matmul(const by_matmul_t* m) {
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
   by_config_ex(plan.dataflow, BY_ACT_NONE, 0, 1, 1);
-  by_config_ld(0, lda, 0, 0);
-  by_config_ld(1, ldb, 0, 0);
+  if (m->A_boveda)
+    (void)by_config_ld_compressed(0, m->A_boveda->stream, 0);
+  else
+    by_config_ld(0, lda, 0, 0);
+  if (m->B_boveda)
+    (void)by_config_ld_compressed(1, m->B_boveda->stream, 0);
+  else
+    by_config_ld(1, ldb, 0, 0);
+  /* Column blocks per mvin: MAX_BLOCK_LEN, or one compressed block (whole blocks per tile). */
+  const uint32_t a_group = m->A_boveda
+                               ? (uint32_t)(by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM)
+                               : BY_MAX_BLOCK_LEN;
+  const uint32_t b_group = m->B_boveda
+                               ? (uint32_t)(by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM)
+                               : BY_MAX_BLOCK_LEN;
   if (m->D)
     by_config_ld(2, m->repeating_bias ? 0 : m->ldd * d_bytes, m->d_elem, 0);
   by_config_st((uint32_t)(m->ldc * c_bytes), m->activation, m->scale, 0);
@@ -187,25 +238,37 @@ by_status_t by_matmul(const by_matmul_t* m) {
         const uint32_t kt = (uint32_t)(bk - k0 < plan.tile_k ? bk - k0 : plan.tile_k);
         const uint32_t a_base = (ab_tiles & 1u) * BY_SP_HALF;
         const uint32_t b_base = a_base + mt * kt * BY_DIM;
+        /* A compressed block is one mvin of exactly its columns; the tiles' alignment
+         * (by_matmul_plan) keeps it inside this K / J tile. */
         for (uint32_t mb = 0; mb < mt; ++mb)
-          for (uint32_t kb = 0; kb < kt; kb += BY_MAX_BLOCK_LEN) {
+          for (uint32_t kb = 0; kb < kt; kb += a_group) {
             const size_t col = (k0 + kb) * BY_DIM;
-            const size_t cols =
-                m->K - col < BY_MAX_BLOCK_LEN * BY_DIM ? m->K - col : BY_MAX_BLOCK_LEN * BY_DIM;
+            const size_t cols = m->K - col < a_group * BY_DIM ? m->K - col : a_group * BY_DIM;
             const size_t span = (kt - kb) * BY_DIM; /* stay inside this K tile */
-            by_mvin(0, A + (i0 + mb) * BY_DIM * lda + col,
-                    by_sp_addr(a_base + (mb * kt + kb) * BY_DIM), by_block_size(m->I, i0 + mb),
-                    (uint32_t)(cols < span ? cols : span));
+            const uint32_t local = by_sp_addr(a_base + (mb * kt + kb) * BY_DIM);
+            const uint32_t rows = by_block_size(m->I, i0 + mb);
+            if (m->A_boveda)
+              (void)by_mvin_compressed(
+                  0, by_boveda_matrix_entry(m->A_boveda, i0 + mb, (k0 + kb) / a_group), local, rows,
+                  (uint32_t)cols);
+            else
+              by_mvin(0, A + (i0 + mb) * BY_DIM * lda + col, local, rows,
+                      (uint32_t)(cols < span ? cols : span));
           }
         for (uint32_t kb = 0; kb < kt; ++kb)
-          for (uint32_t nb = 0; nb < nt; nb += BY_MAX_BLOCK_LEN) {
+          for (uint32_t nb = 0; nb < nt; nb += b_group) {
             const size_t col = (j0 + nb) * BY_DIM;
-            const size_t cols =
-                m->J - col < BY_MAX_BLOCK_LEN * BY_DIM ? m->J - col : BY_MAX_BLOCK_LEN * BY_DIM;
+            const size_t cols = m->J - col < b_group * BY_DIM ? m->J - col : b_group * BY_DIM;
             const size_t span = (nt - nb) * BY_DIM;
-            by_mvin(1, B + (k0 + kb) * BY_DIM * ldb + col,
-                    by_sp_addr(b_base + (kb * nt + nb) * BY_DIM), by_block_size(m->K, k0 + kb),
-                    (uint32_t)(cols < span ? cols : span));
+            const uint32_t local = by_sp_addr(b_base + (kb * nt + nb) * BY_DIM);
+            const uint32_t rows = by_block_size(m->K, k0 + kb);
+            if (m->B_boveda)
+              (void)by_mvin_compressed(
+                  1, by_boveda_matrix_entry(m->B_boveda, k0 + kb, (j0 + nb) / b_group), local, rows,
+                  (uint32_t)cols);
+            else
+              by_mvin(1, B + (k0 + kb) * BY_DIM * ldb + col, local, rows,
+                      (uint32_t)(cols < span ? cols : span));
           }
         const k_ctx_t kc = {m->K, k0};
         const by_tile_t t = {plan.dataflow,

@@ -30,6 +30,8 @@ const char* by_status_string(by_status_t status);
 
 #define BY_DATAFLOW_AUTO (-1) /* WS when the hardware has it, else OS */
 
+struct by_boveda_matrix; /* a matrix stored Boveda-compressed (brickyard/boveda.h) */
+
 /* ---- Matmul: C = act(scale(A * B + D)) ------------------------------------------------- */
 
 typedef struct {
@@ -54,6 +56,12 @@ typedef struct {
   void* workspace; /* transposed operands are copied here (by_matmul_workspace_bytes) */
   size_t workspace_bytes;
   int on_cpu; /* run the CPU reference instead */
+  /* Boveda: A (I x K) and/or B (K x J) read from compressed matrices (then A / B and their
+   * strides are not used): one compressed mvin per block. The K tile is then a multiple of
+   * A's block columns and the J tile of B's, or the whole dimension. No transposes, no CPU
+   * fallback (the driver has no software decoder). BY_ERR_UNSUPPORTED without Boveda. */
+  const struct by_boveda_matrix* A_boveda;
+  const struct by_boveda_matrix* B_boveda;
 } by_matmul_t;
 
 /* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a
