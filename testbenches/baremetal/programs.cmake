@@ -2,6 +2,9 @@
 # testbenches/baremetal). Shared by the host build and the riscv64 cross project.
 set(BM_PROGRAMS mvin_mvout matmul_raw hazards counters_errors tiled_matmul conv eltwise
   gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters)
+# Programs for Boveda configs (compressed moves); built on tiny's host too, where they check
+# that the driver refuses them.
+set(BM_BOVEDA_PROGRAMS boveda_matmul)
 set(BM_SOURCES_tiled_matmul native/tiled_matmul.c)
 set(BM_SOURCES_mvin_mvout native/mvin_mvout.c)
 set(BM_SOURCES_matmul_raw native/matmul_raw.c)
@@ -9,8 +12,9 @@ set(BM_SOURCES_hazards native/hazards.c)
 set(BM_SOURCES_counters_errors native/counters_errors.c)
 set(BM_SOURCES_conv native/conv.c)
 set(BM_SOURCES_eltwise native/eltwise.c)
+set(BM_SOURCES_boveda_matmul native/boveda_matmul.c)
 foreach(g gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters)
   set(BM_SOURCES_${g} gemmini/${g}.c)
 endforeach()
 # Programs also built with the MMIO command path (BY_HAL_MMIO / BY_HAL_HOST_MMIO).
-set(BM_MMIO_PROGRAMS counters_errors tiled_matmul gemmini_matmul)
+set(BM_MMIO_PROGRAMS counters_errors tiled_matmul gemmini_matmul boveda_matmul)

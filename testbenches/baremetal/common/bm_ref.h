@@ -78,4 +78,67 @@ static inline int64_t ref_conv_acc(const by_elem_t* in, size_t rows, size_t cols
   return acc;
 }
 
+#ifdef BY_BOVEDA
+/* A Boveda block as docs/boveda.md "Bit format" defines it (no same-width flag: the hardware
+ * has none), for the config's format (BY_BOVEDA_*): groups of G values, each an H-bit width
+ * w, then (zero-aware) an n-bit non-zero bitmap and w bits per (non-zero) value, all fields
+ * least significant bit first; the block zero-padded to whole containers. Writes the stream
+ * bytes to out (at most cap bytes, zeroed first) and returns the containers, or 0 if cap is too
+ * small. */
+static inline unsigned ref_boveda_width(int64_t v) { /* two's-complement width; 0 for 0 */
+  if (v == 0)
+    return 0;
+  unsigned w = 1;
+  while (v < -((int64_t)1 << (w - 1)) || v > ((int64_t)1 << (w - 1)) - 1)
+    ++w;
+  return w;
+}
+static inline void ref_boveda_put(uint8_t* out, size_t* pos, uint64_t field, unsigned bits) {
+  for (unsigned j = 0; j < bits; ++j, ++*pos)
+    if ((field >> j) & 1u)
+      out[*pos / 8] |= (uint8_t)(1u << (*pos % 8));
+}
+static inline size_t ref_boveda_encode(const by_elem_t* values, size_t n, uint8_t* out,
+                                       size_t cap) {
+  const size_t container = BY_BOVEDA_CONTAINER_BITS;
+  size_t bits = 0; /* first pass: the block's length */
+  for (size_t g = 0; g < n; g += BY_BOVEDA_GROUP_SIZE) {
+    const size_t len = n - g < BY_BOVEDA_GROUP_SIZE ? n - g : BY_BOVEDA_GROUP_SIZE;
+    unsigned w = 0, nz = 0;
+    for (size_t i = g; i < g + len; ++i) {
+      const unsigned vw = ref_boveda_width(values[i]);
+      w = vw > w ? vw : w;
+      nz += values[i] != 0;
+    }
+    bits += BY_BOVEDA_HEADER_BITS;
+    if (w > 0)
+      bits += BY_BOVEDA_ZERO_AWARE ? len + (size_t)nz * w : len * w;
+  }
+  const size_t containers = (bits + container - 1) / container;
+  if (containers * container / 8 > cap)
+    return 0;
+  for (size_t i = 0; i < containers * container / 8; ++i)
+    out[i] = 0;
+  size_t pos = 0;
+  for (size_t g = 0; g < n; g += BY_BOVEDA_GROUP_SIZE) {
+    const size_t len = n - g < BY_BOVEDA_GROUP_SIZE ? n - g : BY_BOVEDA_GROUP_SIZE;
+    unsigned w = 0;
+    for (size_t i = g; i < g + len; ++i) {
+      const unsigned vw = ref_boveda_width(values[i]);
+      w = vw > w ? vw : w;
+    }
+    ref_boveda_put(out, &pos, w, BY_BOVEDA_HEADER_BITS);
+    if (w == 0)
+      continue;
+    if (BY_BOVEDA_ZERO_AWARE)
+      for (size_t i = g; i < g + len; ++i)
+        ref_boveda_put(out, &pos, values[i] != 0, 1);
+    for (size_t i = g; i < g + len; ++i)
+      if (!BY_BOVEDA_ZERO_AWARE || values[i] != 0)
+        ref_boveda_put(out, &pos, (uint64_t)(int64_t)values[i], w);
+  }
+  return containers;
+}
+#endif
+
 #endif /* BRICKYARD_BM_REF_H */
