@@ -454,13 +454,43 @@ TEST(FuncModelHand, ResetState) {
   EXPECT_EQ(os.model.state().ex.dataflow, hw::kDataflowOS);
 }
 
-TEST(FuncModelHand, VectorPesAreRejectedClearly) {
-  const config::Config c = test::shippedConfig("lanes4");
-  DramImage dram(0, 16);
-  try {
-    FuncModel m(c, dram);
-    FAIL() << "lanes4 accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("lanes"), std::string::npos) << e.what();
+// Vector PEs (lanes4: DIM 4, 4 lanes, K = 16): A rows are 16 reduction elements, B is
+// lane-packed, packed[t][j*4 + l] = B[4t + l][j] (docs/isa.md, "Vector PEs"). B by hand:
+// column 0 is k, column 1 is 1, column 2 is k % 2, column 3 is 0.
+TEST(FuncModelHand, VectorPesReduceOverLanePackedB) {
+  Machine m(test::shippedConfig("lanes4"));
+  std::vector<int64_t> a(32, 0), packed(64, 0);
+  for (int k = 0; k < 16; ++k) {
+    a[k] = 1; // row 0: all ones
+    packed[(k / 4) * 16 + 0 * 4 + k % 4] = k;
+    packed[(k / 4) * 16 + 1 * 4 + k % 4] = 1;
+    packed[(k / 4) * 16 + 2 * 4 + k % 4] = k % 2;
   }
+  a[16 + 5] = 1; // row 1 picks B row 5
+  m.put(kA, 1, a);
+  m.put(kB, 1, packed);
+  m.ok(configLd(ld(16)));
+  m.ok(mvin(0, kA, spAddr(0), 2, 16));
+  m.ok(mvin(0, kB, spAddr(4), 4, 16));
+  for (const bool wsFlow : {true, false}) {
+    m.ok(configEx(wsFlow ? ws() : os(0)));
+    // WS: B is the PRELOAD's operand; OS: the COMPUTE's.
+    const Operand b{spAddr(4), 4, 16}, none{garbageAddr(), 4, 4};
+    m.ok(preload(wsFlow ? b : none, {accAddr(wsFlow ? 0 : 4), 2, 4}));
+    m.ok(compute(true, {spAddr(0), 2, 16}, wsFlow ? none : b));
+    const int base = wsFlow ? 0 : 4;
+    const std::vector<int64_t> row0 = {120, 16, 8, 0}, row1 = {5, 1, 1, 0};
+    for (int j = 0; j < 4; ++j) {
+      EXPECT_EQ(m.model.acc(base, j), row0[j]) << (wsFlow ? "WS" : "OS") << " C[0][" << j << "]";
+      EXPECT_EQ(m.model.acc(base + 1, j), row1[j])
+          << (wsFlow ? "WS" : "OS") << " C[1][" << j << "]";
+    }
+  }
+  EXPECT_EQ(m.model.error().count, 0u);
+  // A's columns may reach DIM*lanes, C's only DIM.
+  EXPECT_EQ(m.run(preload({garbageAddr(), 4, 4}, {accAddr(0), 2, 5})).error,
+            hw::isa::errorCode("BAD_SIZE"));
+  EXPECT_EQ(m.run(preload({garbageAddr(), 4, 4}, {accAddr(0), 2, 4})).error, 0);
+  EXPECT_EQ(m.run(compute(true, {spAddr(0), 2, 17}, {garbageAddr(), 4, 4})).error,
+            hw::isa::errorCode("BAD_SIZE"));
 }

@@ -111,23 +111,25 @@ TEST_F(System, AccumulatorRoundTripAndAccumulatingMvin) {
 }
 
 TEST_F(System, MultiBlockMvinHonoursTheBlockStride) {
+  // A column block is one scratchpad row: DIM*lanes elements.
+  const int w = p.spRowElems;
   const int blocks = std::min(p.maxBlockLen, 3);
-  const int rows = 3, cols = blocks * dim, blockStride = rows + 2;
+  const int rows = 3, cols = blocks * w, blockStride = rows + 2;
   const uint64_t stride = cols * ib;
   const auto m = putMatrix(kIn, rows, cols, stride, ib, p.inputWidth);
   prog = {fm::configLd({0, false, 1, static_cast<uint32_t>(blockStride), fm::floatBits(1), stride}),
           fm::mvin(0, kIn, fm::spAddr(0), rows, cols),
           fm::configSt(
-              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ib), hw::isa::kFloatOne})};
-  // Each block back out from where the block stride put it, DIM columns at a time.
+              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(w * ib), hw::isa::kFloatOne})};
+  // Each block back out from where the block stride put it, one row width at a time.
   for (int blk = 0; blk < blocks; ++blk)
-    prog.push_back(fm::mvout(kOut + blk * 0x1000, fm::spAddr(blk * blockStride), rows, dim));
+    prog.push_back(fm::mvout(kOut + blk * 0x1000, fm::spAddr(blk * blockStride), rows, w));
   const RunOutcome r = run("multi_block_mvin");
   for (int blk = 0; blk < blocks; ++blk)
     for (int row = 0; row < rows; ++row)
-      for (int e = 0; e < dim; ++e)
-        ASSERT_EQ(get(r.dram, kOut + blk * 0x1000 + row * dim * ib + e * ib, ib),
-                  m[row * cols + blk * dim + e])
+      for (int e = 0; e < w; ++e)
+        ASSERT_EQ(get(r.dram, kOut + blk * 0x1000 + row * w * ib + e * ib, ib),
+                  m[row * cols + blk * w + e])
             << "block " << blk << " row " << row << " element " << e;
 }
 
@@ -153,27 +155,34 @@ TEST_F(System, ZeroFillAndRowRepeat) {
   (void)junk;
 }
 
+// With vector PEs a K tile is DIM*lanes deep: A tiles are DIM x K, and each K x DIM tile of B
+// is stored lane-packed (docs/isa.md, "Vector PEs"): packed[k / L][j*L + k % L] = B[k][j].
 TEST_F(System, WeightStationaryMatmulAccumulatesAcrossKTiles) {
   if (!p.hasWs)
     GTEST_SKIP() << "config has no WS dataflow";
-  const int kTiles = 3;
-  const uint64_t stride = dim * ib;
+  const int kTiles = 3, lanes = p.lanes, kw = p.spRowElems;
+  const uint64_t stride = kw * ib;
   std::vector<std::vector<int64_t>> a, b;
   prog = {fm::configEx({1, 0, false, false, false, 1, hw::isa::kFloatOne, 0, 0, 1}),
           fm::configLd({0, false, 1, 0, fm::floatBits(1), stride})};
   for (int k = 0; k < kTiles; ++k) {
-    a.push_back(putMatrix(kIn + k * 0x2000, dim, dim, stride, ib, p.inputWidth));
-    b.push_back(putMatrix(kIn + k * 0x2000 + 0x1000, dim, dim, stride, ib, p.inputWidth));
-    prog.push_back(fm::mvin(0, kIn + k * 0x2000, fm::spAddr(2 * k * dim), dim, dim));
-    prog.push_back(fm::mvin(0, kIn + k * 0x2000 + 0x1000, fm::spAddr((2 * k + 1) * dim), dim, dim));
+    a.push_back(putMatrix(kIn + k * 0x2000, dim, kw, stride, ib, p.inputWidth));
+    const std::vector<int64_t> packed =
+        putMatrix(kIn + k * 0x2000 + 0x1000, dim, kw, stride, ib, p.inputWidth);
+    std::vector<int64_t> bk(static_cast<size_t>(kw) * dim); // B[x][j], unpacked
+    for (int x = 0; x < kw; ++x)
+      for (int j = 0; j < dim; ++j)
+        bk[x * dim + j] = packed[(x / lanes) * kw + j * lanes + x % lanes];
+    b.push_back(bk);
+    prog.push_back(fm::mvin(0, kIn + k * 0x2000, fm::spAddr(2 * k * dim), dim, kw));
+    prog.push_back(fm::mvin(0, kIn + k * 0x2000 + 0x1000, fm::spAddr((2 * k + 1) * dim), dim, kw));
   }
+  const uint32_t n = static_cast<uint32_t>(dim), k32 = static_cast<uint32_t>(kw);
   for (int k = 0; k < kTiles; ++k) {
-    prog.push_back(fm::preload(
-        {fm::spAddr((2 * k + 1) * dim), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)},
-        {fm::accAddr(0, k > 0), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)}));
-    prog.push_back(fm::compute(
-        true, {fm::spAddr(2 * k * dim), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)},
-        {hw::isa::kGarbageAddr, static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)}));
+    prog.push_back(
+        fm::preload({fm::spAddr((2 * k + 1) * dim), n, k32}, {fm::accAddr(0, k > 0), n, n}));
+    prog.push_back(
+        fm::compute(true, {fm::spAddr(2 * k * dim), n, k32}, {hw::isa::kGarbageAddr, n, n}));
   }
   const uint64_t outStride = dim * ab;
   prog.push_back(fm::configSt(
@@ -186,8 +195,8 @@ TEST_F(System, WeightStationaryMatmulAccumulatesAcrossKTiles) {
       int64_t want = 0;
       for (int k = 0; k < kTiles; ++k) {
         int64_t pass = 0;
-        for (int x = 0; x < dim; ++x)
-          pass += a[k][i * dim + x] * b[k][x * dim + j];
+        for (int x = 0; x < kw; ++x)
+          pass += a[k][i * kw + x] * b[k][x * dim + j];
         want += golden::wrap(pass, p.outputWidth);
       }
       ASSERT_EQ(get(r.dram, kOut + i * outStride + j * ab, ab), golden::wrap(want, p.accWidth))
@@ -195,39 +204,55 @@ TEST_F(System, WeightStationaryMatmulAccumulatesAcrossKTiles) {
     }
 }
 
+// A and B are DIM x K with K = DIM*lanes; B is lane-packed as in the WS test. Pass 1 is checked
+// against a CPU reference of docs/isa.md; both passes against the model.
 TEST_F(System, OutputStationaryMatmulWithBiasAndAccumulation) {
   if (!p.hasOs)
     GTEST_SKIP() << "config has no OS dataflow";
-  const uint64_t stride = dim * ib;
-  const auto d = putMatrix(kIn, dim, dim, stride, ib, p.inputWidth);
-  const auto a0 = putMatrix(kIn + 0x1000, dim, dim, stride, ib, p.inputWidth);
-  const auto b0 = putMatrix(kIn + 0x2000, dim, dim, stride, ib, p.inputWidth);
-  const auto a1 = putMatrix(kIn + 0x3000, dim, dim, stride, ib, p.inputWidth);
-  const auto b1 = putMatrix(kIn + 0x4000, dim, dim, stride, ib, p.inputWidth);
-  const uint32_t n = static_cast<uint32_t>(dim);
-  prog = {fm::configEx({0, 0, false, false, false, 1, hw::isa::kFloatOne, 2, 0, 1}),
+  const int lanes = p.lanes, kw = p.spRowElems;
+  const uint64_t stride = kw * ib;
+  const auto d = putMatrix(kIn, dim, kw, stride, ib, p.inputWidth);
+  const auto a0 = putMatrix(kIn + 0x1000, dim, kw, stride, ib, p.inputWidth);
+  const auto b0 = putMatrix(kIn + 0x2000, dim, kw, stride, ib, p.inputWidth);
+  const auto a1 = putMatrix(kIn + 0x3000, dim, kw, stride, ib, p.inputWidth);
+  const auto b1 = putMatrix(kIn + 0x4000, dim, kw, stride, ib, p.inputWidth);
+  const uint32_t n = static_cast<uint32_t>(dim), k32 = static_cast<uint32_t>(kw);
+  const int shift = 2;
+  prog = {fm::configEx({0, 0, false, false, false, 1, hw::isa::kFloatOne, shift, 0, 1}),
           fm::configLd({0, false, 1, 0, fm::floatBits(1), stride})};
   for (int i = 0; i < 5; ++i)
-    prog.push_back(fm::mvin(0, kIn + i * 0x1000, fm::spAddr(i * dim), n, n));
+    prog.push_back(fm::mvin(0, kIn + i * 0x1000, fm::spAddr(i * dim), n, k32));
   // Pass 1: D preloaded, result to the scratchpad (shifted, saturated); pass 2 accumulates in
   // the array and writes to the accumulator.
   prog.push_back(fm::preload({fm::spAddr(0), n, n}, {fm::spAddr(5 * dim), n, n}));
-  prog.push_back(fm::compute(true, {fm::spAddr(dim), n, n}, {fm::spAddr(2 * dim), n, n}));
+  prog.push_back(fm::compute(true, {fm::spAddr(dim), n, k32}, {fm::spAddr(2 * dim), n, k32}));
   prog.push_back(fm::preload({hw::isa::kGarbageAddr, n, n}, {fm::accAddr(0), n, n}));
-  prog.push_back(fm::compute(false, {fm::spAddr(3 * dim), n, n}, {fm::spAddr(4 * dim), n, n}));
+  prog.push_back(fm::compute(false, {fm::spAddr(3 * dim), n, k32}, {fm::spAddr(4 * dim), n, k32}));
+  prog.push_back(fm::configSt(
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ib), hw::isa::kFloatOne}));
+  prog.push_back(fm::mvout(kOut, fm::spAddr(5 * dim), n, n));
   prog.push_back(fm::configSt(
       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ab), hw::isa::kFloatOne}));
-  prog.push_back(fm::mvout(kOut, fm::spAddr(5 * dim), n, n));
   prog.push_back(fm::mvout(kOut + 0x1000, fm::accAddr(0, false, true), n, n));
-  run("os_bias_accumulate");
-  (void)d, (void)a0, (void)b0, (void)a1, (void)b1;
+  const RunOutcome r = run("os_bias_accumulate");
+  for (int i = 0; i < dim; ++i)
+    for (int j = 0; j < dim; ++j) {
+      int64_t acc = golden::wrap(d[i * kw + j], p.outputWidth);
+      for (int x = 0; x < kw; ++x)
+        acc = golden::wrap(acc + a0[i * kw + x] * b0[(x / lanes) * kw + j * lanes + x % lanes],
+                           p.accWidth);
+      const int64_t res = golden::saturate(golden::roundingShift(acc, shift), p.outputWidth);
+      ASSERT_EQ(get(r.dram, kOut + (i * dim + j) * ib, ib), golden::saturate(res, p.inputWidth))
+          << "C[" << i << "][" << j << "]";
+    }
+  (void)a1, (void)b1;
 }
 
 // The example sequence of docs/isa.md ("Example: C = A x B + D on a 4x4 array"), command for
 // command, checked against C = saturate(D + A x B) computed here.
 TEST_F(System, IsaDocExample) {
-  if (!p.hasWs || dim < 4)
-    GTEST_SKIP() << "the example needs WS and DIM >= 4";
+  if (!p.hasWs || dim < 4 || p.lanes != 1)
+    GTEST_SKIP() << "the example needs WS, DIM >= 4 and one lane (its B is not lane-packed)";
   const uint64_t aAddr = kIn, bAddr = kIn + 0x100, dAddr = kIn + 0x200, cAddr = kOut;
   const auto a = putMatrix(aAddr, 4, 4, 4, 1, 5);
   const auto b = putMatrix(bAddr, 4, 4, 4, 1, 5);

@@ -20,7 +20,8 @@ Derived derive(const Config& c) {
   d.accBytes = c.types.accWidth / 8;
   d.shiftBits = log2Exact(c.types.accWidth);
 
-  d.spRowBytes = d.dim * d.inputBytes;
+  d.spRowElems = d.dim * c.array.lanes;
+  d.spRowBytes = d.spRowElems * d.inputBytes;
   d.spRows = static_cast<int>(1024LL * c.memory.scratchpad.capacityKiB / d.spRowBytes);
   d.spBankRows = d.spRows / c.memory.scratchpad.banks;
   d.spAddrBits = log2Exact(d.spRows);

@@ -73,7 +73,8 @@ std::vector<FieldSpec> buildFields() {
   f.push_back(intField(
       "array.lanes", [](Config& c) -> int& { return c.array.lanes; }, "1", 1, 64, true,
       "MACs per PE reducing into one sum (a dot product of `lanes` reduction-dimension "
-      "elements per cycle). 1 is the classic Gemmini PE."));
+      "elements per cycle). 1 is the classic Gemmini PE; with more, a scratchpad row holds "
+      "DIM*lanes elements and B is lane-packed (docs/isa.md, \"Vector PEs\")."));
   {
     FieldSpec df;
     df.key = "array.dataflow";

@@ -53,7 +53,8 @@ void validateAcrossKeys(const Config& c,
       fail("memory." + name + ".capacity_kib",
            str(rowsTotal) + " rows do not fit the 29-bit local address space (at most 2^28 rows)");
   };
-  checkSram(c.memory.scratchpad, "scratchpad", rows * inBytes);
+  const long long spRowBytes = rows * a.lanes * inBytes; // DIM*lanes elem_t per row
+  checkSram(c.memory.scratchpad, "scratchpad", spRowBytes);
   checkSram(c.memory.accumulator, "accumulator", rows * accBytes);
 
   if (c.memory.accumulator.ports != 2)
@@ -65,6 +66,11 @@ void validateAcrossKeys(const Config& c,
                               " is smaller than one accumulator row; "
                               "expected at least DIM*acc_width/8 = " +
                               str(rows * accBytes));
+  if (c.dma.maxBytes < spRowBytes)
+    fail("dma.max_bytes", "value " + str(c.dma.maxBytes) +
+                              " is smaller than one scratchpad row; "
+                              "expected at least DIM*lanes*input_width/8 = " +
+                              str(spRowBytes));
   if (c.dma.maxBytes < c.dma.busWidth / 8)
     fail("dma.max_bytes", "value " + str(c.dma.maxBytes) + " is smaller than one bus beat (" +
                               str(c.dma.busWidth / 8) + " bytes)");
@@ -84,6 +90,10 @@ void validateAcrossKeys(const Config& c,
   if (c.tensordash.rowsPerScheduler > rows)
     fail("sparsity.tensordash.rows_per_scheduler",
          "value " + str(c.tensordash.rowsPerScheduler) + " exceeds DIM = " + str(rows));
+  if (c.boveda.enabled && a.lanes != 1)
+    fail("compression.boveda.enabled",
+         "Boveda compressed moves are not supported with vector PEs (array.lanes = " +
+             str(a.lanes) + "); expected false, or array.lanes: 1");
   if (c.boveda.enabled) {
     // Widths 0..input_width are input_width+1 codes (docs/boveda.md, "Parameters").
     int needHeader = 0;

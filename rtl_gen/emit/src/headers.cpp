@@ -63,7 +63,8 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
     def("BY_ACC_MIN", "((by_acc_t)INT64_MIN)", "");
   }
   os << "\n/* Memories (rows) */\n";
-  def("BY_SP_ROWS", num(d.spRows), "scratchpad rows of BY_DIM elem_t");
+  def("BY_SP_ROWS", num(d.spRows), "scratchpad rows of BY_SP_ROW_ELEMS elem_t");
+  def("BY_SP_ROW_ELEMS", num(d.spRowElems), "BY_DIM * BY_LANES (docs/isa.md, \"Vector PEs\")");
   def("BY_SP_BANKS", num(c.memory.scratchpad.banks), "");
   def("BY_SP_BANK_ROWS", num(d.spBankRows), "");
   def("BY_ACC_ROWS", num(d.accRows), "accumulator rows of BY_DIM acc_t");
@@ -139,7 +140,11 @@ std::string gemminiParamsHeader(const config::Config& c, const std::string& gene
   os << banner(c, generator);
   os << "// Gemmini's parameter header, defined from brickyard_params.h (one source of truth).\n"
         "#ifndef GEMMINI_PARAMS_H\n#define GEMMINI_PARAMS_H\n\n"
-        "#include <limits.h>\n#include <stdint.h>\n\n#include \"brickyard_params.h\"\n\n";
+        "#include <limits.h>\n#include <stdint.h>\n\n#include \"brickyard_params.h\"\n\n"
+        "#if BY_LANES != 1\n"
+        "#error \"gemmini.h's operand layouts assume one MAC per PE; with BY_LANES > 1 use the "
+        "native driver (docs/isa.md, Vector PEs)\"\n"
+        "#endif\n\n";
   os << "#define XCUSTOM_ACC 3\n"
         "#define DIM BY_DIM\n"
         "#define ADDR_LEN 32\n"

@@ -21,6 +21,9 @@ AccelParams accelParams(const config::Config& c) {
   const config::Derived& d = p.derived;
   p.dim = d.dim;
   p.dimBits = bitsFor(d.dim);
+  p.lanes = c.array.lanes;
+  p.spElems = d.spRowElems;
+  p.spElemBits = bitsFor(d.spRowElems);
   p.iw = c.types.inputWidth;
   p.aw = c.types.accWidth;
   p.ow = c.types.spatialOutputWidth;
@@ -46,9 +49,8 @@ AccelParams accelParams(const config::Config& c) {
 }
 
 std::string accelUnsupportedReason(const config::Config& c) {
-  if (c.array.lanes != 1)
-    return "the controllers feed one element per PE per cycle; vector PEs (lanes > 1) are "
-           "integrated with TensorDash";
+  if (c.tensordash.enabled)
+    return "the controllers do not drive the TensorDash array yet";
   if (c.memory.accumulator.ports != 2)
     return "read-modify-write accumulation needs accumulator SRAMs with a read and a write port "
            "(memory.accumulator.ports: 2)";

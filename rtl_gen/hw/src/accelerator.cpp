@@ -44,8 +44,8 @@ PortWidths loaderDiverted(const AccelParams& p) {
           {"dma_req_len_o", lenBits}, {"dma_req_tag_o", p.dmaTagBits},
           {"dma_resp_valid_i", 1},    {"dma_resp_ready_o", 1},
           {"sp_valid_o", 1},          {"sp_ready_i", 1},
-          {"sp_row_o", p.spRowBits},  {"sp_data_o", p.dim * p.iw},
-          {"sp_mask_o", p.dim},       {"busy_o", 1},
+          {"sp_row_o", p.spRowBits},  {"sp_data_o", p.spElems * p.iw},
+          {"sp_mask_o", p.spElems},   {"busy_o", 1},
           {"dma_wait_o", 1}};
 }
 
@@ -119,7 +119,7 @@ vlog::Module AcceleratorGenerator::build() const {
   const int rangesWidth = kRangesPerOp * range.width();
   const int lenBits = dma.lenWidth();
   const int idBits = dma.idWidth();
-  const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
+  const int spRow = p.spElems * p.iw, accRow = p.dim * p.aw;
   const int byteBits = config::log2Exact(p.maxBytes) + 2;
   const bool boveda = p.config.boveda.enabled;
   const bool onChip = boveda && p.config.boveda.onChip;
@@ -129,7 +129,8 @@ vlog::Module AcceleratorGenerator::build() const {
 
   vlog::Module m(names::kAccelerator,
                  "Brickyard accelerator: a " + num(p.dim) + "x" + num(p.dim) +
-                     " array with scratchpad, accumulator, DMA and controllers. Commands arrive "
+                     (p.lanes > 1 ? " array of " + num(p.lanes) + "-lane vector PEs" : " array") +
+                     " with scratchpad, accumulator, DMA and controllers. Commands arrive "
                      "on the RoCC-style port or through the AXI4-Lite registers (docs/isa.md); "
                      "data moves over the AXI4 master.");
   m.clockAndReset();
@@ -285,7 +286,7 @@ vlog::Module AcceleratorGenerator::build() const {
     wire(c + "_ready", 1);
     wire(c + "_row", p.spRowBits);
     wire(c + "_data", spRow);
-    wire(c + "_mask", p.dim);
+    wire(c + "_mask", p.spElems);
   }
   for (const std::string& c : {std::string("acc_wr_exe"), std::string("acc_wr_ld")}) {
     wire(c + "_valid", 1);
@@ -394,7 +395,7 @@ vlog::Module AcceleratorGenerator::build() const {
         v = "busy";
       else if (e.port == "ev_macs_i")
         v = "ex_compute_beat ? " + num(e.width) + "'d" +
-            num(static_cast<long long>(p.dim) * p.dim) + " : '0";
+            num(static_cast<long long>(p.dim) * p.dim * p.lanes) + " : '0";
       else if (e.port == "ev_exec_active_i")
         v = "ex_beat";
       else if (e.port == "ev_load_active_i")

@@ -321,7 +321,7 @@ vlog::Module ScratchpadGenerator::build() const {
   MemorySpec s;
   s.name = names::kScratchpad;
   s.description = "Scratchpad: " + num(p_.spBanks) + " bank(s) of " + num(p_.spBankRows) +
-                  " rows of DIM " + num(p_.iw) + "-bit elements, " +
+                  " rows of " + num(p_.spElems) + " " + num(p_.iw) + "-bit elements (DIM*lanes), " +
                   (p_.spDualPort ? "one read and one write port" : "one port") +
                   " per bank. Clients in priority order: execute write, execute reads (A, B, "
                   "D), load write, store read" +
@@ -330,7 +330,7 @@ vlog::Module ScratchpadGenerator::build() const {
   s.bankRows = p_.spBankRows;
   s.rowBits = p_.spRowBits;
   s.bankRowBits = p_.spBankRowBits;
-  s.elems = p_.dim;
+  s.elems = p_.spElems;
   s.elemWidth = p_.iw;
   s.dualPort = p_.spDualPort;
   s.accumulate = false;

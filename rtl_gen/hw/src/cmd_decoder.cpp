@@ -105,7 +105,11 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.localParam("ElemBytes", num(p.iw / 8));
   b.localParam("AccBytes", num(p.aw / 8));
   b.localParam("AccWidth", num(p.aw));
-  b.localParam("MaxColsSp", num(p.maxBlockLen * p.dim), "MAX_BLOCK_LEN * DIM");
+  b.localParam("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
+  b.localParam("SpElemsLog2", num(config::log2Exact(p.spElems)));
+  b.localParam("MaxColsSp", num(p.maxBlockLen * p.spElems), "MAX_BLOCK_LEN * DIM * lanes");
+  b.localParam("MaxColsAccNarrow", num(p.maxBlockLen * p.dim),
+               "MAX_BLOCK_LEN * DIM: accumulator moves of elem_t");
   b.localParam("MaxColsAcc", num(p.maxBlockLenAcc * p.dim), "MAX_BLOCK_LEN_ACC * DIM");
   for (const isa::ErrorCode& e : isa::errorCodes())
     b.localParam(errorConst(e.name), Type::bits(8), "8'd" + num(e.code), e.name);
@@ -232,7 +236,7 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("ld_bstride", Type::bits(16));
   b.logic("ld_shrink", Type::bit());
   b.logic("ld_elem_sized", Type::bit(), "DRAM elements are elem_t");
-  b.logic("mv_blocks", Type::bits(17), "column blocks of DIM");
+  b.logic("mv_blocks", Type::bits(17), "column blocks of one local row (DIM*lanes or DIM)");
   b.logic("mv_blocks_m1", Type::bits(17));
   b.logic("ld_end", Type::bits(48), "one past the last local row written");
   b.logic("ld_span", Type::bits(64), "one past the last DRAM byte read, minus dram");
@@ -244,7 +248,8 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.assign("ld_bstride", "ld_block_stride_q[ld_ch]");
   b.assign("ld_shrink", "ld_shrink_q[ld_ch]");
   b.assign("ld_elem_sized", "!mv_acc || ld_shrink");
-  b.assign("mv_blocks", "(17'(mv_cols) + 17'(Dim-1)) >> DimLog2");
+  b.assign("mv_blocks", "mv_acc ? (17'(mv_cols) + 17'(Dim-1)) >> DimLog2 :\n"
+                        "      (17'(mv_cols) + 17'(SpElems-1)) >> SpElemsLog2");
   b.assign("mv_blocks_m1", "mv_blocks - 17'd1");
   b.assign("ld_end", "48'(mv_row) + 48'(mv_blocks_m1) * 48'(ld_bstride) + 48'(mv_rows)");
   b.assign("ld_span", "64'(mv_rows_m1) * 64'(ld_stride) + "
@@ -258,13 +263,15 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("ld_dma_bad", Type::bit());
   b.assign("ld_dma_bad", "dram[63:32] != '0 || (ld_comp ? 65'(dram) + 65'd8 > 65'h100000000 :\n"
                          "      (dram != '0 && 65'(dram) + 65'(ld_span) > 65'h100000000))");
-  b.assign("ld_err", "(ld_comp && mv_acc && !mv_garbage) ? ErrUnsupported :\n"
-                     "      (mv_garbage || mv_full || mv_flags_bad) ? ErrBadLocalAddr :\n"
-                     "      (mv_rows == '0 || mv_cols == '0 ||\n"
-                     "       32'(mv_cols) > (ld_elem_sized ? 32'(MaxColsSp) : 32'(MaxColsAcc)) ||\n"
-                     "       (mv_blocks > 17'd1 && ld_bstride < mv_rows)) ? ErrBadSize :\n"
-                     "      (ld_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
-                     "      ld_dma_bad ? ErrDmaError : ErrNone");
+  b.assign("ld_err",
+           "(ld_comp && mv_acc && !mv_garbage) ? ErrUnsupported :\n"
+           "      (mv_garbage || mv_full || mv_flags_bad) ? ErrBadLocalAddr :\n"
+           "      (mv_rows == '0 || mv_cols == '0 ||\n"
+           "       32'(mv_cols) > (!mv_acc ? 32'(MaxColsSp) :\n"
+           "                       ld_shrink ? 32'(MaxColsAccNarrow) : 32'(MaxColsAcc)) ||\n"
+           "       (mv_blocks > 17'd1 && ld_bstride < mv_rows)) ? ErrBadSize :\n"
+           "      (ld_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
+           "      ld_dma_bad ? ErrDmaError : ErrNone");
   b.blank();
 
   // ---------------------------------------------------------------- DECOMPRESS
@@ -353,7 +360,8 @@ vlog::Module CmdDecoderGenerator::build() const {
            "      (st_mode != 2'd0 && (32'(mv_cols) > 32'(Dim) || st_orows == '0 ||\n"
            "                           st_ocols == '0)) ? ErrBadPool :\n"
            "      (mv_cols == '0 || (st_mode == 2'd0 && (mv_rows == '0 ||\n"
-           "       32'(mv_cols) > (st_raw ? 32'(Dim) : 32'(MaxColsSp))))) ? ErrBadSize :\n"
+           "       32'(mv_cols) > (st_raw ? 32'(Dim) : mv_acc ? 32'(MaxColsAccNarrow) :\n"
+           "                       32'(MaxColsSp))))) ? ErrBadSize :\n"
            "      (st_end > 48'(mv_mem_rows)) ? ErrLocalRange :\n"
            "      st_dma_bad ? ErrDmaError : ErrNone");
   b.blank();
@@ -395,9 +403,11 @@ vlog::Module CmdDecoderGenerator::build() const {
 
   // ---------------------------------------------------------------- PRELOAD / COMPUTE
   b.comment("PRELOAD (checked when it arrives) and COMPUTE (checked with its PRELOAD).");
-  auto dimOk = [](const std::string& n) {
+  // Rows 1..DIM; columns 1..maxCols: DIM*lanes for A and B (docs/isa.md, "Vector PEs": a
+  // reduction row, or a lane-packed row of B), DIM for D and C.
+  auto dimOk = [](const std::string& n, const std::string& maxCols) {
     return "(" + n + "_rows != '0 && 32'(" + n + "_rows) <= 32'(Dim) && " + n +
-           "_cols != '0 && 32'(" + n + "_cols) <= 32'(Dim))";
+           "_cols != '0 && 32'(" + n + "_cols) <= 32'(" + maxCols + "))";
   };
   auto rangeEnd = [](const std::string& n, const std::string& stride) {
     return "48'(" + n + "_row) + 48'(" + n + "_rows_m1) * 48'(" + stride + ") + 48'd1";
@@ -412,7 +422,7 @@ vlog::Module CmdDecoderGenerator::build() const {
            "ex_ws_q)) ||\n"
            "       pc_flags_bad) ? ErrBadLocalAddr :\n"
            "      !(" +
-               dimOk("pbd") + " && " + dimOk("pc") +
+               dimOk("pbd", "ex_ws_q ? SpElems : Dim") + " && " + dimOk("pc", "Dim") +
                ") ? ErrBadSize :\n"
                "      ((!pbd_garbage && pbd_end > 48'(pbd_mem_rows)) ||\n"
                "       (!pc_garbage && pc_end > 48'(pc_mem_rows))) ? ErrLocalRange : ErrNone");
@@ -432,7 +442,7 @@ vlog::Module CmdDecoderGenerator::build() const {
                       "       (d_acc && !d_garbage && (d_accumulate || d_full || !ex_ws_q))) ? "
                       "ErrBadLocalAddr :\n"
                       "      (!(" +
-                          dimOk("a") + " && " + dimOk("d") +
+                          dimOk("a", "SpElems") + " && " + dimOk("d", "ex_ws_q ? Dim : SpElems") +
                           ") ||\n"
                           "       (ex_ws_q && c_rows > a_rows)) ? ErrBadSize :\n"
                           "      ((!a_garbage && a_end > 48'(SpRows)) || (!d_garbage && d_end > "
@@ -524,7 +534,7 @@ vlog::Module CmdDecoderGenerator::build() const {
     exv[o + "_acc"] = o + "_acc";
     exv[o + "_row"] = num(rb) + "'(" + o + "_row)";
     exv[o + "_rows"] = num(p.dimBits) + "'(" + o + "_rows)";
-    exv[o + "_cols"] = num(p.dimBits) + "'(" + o + "_cols)";
+    exv[o + "_cols"] = num(p.spElemBits) + "'(" + o + "_cols)";
   }
   b.assign("ex_payload", ex.pack(exv));
   b.assign("op_valid_o", "cmd_valid_i && !dangling && needs_rs");

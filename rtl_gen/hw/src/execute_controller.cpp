@@ -39,7 +39,10 @@ vlog::Module ExecuteControllerGenerator::build() const {
   const int cb = p.dimBits + 1;                         // holds 0..2*DIM
   const int ib = std::max(1, config::log2Exact(p.dim)); // an index 0..DIM-1
   const int rb = p.localRowBits;
-  const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
+  const int spRow = p.spElems * p.iw, accRow = p.dim * p.aw;
+  const int rowW = std::max(spRow, accRow); // a scratchpad or an accumulator row
+  const int eb = p.spElemBits;              // holds 0..DIM*lanes (A and B columns)
+  const int laneLog2 = config::log2Exact(p.lanes);
   const int tagFifo = a.latency() + 3;
   // Tag of a beat's result: {we, acc, accumulate, relu, row, cols, entry}.
   PackedLayout tag;
@@ -75,7 +78,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   m.output("spw_valid_o", Type::bit());
   m.output("spw_row_o", Type::bits(p.spRowBits));
   m.output("spw_data_o", Type::bits(spRow));
-  m.output("spw_mask_o", Type::bits(p.dim));
+  m.output("spw_mask_o", Type::bits(p.spElems));
   m.output("accw_valid_o", Type::bit());
   m.output("accw_row_o", Type::bits(p.accRowBits));
   m.output("accw_data_o", Type::bits(accRow));
@@ -90,6 +93,9 @@ vlog::Module ExecuteControllerGenerator::build() const {
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
+  b.localParam("Lanes", num(p.lanes), "MACs per PE: reduction elements per PE per beat");
+  if (p.spElems > p.dim)
+    b.localParam("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
   b.localParam("OutWidth", num(p.ow), "spatial output width");
   b.localParam("ElemWidth", num(p.iw));
   b.localParam("AccWidth", num(p.aw));
@@ -119,8 +125,13 @@ vlog::Module ExecuteControllerGenerator::build() const {
              "bd_row", "bd_rows", "bd_cols"});
   b.logic("cur_nbeats", Type::bits(db), "compute beats of the current operation");
   b.logic("cur_ends_acc", Type::bit(), "OS, and C is real: the accumulation ends here");
+  b.logic("cur_a_steps", Type::bits(db), "OS: reduction steps of A (columns / lanes, rounded up)");
+  b.assign("cur_a_steps", laneLog2 == 0
+                              ? num(db) + "'(cur_a_cols)"
+                              : num(db) + "'((" + num(eb + 1) + "'(cur_a_cols) + " + num(eb + 1) +
+                                    "'(Lanes-1)) >> " + num(laneLog2) + ")");
   b.assign("cur_nbeats",
-           "cur_ws ? cur_a_rows : (cur_a_cols > cur_d_rows ? cur_a_cols : cur_d_rows)");
+           "cur_ws ? cur_a_rows : (cur_a_steps > cur_d_rows ? cur_a_steps : cur_d_rows)");
   b.assign("cur_ends_acc", "!cur_ws && !cur_c_garbage");
   b.blank();
 
@@ -224,7 +235,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("ev_bd_acc", Type::bit());
   b.logic("ev_bd_row", Type::bits(rb));
   b.logic("ev_bd_rows", Type::bits(db));
-  b.logic("ev_bd_cols", Type::bits(db));
+  b.logic("ev_bd_cols", Type::bits(eb));
   b.logic("ev_on_cur", Type::bit(), "the planned flip is the current operation's");
   b.comment("An OS operation that does not flip (COMPUTE_ACCUMULATED) after an ended "
             "accumulation waits for that accumulation's drain flip, which starts it from zero.");
@@ -263,9 +274,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("cap_b_acc_q", Type::bit(), "the held b comes from the accumulator");
   b.logic("cap_d_acc_q", Type::bit());
   b.logic("hold_a_q", Type::bits(spRow));
-  b.logic("hold_b_q", Type::bits(accRow),
-          "a scratchpad row in the low bits, or an accumulator row");
-  b.logic("hold_d_q", Type::bits(accRow));
+  b.logic("hold_b_q", Type::bits(rowW), "a scratchpad row or an accumulator row");
+  b.logic("hold_d_q", Type::bits(rowW));
   b.logic("want_a", Type::bit(), "needed and not read yet");
   b.logic("want_b", Type::bit());
   b.logic("want_d", Type::bit());
@@ -325,10 +335,12 @@ vlog::Module ExecuteControllerGenerator::build() const {
     vlog::SeqItem& h = b.clocked();
     h.clocked.ifElse("cap_a_q", [](vlog::Stmts& t) { t.line("hold_a_q <= spa_rdata_i;"); });
     h.clocked.ifElse("cap_b_q", [&](vlog::Stmts& t) {
-      t.line("hold_b_q <= cap_b_acc_q ? acc_rdata_i : " + num(accRow) + "'(spb_rdata_i);");
+      t.line("hold_b_q <= cap_b_acc_q ? " + num(rowW) + "'(acc_rdata_i) : " + num(rowW) +
+             "'(spb_rdata_i);");
     });
     h.clocked.ifElse("cap_d_q", [&](vlog::Stmts& t) {
-      t.line("hold_d_q <= cap_d_acc_q ? acc_rdata_i : " + num(accRow) + "'(spd_rdata_i);");
+      t.line("hold_d_q <= cap_d_acc_q ? " + num(rowW) + "'(acc_rdata_i) : " + num(rowW) +
+             "'(spd_rdata_i);");
     });
   }
   b.logic("fill_go", Type::bit(), "a transposer row read is granted");
@@ -356,7 +368,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
                          {"relu", "cur_relu"},
                          {"row", num(rb) + "'(" + num(rb + 16) + "'(cur_c_row) + " + num(rb + 16) +
                                      "'(beat_idx) * " + num(rb + 16) + "'(cur_c_stride))"},
-                         {"cols", "cur_c_cols"},
+                         {"cols", num(db) + "'(cur_c_cols)"},
                          {"entry", "cur_entry_q"}}) +
                " :\n      " +
                tag.pack({{"we", "os_write"},
@@ -417,25 +429,25 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("d_ws_q", Type::bit());
   b.logic("d_shift_q", Type::bits(p.shiftBits));
   b.logic("d_a_src_q", Type::bits(2), "0 zero, 1 scratchpad row, 2 transposer column");
-  b.logic("d_a_cols_q", Type::bits(db));
+  b.logic("d_a_cols_q", Type::bits(eb), "A columns (elements of the reduction)");
   b.logic("d_a_rows_q", Type::bits(db), "transposer: valid rows of the column");
-  b.logic("d_col_q", Type::bits(ib), "transposer column");
+  b.logic("d_col_q", Type::bits(ib), "transposer column: reduction step");
   b.logic("d_tbuf_q", Type::bit());
   b.logic("d_b_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
-  b.logic("d_b_cols_q", Type::bits(db));
+  b.logic("d_b_cols_q", Type::bits(eb));
   b.logic("d_d_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
-  b.logic("d_d_cols_q", Type::bits(db));
+  b.logic("d_d_cols_q", Type::bits(eb));
   b.logic("d_a_held_q", Type::bit(), "take a from its hold register, not the read port");
   b.logic("d_b_held_q", Type::bit());
   b.logic("d_d_held_q", Type::bit());
-  b.logic("b_rdata", Type::bits(accRow), "b as read: the hold register or the live port");
-  b.logic("d_rdata", Type::bits(accRow));
+  b.logic("b_rdata", Type::bits(rowW), "b as read: the hold register or the live port");
+  b.logic("d_rdata", Type::bits(rowW));
   b.logic("a_rdata", Type::bits(spRow));
   b.assign("a_rdata", "d_a_held_q ? hold_a_q : spa_rdata_i");
-  b.assign("b_rdata", "d_b_held_q ? hold_b_q : d_b_src_q == 2'd2 ? acc_rdata_i : " + num(accRow) +
-                          "'(spb_rdata_i)");
-  b.assign("d_rdata", "d_d_held_q ? hold_d_q : d_d_src_q == 2'd2 ? acc_rdata_i : " + num(accRow) +
-                          "'(spd_rdata_i)");
+  b.assign("b_rdata", "d_b_held_q ? hold_b_q : d_b_src_q == 2'd2 ? " + num(rowW) +
+                          "'(acc_rdata_i) : " + num(rowW) + "'(spb_rdata_i)");
+  b.assign("d_rdata", "d_d_held_q ? hold_d_q : d_d_src_q == 2'd2 ? " + num(rowW) +
+                          "'(acc_rdata_i) : " + num(rowW) + "'(spd_rdata_i)");
   b.logic("d_tag_q", Type::bits(tag.width()));
   b.logic("t_col", Type::bits(spRow), "transposer column");
   b.logic("mesh_a", Type::bits(p.dim * a.aWidth()));
@@ -446,7 +458,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("fill_wr_row_q", Type::bits(ib));
   {
     auto& t = b.instance(names::kTransposer, "u_transposer");
-    t.params = {{"Dim", "Dim"}, {"Width", "ElemWidth"}, {"IndexWidth", num(ib)}};
+    t.comment = "elements are groups of Lanes values: column t holds A[.][t*Lanes +: Lanes]";
+    t.params = {{"Dim", "Dim"}, {"Width", "Lanes*ElemWidth"}, {"IndexWidth", num(ib)}};
     t.conns = {{"clk_i", "clk_i"},
                {"wr_valid_i", "fill_wr_q"},
                {"wr_buf_i", "fill_wr_buf_q"},
@@ -456,46 +469,68 @@ vlog::Module ExecuteControllerGenerator::build() const {
                {"rd_col_i", "d_col_q"},
                {"rd_data_o", "t_col"}};
   }
+  const std::string g = "Lanes*ElemWidth"; // a group: the Lanes values one PE takes per beat
   vlog::Body& lane = b.genFor("c", "Dim", "gen_lane");
-  lane.comment("Operand element c of each input (a: row c of the mesh; b, d: column c).");
-  lane.logic("a_sp", Type::sbits("ElemWidth"));
-  lane.logic("a_t", Type::sbits("ElemWidth"));
-  lane.logic("b_sp", Type::sbits("ElemWidth"));
-  lane.logic("d_sp", Type::sbits("ElemWidth"));
-  lane.logic("a_val", Type::sbits("ElemWidth"));
+  lane.comment("Operand c of each input (a: row c of the mesh; b, d: column c): a group of Lanes "
+               "values (A, B and WS weights: docs/isa.md, \"Vector PEs\") or one element (WS "
+               "bias, OS initial accumulators).");
+  lane.logic("a_sp_g", Type::bits(g), "WS: A[i][c*Lanes +: Lanes]");
+  lane.logic("a_t_g", Type::bits(g), "OS: A[c][t*Lanes +: Lanes] from the transposer");
+  lane.logic("b_g", Type::bits(g), "OS: lane-packed B row, group c");
+  lane.logic("d_g", Type::bits(g), "WS: lane-packed weight row, group c");
+  lane.logic("a_val", Type::bits(g));
+  lane.logic("b_pk", Type::bits(g), "b_g with the columns beyond B masked");
+  lane.logic("d_pk", Type::bits(g));
   lane.logic("b_val", Type::bits("BWidth"));
   lane.logic("d_val", Type::bits("DWidth"));
-  lane.assign("a_sp", "a_rdata[c*ElemWidth +: ElemWidth]");
-  lane.assign("a_t", "t_col[c*ElemWidth +: ElemWidth]");
-  lane.assign("b_sp", "b_rdata[c*ElemWidth +: ElemWidth]");
-  lane.assign("d_sp", "d_rdata[c*ElemWidth +: ElemWidth]");
-  lane.comment("a: WS scratchpad row (column c < A cols); OS transposer column (row c < A rows).");
-  lane.assign("a_val", "(d_a_src_q == 2'd1 && " + num(db) +
-                           "'(c) < d_a_cols_q) ? a_sp :\n"
-                           "        (d_a_src_q == 2'd2 && " +
-                           num(db) + "'(c) < d_a_rows_q) ? a_t : '0");
+  lane.assign("a_sp_g", "a_rdata[c*" + g + " +: " + g + "]");
+  lane.assign("a_t_g", "t_col[c*" + g + " +: " + g + "]");
+  lane.assign("b_g", "b_rdata[c*" + g + " +: " + g + "]");
+  lane.assign("d_g", "d_rdata[c*" + g + " +: " + g + "]");
+  vlog::Body& el = lane.genFor("l", "Lanes", "gen_elem");
+  el.comment("Element l of the group: column c*Lanes+l of a scratchpad row; a WS A element "
+             "beyond A's columns, an OS A element beyond A's rows or columns, and B / weight "
+             "elements beyond their columns are zero.");
+  el.logic("idx", Type::bits(eb + 1), "c*Lanes + l");
+  el.logic("t_idx", Type::bits(eb + 1), "OS: reduction index of the transposer element");
+  el.assign("idx", num(eb + 1) + "'(c*Lanes + l)");
+  el.assign("t_idx",
+            num(eb + 1) + "'(d_col_q) * " + num(eb + 1) + "'(Lanes) + " + num(eb + 1) + "'(l)");
+  el.assign("a_val[l*ElemWidth +: ElemWidth]",
+            "(d_a_src_q == 2'd1 && idx < " + num(eb + 1) +
+                "'(d_a_cols_q)) ? a_sp_g[l*ElemWidth +: ElemWidth] :\n"
+                "        (d_a_src_q == 2'd2 && " +
+                num(db) + "'(c) < d_a_rows_q && t_idx < " + num(eb + 1) +
+                "'(d_a_cols_q)) ?\n"
+                "        a_t_g[l*ElemWidth +: ElemWidth] : '0");
+  el.assign("b_pk[l*ElemWidth +: ElemWidth]",
+            "idx < " + num(eb + 1) + "'(d_b_cols_q) ? b_g[l*ElemWidth +: ElemWidth] : '0");
+  el.assign("d_pk[l*ElemWidth +: ElemWidth]",
+            "idx < " + num(eb + 1) + "'(d_d_cols_q) ? d_g[l*ElemWidth +: ElemWidth] : '0");
   lane.comment("b: WS bias as an OutWidth partial sum; OS operand B. d: WS weights; OS initial "
                "accumulators as OutWidth values. (Unsigned views: the chains zero-extend.)");
   for (const char* op : {"b", "d"}) {
     const std::string o = op;
-    lane.logic(o + "_sp_bits", Type::bits("ElemWidth"));
+    lane.logic(o + "_sp", Type::sbits("ElemWidth"), "element c of a scratchpad row");
     lane.logic(o + "_sp_out", Type::bits("OutWidth"), "sign-extended to OutWidth");
     lane.logic(o + "_acc_out", Type::bits("OutWidth"), "low OutWidth bits (wraps)");
-    lane.assign(o + "_sp_bits", o + "_sp");
+    lane.assign(o + "_sp", o + "_rdata[c*ElemWidth +: ElemWidth]");
     lane.assign(o + "_sp_out", "OutWidth'(" + o + "_sp)");
     lane.assign(o + "_acc_out", o + "_rdata[c*AccWidth +: OutWidth]");
   }
-  lane.assign("b_val", "(" + num(db) +
-                           "'(c) >= d_b_cols_q || d_b_src_q == 2'd0) ? '0 :\n"
-                           "        !d_ws_q ? BWidth'(b_sp_bits) :\n"
+  lane.assign("b_val", "d_b_src_q == 2'd0 ? '0 : !d_ws_q ? BWidth'(b_pk) :\n"
+                       "        " +
+                           num(eb) +
+                           "'(c) >= d_b_cols_q ? '0 :\n"
                            "        d_b_src_q == 2'd2 ? BWidth'(b_acc_out) : BWidth'(b_sp_out)");
-  lane.assign("d_val", "(" + num(db) +
-                           "'(c) >= d_d_cols_q || d_d_src_q == 2'd0) ? '0 :\n"
-                           "        d_ws_q ? DWidth'(d_sp_bits) :\n"
+  lane.assign("d_val", "d_d_src_q == 2'd0 ? '0 : d_ws_q ? DWidth'(d_pk) :\n"
+                       "        " +
+                           num(eb) +
+                           "'(c) >= d_d_cols_q ? '0 :\n"
                            "        d_d_src_q == 2'd2 ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
-  lane.assign("mesh_a[c*ElemWidth +: ElemWidth]", "a_val");
+  lane.assign("mesh_a[c*" + g + " +: " + g + "]", "a_val");
   lane.logic("unused_lane", Type::bit(), "widths a dataflow-only config does not use");
-  lane.assign("unused_lane", "^{b_sp_out, b_acc_out, d_sp_out, d_acc_out}");
+  lane.assign("unused_lane", "^{b_sp_out, b_acc_out, d_sp_out, d_acc_out, b_pk, d_pk}");
   lane.assign("mesh_b[c*BWidth +: BWidth]", "b_val");
   lane.assign("mesh_d[c*DWidth +: DWidth]", "d_val");
   b.blank();
@@ -555,6 +590,11 @@ vlog::Module ExecuteControllerGenerator::build() const {
       "        rl[ElemWidth-1:0]");
   out.assign("accw_data_o[c*AccWidth +: AccWidth]", "AccWidth'(r)");
   out.assign("spw_mask_o[c]", num(db) + "'(c) < t_cols");
+  if (p.spElems > p.dim) {
+    b.comment("Results fill the first DIM elements of a scratchpad row (vector PEs).");
+    b.assign("spw_data_o[SpElems*ElemWidth-1:Dim*ElemWidth]", "'0");
+    b.assign("spw_mask_o[SpElems-1:Dim]", "'0");
+  }
   out.assign("accw_mask_o[c]", num(db) + "'(c) < t_cols");
   b.logic("acc_wr_entry_q", Type::bits(2), "entry of last cycle's accumulator write");
   b.blank();
@@ -626,11 +666,11 @@ vlog::Module ExecuteControllerGenerator::build() const {
   c.ifElse("cur_last", [&](vlog::Stmts& s) {
     s.ifElse(
         "cur_ends_acc",
-        [](vlog::Stmts& t) {
+        [&](vlog::Stmts& t) {
           t.line("drain_pend_q <= 1'b1;")
               .line("pend_c_row_q <= cur_c_row;")
               .line("pend_c_rows_q <= cur_c_rows;")
-              .line("pend_c_cols_q <= cur_c_cols;")
+              .line("pend_c_cols_q <= " + num(db) + "'(cur_c_cols);")
               .line("pend_c_stride_q <= cur_c_stride;")
               .line("pend_acc_q <= cur_c_acc;")
               .line("pend_accumulate_q <= cur_c_accumulate;")
@@ -707,7 +747,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.line("d_shift_q <= dr_shift;");
     s.line("d_a_src_q <= need_a ? 2'd1 : (is_compute && !cur_ws && !cur_a_garbage) ? 2'd2 : 2'd0;");
     s.line("d_a_cols_q <= cur_a_cols;");
-    s.line("d_a_rows_q <= (beat_idx < cur_a_cols) ? cur_a_rows : '0;");
+    s.line("d_a_rows_q <= cur_a_rows;");
     s.line("d_col_q <= " + num(ib) + "'(beat_idx);");
     s.line("d_tbuf_q <= cur_buf_q;");
     s.line("d_b_src_q <= !need_b ? 2'd0 : b_from_acc ? 2'd2 : 2'd1;");
@@ -723,7 +763,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   });
   b.blank();
   b.logic("unused_bits", Type::bit());
-  b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, "
+  b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, cur_c_cols, "
                           "stream_idx, nxt_q, cur_q, t_row, acc_rdata_i, b_rdata, d_rdata}");
   return m;
 }

@@ -23,7 +23,7 @@ vlog::Module LoadControllerGenerator::build() const {
   const int slotBits = config::log2Exact(reqSlots) > 0 ? config::log2Exact(reqSlots) : 1;
   const int opSlots = 4;
   const int lenBits = config::log2Exact(p.maxBytes) + 1;
-  const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
+  const int spRow = p.spElems * p.iw, accRow = p.dim * p.aw;
 
   vlog::Module m(names::kLoadController,
                  "Load controller: MVIN operations to DMA reads and scratchpad / accumulator "
@@ -53,7 +53,7 @@ vlog::Module LoadControllerGenerator::build() const {
   m.input("sp_ready_i", Type::bit());
   m.output("sp_row_o", Type::bits(p.spRowBits));
   m.output("sp_data_o", Type::bits(spRow));
-  m.output("sp_mask_o", Type::bits(p.dim));
+  m.output("sp_mask_o", Type::bits(p.spElems));
   m.portGroup("Accumulator write client.");
   m.output("acc_valid_o", Type::bit());
   m.input("acc_ready_i", Type::bit());
@@ -69,6 +69,7 @@ vlog::Module LoadControllerGenerator::build() const {
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
+  b.localParam("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
   b.localParam("ReqSlots", num(reqSlots));
   b.localParam("SlotBits", num(slotBits));
   b.localParam("OpSlots", num(opSlots));
@@ -165,7 +166,8 @@ vlog::Module LoadControllerGenerator::build() const {
   b.logic("wb_shrink", Type::bit());
   b.logic("wb_cols", Type::bits(16), "elements of this block");
   b.logic("wb_row", Type::bits(p.localRowBits));
-  b.logic("wb_mask", Type::bits(p.dim));
+  b.logic("wb_mask", Type::bits(p.spElems), "elements written (accumulator: the low DIM)");
+  b.logic("wb_width", Type::bits(16), "elements per block: a local row");
   b.logic("wb_fire", Type::bit(), "the memory took the block");
   b.logic("sp_row_data", Type::bits(spRow));
   b.logic("acc_row_data", Type::bits(accRow));
@@ -176,16 +178,19 @@ vlog::Module LoadControllerGenerator::build() const {
   b.assign("wb_blk", "wb_busy_q ? wb_blk_q : '0");
   b.assign("wb_last_blk", "wb_blk == req_blocks_q[wb_slot] - 8'd1");
   b.assign("wb_row", "wb_busy_q ? wb_row_q : req_row_q[wb_slot]");
-  b.assign("wb_sp_block", "!wb_from_dma ? '0 : " + num(spRow) +
-                              "'(dma_resp_data_i >> (32'(wb_blk) * 32'(Dim*ElemWidth)))");
+  b.assign("wb_width", "wb_acc ? 16'(Dim) : 16'(SpElems)");
+  b.assign("wb_sp_block",
+           "!wb_from_dma ? '0 : " + num(spRow) +
+               "'(dma_resp_data_i >> (32'(wb_blk) * 32'(wb_width) * 32'(ElemWidth)))");
   b.assign("wb_acc_block", "!wb_from_dma ? '0 : " + num(accRow) +
                                "'(dma_resp_data_i >> (32'(wb_blk) * 32'(Dim*AccWidth)))");
   b.assign("wb_acc", "req_acc_q[wb_slot]");
   b.assign("wb_shrink", "req_shrink_q[wb_slot]");
-  b.assign("wb_cols", "wb_last_blk ? req_cols_q[wb_slot] - 16'(wb_blk) * 16'(Dim) : 16'(Dim)");
+  b.assign("wb_cols", "wb_last_blk ? req_cols_q[wb_slot] - 16'(wb_blk) * wb_width : wb_width");
+  b.comb().forLoop("e", "SpElems",
+                   [&](vlog::Stmts& s) { s.line("wb_mask[e] = 16'(e) < wb_cols;"); });
+  b.assign("sp_row_data", "wb_sp_block");
   b.comb().forLoop("e", "Dim", [&](vlog::Stmts& s) {
-    s.line("wb_mask[e] = 16'(e) < wb_cols;");
-    s.line("sp_row_data[e*ElemWidth +: ElemWidth] = wb_sp_block[e*ElemWidth +: ElemWidth];");
     s.line("acc_row_data[e*AccWidth +: AccWidth] = wb_shrink ?");
     s.line("    AccWidth'($signed(wb_sp_block[e*ElemWidth +: ElemWidth])) :");
     s.line("    wb_acc_block[e*AccWidth +: AccWidth];");
@@ -197,7 +202,7 @@ vlog::Module LoadControllerGenerator::build() const {
   b.assign("acc_valid_o", "wb_valid && wb_acc");
   b.assign("acc_row_o", num(p.accRowBits) + "'(wb_row)");
   b.assign("acc_data_o", "acc_row_data");
-  b.assign("acc_mask_o", "wb_mask");
+  b.assign("acc_mask_o", "wb_mask[Dim-1:0]");
   b.assign("acc_accumulate_o", "req_accumulate_q[wb_slot]");
   b.assign("wb_fire", "wb_valid && (wb_acc ? acc_ready_i : sp_ready_i)");
   b.assign("dma_resp_ready_o", "wb_from_dma && wb_last_blk && (wb_acc ? acc_ready_i : sp_ready_i)");

@@ -14,7 +14,7 @@ PackedLayout loadOpLayout(const AccelParams& p) {
       .field("row", p.localRowBits, "first local row")
       .field("rows", 16)
       .field("cols", 16)
-      .field("blocks", 8, "column blocks of DIM")
+      .field("blocks", 8, "column blocks of one local row (DIM*lanes or DIM elements)")
       .field("stride", 32, "DRAM bytes between rows")
       .field("block_stride", 16, "local rows between column blocks");
   if (p.config.boveda.enabled) // Boveda: stride is the stream base, dram the pointer entry
@@ -34,7 +34,7 @@ PackedLayout storeOpLayout(const AccelParams& p) {
       .field("row", p.localRowBits, "first local row")
       .field("rows", 16)
       .field("cols", 16)
-      .field("blocks", 8, "column blocks of DIM")
+      .field("blocks", 8, "column blocks of one local row (DIM*lanes or DIM elements)")
       .field("stride", 32, "DRAM bytes between rows / pooled pixels")
       .field("scale", 32, "accumulator read scale (IEEE single)")
       .field("relu", 1)
@@ -65,7 +65,7 @@ PackedLayout execOpLayout(const AccelParams& p) {
   for (const char* op : {"a", "bd", "d", "c"}) {
     const std::string o = op;
     l.field(o + "_garbage", 1).field(o + "_acc", 1).field(o + "_row", p.localRowBits);
-    l.field(o + "_rows", p.dimBits).field(o + "_cols", p.dimBits);
+    l.field(o + "_rows", p.dimBits).field(o + "_cols", p.spElemBits); // cols: up to DIM*lanes
   }
   l.field("c_accumulate", 1);
   return l;

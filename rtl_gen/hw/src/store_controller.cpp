@@ -22,7 +22,7 @@ vlog::Module StoreControllerGenerator::build() const {
   const int dataBits = p.maxBytes * 8;
   const int opSlots = 4;
   const int fifoDepth = 4;
-  const int spRow = p.dim * p.iw, accRow = p.dim * p.aw;
+  const int spRow = p.spElems * p.iw, accRow = p.dim * p.aw;
   // A queued DMA write: {op entry, len, addr, data}.
   const int qWidth = 2 + lenBits + 32 + dataBits;
   // Boveda: compressed MVOUTs take a path of their own after the ret stage (boveda_store.cpp).
@@ -72,6 +72,7 @@ vlog::Module StoreControllerGenerator::build() const {
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
+  b.localParam("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
   b.localParam("ElemWidth", num(p.iw));
   b.localParam("AccWidth", num(p.aw));
   b.localParam("OpSlots", num(opSlots));
@@ -104,6 +105,7 @@ vlog::Module StoreControllerGenerator::build() const {
   b.logic("out_addr", Type::bits(32), "DRAM address written by this slot's row");
   b.logic("out_elems", Type::bits(16), "elements written by this slot's row");
   b.logic("out_bytes", Type::bits(3));
+  b.logic("blk_width", Type::bits(16), "elements per column block: a local row");
   b.logic("pixel_index", Type::bits(17), "DRAM pixel index (modes 1 and 2)");
   b.assign("pooling", "cur_mode == 2'd1");
   b.assign("win_last",
@@ -127,11 +129,12 @@ vlog::Module StoreControllerGenerator::build() const {
   b.assign("pix_col", "pooling ? px_q : x[7:0]");
   b.assign("pixel_index", "17'(pix_row) * 17'(cur_pool_out_dim) + 17'(pix_col)");
   b.assign("out_bytes", "(cur_acc && cur_full) ? 3'd" + num(p.aw / 8) + " : 3'd" + num(p.iw / 8));
+  b.assign("blk_width", "cur_acc ? 16'(Dim) : 16'(SpElems)");
   b.assign("out_elems", "cur_mode != 2'd0 ? cur_cols :\n"
-                        "      (blk_q == cur_blocks - 8'd1 ? cur_cols - 16'(blk_q) * 16'(Dim) : "
-                        "16'(Dim))");
+                        "      (blk_q == cur_blocks - 8'd1 ? cur_cols - 16'(blk_q) * blk_width : "
+                        "blk_width)");
   b.assign("out_addr", "cur_mode == 2'd0 ?\n"
-                       "      cur_dram + 32'(r_q) * cur_stride + 32'(blk_q) * 32'(Dim) * "
+                       "      cur_dram + 32'(r_q) * cur_stride + 32'(blk_q) * 32'(blk_width) * "
                        "32'(out_bytes) :\n"
                        "      cur_dram + 32'(pixel_index) * cur_stride");
   b.assign("last_slot", "cur_mode == 2'd0 ? (r_q == cur_rows - 16'd1 && blk_q == cur_blocks - "
@@ -181,7 +184,7 @@ vlog::Module StoreControllerGenerator::build() const {
   }
   b.logic("scaled", Type::bits(accRow), "by_acc_scale outputs");
   b.logic("pooled", Type::bits(spRow), "max over the window so far");
-  b.logic("pool_q", Type::bits(spRow));
+  b.logic("pool_q", Type::bits(p.dim * p.iw), "pooling runs on accumulator rows (DIM)");
   b.logic("ret_data", Type::bits(dataBits), "the bytes to write");
   vlog::Body& lane = b.genFor("e", "Dim", "gen_lane");
   {
@@ -203,6 +206,11 @@ vlog::Module StoreControllerGenerator::build() const {
                         "        (ret_relu_q && sat < 0) ? '0 : sat");
     lane.assign("prev", "pool_q[e*ElemWidth +: ElemWidth]");
     lane.assign("pooled[e*ElemWidth +: ElemWidth]", "(ret_first_q || elem > prev) ? elem : prev");
+  }
+  if (p.spElems > p.dim) {
+    b.comment("Scratchpad elements beyond DIM (vector PEs): only plain moves read them.");
+    b.assign("pooled[SpElems*ElemWidth-1:Dim*ElemWidth]",
+             "sp_rdata_i[SpElems*ElemWidth-1:Dim*ElemWidth]");
   }
   b.assign("ret_data", "(ret_acc_q && ret_full_q) ? " + num(dataBits) +
                            "'(acc_rdata_i) : " + num(dataBits) + "'(pooled)");
@@ -416,7 +424,8 @@ vlog::Module StoreControllerGenerator::build() const {
       s.line("ret_comp_q <= cur_compressed;")
           .line("ret_count_q <= " + num(config::log2Exact(p.dim) + 1) + "'(out_elems);");
   });
-  d.clocked.ifElse("ret_valid_q", [](vlog::Stmts& s) { s.line("pool_q <= pooled;"); });
+  d.clocked.ifElse("ret_valid_q",
+                   [](vlog::Stmts& s) { s.line("pool_q <= pooled[Dim*ElemWidth-1:0];"); });
   b.blank();
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", std::string("^{sp_rvalid_i, acc_rvalid_i, q_ready, op_payload_i, "

@@ -13,7 +13,7 @@ vlog::Module TransposerGenerator::build() const {
                  "Double-buffered DIM x DIM transposer: write rows into one buffer, read "
                  "columns of either. Column reads are combinational.");
   m.param("Dim", std::to_string(p_.dim), "rows and columns");
-  m.param("Width", std::to_string(p_.iw), "bits per element");
+  m.param("Width", std::to_string(p_.iw * p_.lanes), "bits per element (a group of lanes values)");
   m.param("IndexWidth",
           std::to_string(config::log2Exact(p_.dim) > 0 ? config::log2Exact(p_.dim) : 1),
           "bits of a row or column index");

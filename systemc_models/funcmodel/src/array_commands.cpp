@@ -29,9 +29,11 @@ bool badDest(const LocalAddr& a) {
   return !a.garbage() && !a.acc() && (a.accumulate() || a.full());
 }
 
-bool sizeOk(const LocalOperand& op, int dim) {
+/// Rows 1..DIM; columns 1..maxCols: DIM*lanes for the reduction operands A and B (a row of
+/// the reduction dimension, or a lane-packed row of B), DIM for D and C.
+bool sizeOk(const LocalOperand& op, int dim, int maxCols) {
   return op.rows >= 1 && op.rows <= static_cast<uint32_t>(dim) && op.cols >= 1 &&
-         op.cols <= static_cast<uint32_t>(dim);
+         op.cols <= static_cast<uint32_t>(maxCols);
 }
 
 /// The operand's rows (`stride` apart; sizes already checked) lie inside its memory.
@@ -53,7 +55,9 @@ int FuncModel::checkPreload(uint64_t rs1, uint64_t rs2) const {
   // the initial accumulators, which may also come from the accumulator.
   if (badSource(bd.addr, !ws) || badDest(c.addr))
     return f.err.badLocalAddr;
-  if (!sizeOk(bd, params_.dim) || !sizeOk(c, params_.dim))
+  // WS: BD is B (lane-packed); OS: BD is D.
+  if (!sizeOk(bd, params_.dim, ws ? params_.spRowElems : params_.dim) ||
+      !sizeOk(c, params_.dim, params_.dim))
     return f.err.badSize;
   if (!inRange(bd, 1, params_) || !inRange(c, state_.ex.cStride, params_))
     return f.err.localRange;
@@ -77,7 +81,9 @@ int FuncModel::execCompute(bool preloaded, uint64_t rs1, uint64_t rs2) {
   // A and OS's B feed the multipliers (elem_t); WS's bias D may come from the accumulator.
   if (badSource(a.addr, false) || badSource(bd.addr, ws))
     return f.err.badLocalAddr;
-  if (!sizeOk(a, params_.dim) || !sizeOk(bd, params_.dim))
+  // The COMPUTE's BD is the bias D (WS) or B (OS, lane-packed).
+  if (!sizeOk(a, params_.dim, params_.spRowElems) ||
+      !sizeOk(bd, params_.dim, ws ? params_.dim : params_.spRowElems))
     return f.err.badSize;
   if (ws && c.rows > a.rows) // WS produces one output row per row of A
     return f.err.badSize;
@@ -94,18 +100,33 @@ int FuncModel::execCompute(bool preloaded, uint64_t rs1, uint64_t rs2) {
 
 namespace {
 
-/// An operand read as a dim x dim matrix: element j of row addr.row + i*rowStride, zero
-/// outside the operand's rows and columns or for GARBAGE.
-std::vector<int64_t> readOperand(const LocalOperand& op, uint64_t rowStride, int dim,
-                                 const std::vector<int64_t>& sp, const std::vector<int64_t>& acc) {
-  std::vector<int64_t> m(static_cast<size_t>(dim) * dim, 0);
+/// An operand read as a dim x width matrix: element j of row addr.row + i*rowStride, zero
+/// outside the operand's rows and columns or for GARBAGE. Scratchpad rows hold spRowElems
+/// elements, accumulator rows dim.
+std::vector<int64_t> readOperand(const LocalOperand& op, uint64_t rowStride, int width,
+                                 const ModelParams& p, const std::vector<int64_t>& sp,
+                                 const std::vector<int64_t>& acc) {
+  std::vector<int64_t> m(static_cast<size_t>(p.dim) * width, 0);
   if (op.addr.garbage())
     return m;
   const std::vector<int64_t>& mem = op.addr.acc() ? acc : sp;
+  const uint64_t memRow = static_cast<uint64_t>(op.addr.acc() ? p.dim : p.spRowElems);
   for (uint64_t i = 0; i < op.rows; ++i)
     for (uint64_t j = 0; j < op.cols; ++j)
-      m[i * dim + j] = mem[(op.addr.row() + i * rowStride) * dim + j];
+      m[i * width + j] = mem[(op.addr.row() + i * rowStride) * memRow + j];
   return m;
+}
+
+/// B (K = DIM*lanes rows x DIM columns) from its lane-packed operand X (DIM x DIM*lanes):
+/// B[k][j] = X[k / lanes][j*lanes + k % lanes] (docs/isa.md, "Vector PEs").
+std::vector<int64_t> unpackB(const std::vector<int64_t>& x, int dim, int lanes) {
+  const int k = dim * lanes;
+  std::vector<int64_t> b(static_cast<size_t>(k) * dim);
+  for (int r = 0; r < k; ++r)
+    for (int j = 0; j < dim; ++j)
+      b[static_cast<size_t>(r) * dim + j] =
+          x[static_cast<size_t>(r / lanes) * k + static_cast<size_t>(j) * lanes + r % lanes];
+  return b;
 }
 
 } // namespace
@@ -114,6 +135,7 @@ void FuncModel::computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
                           uint64_t rs2) {
   const IsaFields& f = isaFields();
   const int dim = params_.dim;
+  const int kw = params_.spRowElems; // the reduction length: DIM * lanes
   const int ow = params_.outputWidth;
   const LocalOperand bd = decodeOperand(f.preloadBD, pre1);
   const LocalOperand c = decodeOperand(f.preloadC, pre2);
@@ -121,16 +143,17 @@ void FuncModel::computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
   const LocalOperand dOp = decodeOperand(f.computeBD[preloaded], rs2);
   std::vector<int64_t>& w = state_.array.w;
   if (preloaded)
-    w = readOperand(bd, 1, dim, state_.sp, state_.acc);
-  const std::vector<int64_t> a = readOperand(aOp, state_.ex.aStride, dim, state_.sp, state_.acc);
-  const std::vector<int64_t> d = readOperand(dOp, 1, dim, state_.sp, state_.acc);
+    w = unpackB(readOperand(bd, 1, kw, params_, state_.sp, state_.acc), dim, params_.lanes);
+  const std::vector<int64_t> a =
+      readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc);
+  const std::vector<int64_t> d = readOperand(dOp, 1, dim, params_, state_.sp, state_.acc);
 
   std::vector<int64_t> r(static_cast<size_t>(dim) * dim, 0);
   for (uint32_t i = 0; i < aOp.rows; ++i)
     for (int j = 0; j < dim; ++j) {
       int64_t sum = golden::wrap(d[i * dim + j], ow);
-      for (int k = 0; k < dim; ++k) // products of elem_t values never overflow
-        sum = addWrap(sum, a[i * dim + k] * w[k * dim + j], ow);
+      for (int k = 0; k < kw; ++k) // products of elem_t values never overflow
+        sum = addWrap(sum, a[i * kw + k] * w[k * dim + j], ow);
       r[i * dim + j] = sum;
     }
   writeResult(c, r);
@@ -146,17 +169,20 @@ void FuncModel::computeOs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
   const LocalOperand bOp = decodeOperand(f.computeBD[preloaded], rs2);
   std::vector<int64_t>& p = state_.array.p;
   if (preloaded) {
-    p = readOperand(bd, 1, dim, state_.sp, state_.acc);
+    p = readOperand(bd, 1, dim, params_, state_.sp, state_.acc);
     for (int64_t& v : p)
       v = golden::wrap(v, params_.outputWidth); // D enters the PEs at the output width
   }
-  const std::vector<int64_t> a = readOperand(aOp, state_.ex.aStride, dim, state_.sp, state_.acc);
-  const std::vector<int64_t> b = readOperand(bOp, 1, dim, state_.sp, state_.acc);
+  const int kw = params_.spRowElems; // the reduction length: DIM * lanes
+  const std::vector<int64_t> a =
+      readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc);
+  const std::vector<int64_t> b =
+      unpackB(readOperand(bOp, 1, kw, params_, state_.sp, state_.acc), dim, params_.lanes);
   for (int i = 0; i < dim; ++i)
     for (int j = 0; j < dim; ++j) {
       int64_t sum = p[i * dim + j];
-      for (int k = 0; k < dim; ++k)
-        sum = addWrap(sum, a[i * dim + k] * b[k * dim + j], params_.accWidth);
+      for (int k = 0; k < kw; ++k)
+        sum = addWrap(sum, a[i * kw + k] * b[k * dim + j], params_.accWidth);
       p[i * dim + j] = sum;
     }
   if (c.addr.garbage()) // the accumulation goes on

@@ -51,8 +51,10 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   const bool toAcc = dst.acc();
   const bool narrow = !toAcc || ch.shrink; // elem_t elements in DRAM
   const int elemBytes = narrow ? params_.inputBytes : params_.accBytes;
-  const uint64_t maxCols = (narrow ? params_.maxBlockLen : params_.maxBlockLenAcc) * dim;
-  const uint64_t blocks = ceilDiv(op.cols, dim);
+  // Column blocks are one local row wide: DIM*lanes elem_t (scratchpad) or DIM (accumulator).
+  const uint64_t width = toAcc ? dim : static_cast<uint64_t>(params_.spRowElems);
+  const uint64_t maxCols = (narrow ? params_.maxBlockLen : params_.maxBlockLenAcc) * width;
+  const uint64_t blocks = ceilDiv(op.cols, width);
   if (op.rows == 0 || op.cols == 0 || op.cols > maxCols ||
       (blocks > 1 && ch.blockStride < op.rows)) // column blocks must not overlap
     return f.err.badSize;
@@ -74,8 +76,8 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   for (uint64_t r = 0; r < op.rows; ++r)
     for (uint64_t c = 0; c < op.cols; ++c) {
       const int64_t value = loadElement(data.data() + r * rowBytes + c * elemBytes, elemBytes);
-      const uint64_t row = dst.row() + (c / dim) * ch.blockStride + r;
-      const int e = static_cast<int>(c % dim);
+      const uint64_t row = dst.row() + (c / width) * ch.blockStride + r;
+      const int e = static_cast<int>(c % width);
       if (!toAcc) {
         spAt(row, e) = value;
       } else {
@@ -94,6 +96,8 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
   const StoreConfig& st = state_.st;
   const PoolConfig& pool = st.pool;
   const uint64_t dim = static_cast<uint64_t>(params_.dim);
+  // Column blocks of a plain mvout are one local row wide (DIM*lanes for the scratchpad).
+  const uint64_t width = src.acc() ? dim : static_cast<uint64_t>(params_.spRowElems);
   if (st.compressed)
     return execMvoutCompressed(rs1, rs2);
 
@@ -131,10 +135,10 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
     if (!dramSpanOk(dramAddr, lastPixel, stride, rowBytes))
       return f.err.dmaError;
   } else {
-    const uint64_t maxCols = full ? dim : params_.maxBlockLen * dim;
+    const uint64_t maxCols = full ? dim : params_.maxBlockLen * width;
     if (op.rows == 0 || op.cols == 0 || op.cols > maxCols)
       return f.err.badSize;
-    const uint64_t blocks = ceilDiv(op.cols, dim);
+    const uint64_t blocks = ceilDiv(op.cols, width);
     if (src.row() + (blocks - 1) * dim + (op.rows - 1) >= memRows)
       return f.err.localRange;
     if (!dramSpanOk(dramAddr, op.rows - 1, stride, rowBytes))
@@ -196,7 +200,7 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
   } else {
     for (uint64_t r = 0; r < op.rows; ++r) {
       auto elem = [&](uint64_t c) {
-        return element(src.row() + (c / dim) * dim + r, static_cast<int>(c % dim));
+        return element(src.row() + (c / width) * dim + r, static_cast<int>(c % width));
       };
       if (!writeRow(dramAddr + r * stride, elem))
         return f.err.dmaError;

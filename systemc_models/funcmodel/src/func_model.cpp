@@ -13,12 +13,12 @@ namespace by::funcmodel {
 FuncModel::FuncModel(const config::Config& config, DramPort& dram)
     : params_(ModelParams::from(config)), dram_(dram) {
   const size_t dim = static_cast<size_t>(params_.dim);
-  state_.sp.assign(static_cast<size_t>(params_.spRows) * dim, 0);
+  state_.sp.assign(static_cast<size_t>(params_.spRows) * params_.spRowElems, 0);
   state_.acc.assign(static_cast<size_t>(params_.accRows) * dim, 0);
   state_.ex.dataflow = params_.hasWs ? hw::kDataflowWS : hw::kDataflowOS;
   for (LoadChannel& ch : state_.ld)
     ch.blockStride = static_cast<uint32_t>(params_.dim);
-  state_.array.w.assign(dim * dim, 0);
+  state_.array.w.assign(dim * static_cast<size_t>(params_.spRowElems), 0); // K x DIM
   state_.array.p.assign(dim * dim, 0);
 }
 
@@ -81,9 +81,9 @@ void FuncModel::clearError() {
 }
 
 int64_t FuncModel::sp(int row, int col) const {
-  if (row < 0 || row >= params_.spRows || col < 0 || col >= params_.dim)
+  if (row < 0 || row >= params_.spRows || col < 0 || col >= params_.spRowElems)
     throw std::out_of_range("FuncModel::sp: element outside the scratchpad");
-  return state_.sp[static_cast<size_t>(row) * params_.dim + col];
+  return state_.sp[static_cast<size_t>(row) * params_.spRowElems + col];
 }
 
 int64_t FuncModel::acc(int row, int col) const {
@@ -93,7 +93,7 @@ int64_t FuncModel::acc(int row, int col) const {
 }
 
 int64_t& FuncModel::spAt(uint64_t row, int col) {
-  return state_.sp[row * static_cast<uint64_t>(params_.dim) + static_cast<uint64_t>(col)];
+  return state_.sp[row * static_cast<uint64_t>(params_.spRowElems) + static_cast<uint64_t>(col)];
 }
 
 int64_t& FuncModel::accAt(uint64_t row, int col) {

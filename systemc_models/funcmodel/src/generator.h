@@ -28,6 +28,10 @@ private:
   bool chance(double p);
   bool gemminiFlag(double p);      // a disputed gemmini.h address flag, when enabled
   uint32_t pickSize(uint32_t max); // 1, DIM, max or anything in 1..max
+  /// Lane-packed B (docs/isa.md, "Vector PEs"): rows for a reduction of k, and columns for
+  /// n output columns (n*lanes, sometimes any width so that partial packs occur).
+  uint32_t packedRows(uint32_t k) const;
+  uint32_t packedCols(uint32_t n);
   uint32_t pickScaleBits();
 
   void emit(const Instruction& i, const std::string& comment, int expectedError = 0);

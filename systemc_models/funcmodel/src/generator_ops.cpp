@@ -72,9 +72,10 @@ void Generation::opMvin() {
   const bool toAcc = chance(0.35);
   const bool narrow = !toAcc || lc.shrink;
   const uint64_t elemBytes = static_cast<uint64_t>(narrow ? p_.inputBytes : p_.accBytes);
+  const uint64_t width = toAcc ? dim : static_cast<uint64_t>(p_.spRowElems); // a local row
   uint32_t cols =
-      pickSize(static_cast<uint32_t>((narrow ? p_.maxBlockLen : p_.maxBlockLenAcc) * dim));
-  uint64_t blocks = ceilDiv(cols, dim);
+      pickSize(static_cast<uint32_t>((narrow ? p_.maxBlockLen : p_.maxBlockLenAcc) * width));
+  uint64_t blocks = ceilDiv(cols, width);
   uint32_t maxRows = static_cast<uint32_t>(chance(0.05) ? 8 * dim : 2 * dim);
   if (blocks > 1) // column blocks must not overlap: rows <= block stride
     maxRows = std::min(maxRows, lc.blockStride);
@@ -82,7 +83,7 @@ void Generation::opMvin() {
   const uint64_t memRows = static_cast<uint64_t>(toAcc ? p_.accRows : p_.spRows);
   uint64_t span = (blocks - 1) * lc.blockStride + rows;
   if (span > memRows) {
-    cols = static_cast<uint32_t>(std::min<uint64_t>(cols, dim));
+    cols = static_cast<uint32_t>(std::min<uint64_t>(cols, width));
     rows = static_cast<uint32_t>(std::min<uint64_t>(rows, memRows));
     span = rows;
   }
@@ -123,12 +124,13 @@ void Generation::opMvout() {
     const bool acc = kind >= 25;
     const bool full = kind >= 50;
     const uint32_t elemBytes = full ? ab : ib;
-    uint32_t cols = pickSize(full ? dim : static_cast<uint32_t>(p_.maxBlockLen) * dim);
+    const uint32_t width = acc ? dim : static_cast<uint32_t>(p_.spRowElems); // a local row
+    uint32_t cols = pickSize(full ? dim : static_cast<uint32_t>(p_.maxBlockLen) * width);
     uint32_t rows = pickSize(chance(0.05) ? 8 * dim : 2 * dim);
     const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
-    uint64_t span = (ceilDiv(cols, dim) - 1) * dim + rows;
+    uint64_t span = (ceilDiv(cols, width) - 1) * dim + rows;
     if (span > memRows) {
-      cols = std::min(cols, dim);
+      cols = std::min(cols, width);
       rows = static_cast<uint32_t>(std::min<uint64_t>(rows, memRows));
       span = rows;
     }
@@ -233,6 +235,7 @@ void Generation::opMatmulWs() {
     return;
   }
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const uint32_t spWidth = static_cast<uint32_t>(p_.spRowElems);
   if (ex_.dataflow != hw::kDataflowWS) {
     emitConfigEx(randomConfigEx(hw::kDataflowWS), "ws: config_ex");
   } else if (chance(0.15)) {
@@ -243,7 +246,8 @@ void Generation::opMatmulWs() {
   const int pairs = uniformInt(1, 4);
   for (int t = 0; t < pairs; ++t) {
     const bool accumulated = arrayValid_ && chance(t == 0 ? 0.3 : 0.5);
-    const uint32_t m = pickSize(dim), k = pickSize(dim), n = pickSize(dim);
+    // A: m x k, k <= DIM*lanes; W lane-packed: ceil(k/lanes) rows of n*lanes elements.
+    const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
     std::vector<Busy> busy; // rows this pair reads: C must avoid them
     auto source = [&](bool acc, uint32_t rows, uint32_t cols, uint32_t stride) {
       Operand op{garbageAddr(), rows, cols};
@@ -256,9 +260,11 @@ void Generation::opMatmulWs() {
     };
     const Operand a =
         chance(0.05) ? Operand{garbageAddr(), m, k} : source(false, m, k, ex_.aStride);
-    const uint32_t wRows = chance(0.8) ? k : pickSize(dim);
+    const uint32_t wRows = chance(0.8) ? packedRows(k) : pickSize(dim);
+    const uint32_t wCols = packedCols(n);
     const bool wGarbage = accumulated ? chance(0.8) : chance(0.1); // ignored when accumulated
-    const Operand w = wGarbage ? Operand{garbageAddr(), wRows, n} : source(false, wRows, n, 1);
+    const Operand w =
+        wGarbage ? Operand{garbageAddr(), wRows, wCols} : source(false, wRows, wCols, 1);
     const uint32_t dRows = chance(0.8) ? m : pickSize(dim);
     const uint32_t dCols = chance(0.8) ? n : pickSize(dim);
     const uint64_t dKind = uniform(0, 99);
@@ -281,6 +287,7 @@ void Generation::opMatmulOs() {
     return;
   }
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const uint32_t spWidth = static_cast<uint32_t>(p_.spRowElems);
   if (ex_.dataflow != hw::kDataflowOS) {
     emitConfigEx(randomConfigEx(hw::kDataflowOS), "os: config_ex");
   } else if (chance(0.15)) {
@@ -303,11 +310,14 @@ void Generation::opMatmulOs() {
       }
       return op;
     };
-    const uint32_t m = pickSize(dim), k = pickSize(dim), n = pickSize(dim);
+    // A: m x k, k <= DIM*lanes; B lane-packed: ceil(k/lanes) rows of n*lanes elements.
+    const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
     const Operand a =
         chance(0.05) ? Operand{garbageAddr(), m, k} : source(false, m, k, ex_.aStride);
-    const uint32_t bRows = chance(0.8) ? k : pickSize(dim);
-    const Operand b = chance(0.05) ? Operand{garbageAddr(), bRows, n} : source(false, bRows, n, 1);
+    const uint32_t bRows = chance(0.8) ? packedRows(k) : pickSize(dim);
+    const uint32_t bCols = packedCols(n);
+    const Operand b =
+        chance(0.05) ? Operand{garbageAddr(), bRows, bCols} : source(false, bRows, bCols, 1);
     Operand d{garbageAddr(), pickSize(dim), pickSize(dim)};
     const uint64_t dKind = uniform(0, 99);
     if (preloaded ? dKind >= 40 : dKind >= 90) // ignored unless preloaded
@@ -409,11 +419,12 @@ void Generation::opIllegal(int errorClass) {
     const bool acc = chance(0.5);
     const uint32_t local = acc ? accAddr(0) : spAddr(0);
     const uint64_t v = uniform(0, 2);
+    const uint64_t width = acc ? dim : static_cast<uint64_t>(p_.spRowElems); // a local row
     const uint64_t maxCols =
-        uint64_t((!acc || ld_[ch].shrink) ? p_.maxBlockLen : p_.maxBlockLenAcc) * dim;
+        uint64_t((!acc || ld_[ch].shrink) ? p_.maxBlockLen : p_.maxBlockLenAcc) * width;
     const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
     const bool tooManyFits =
-        maxCols < 0xffff && ceilDiv(maxCols + 1, dim) * ld_[ch].blockStride + 1 <= memRows;
+        maxCols < 0xffff && ceilDiv(maxCols + 1, width) * ld_[ch].blockStride + 1 <= memRows;
     Instruction i;
     if (v == 0)
       i = mvin(ch, 0, local, 0, pickSize(dim));

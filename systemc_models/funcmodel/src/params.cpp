@@ -8,13 +8,14 @@
 namespace by::funcmodel {
 
 ModelParams ModelParams::from(const config::Config& c) {
-  if (c.array.lanes != 1)
-    throw std::invalid_argument(
-        "funcmodel: config '" + c.name + "' has array.lanes = " + std::to_string(c.array.lanes) +
-        "; the functional model supports only lanes = 1 (vector PEs are not modelled yet)");
+  if (c.array.lanes != 1 && c.boveda.enabled)
+    throw std::invalid_argument("funcmodel: config '" + c.name +
+                                "' combines Boveda with array.lanes > 1, which is not supported");
   const config::Derived d = config::derive(c);
   ModelParams p;
   p.dim = d.dim;
+  p.lanes = c.array.lanes;
+  p.spRowElems = d.spRowElems;
   p.inputWidth = c.types.inputWidth;
   p.accWidth = c.types.accWidth;
   p.outputWidth = c.types.spatialOutputWidth;

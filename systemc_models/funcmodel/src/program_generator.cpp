@@ -58,11 +58,12 @@ GeneratedProgram ProgramGenerator::generate(uint64_t seed) const {
 
 uint64_t ProgramGenerator::dumpBytes(const config::Config& config) {
   const ModelParams p = ModelParams::from(config);
-  return uint64_t(p.spRows) * p.dim * p.inputBytes + uint64_t(p.accRows) * p.dim * p.accBytes;
+  return uint64_t(p.spRows) * p.spRowElems * p.inputBytes +
+         uint64_t(p.accRows) * p.dim * p.accBytes;
 }
 
 uint64_t ProgramGenerator::spDumpAddr(int row) const {
-  return layout_.dump.base + uint64_t(row) * params_.dim * params_.inputBytes;
+  return layout_.dump.base + uint64_t(row) * params_.spRowElems * params_.inputBytes;
 }
 
 uint64_t ProgramGenerator::accDumpAddr(int row) const {
@@ -115,6 +116,17 @@ uint32_t Generation::pickSize(uint32_t max) {
   if (r < 55)
     return max;
   return static_cast<uint32_t>(uniform(1, max));
+}
+
+uint32_t Generation::packedRows(uint32_t k) const {
+  return (k + static_cast<uint32_t>(p_.lanes) - 1) / static_cast<uint32_t>(p_.lanes);
+}
+
+uint32_t Generation::packedCols(uint32_t n) {
+  if (p_.lanes == 1) // keeps the programs of lanes = 1 configs as they were
+    return n;
+  return chance(0.8) ? n * static_cast<uint32_t>(p_.lanes)
+                     : pickSize(static_cast<uint32_t>(p_.spRowElems));
 }
 
 uint32_t Generation::pickScaleBits() {
@@ -210,7 +222,7 @@ ConfigExArgs Generation::randomConfigEx(int dataflow) {
 ConfigLdArgs Generation::randomConfigLd(int channel) {
   ConfigLdArgs a;
   a.channel = channel;
-  const uint64_t rowSp = uint64_t(p_.dim) * p_.inputBytes;
+  const uint64_t rowSp = uint64_t(p_.spRowElems) * p_.inputBytes;
   const uint64_t rowAcc = uint64_t(p_.dim) * p_.accBytes;
   const uint64_t r = uniform(0, 99);
   a.stride = r < 10   ? 0
@@ -288,7 +300,8 @@ void Generation::initLocalMemories() {
           static_cast<uint32_t>(std::min<uint64_t>(rows - row, uniform(1, 8 * p_.dim)));
       const uint32_t local =
           acc ? accAddr(static_cast<uint32_t>(row)) : spAddr(static_cast<uint32_t>(row));
-      emit(mvin(uniformInt(0, 2), 0, local, n, static_cast<uint32_t>(p_.dim)), "init: zero fill");
+      emit(mvin(uniformInt(0, 2), 0, local, n, static_cast<uint32_t>(acc ? p_.dim : p_.spRowElems)),
+           "init: zero fill");
       row += n;
     }
   }
@@ -297,14 +310,15 @@ void Generation::initLocalMemories() {
 void Generation::dumpLocalMemories() {
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
   ConfigStArgs st;
-  st.stride = dim * static_cast<uint32_t>(p_.inputBytes);
+  const uint32_t spWidth = static_cast<uint32_t>(p_.spRowElems);
+  st.stride = spWidth * static_cast<uint32_t>(p_.inputBytes);
   st.accScaleBits = hw::isa::kAccScaleKeep;
   emitConfigSt(st, "dump: scratchpad rows");
   const uint64_t spBytes = uint64_t(p_.spRows) * st.stride;
   for (uint64_t row = 0; row < uint64_t(p_.spRows);) {
     const uint32_t n =
         static_cast<uint32_t>(std::min<uint64_t>(p_.spRows - row, uniform(1, 8 * dim)));
-    emit(mvout(layout_.dump.base + row * st.stride, spAddr(static_cast<uint32_t>(row)), n, dim),
+    emit(mvout(layout_.dump.base + row * st.stride, spAddr(static_cast<uint32_t>(row)), n, spWidth),
          "dump: scratchpad");
     row += n;
   }

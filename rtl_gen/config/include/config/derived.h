@@ -11,7 +11,8 @@ struct Derived {
   int accBytes = 0;   // bytes per acc_t
   int shiftBits = 0;  // bits of an OS output shift amount (0 .. acc_width-1)
 
-  int spRowBytes = 0; // one scratchpad row: DIM elem_t
+  int spRowElems = 0; // elem_t per scratchpad row: DIM * lanes (docs/isa.md, "Vector PEs")
+  int spRowBytes = 0; // one scratchpad row: spRowElems elem_t
   int spRows = 0;     // total scratchpad rows
   int spBankRows = 0; // rows per bank
   int spAddrBits = 0; // log2(spRows)

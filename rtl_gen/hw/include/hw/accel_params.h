@@ -12,6 +12,8 @@ struct AccelParams {
   ArrayParams array;
   config::Derived derived;
   int dim = 0, dimBits = 0; // dimBits holds 0..DIM
+  int lanes = 1;
+  int spElems = 0, spElemBits = 0; // elem_t per scratchpad row (DIM*lanes); bits to hold 0..it
   int iw = 0, aw = 0, ow = 0;
   int spBanks = 0, spBankRows = 0, spRowBits = 0, spBankRowBits = 0;
   bool spDualPort = false;

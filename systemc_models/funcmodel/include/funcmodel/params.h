@@ -8,6 +8,8 @@ namespace by::funcmodel {
 
 struct ModelParams {
   int dim = 0;
+  int lanes = 1;       // L: MACs per PE; reduction elements per PE per beat
+  int spRowElems = 0;  // elem_t per scratchpad row: DIM * L
   int inputWidth = 0;  // IW: elem_t bits
   int accWidth = 0;    // AW: acc_t bits
   int outputWidth = 0; // OW: spatial output bits
@@ -26,8 +28,8 @@ struct ModelParams {
   bool bovedaOnChip = false;
   boveda::BovedaParams bovedaFormat;
 
-  /// Throws std::invalid_argument for configurations the model cannot execute: vector PEs
-  /// (lanes > 1) change the array's reduction order and are not modelled yet.
+  /// Throws std::invalid_argument for configurations the model cannot execute: Boveda with
+  /// vector PEs (lanes > 1), which the config validation refuses too.
   static ModelParams from(const config::Config& config);
 };
 

@@ -43,9 +43,9 @@ struct PoolConfig {
 };
 
 struct StoreConfig {
-  uint32_t stride = 0; // compressed: the stream base
-  bool compressed = false;     // Boveda: MVOUTs write compressed blocks
-  uint64_t nextContainer = 0;  // compressed: where the next block goes (reset by CONFIG_ST)
+  uint32_t stride = 0;        // compressed: the stream base
+  bool compressed = false;    // Boveda: MVOUTs write compressed blocks
+  uint64_t nextContainer = 0; // compressed: where the next block goes (reset by CONFIG_ST)
   int activation = 0;
   uint32_t accScaleBits = 0x3f800000u; // IEEE single; 1.0f after reset
   PoolConfig pool;
@@ -53,8 +53,8 @@ struct StoreConfig {
   bool operator==(const StoreConfig& o) const;
 };
 
-/// The array's stationary state: WS weights W or the OS accumulation P (DIM x DIM, row
-/// major), and whether it may be continued by COMPUTE_ACCUMULATED.
+/// The array's stationary state: WS weights W (DIM*lanes x DIM) or the OS accumulation P
+/// (DIM x DIM), row major, and whether it may be continued by COMPUTE_ACCUMULATED.
 struct ArrayState {
   bool valid = false;
   std::vector<int64_t> w;
@@ -83,7 +83,7 @@ struct CounterState {
 };
 
 struct ArchState {
-  std::vector<int64_t> sp;  // spRows x DIM elem_t values, row major
+  std::vector<int64_t> sp;  // spRows x DIM*lanes elem_t values, row major
   std::vector<int64_t> acc; // accRows x DIM acc_t values, row major
   ExecConfig ex;
   std::array<LoadChannel, 3> ld;
