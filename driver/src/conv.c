@@ -157,7 +157,7 @@ static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
 
 /* Hardware limits that the CPU fallback does not have. */
 static by_status_t check_hardware(const by_conv_t* c, const geom_t* g) {
-  if (!BY_HAS_WS)
+  if (!BY_HAS_WS || BY_LANES != 1) /* vector PEs: weights would need lane packing */
     return BY_ERR_UNSUPPORTED;
   if (c->pool_stride &&
       (c->pool_size > POOL_SMALL_MAX || c->pool_stride > POOL_SMALL_MAX ||

@@ -28,7 +28,7 @@ by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const 
     by_cpu_resadd(I, J, A, lda, B, ldb, C, ldc, scale, activation);
     return BY_OK;
   }
-  if (SLOTS == 0)
+  if (SLOTS == 0 || BY_LANES != 1) /* the row layout assumes DIM-wide scratchpad rows */
     return BY_ERR_UNSUPPORTED;
   const uint32_t errors = by_kernel_begin();
   by_config_ld(0, lda, 1, 0);
@@ -60,7 +60,7 @@ by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t 
     by_cpu_global_average(input, output, batch, pixels, channels);
     return BY_OK;
   }
-  if (SLOTS == 0)
+  if (SLOTS == 0 || BY_LANES != 1) /* the row layout assumes DIM-wide scratchpad rows */
     return BY_ERR_UNSUPPORTED;
   const uint32_t errors = by_kernel_begin();
   /* One mvin per pixel moves that pixel of up to DIM batches (rows pixels*channels apart). */

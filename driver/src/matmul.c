@@ -72,6 +72,10 @@ static by_status_t check_compressed(const by_matmul_t* m, const by_boveda_matrix
 static by_status_t check_operands(const by_matmul_t* m) {
   if ((m->A_boveda || m->B_boveda) && !BY_HAS_BOVEDA)
     return BY_ERR_UNSUPPORTED;
+  /* Vector PEs need lane-packed B tiles (docs/isa.md, "Vector PEs"); the tiling does not
+   * pack yet, so only the CPU fallback runs there. */
+  if (BY_LANES != 1 && !m->on_cpu)
+    return BY_ERR_UNSUPPORTED;
   if ((!m->A && !m->A_boveda) || (!m->B && !m->B_boveda) || !m->C || m->I == 0 || m->J == 0 ||
       m->K == 0)
     return BY_ERR_ARG;
