@@ -9,6 +9,7 @@
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
 #include "golden/arith.h"
+#include "int_math.h"
 #include "isa_fields.h"
 
 #include <algorithm>
@@ -19,10 +20,6 @@ namespace by::funcmodel {
 namespace {
 
 constexpr uint64_t kEntryBytes = 8; // pointer-table entry: {first container, containers}
-
-uint64_t ceilDiv(uint64_t a, uint64_t b) {
-  return (a + b - 1) / b;
-}
 
 uint32_t le32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;

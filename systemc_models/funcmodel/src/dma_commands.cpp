@@ -2,6 +2,7 @@
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
 #include "golden/arith.h"
+#include "int_math.h"
 #include "isa_fields.h"
 
 #include <algorithm>
@@ -26,14 +27,6 @@ void storeElement(uint8_t* p, int bytes, int64_t value) {
   for (int b = 0; b < bytes; ++b, raw >>= 8)
     p[b] = static_cast<uint8_t>(raw & 0xff);
 }
-
-namespace {
-
-uint64_t ceilDiv(uint64_t a, uint64_t b) {
-  return (a + b - 1) / b;
-}
-
-} // namespace
 
 int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   const IsaFields& f = isaFields();

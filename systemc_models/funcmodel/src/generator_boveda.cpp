@@ -8,16 +8,11 @@
 #include "boveda/params.h"
 #include "generator.h"
 #include "hw/array_params.h"
+#include "int_math.h"
 
 #include <algorithm>
 
 namespace by::funcmodel {
-
-namespace {
-uint64_t ceilDiv(uint64_t a, uint64_t b) {
-  return (a + b - 1) / b;
-}
-} // namespace
 
 void Generation::opCompressed() {
   const uint32_t dim = static_cast<uint32_t>(p_.dim);

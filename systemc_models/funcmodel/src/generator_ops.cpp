@@ -3,19 +3,12 @@
 // not depend on it.
 #include "generator.h"
 #include "hw/array_params.h"
+#include "int_math.h"
 #include "isa_fields.h"
 
 #include <algorithm>
 
 namespace by::funcmodel {
-
-namespace {
-
-uint64_t ceilDiv(uint64_t a, uint64_t b) {
-  return (a + b - 1) / b;
-}
-
-} // namespace
 
 bool Generation::gemminiFlag(double p) {
   return options_.gemminiAddressFlags && chance(p);

@@ -5,6 +5,7 @@
 
 #include "generator.h"
 #include "hw/array_params.h"
+#include "int_math.h"
 #include "isa_fields.h"
 
 #include <algorithm>
@@ -119,7 +120,7 @@ uint32_t Generation::pickSize(uint32_t max) {
 }
 
 uint32_t Generation::packedRows(uint32_t k) const {
-  return (k + static_cast<uint32_t>(p_.lanes) - 1) / static_cast<uint32_t>(p_.lanes);
+  return static_cast<uint32_t>(ceilDiv(k, static_cast<uint64_t>(p_.lanes)));
 }
 
 uint32_t Generation::packedCols(uint32_t n) {
