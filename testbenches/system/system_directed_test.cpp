@@ -372,6 +372,13 @@ TEST_F(System, RegistersDescribeTheConfigAndInterruptsFire) {
   EXPECT_EQ(s.readRegister("HW_DIM"), static_cast<uint32_t>(d.dim));
   EXPECT_EQ(s.readRegister("HW_SP_ROWS"), static_cast<uint32_t>(d.spRows));
   EXPECT_EQ(s.readRegister("HW_ACC_ROWS"), static_cast<uint32_t>(d.accRows));
+  EXPECT_EQ(s.readRegister("VERSION"), 1u);
+  EXPECT_EQ(s.readRegister("HW_LANES"), static_cast<uint32_t>(cfg.array.lanes));
+  // HW_FEATURES: bit 0 WS, 1 OS, 2 TensorDash, 3 Boveda (docs/isa.md).
+  const uint32_t features = (cfg.array.dataflow != config::Dataflow::OS ? 1u : 0u) |
+                            (cfg.array.dataflow != config::Dataflow::WS ? 2u : 0u) |
+                            (cfg.tensordash.enabled ? 4u : 0u) | (cfg.boveda.enabled ? 8u : 0u);
+  EXPECT_EQ(s.readRegister("HW_FEATURES"), features);
   // An error raises irq_o when enabled; writing the status bit clears it.
   s.writeRegister("IRQ_ENABLE", 2);
   EXPECT_FALSE(s.irq());

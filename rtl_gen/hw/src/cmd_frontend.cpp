@@ -6,8 +6,11 @@
 #include "hw/isa.h"
 #include "text_util.h"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace by::hw {
 
@@ -15,10 +18,43 @@ using vlog::Type;
 
 namespace {
 
+std::string hexDigits(uint32_t v) {
+  std::ostringstream os;
+  os << std::hex << v;
+  return os.str();
+}
+
 std::string hex12(uint32_t v) {
   std::ostringstream os;
   os << "12'h" << std::hex << v;
   return os.str();
+}
+
+/// A 32-bit register value assembled from its bit fields in isa::registerFields() (one source
+/// of truth for the positions the driver's header also takes): `fields` gives every field of
+/// `reg` an expression of the field's width; unnamed bits read as zero.
+std::string packRegister(const std::string& reg, const std::map<std::string, std::string>& fields) {
+  std::vector<const isa::RegisterField*> order;
+  for (const isa::RegisterField& f : isa::registerFields())
+    if (f.reg == reg)
+      order.push_back(&f);
+  std::sort(order.begin(), order.end(),
+            [](const auto* x, const auto* y) { return x->lsb > y->lsb; });
+  if (order.size() != fields.size())
+    throw std::logic_error("packRegister: " + reg + " has " +
+                           num(static_cast<long long>(order.size())) + " fields, " +
+                           num(static_cast<long long>(fields.size())) + " given");
+  std::string out = "{";
+  int top = 32;
+  for (const isa::RegisterField* f : order) {
+    if (f->lsb + f->width < top)
+      out += num(top - f->lsb - f->width) + "'d0, ";
+    out += num(f->width) + "'(" + fields.at(f->name) + "), ";
+    top = f->lsb;
+  }
+  if (top > 0)
+    out += num(top) + "'d0, ";
+  return out.substr(0, out.size() - 2) + "}";
 }
 
 } // namespace
@@ -282,11 +318,14 @@ vlog::Module CmdFrontendGenerator::build() const {
     for (const isa::Register& r : isa::registers()) {
       std::string value;
       if (r.name == "ID")
-        value = "32'h42594431";
+        value = "32'h" + hexDigits(isa::kIdValue);
       else if (r.name == "VERSION")
-        value = "32'd1";
+        value = "32'd" + num(isa::kVersion);
       else if (r.name == "STATUS")
-        value = "{28'd0, resp_valid_q, error_q[7:0] != '0, !q_in_ready, busy_i}";
+        value = packRegister("STATUS", {{"BUSY", "busy_i"},
+                                        {"QUEUE_FULL", "!q_in_ready"},
+                                        {"ERROR_PENDING", "error_q[7:0] != '0"},
+                                        {"RESP_VALID", "resp_valid_q"}});
       else if (r.name == "ERROR")
         value = "{17'd0, error_q}";
       else if (r.name == "ERROR_COUNT")
@@ -318,7 +357,11 @@ vlog::Module CmdFrontendGenerator::build() const {
       else if (r.name == "HW_ACC_ROWS")
         value = "32'd" + num(p.derived.accRows);
       else if (r.name == "HW_FEATURES")
-        value = "32'd" + num((p.array.hasWs ? 1 : 0) | (p.array.hasOs ? 2 : 0));
+        value = packRegister("HW_FEATURES",
+                             {{"WS", p.array.hasWs ? "1'b1" : "1'b0"},
+                              {"OS", p.array.hasOs ? "1'b1" : "1'b0"},
+                              {"TENSORDASH", p.config.tensordash.enabled ? "1'b1" : "1'b0"},
+                              {"BOVEDA", p.config.boveda.enabled ? "1'b1" : "1'b0"}});
       else if (r.offset >= 0x100) {
         const int idx = static_cast<int>((r.offset - 0x100) / 8);
         value = (r.offset % 8 == 0) ? "perf_q[" + num(idx) + "][31:0]" : "perf_hi_q";

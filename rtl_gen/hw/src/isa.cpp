@@ -227,10 +227,20 @@ std::vector<CounterEvent> buildEvents() {
   };
 }
 
+/// "0x42594431 (\"BYD1\")": kIdValue in hex and as its four ASCII characters, high byte first.
+std::string idDoc() {
+  char hex[11];
+  std::snprintf(hex, sizeof hex, "0x%08X", kIdValue);
+  std::string ascii;
+  for (int shift = 24; shift >= 0; shift -= 8)
+    ascii += static_cast<char>((kIdValue >> shift) & 0xff);
+  return std::string(hex) + " (\"" + ascii + "\")";
+}
+
 std::vector<Register> buildRegisters() {
   std::vector<Register> r = {
-      {0x000, "ID", "RO", "0x42594431 (\"BYD1\")"},
-      {0x004, "VERSION", "RO", "hardware interface version (1)"},
+      {0x000, "ID", "RO", idDoc()},
+      {0x004, "VERSION", "RO", "hardware interface version (" + std::to_string(kVersion) + ")"},
       {0x008, "STATUS", "RO",
        "bit 0 busy, bit 1 command queue full, bit 2 error pending, "
        "bit 3 response valid"},

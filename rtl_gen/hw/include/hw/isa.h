@@ -68,6 +68,8 @@ constexpr int kLocalRowBits = 29;       // bits 28:0: row number
 constexpr uint32_t kGarbageAddr = 0xffffffffu;
 constexpr uint32_t kAccScaleKeep = 0xffffffffu; // CONFIG_ST acc_scale that keeps the old one
 constexpr uint32_t kFloatOne = 0x3f800000u;     // 1.0f
+constexpr uint32_t kIdValue = 0x42594431u;      // the ID register: "BYD1"
+constexpr uint32_t kVersion = 1;                // the VERSION register: interface version
 
 // --- Activations (CONFIG_EX, CONFIG_ST).
 constexpr int kActNone = 0;
