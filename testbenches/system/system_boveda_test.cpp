@@ -70,9 +70,9 @@ TEST_F(Boveda, CompressedMvinOfCodecStreams) {
 // 0, a count above what the block can need, a stream past 4 GiB, a stream past the end of
 // memory (AXI error on the container reads), a pointer entry outside memory (AXI error on
 // the pointer read) and a block whose first group has a bad width code. The good blocks are
-// moved out again and compared; the error registers are compared with the model. The bad
-// moves use channel 0: the accelerator reports every MVIN's DMA_ERROR with funct MVIN, the
-// model with the channel's funct (MVIN2, MVIN3).
+// moved out again and compared; the error registers are compared with the model. Move i uses
+// channel (i + rotation) % 3 and the program runs with rotations 0, 1 and 2, so that the
+// first failing move (whose funct ERROR latches) is an MVIN2, an MVIN3 and an MVIN.
 TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   const std::vector<std::pair<int, int>> shapes = {
       {dim, dim}, {3, 2 * dim + 1}, {1, 1}, {dim + 3, 1}};
@@ -86,7 +86,7 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   put32(kTable + 8 * 3 + 4, 0xffffu);
   put32(kTable + 8 * 5, 0xfffffff0u);
   const uint64_t cBytes = static_cast<uint64_t>(p.bovedaFormat.containerBits / 8);
-  put32(kTable + 8 * 7, static_cast<uint32_t>((kSize - 0x10000) / cBytes - 1));
+  put32(kTable + 8 * 7, static_cast<uint32_t>((kSize - 0x10000) / cBytes));
   uint32_t first10 = 0;
   for (size_t i = 0; i < 10; ++i)
     first10 += blocks[i].containers;
@@ -94,27 +94,75 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   image[c10 - kBase] = static_cast<uint8_t>(image[c10 - kBase] | 0x0f);
   const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
   const uint32_t spacing = 80;
-  for (int ch = 0; ch < 3; ++ch)
-    prog.push_back(configLdCompressed(ch, blockStride));
   auto bad = [](size_t i) { return i == 1 || i == 3 || i == 5 || i == 7 || i == 9 || i == 10; };
-  for (size_t i = 0; i < blocks.size(); ++i)
-    prog.push_back(fm::mvin(
-        bad(i) ? 0 : static_cast<int>(i % 3), i == 9 ? kBase + kSize + 0x100 : kTable + 8 * i,
-        fm::spAddr(static_cast<uint32_t>(spacing * i)), static_cast<uint32_t>(blocks[i].rows),
-        static_cast<uint32_t>(blocks[i].cols)));
-  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    if (bad(i))
-      continue;
-    const int nblk = (blocks[i].cols + dim - 1) / dim;
-    for (int blk = 0; blk < nblk; ++blk)
-      prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
-                               fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
-                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(dim)));
+  const uint32_t firstFunct[3] = {hw::isa::kMvin2, hw::isa::kMvin3, hw::isa::kMvin};
+  for (int rotation = 0; rotation < 3; ++rotation) {
+    prog.clear();
+    for (int ch = 0; ch < 3; ++ch)
+      prog.push_back(configLdCompressed(ch, blockStride));
+    for (size_t i = 0; i < blocks.size(); ++i)
+      prog.push_back(fm::mvin(static_cast<int>((i + static_cast<size_t>(rotation)) % 3),
+                              i == 9 ? kBase + kSize + 0x100 : kTable + 8 * i,
+                              fm::spAddr(static_cast<uint32_t>(spacing * i)),
+                              static_cast<uint32_t>(blocks[i].rows),
+                              static_cast<uint32_t>(blocks[i].cols)));
+    prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      if (bad(i))
+        continue;
+      const int nblk = (blocks[i].cols + dim - 1) / dim;
+      for (int blk = 0; blk < nblk; ++blk)
+        prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
+                                 fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
+                                 static_cast<uint32_t>(blocks[i].rows),
+                                 static_cast<uint32_t>(dim)));
+    }
+    const RunOutcome r =
+        run("boveda_bad_mvins_between_good_ones_rotation" + std::to_string(rotation));
+    EXPECT_EQ(r.modelErrors.code, static_cast<int>(hw::isa::errorCode("DMA_ERROR")));
+    EXPECT_EQ(r.modelErrors.funct, static_cast<int>(firstFunct[rotation]));
+    EXPECT_EQ(r.modelErrors.count, 6u);
+    expectBlocksAtOut(r, blocks, bad);
   }
-  const RunOutcome r = run("boveda_bad_mvins_between_good_ones");
-  EXPECT_NE(r.modelErrors.code, 0); // the model saw them too (first: DMA_ERROR)
-  expectBlocksAtOut(r, blocks, bad);
+}
+
+// Each way a compressed MVIN fails after it was issued, on MVIN2 and on MVIN3, after a good
+// move of the same channel: ERROR must carry the failing command's funct (and the model
+// agrees). Refused entry (count 0), AXI error on the pointer entry, AXI error on the
+// containers, malformed block (width code above the element width).
+TEST_F(Boveda, FailedCompressedMvinReportsItsFunct) {
+  std::vector<Block> blocks = {randomBlock(dim, dim, 0), randomBlock(dim, dim, 1)};
+  writeCompressed(blocks);
+  const uint64_t cBytes = static_cast<uint64_t>(p.bovedaFormat.containerBits / 8);
+  const std::vector<uint8_t> good = image;
+  const char* kinds[] = {"count0", "pointer_axi_error", "container_axi_error", "malformed"};
+  for (int kind = 0; kind < 4; ++kind)
+    for (int ch = 1; ch <= 2; ++ch) {
+      image = good;
+      uint64_t entry = kTable + 8;
+      if (kind == 0)
+        put32(kTable + 8 + 4, 0);
+      else if (kind == 1)
+        entry = kBase + kSize + 0x100;
+      else if (kind == 2)
+        put32(kTable + 8, static_cast<uint32_t>((kSize - 0x10000) / cBytes));
+      else
+        put8(kStream + uint64_t{blocks[1].first} * cBytes,
+             static_cast<uint8_t>(image[kStream + uint64_t{blocks[1].first} * cBytes - kBase] |
+                                  0x0f));
+      prog.clear();
+      prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(dim)));
+      prog.push_back(fm::mvin(ch, kTable, fm::spAddr(0), static_cast<uint32_t>(dim),
+                              static_cast<uint32_t>(dim)));
+      prog.push_back(fm::mvin(ch, entry, fm::spAddr(static_cast<uint32_t>(dim)),
+                              static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+      const RunOutcome r =
+          run(std::string("boveda_failed_mvin_") + kinds[kind] + "_channel" + std::to_string(ch));
+      EXPECT_EQ(r.modelErrors.code, static_cast<int>(hw::isa::errorCode("DMA_ERROR")));
+      EXPECT_EQ(r.modelErrors.funct, static_cast<int>(ch == 1 ? hw::isa::kMvin2 : hw::isa::kMvin3))
+          << kinds[kind];
+    }
+  image = good;
 }
 
 // Compressed MVOUTs from the scratchpad and from the accumulator (scaled by 0.5, ReLU,

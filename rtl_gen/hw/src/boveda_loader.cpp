@@ -83,12 +83,14 @@ vlog::Module BovedaLoaderGenerator::build() const {
   m.output("done_valid_o", Type::bit());
   m.output("done_id_o", Type::bits(p.rsIdBits));
   m.output("err_valid_o", Type::bit(), "a load operation saw an AXI error or a bad block");
+  m.output("err_ch_o", Type::bits(2), "its channel field (the funct the error reports)");
   m.portGroup("The plain load controller (its op id and payload are op_id_i / op_payload_i).");
   m.output("pl_op_valid_o", Type::bit());
   m.input("pl_op_ready_i", Type::bit());
   m.input("pl_done_valid_i", Type::bit());
   m.input("pl_done_id_i", Type::bits(p.rsIdBits));
   m.input("pl_err_i", Type::bit());
+  m.input("pl_err_ch_i", Type::bits(2));
   m.portGroup("DMA reader, shared.");
   m.output("dma_req_valid_o", Type::bit());
   m.input("dma_req_ready_i", Type::bit());
@@ -125,7 +127,6 @@ vlog::Module BovedaLoaderGenerator::build() const {
     m.output("sp_rd_row_o", Type::bits(p.spRowBits));
     m.input("sp_rd_rvalid_i", Type::bit());
     m.input("sp_rd_rdata_i", Type::bits(spRow));
-    m.output("err_dc_o", Type::bit(), "err_valid_o comes from a DECOMPRESS");
   }
   m.portGroup("Status (the loader's own).");
   m.output("busy_o", Type::bit());
@@ -194,10 +195,10 @@ vlog::Module BovedaLoaderGenerator::build() const {
   if (onChip) {
     ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram", "onchip"});
     ld.unpack(b, "e_payload_q[" + entry("rd") + "]", "rd_", {"onchip"});
-    ld.unpack(b, "e_payload_q[" + entry("head") + "]", "head_", {"onchip"});
   } else {
     ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram"});
   }
+  ld.unpack(b, "e_payload_q[" + entry("head") + "]", "head_", {"channel"});
   ld.unpack(b, "e_payload_q[" + entry("an") + "]", "an_", {"rows", "cols"});
   ld.unpack(b, "e_payload_q[" + entry("wr") + "]", "wr_",
             {"row", "rows", "cols", "blocks", "block_stride"});
@@ -432,9 +433,8 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.assign("done_valid_o", "pl_done_valid_i || eng_done");
   b.assign("done_id_o", "pl_done_valid_i ? pl_done_id_i : e_id_q[head_e]");
   b.assign("err_valid_o", "pl_err_i || (eng_done && e_err_q[head_e])");
+  b.assign("err_ch_o", "pl_err_i ? pl_err_ch_i : head_channel");
   b.assign("busy_o", "head_q != tail_q");
-  if (onChip)
-    b.assign("err_dc_o", "eng_done && e_err_q[head_e] && head_onchip");
   b.blank();
 
   vlog::SeqItem& q = b.sequential();

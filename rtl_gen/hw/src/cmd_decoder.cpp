@@ -486,7 +486,8 @@ vlog::Module CmdDecoderGenerator::build() const {
                                             {"cols", "mv_cols"},
                                             {"blocks", "mv_blocks[7:0]"},
                                             {"stride", "ld_stride"},
-                                            {"block_stride", "ld_bstride"}};
+                                            {"block_stride", "ld_bstride"},
+                                            {"channel", "ld_ch"}};
   std::map<std::string, std::string> stv = {
       {"dram", "dram[31:0]"},        {"acc", "mv_acc"},
       {"full", "mv_full"},           {"row", num(rb) + "'(mv_row)"},
@@ -502,6 +503,7 @@ vlog::Module CmdDecoderGenerator::build() const {
     ldv["compressed"] = "ld_comp";
     if (onChip) {
       ldv["onchip"] = "is_dc";
+      ldv["channel"] = "is_dc ? 2'd3 : ld_ch";
       ldv["dram"] = "is_dc ? 32'(dc_src_row) : dram[31:0]";
       ldv["zero"] = "dram == '0 && !is_dc";
       ldv["stride"] = "is_dc ? 32'(dc_containers) : ld_stride";

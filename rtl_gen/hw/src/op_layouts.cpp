@@ -16,7 +16,8 @@ PackedLayout loadOpLayout(const AccelParams& p) {
       .field("cols", 16)
       .field("blocks", 8, "column blocks of DIM")
       .field("stride", 32, "DRAM bytes between rows")
-      .field("block_stride", 16, "local rows between column blocks");
+      .field("block_stride", 16, "local rows between column blocks")
+      .field("channel", 2, "0 MVIN, 1 MVIN2, 2 MVIN3, 3 DECOMPRESS: the funct a DMA error reports");
   if (p.config.boveda.enabled) // Boveda: stride is the stream base, dram the pointer entry
     l.field("compressed", 1, "one Boveda block through a pointer entry");
   if (p.config.boveda.enabled && p.config.boveda.onChip) // DECOMPRESS: dram is the source row,
