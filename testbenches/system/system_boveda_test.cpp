@@ -8,6 +8,8 @@
 #include "hw/array_params.h"
 #include "hw/isa.h"
 
+#include <utility>
+
 namespace by::test {
 namespace {
 
@@ -163,6 +165,155 @@ TEST_F(Boveda, FailedCompressedMvinReportsItsFunct) {
           << kinds[kind];
     }
   image = good;
+}
+
+// The loader's pointer lines (docs/boveda.md, "Pointer lines") against the model, which
+// follows the same lines: compressed MVINs whose entries are looked up in order, backwards,
+// strided, at random and unaligned, on two channels, with a FLUSH and a plain MVOUT among them
+// (both invalidate the lines); entries near the end of memory, one in a line that runs past
+// it (an AXI error on the line: the entry is read alone); and a compressed MVOUT that rewrites
+// an entry of a held line, read back after a fence (the MVOUT invalidated the line). The
+// RDMA_BYTES_REC counter (every line read counts LineBytes) must equal the model's; every
+// block moved in is moved out and checked.
+TEST_F(Boveda, PointerLinesAgreeWithTheModel) {
+  const uint64_t memSize = kSize - 40; // memory ends 24 bytes into a line
+  image.resize(memSize);
+  const uint64_t memEnd = kBase + memSize;
+  std::vector<Block> blocks;
+  for (int i = 0; i < 24; ++i)
+    blocks.push_back(randomBlock(dim, dim, i % 3));
+  writeCompressed(blocks); // entry i at kTable + 8i: three lines of 64 bytes
+  auto copyEntry = [&](size_t i, uint64_t at) {
+    put32(at, blocks[i].first);
+    put32(at + 4, blocks[i].containers);
+  };
+  const uint64_t unaligned = kTable + 0x403;
+  for (size_t i = 0; i < 4; ++i)
+    copyEntry(i, unaligned + 8 * i);
+  const uint64_t endInside = memEnd - 72, endPast = memEnd - 16; // endPast's line runs past
+  ASSERT_EQ(endInside % 8, 0u);
+  copyEntry(2, endInside);
+  copyEntry(3, endPast);
+  const uint64_t stream2 = kStream + 0x8000; // the compressed MVOUT's stream (channel 2)
+
+  int rdmaBytes = -1;
+  for (const hw::isa::CounterEvent& e : hw::isa::counterEvents())
+    if (e.external && e.name == "RDMA_BYTES_REC")
+      rdmaBytes = e.id;
+  fm::CounterOpArgs counter;
+  counter.configure = true;
+  counter.external = true;
+  counter.event = rdmaBytes;
+  prog.push_back(fm::counterOp(counter));
+  for (int ch = 0; ch < 2; ++ch)
+    prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(dim)));
+  fm::ConfigLdArgs l2;
+  l2.channel = 2;
+  l2.stride = stream2;
+  l2.compressed = true;
+  prog.push_back(fm::configLd(l2));
+  auto rows = [&](size_t i) { return fm::spAddr(static_cast<uint32_t>(dim * i)); };
+  auto in = [&](int ch, uint64_t entry, size_t block) {
+    prog.push_back(
+        fm::mvin(ch, entry, rows(block), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+  };
+  for (size_t i = 0; i < 12; ++i)
+    in(0, kTable + 8 * i, i);
+  for (size_t i = 24; i-- > 12;)
+    in(1, kTable + 8 * i, i);
+  prog.push_back(fm::flush());
+  for (size_t i = 0; i < 24; i += 3)
+    in(0, kTable + 8 * i, i);
+  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  prog.push_back(
+      fm::mvout(kOut + 0x20000, rows(0), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+  std::vector<size_t> order(24);
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  for (size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[rng.next() % i]);
+  for (size_t k = 0; k < order.size(); ++k)
+    in(static_cast<int>(k % 2), kTable + 8 * order[k], order[k]);
+  for (size_t i = 0; i < 4; ++i)
+    in(1, unaligned + 8 * i, i);
+  in(0, endInside, 2);
+  in(0, endPast, 3); // a miss whose line read fails: the entry is read alone
+  in(0, endPast, 3); // a hit on that line: read alone again
+  in(0, endInside, 2);
+  // Entry 5's line is held; a compressed MVOUT of block 7's rows rewrites entry 5 (into the
+  // stream of channel 2); after a fence, entry 5 on channel 2 must be the new one.
+  in(0, kTable + 8 * 4, 4);
+  fm::ConfigStArgs st;
+  st.stride = static_cast<uint32_t>(stream2);
+  st.compressed = true;
+  prog.push_back(fm::configSt(st));
+  prog.push_back(
+      fm::mvout(kTable + 8 * 5, rows(7), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  prog.push_back(fm::counterOp({})); // fence (the harness waits for idle)
+  const size_t copy = 24;            // block 7 again, in rows of its own
+  in(2, kTable + 8 * 5, copy);
+  for (size_t i = 0; i <= copy; ++i)
+    prog.push_back(fm::mvout(kOut + 0x1000 * i, rows(i), static_cast<uint32_t>(dim),
+                             static_cast<uint32_t>(dim)));
+  prog.push_back(fm::counterOp({})); // RDMA_BYTES_REC, compared with the model
+  const RunOutcome r = run("boveda_pointer_lines");
+  EXPECT_EQ(r.modelErrors.count, 0u);
+  std::vector<Block> expected = blocks;
+  expected.push_back(blocks[7]);
+  expectBlocksAtOut(r, expected);
+  ASSERT_FALSE(r.responses.empty());
+  std::printf("[boveda] pointer lines: RDMA_BYTES_REC %llu\n",
+              static_cast<unsigned long long>(r.responses.back().data));
+}
+
+// The coherence rule for the host (docs/isa.md, "Boveda: compressed moves"): an entry the host
+// rewrites in a line the loader holds is seen only after a CONFIG_LD, MVOUT or FLUSH; the
+// accelerator and the model agree on the stale read and on the fresh one after a FLUSH.
+TEST_F(Boveda, HostRewriteOfAHeldEntryNeedsAFlush) {
+  std::vector<Block> blocks = {randomBlock(dim, dim, 0), randomBlock(dim, dim, 2)};
+  writeCompressed(blocks); // entry 0 -> block 0, entry 1 -> block 1, one line
+  funcmodel::DramImage reference(kBase, kSize);
+  reference.bytes() = image;
+  fm::FuncModel model(cfg, reference);
+  SystemOptions so;
+  so.memBase = kBase;
+  so.memSize = kSize;
+  so.seed = rng.next();
+  AccelSystem sys(cfg, so);
+  sys.memory().image() = image;
+  auto issue = [&](const fm::Instruction& i) {
+    EXPECT_TRUE(model.execute(i).accepted) << fm::formatInstruction(i);
+    sys.issue(i);
+  };
+  auto in = [&](uint64_t entry, uint32_t row) {
+    issue(fm::mvin(0, entry, fm::spAddr(row), static_cast<uint32_t>(dim),
+                   static_cast<uint32_t>(dim)));
+  };
+  issue(configLdCompressed(0, static_cast<uint32_t>(dim)));
+  in(kTable, 0); // reads the line of entries 0 and 1
+  ASSERT_TRUE(sys.drain()) << sys.hangReport();
+  // The host points entry 1 at block 0 (in both memories), after a fence.
+  for (int k = 0; k < 8; ++k) {
+    const uint32_t field = k < 4 ? blocks[0].first : blocks[0].containers;
+    const uint8_t b = static_cast<uint8_t>(field >> (8 * (k % 4)));
+    sys.memory().write8(kTable + 8 + static_cast<uint64_t>(k), b);
+    reference.at(kTable + 8 + static_cast<uint64_t>(k)) = b;
+  }
+  in(kTable + 8, 8); // stale: the held line still says block 1
+  issue(fm::flush());
+  in(kTable + 8, 16); // fresh: block 0
+  issue(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  for (uint32_t i = 0; i < 3; ++i)
+    issue(fm::mvout(kOut + 0x1000 * i, fm::spAddr(8 * i), static_cast<uint32_t>(dim),
+                    static_cast<uint32_t>(dim)));
+  ASSERT_TRUE(sys.drain()) << sys.hangReport();
+  sys.finish();
+  EXPECT_TRUE(sys.protocolClean()) << sys.protocolReport();
+  EXPECT_TRUE(sys.memory().image() == reference.bytes()) << "accelerator and model differ";
+  RunOutcome r;
+  r.dram = sys.memory().image();
+  expectBlocksAtOut(r, {blocks[0], blocks[1], blocks[0]});
 }
 
 // Compressed MVOUTs from the scratchpad and from the accumulator (scaled by 0.5, ReLU,

@@ -351,7 +351,7 @@ vlog::Module LoadControllerGenerator::build() const {
   b.assign("unused_bits",
            std::string("^{cur_dram, cur_channel, acc_pend_ready, acc_pend_valid, op_payload_i, "
                        "dma_resp_tag_i") +
-               (ld.has("compressed") ? ", cur_compressed" : "") +
+               (ld.has("compressed") ? ", cur_compressed, cur_ptr_inval" : "") +
                (ld.has("onchip") ? ", cur_onchip}" : "}"));
   return m;
 }
