@@ -5,12 +5,13 @@
 // (docs/isa.md). The loader looks up the block's 8-byte pointer entry {first container,
 // containers}, checks it, then reads the block's containers in DMA requests of up to
 // max_bytes. Responses may return in any order; a reorder buffer of RobEntries max_bytes
-// entries (one per request the DMA keeps in flight) hands them to the decompressor in stream
-// order, one StreamWidth-bit word per cycle. Decoded groups go through a value repacker that
-// cuts them into row pieces of DIM values (the last column block of a row: the rest), written
-// to the scratchpad like the plain controller's column blocks. The operation completes when
-// the decompressor has consumed the block and the last piece is written; a bad pointer entry,
-// an AXI error or a malformed block completes it with DMA_ERROR.
+// entries (twice the DMA's max_inflight, at most 64: requests keep going out while the oldest
+// response is late) hands them to the decompressor in stream order, one StreamWidth-bit word
+// per cycle. Decoded groups go through a value repacker that cuts them into row pieces of DIM
+// values (the last column block of a row: the rest), written to the scratchpad like the plain
+// controller's column blocks. The operation completes when the decompressor has consumed the
+// block and the last piece is written; a bad pointer entry, an AXI error or a malformed block
+// completes it with DMA_ERROR.
 //
 // Pointer entries come through a pointer-line buffer (docs/boveda.md, "Pointer lines"): Lines
 // aligned lines of LineBytes of the table, least recently used replaced, the next line read
@@ -65,7 +66,7 @@ vlog::Module BovedaLoaderGenerator::build() const {
   const BovedaHwParams& h = boveda_;
   const PackedLayout ld = loadOpLayout(p);
   const int payload = opPayloadWidth(p);
-  const int rob = std::max(2, p.maxInflight);
+  const int rob = std::min(64, 2 * p.maxInflight); // reorder entries (tags 8'h80..8'hBF)
   const int robBits = config::log2Exact(rob);
   const int dataBits = p.maxBytes * 8;
   const int wordsPerEntry = dataBits / h.streamWidth;
@@ -86,7 +87,7 @@ vlog::Module BovedaLoaderGenerator::build() const {
   const int lineAddrBits = 32 - lineLog;
   const int wordIdxBits = config::log2Exact(lineBytes / 8);
   const int pageLineBits = config::log2Exact(static_cast<int>(isa::kBovedaPtrPageBytes)) - lineLog;
-  if (rob > 64 || kOps > 32 || kLines > 32)
+  if (kOps > 32 || kLines > 32)
     throw std::logic_error("boveda loader: DMA tags 8'h80 + reorder entry, 8'hC0 + queue entry "
                            "and 8'hE0 + line must not overlap");
 
