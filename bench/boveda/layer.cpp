@@ -5,8 +5,16 @@
 // only, so the layer is bound by the weight traffic. Both programs move A and W as tiles of
 // DIM rows x MAX_BLOCK_LEN*DIM columns (the plain one with MVIN, the other with compressed
 // MVINs of the same tiles compressed on the host by the reference codec), compute the same
-// weight-stationary sequence and write C uncompressed; both results are checked against a
-// CPU reference. Prints cycles, DMA bytes and the COMPRESSED_BYTES counter of each.
+// weight-stationary sequence and write C uncompressed; every result is checked against a CPU
+// reference.
+//
+// The DRAM (the test AXI memory, fixed latency soc.dram.latency_cycles) is run at the bus
+// width per cycle (the config's soc.dram.bytes_per_cycle; latency-bound) and at 8 and 4 bytes
+// per cycle (bandwidth-bound), answering ready reads in any order (a random one; the test
+// memory's default) or in order (oldest first). The compressed moves run with the pointer
+// table in tile order (W tile (k, j) after (k, j-1): consecutive moves of one column use
+// every fourth entry) and in move order (consecutive moves, consecutive entries). Prints
+// cycles per setting and the DMA bytes read (which do not depend on the DRAM's timing).
 //
 //   bench_boveda_layer DIR       (DIR: the tensors of train_int8_net.py)
 #include "accel_system.h"
@@ -16,8 +24,10 @@
 #include "golden/arith.h"
 #include "rtl_config.h"
 
+#include <array>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,6 +49,15 @@ struct Result {
   uint64_t cycles = 0, readBytes = 0, compressedBytes = 0;
   long mismatches = 0;
 };
+
+/// How the DRAM answers: bytes per cycle (0: one bus beat per cycle) and answer order.
+struct Dram {
+  int bytesPerCycle = 0;
+  bool inOrder = false;
+};
+
+/// How a run moves the tiles.
+enum class Moves { Plain, TileOrder, MoveOrder };
 
 } // namespace
 
@@ -87,12 +106,33 @@ int main(int argc, char** argv) {
       wTile[size_t(k) * nb + jg] =
           tile(W, N, wAddr, k * dim, jg * dim, dim, std::min(wide, N - jg * dim));
 
-  auto run = [&](bool compressed) {
+  // The pointer-table entry of each tile: tile order, or the order in which the program
+  // moves the tiles (the loop below).
+  std::vector<size_t> inMoveOrder(tiles.size());
+  {
+    size_t n = 0;
+    for (int j = 0; j < nb; ++j)
+      for (int k = 0; k < kb; ++k) {
+        if (j == 0 && k % p.maxBlockLen == 0)
+          for (int i = 0; i < mb; ++i)
+            inMoveOrder[aTile[size_t(i) * kb + k]] = n++;
+        if (j % p.maxBlockLen == 0)
+          inMoveOrder[wTile[size_t(k) * nb + j]] = n++;
+      }
+    if (n != tiles.size())
+      throw std::logic_error("move order does not cover every tile");
+  }
+
+  auto run = [&](Moves moves, const Dram& dram) {
+    const bool compressed = moves != Moves::Plain;
+    auto entry = [&](size_t t) { return moves == Moves::MoveOrder ? inMoveOrder[t] : t; };
     test::SystemOptions so;
     so.memBase = base;
     so.memSize = (end - base + 0xfff) / 0x1000 * 0x1000;
     so.stress = false;
     so.fixedLatency = static_cast<int>(cfg.soc.dram.latencyCycles);
+    so.bytesPerCycle = dram.bytesPerCycle;
+    so.oldestFirst = dram.inOrder;
     test::AccelSystem sys(cfg, so);
     for (size_t i = 0; i < A.size(); ++i)
       sys.memory().write8(aAddr + i, static_cast<uint8_t>(A[i]));
@@ -108,8 +148,8 @@ int main(int argc, char** argv) {
       for (size_t b = 0; b < bytes.size(); ++b)
         sys.memory().write8(stream + uint64_t(next) * (f.containerBits / 8) + b, bytes[b]);
       for (int b = 0; b < 4; ++b) {
-        sys.memory().write8(table + 8 * t + b, static_cast<uint8_t>(next >> (8 * b)));
-        sys.memory().write8(table + 8 * t + 4 + b,
+        sys.memory().write8(table + 8 * entry(t) + b, static_cast<uint8_t>(next >> (8 * b)));
+        sys.memory().write8(table + 8 * entry(t) + 4 + b,
                             static_cast<uint8_t>(uint32_t(c.numContainers()) >> (8 * b)));
       }
       next += static_cast<uint32_t>(c.numContainers());
@@ -138,8 +178,8 @@ int main(int argc, char** argv) {
       prog.push_back(fm::configLd(ld));
     }
     auto move = [&](int channel, size_t t, uint32_t local) {
-      prog.push_back(fm::mvin(channel, compressed ? table + 8 * t : tiles[t].plainAddr, local,
-                              uint32_t(tiles[t].rows), uint32_t(tiles[t].cols)));
+      prog.push_back(fm::mvin(channel, compressed ? table + 8 * entry(t) : tiles[t].plainAddr,
+                              local, uint32_t(tiles[t].rows), uint32_t(tiles[t].cols)));
     };
     const uint32_t garbage = hw::isa::kGarbageAddr;
     for (int j = 0; j < nb; ++j) {
@@ -184,20 +224,46 @@ int main(int argc, char** argv) {
     return r;
   };
 
-  const Result plain = run(false), comp = run(true);
-  std::printf("fc1 layer (%dx%dx%d int8, WS) on %s, DRAM latency %d, %zu moves of up to %dx%d\n", M,
-              K, N, BY_CONFIG_NAME, static_cast<int>(cfg.soc.dram.latencyCycles), tiles.size(), dim,
-              wide);
-  std::printf("| moves | cycles | DMA bytes read | of which compressed | result |\n");
+  const int busBytes = static_cast<int>(cfg.dma.busWidth / 8);
+  const std::vector<Dram> drams = {{0, false}, {0, true},  {8, false},
+                                   {8, true},  {4, false}, {4, true}};
+  const Moves kinds[3] = {Moves::Plain, Moves::TileOrder, Moves::MoveOrder};
+  std::vector<std::array<Result, 3>> results;
+  long mismatches = 0;
+  for (const Dram& d : drams) {
+    std::array<Result, 3> r;
+    for (int k = 0; k < 3; ++k) {
+      r[size_t(k)] = run(kinds[k], d);
+      mismatches += r[size_t(k)].mismatches;
+      if (!results.empty() && r[size_t(k)].readBytes != results[0][size_t(k)].readBytes)
+        std::printf("note: DMA bytes read differ between DRAM settings\n");
+    }
+    results.push_back(r);
+  }
+  auto pct = [](uint64_t a, uint64_t b) { return 100.0 * (double(a) / double(b) - 1.0); };
+  std::printf("fc1 layer (%dx%dx%d int8, WS) on %s, DRAM latency %d cycles, %zu moves of up to "
+              "%dx%d; every result %s the CPU reference\n",
+              M, K, N, BY_CONFIG_NAME, static_cast<int>(cfg.soc.dram.latencyCycles), tiles.size(),
+              dim, wide, mismatches ? "does NOT match" : "matches");
+  std::printf("| DRAM bytes/cycle | DRAM answers | plain MVIN | Boveda, table in tile order | "
+              "Boveda, table in move order |\n");
   std::printf("|---|---|---|---|---|\n");
-  for (const auto& [name, r] : {std::pair<const char*, Result>{"plain", plain}, {"Boveda", comp}})
-    std::printf("| %s | %llu | %llu | %llu | %s |\n", name,
-                static_cast<unsigned long long>(r.cycles),
-                static_cast<unsigned long long>(r.readBytes),
-                static_cast<unsigned long long>(r.compressedBytes),
-                r.mismatches ? "MISMATCH" : "matches the CPU reference");
-  std::printf("Boveda: %.1f%% fewer DRAM bytes read, %.1f%% fewer cycles\n",
-              100.0 * (1.0 - double(comp.readBytes) / double(plain.readBytes)),
-              100.0 * (1.0 - double(comp.cycles) / double(plain.cycles)));
-  return plain.mismatches || comp.mismatches ? 1 : 0;
+  for (size_t i = 0; i < drams.size(); ++i) {
+    const auto& r = results[i];
+    std::printf("| %d | %s | %llu | %llu (%+.1f%%) | %llu (%+.1f%%) |\n",
+                drams[i].bytesPerCycle ? drams[i].bytesPerCycle : busBytes,
+                drams[i].inOrder ? "in order" : "any order",
+                static_cast<unsigned long long>(r[0].cycles),
+                static_cast<unsigned long long>(r[1].cycles), pct(r[1].cycles, r[0].cycles),
+                static_cast<unsigned long long>(r[2].cycles), pct(r[2].cycles, r[0].cycles));
+  }
+  const auto& r0 = results[0];
+  std::printf("DMA bytes read: plain %llu; Boveda %llu (tile order) and %llu (move order), of "
+              "which %llu containers (%+.1f%% and %+.1f%%)\n",
+              static_cast<unsigned long long>(r0[0].readBytes),
+              static_cast<unsigned long long>(r0[1].readBytes),
+              static_cast<unsigned long long>(r0[2].readBytes),
+              static_cast<unsigned long long>(r0[1].compressedBytes),
+              pct(r0[1].readBytes, r0[0].readBytes), pct(r0[2].readBytes, r0[0].readBytes));
+  return mismatches ? 1 : 0;
 }

@@ -98,10 +98,14 @@ TEST(FuncModelBoveda, MvoutWritesCodecStreamAndMvinRestoresIt) {
       EXPECT_EQ(m.model.sp(300 + blk * 4 + r, e), a[r * cols + c]) << r << "," << c;
       EXPECT_EQ(m.model.sp(200 + blk * 4 + r, e), b[r * cols + c]) << r << "," << c;
     }
-  // Bytes moved: 2 x (entry + stream) read, 2 x (stream + entry) written, plus the raw rows.
+  // Bytes moved: the raw rows and 2 x stream read, plus two pointer lines (docs/boveda.md,
+  // "Pointer lines": the first MVIN misses and reads the table's line, the second hits it and
+  // reads the next line ahead); 2 x (stream + entry) written.
   const uint64_t streams = 8ull * (na + cb.numContainers());
+  const uint64_t line = static_cast<uint64_t>(m.model.params().bovedaPtrLineBytes);
+  EXPECT_EQ(line, 64u);
   EXPECT_EQ(m.model.dramBytesWritten(), streams + 16);
-  EXPECT_EQ(m.model.dramBytesRead(), 2ull * rows * cols + streams + 16);
+  EXPECT_EQ(m.model.dramBytesRead(), 2ull * rows * cols + streams + 2 * line);
 }
 
 // A new compressed CONFIG_ST restarts the stream at container 0.
@@ -162,14 +166,18 @@ TEST(FuncModelBoveda, Rejections) {
   EXPECT_EQ(m.run(mvin(0, kTable, accAddr(0), 4, 4)).error, unsupported);
   // Address 0 still writes zeros, to the accumulator too.
   m.ok(mvin(0, 0, accAddr(0), 4, 4));
-  // Pointer entries: 0 containers, more than the block can need, past 4 GiB.
+  // Pointer entries: 0 containers, more than the block can need, past 4 GiB. The host
+  // rewrites the entry between moves, so it issues a FLUSH before the next compressed MVIN
+  // (the loader's pointer lines would return the old entry: see PointerLines below).
   m.put(kTable, 4, {0, 0});
   EXPECT_EQ(m.run(mvin(0, kTable, spAddr(0), 4, 4)).error, dmaError);
   m.put(kTable, 4, {0, 4}); // 16 int8 values need at most 2 groups of 68 bits: 3 containers
+  m.ok(flush());
   EXPECT_EQ(m.run(mvin(0, kTable, spAddr(0), 4, 4)).error, dmaError);
   EXPECT_EQ(m.run(mvin(0, 0xfffffffcull, spAddr(0), 4, 4)).error, dmaError);
   // A malformed block (non-zero padding) is DMA_ERROR.
   m.put(kTable, 4, {0, 1});
+  m.ok(flush());
   m.put(kStream, 4, {0, 1 << 31});
   EXPECT_EQ(m.run(mvin(0, kTable, spAddr(0), 4, 4)).error, dmaError);
   m.put(kStream, 4, {0, 0});
@@ -183,6 +191,77 @@ TEST(FuncModelBoveda, Rejections) {
   m.ok(configSt(stArgs(static_cast<uint32_t>(kStream), true)));
   EXPECT_EQ(m.run(mvout(kTable, accAddr(0, false, true), 4, 4)).error, unsupported); // raw acc_t
   EXPECT_EQ(m.run(mvout(0xfffffffcull, spAddr(0), 4, 4)).error, dmaError);
+}
+
+// The loader's pointer lines (docs/boveda.md, "Pointer lines"), as the model follows them:
+// which lines are read (DMA bytes), and that an entry the host rewrites is seen only after a
+// CONFIG_LD, MVOUT or FLUSH, while a line holds its old value.
+TEST(FuncModelBoveda, PointerLines) {
+  Machine m("boveda_tiny"); // lines of 64 bytes: 8 entries each
+  const uint64_t line = 64;
+  // Two blocks of one container each: {1, 0, ...} and {2, 0, ...} as one group of width 3.
+  std::vector<int64_t> one(16, 0), two(16, 0);
+  one[0] = 1;
+  two[0] = 2;
+  const boveda::CompressedTensor c1 =
+      boveda::compress(format(m, 16), std::vector<int16_t>(one.begin(), one.end()));
+  const boveda::CompressedTensor c2 =
+      boveda::compress(format(m, 16), std::vector<int16_t>(two.begin(), two.end()));
+  ASSERT_EQ(c1.numContainers(), 1u);
+  ASSERT_EQ(c2.numContainers(), 1u);
+  m.put(kStream, 4, {static_cast<int64_t>(c1.words[0]), static_cast<int64_t>(c1.words[1])});
+  m.put(kStream + 8, 4, {static_cast<int64_t>(c2.words[0]), static_cast<int64_t>(c2.words[1])});
+  // 24 entries (three lines), entry i -> block i % 2.
+  for (int i = 0; i < 24; ++i)
+    m.put(kTable + 8 * static_cast<uint64_t>(i), 4, {i % 2, 1});
+  m.ok(configLd(ldArgs(kStream, true)));
+  auto bytesFor = [&](const std::vector<uint64_t>& entries) {
+    const uint64_t before = m.model.dramBytesRead();
+    for (uint64_t e : entries)
+      m.ok(mvin(0, e, spAddr(0), 4, 4));
+    return m.model.dramBytesRead() - before - 8 * entries.size(); // minus the containers
+  };
+  // In order: the first entry misses (one line), the next one hits and reads line 1 ahead,
+  // the first hits of lines 1 and 2 read lines 2 and 3 ahead: four lines for 24 entries.
+  std::vector<uint64_t> inOrder;
+  for (int i = 0; i < 24; ++i)
+    inOrder.push_back(kTable + 8 * static_cast<uint64_t>(i));
+  EXPECT_EQ(bytesFor(inOrder), 4 * line);
+  // All four lines are held; a FLUSH empties them.
+  EXPECT_EQ(bytesFor({kTable + 8 * 5, kTable + 8 * 17}), 0u);
+  m.ok(flush());
+  EXPECT_EQ(bytesFor({kTable + 8 * 17}), line); // a miss, the first lookup: no read-ahead
+  // An unaligned entry is read alone (8 bytes) and leaves the lines alone.
+  m.put(kTable + 0x200 + 3, 4, {1, 1});
+  EXPECT_EQ(bytesFor({kTable + 0x200 + 3}), 8u);
+  EXPECT_EQ(bytesFor({kTable + 8 * 16}), line); // a hit: line 3 is read ahead
+  // A line is not read again while it is held: the host's rewrite of entry 17 (to block 0)
+  // stays unseen until an invalidation.
+  m.put(kTable + 8 * 17, 4, {0, 1});
+  m.ok(mvin(0, kTable + 8 * 17, spAddr(0), 4, 4));
+  EXPECT_EQ(m.model.sp(0, 0), 2) << "the line still holds the old entry (block 1)";
+  m.ok(configLd(ldArgs(kStream, true)));
+  m.ok(mvin(0, kTable + 8 * 17, spAddr(0), 4, 4));
+  EXPECT_EQ(m.model.sp(0, 0), 1) << "after a CONFIG_LD the entry is read again";
+  m.put(kTable + 8 * 17, 4, {1, 1});
+  m.ok(configSt(stArgs(static_cast<uint32_t>(kOut), false)));
+  m.ok(mvout(kOut, spAddr(100), 1, 4)); // any MVOUT invalidates too
+  m.ok(mvin(0, kTable + 8 * 17, spAddr(0), 4, 4));
+  EXPECT_EQ(m.model.sp(0, 0), 2) << "after an MVOUT the entry is read again";
+  // Least recently used replacement, on a fresh table (lines L0, L1, ...).
+  m.ok(flush());
+  for (int i = 0; i < 64; ++i)
+    m.put(kTable + 0x400 + 8 * static_cast<uint64_t>(i), 4, {i % 2, 1});
+  const uint64_t t = kTable + 0x400;
+  EXPECT_EQ(bytesFor({t}), line);                  // L0 miss; held (most recent first): L0
+  EXPECT_EQ(bytesFor({t + line}), 2 * line);       // L1 miss after L0: L2 read ahead; L2 L1 L0
+  EXPECT_EQ(bytesFor({t + 8}), 0u);                // L0 hit, L1 held: nothing ahead; L0 L2 L1
+  EXPECT_EQ(bytesFor({t + 5 * line}), line);       // L5 miss into the free line; L5 L0 L2 L1
+  EXPECT_EQ(bytesFor({t + 7 * line}), line);       // L7 miss replaces L1; L7 L5 L0 L2
+  EXPECT_EQ(bytesFor({t + 16}), line);             // L0 hit, L1 read ahead over L2; L1 L0 L7 L5
+  EXPECT_EQ(bytesFor({t + 2 * line}), line);       // L2 was replaced: miss over L5; L2 L1 L0 L7
+  EXPECT_EQ(bytesFor({t + 5 * line}), line);       // and L5 misses again, over L7; L5 L2 L1 L0
+  EXPECT_EQ(bytesFor({t + line + 8, t + 24}), 0u); // L1, L0 hit, their next lines are held
 }
 
 // The fuzzer's programs on a Boveda config contain compressed moves, and the model accepts

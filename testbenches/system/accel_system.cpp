@@ -24,6 +24,8 @@ axi::MemoryConfig memoryConfig(const SystemOptions& o, int beatBytes) {
     m.bGapPercent = 20;
   } else {
     m.minLatency = m.maxLatency = o.fixedLatency;
+    m.bytesPerCycle = o.bytesPerCycle;
+    m.oldestFirst = o.oldestFirst;
   }
   return m;
 }

@@ -38,6 +38,8 @@ struct SystemOptions {
   uint64_t memSize = 1 << 20;
   bool stress = true;        // random latency, back-pressure and gaps on the AXI4 memory
   int fixedLatency = 0;      // without stress: every transaction's latency in cycles
+  int bytesPerCycle = 0;     // without stress: DRAM bandwidth limit (axi::MemoryConfig), 0 none
+  bool oldestFirst = false;  // without stress: reads answered in order (axi::MemoryConfig)
   int mmioPercent = 0;       // share of commands pushed through the CMD_* registers
   int respReadyPercent = 80; // chance per cycle that the RoCC response is taken
   uint64_t seed = 1;

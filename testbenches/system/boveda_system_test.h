@@ -105,12 +105,13 @@ protected:
     }
   }
 
-  /// Runs `prog` on `image` on the accelerator and the functional model and compares them.
+  /// Runs `prog` on `image` (the whole memory: kSize bytes unless a test resized it) on the
+  /// accelerator and the functional model and compares them.
   RunOutcome run(const std::string& name) {
     RunOptions o;
     o.name = name;
     o.system.memBase = kBase;
-    o.system.memSize = kSize;
+    o.system.memSize = image.size();
     o.system.seed = rng.next();
     RunOutcome r = runAndCompare(cfg, prog, image, o);
     std::printf("%s: %zu commands, %llu cycles\n", name.c_str(), prog.size(),

@@ -8,6 +8,8 @@
 #include "hw/array_params.h"
 #include "hw/isa.h"
 
+#include <utility>
+
 namespace by::test {
 namespace {
 
@@ -70,9 +72,9 @@ TEST_F(Boveda, CompressedMvinOfCodecStreams) {
 // 0, a count above what the block can need, a stream past 4 GiB, a stream past the end of
 // memory (AXI error on the container reads), a pointer entry outside memory (AXI error on
 // the pointer read) and a block whose first group has a bad width code. The good blocks are
-// moved out again and compared; the error registers are compared with the model. The bad
-// moves use channel 0: the accelerator reports every MVIN's DMA_ERROR with funct MVIN, the
-// model with the channel's funct (MVIN2, MVIN3).
+// moved out again and compared; the error registers are compared with the model. Move i uses
+// channel (i + rotation) % 3 and the program runs with rotations 0, 1 and 2, so that the
+// first failing move (whose funct ERROR latches) is an MVIN2, an MVIN3 and an MVIN.
 TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   const std::vector<std::pair<int, int>> shapes = {
       {dim, dim}, {3, 2 * dim + 1}, {1, 1}, {dim + 3, 1}};
@@ -86,7 +88,7 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   put32(kTable + 8 * 3 + 4, 0xffffu);
   put32(kTable + 8 * 5, 0xfffffff0u);
   const uint64_t cBytes = static_cast<uint64_t>(p.bovedaFormat.containerBits / 8);
-  put32(kTable + 8 * 7, static_cast<uint32_t>((kSize - 0x10000) / cBytes - 1));
+  put32(kTable + 8 * 7, static_cast<uint32_t>((kSize - 0x10000) / cBytes));
   uint32_t first10 = 0;
   for (size_t i = 0; i < 10; ++i)
     first10 += blocks[i].containers;
@@ -94,27 +96,224 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   image[c10 - kBase] = static_cast<uint8_t>(image[c10 - kBase] | 0x0f);
   const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
   const uint32_t spacing = 80;
-  for (int ch = 0; ch < 3; ++ch)
-    prog.push_back(configLdCompressed(ch, blockStride));
   auto bad = [](size_t i) { return i == 1 || i == 3 || i == 5 || i == 7 || i == 9 || i == 10; };
-  for (size_t i = 0; i < blocks.size(); ++i)
-    prog.push_back(fm::mvin(
-        bad(i) ? 0 : static_cast<int>(i % 3), i == 9 ? kBase + kSize + 0x100 : kTable + 8 * i,
-        fm::spAddr(static_cast<uint32_t>(spacing * i)), static_cast<uint32_t>(blocks[i].rows),
-        static_cast<uint32_t>(blocks[i].cols)));
-  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    if (bad(i))
-      continue;
-    const int nblk = (blocks[i].cols + dim - 1) / dim;
-    for (int blk = 0; blk < nblk; ++blk)
-      prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
-                               fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
-                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(dim)));
+  const uint32_t firstFunct[3] = {hw::isa::kMvin2, hw::isa::kMvin3, hw::isa::kMvin};
+  for (int rotation = 0; rotation < 3; ++rotation) {
+    prog.clear();
+    for (int ch = 0; ch < 3; ++ch)
+      prog.push_back(configLdCompressed(ch, blockStride));
+    for (size_t i = 0; i < blocks.size(); ++i)
+      prog.push_back(fm::mvin(static_cast<int>((i + static_cast<size_t>(rotation)) % 3),
+                              i == 9 ? kBase + kSize + 0x100 : kTable + 8 * i,
+                              fm::spAddr(static_cast<uint32_t>(spacing * i)),
+                              static_cast<uint32_t>(blocks[i].rows),
+                              static_cast<uint32_t>(blocks[i].cols)));
+    prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      if (bad(i))
+        continue;
+      const int nblk = (blocks[i].cols + dim - 1) / dim;
+      for (int blk = 0; blk < nblk; ++blk)
+        prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
+                                 fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
+                                 static_cast<uint32_t>(blocks[i].rows),
+                                 static_cast<uint32_t>(dim)));
+    }
+    const RunOutcome r =
+        run("boveda_bad_mvins_between_good_ones_rotation" + std::to_string(rotation));
+    EXPECT_EQ(r.modelErrors.code, static_cast<int>(hw::isa::errorCode("DMA_ERROR")));
+    EXPECT_EQ(r.modelErrors.funct, static_cast<int>(firstFunct[rotation]));
+    EXPECT_EQ(r.modelErrors.count, 6u);
+    expectBlocksAtOut(r, blocks, bad);
   }
-  const RunOutcome r = run("boveda_bad_mvins_between_good_ones");
-  EXPECT_NE(r.modelErrors.code, 0); // the model saw them too (first: DMA_ERROR)
-  expectBlocksAtOut(r, blocks, bad);
+}
+
+// Each way a compressed MVIN fails after it was issued, on MVIN2 and on MVIN3, after a good
+// move of the same channel: ERROR must carry the failing command's funct (and the model
+// agrees). Refused entry (count 0), AXI error on the pointer entry, AXI error on the
+// containers, malformed block (width code above the element width).
+TEST_F(Boveda, FailedCompressedMvinReportsItsFunct) {
+  std::vector<Block> blocks = {randomBlock(dim, dim, 0), randomBlock(dim, dim, 1)};
+  writeCompressed(blocks);
+  const uint64_t cBytes = static_cast<uint64_t>(p.bovedaFormat.containerBits / 8);
+  const std::vector<uint8_t> good = image;
+  const char* kinds[] = {"count0", "pointer_axi_error", "container_axi_error", "malformed"};
+  for (int kind = 0; kind < 4; ++kind)
+    for (int ch = 1; ch <= 2; ++ch) {
+      image = good;
+      uint64_t entry = kTable + 8;
+      if (kind == 0)
+        put32(kTable + 8 + 4, 0);
+      else if (kind == 1)
+        entry = kBase + kSize + 0x100;
+      else if (kind == 2)
+        put32(kTable + 8, static_cast<uint32_t>((kSize - 0x10000) / cBytes));
+      else
+        put8(kStream + uint64_t{blocks[1].first} * cBytes,
+             static_cast<uint8_t>(image[kStream + uint64_t{blocks[1].first} * cBytes - kBase] |
+                                  0x0f));
+      prog.clear();
+      prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(dim)));
+      prog.push_back(fm::mvin(ch, kTable, fm::spAddr(0), static_cast<uint32_t>(dim),
+                              static_cast<uint32_t>(dim)));
+      prog.push_back(fm::mvin(ch, entry, fm::spAddr(static_cast<uint32_t>(dim)),
+                              static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+      const RunOutcome r =
+          run(std::string("boveda_failed_mvin_") + kinds[kind] + "_channel" + std::to_string(ch));
+      EXPECT_EQ(r.modelErrors.code, static_cast<int>(hw::isa::errorCode("DMA_ERROR")));
+      EXPECT_EQ(r.modelErrors.funct, static_cast<int>(ch == 1 ? hw::isa::kMvin2 : hw::isa::kMvin3))
+          << kinds[kind];
+    }
+  image = good;
+}
+
+// The loader's pointer lines (docs/boveda.md, "Pointer lines") against the model, which
+// follows the same lines: compressed MVINs whose entries are looked up in order, backwards,
+// strided, at random and unaligned, on two channels, with a FLUSH and a plain MVOUT among them
+// (both invalidate the lines); entries near the end of memory, one in a line that runs past
+// it (an AXI error on the line: the entry is read alone); and a compressed MVOUT that rewrites
+// an entry of a held line, read back after a fence (the MVOUT invalidated the line). The
+// RDMA_BYTES_REC counter (every line read counts LineBytes) must equal the model's; every
+// block moved in is moved out and checked.
+TEST_F(Boveda, PointerLinesAgreeWithTheModel) {
+  const uint64_t memSize = kSize - 40; // memory ends 24 bytes into a line
+  image.resize(memSize);
+  const uint64_t memEnd = kBase + memSize;
+  std::vector<Block> blocks;
+  for (int i = 0; i < 24; ++i)
+    blocks.push_back(randomBlock(dim, dim, i % 3));
+  writeCompressed(blocks); // entry i at kTable + 8i: three lines of 64 bytes
+  auto copyEntry = [&](size_t i, uint64_t at) {
+    put32(at, blocks[i].first);
+    put32(at + 4, blocks[i].containers);
+  };
+  const uint64_t unaligned = kTable + 0x403;
+  for (size_t i = 0; i < 4; ++i)
+    copyEntry(i, unaligned + 8 * i);
+  const uint64_t endInside = memEnd - 72, endPast = memEnd - 16; // endPast's line runs past
+  ASSERT_EQ(endInside % 8, 0u);
+  copyEntry(2, endInside);
+  copyEntry(3, endPast);
+  const uint64_t stream2 = kStream + 0x8000; // the compressed MVOUT's stream (channel 2)
+
+  int rdmaBytes = -1;
+  for (const hw::isa::CounterEvent& e : hw::isa::counterEvents())
+    if (e.external && e.name == "RDMA_BYTES_REC")
+      rdmaBytes = e.id;
+  fm::CounterOpArgs counter;
+  counter.configure = true;
+  counter.external = true;
+  counter.event = rdmaBytes;
+  prog.push_back(fm::counterOp(counter));
+  for (int ch = 0; ch < 2; ++ch)
+    prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(dim)));
+  fm::ConfigLdArgs l2;
+  l2.channel = 2;
+  l2.stride = stream2;
+  l2.compressed = true;
+  prog.push_back(fm::configLd(l2));
+  auto rows = [&](size_t i) { return fm::spAddr(static_cast<uint32_t>(dim * i)); };
+  auto in = [&](int ch, uint64_t entry, size_t block) {
+    prog.push_back(
+        fm::mvin(ch, entry, rows(block), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+  };
+  for (size_t i = 0; i < 12; ++i)
+    in(0, kTable + 8 * i, i);
+  for (size_t i = 24; i-- > 12;)
+    in(1, kTable + 8 * i, i);
+  prog.push_back(fm::flush());
+  for (size_t i = 0; i < 24; i += 3)
+    in(0, kTable + 8 * i, i);
+  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  prog.push_back(
+      fm::mvout(kOut + 0x20000, rows(0), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+  std::vector<size_t> order(24);
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  for (size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[rng.next() % i]);
+  for (size_t k = 0; k < order.size(); ++k)
+    in(static_cast<int>(k % 2), kTable + 8 * order[k], order[k]);
+  for (size_t i = 0; i < 4; ++i)
+    in(1, unaligned + 8 * i, i);
+  in(0, endInside, 2);
+  in(0, endPast, 3); // a miss whose line read fails: the entry is read alone
+  in(0, endPast, 3); // a hit on that line: read alone again
+  in(0, endInside, 2);
+  // Entry 5's line is held; a compressed MVOUT of block 7's rows rewrites entry 5 (into the
+  // stream of channel 2); after a fence, entry 5 on channel 2 must be the new one.
+  in(0, kTable + 8 * 4, 4);
+  fm::ConfigStArgs st;
+  st.stride = static_cast<uint32_t>(stream2);
+  st.compressed = true;
+  prog.push_back(fm::configSt(st));
+  prog.push_back(
+      fm::mvout(kTable + 8 * 5, rows(7), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  prog.push_back(fm::counterOp({})); // fence (the harness waits for idle)
+  const size_t copy = 24;            // block 7 again, in rows of its own
+  in(2, kTable + 8 * 5, copy);
+  for (size_t i = 0; i <= copy; ++i)
+    prog.push_back(fm::mvout(kOut + 0x1000 * i, rows(i), static_cast<uint32_t>(dim),
+                             static_cast<uint32_t>(dim)));
+  prog.push_back(fm::counterOp({})); // RDMA_BYTES_REC, compared with the model
+  const RunOutcome r = run("boveda_pointer_lines");
+  EXPECT_EQ(r.modelErrors.count, 0u);
+  std::vector<Block> expected = blocks;
+  expected.push_back(blocks[7]);
+  expectBlocksAtOut(r, expected);
+  ASSERT_FALSE(r.responses.empty());
+  std::printf("[boveda] pointer lines: RDMA_BYTES_REC %llu\n",
+              static_cast<unsigned long long>(r.responses.back().data));
+}
+
+// The coherence rule for the host (docs/isa.md, "Boveda: compressed moves"): an entry the host
+// rewrites in a line the loader holds is seen only after a CONFIG_LD, MVOUT or FLUSH; the
+// accelerator and the model agree on the stale read and on the fresh one after a FLUSH.
+TEST_F(Boveda, HostRewriteOfAHeldEntryNeedsAFlush) {
+  std::vector<Block> blocks = {randomBlock(dim, dim, 0), randomBlock(dim, dim, 2)};
+  writeCompressed(blocks); // entry 0 -> block 0, entry 1 -> block 1, one line
+  funcmodel::DramImage reference(kBase, kSize);
+  reference.bytes() = image;
+  fm::FuncModel model(cfg, reference);
+  SystemOptions so;
+  so.memBase = kBase;
+  so.memSize = kSize;
+  so.seed = rng.next();
+  AccelSystem sys(cfg, so);
+  sys.memory().image() = image;
+  auto issue = [&](const fm::Instruction& i) {
+    EXPECT_TRUE(model.execute(i).accepted) << fm::formatInstruction(i);
+    sys.issue(i);
+  };
+  auto in = [&](uint64_t entry, uint32_t row) {
+    issue(fm::mvin(0, entry, fm::spAddr(row), static_cast<uint32_t>(dim),
+                   static_cast<uint32_t>(dim)));
+  };
+  issue(configLdCompressed(0, static_cast<uint32_t>(dim)));
+  in(kTable, 0); // reads the line of entries 0 and 1
+  ASSERT_TRUE(sys.drain()) << sys.hangReport();
+  // The host points entry 1 at block 0 (in both memories), after a fence.
+  for (int k = 0; k < 8; ++k) {
+    const uint32_t field = k < 4 ? blocks[0].first : blocks[0].containers;
+    const uint8_t b = static_cast<uint8_t>(field >> (8 * (k % 4)));
+    sys.memory().write8(kTable + 8 + static_cast<uint64_t>(k), b);
+    reference.at(kTable + 8 + static_cast<uint64_t>(k)) = b;
+  }
+  in(kTable + 8, 8); // stale: the held line still says block 1
+  issue(fm::flush());
+  in(kTable + 8, 16); // fresh: block 0
+  issue(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  for (uint32_t i = 0; i < 3; ++i)
+    issue(fm::mvout(kOut + 0x1000 * i, fm::spAddr(8 * i), static_cast<uint32_t>(dim),
+                    static_cast<uint32_t>(dim)));
+  ASSERT_TRUE(sys.drain()) << sys.hangReport();
+  sys.finish();
+  EXPECT_TRUE(sys.protocolClean()) << sys.protocolReport();
+  EXPECT_TRUE(sys.memory().image() == reference.bytes()) << "accelerator and model differ";
+  RunOutcome r;
+  r.dram = sys.memory().image();
+  expectBlocksAtOut(r, {blocks[0], blocks[1], blocks[0]});
 }
 
 // Compressed MVOUTs from the scratchpad and from the accumulator (scaled by 0.5, ReLU,

@@ -365,6 +365,33 @@ TEST_F(System, IllegalCommandsAreCountedAndNeverHang) {
   EXPECT_EQ(r.modelErrors.count, 6u); // the model agrees on what is illegal (independently)
 }
 
+// An MVIN2 or MVIN3 whose DRAM rows run past the end of memory gets an AXI error after it
+// was issued: ERROR must carry its own funct, not MVIN's (the model's view), whether it is
+// the only load in flight or follows a good load of another channel.
+TEST_F(System, AxiErrorOfMvin2AndMvin3ReportsTheirFunct) {
+  const uint32_t n = static_cast<uint32_t>(dim);
+  putMatrix(kIn, dim, dim, dim * ib, ib, p.inputWidth);
+  for (int ch = 1; ch <= 2; ++ch)
+    for (bool afterGood : {false, true}) {
+      fm::ConfigLdArgs ld{};
+      ld.stride = dim * static_cast<uint64_t>(ib);
+      prog.clear();
+      for (int c = 0; c < 3; ++c) {
+        ld.channel = c;
+        prog.push_back(fm::configLd(ld));
+      }
+      if (afterGood)
+        prog.push_back(fm::mvin(0, kIn, fm::spAddr(0), n, n));
+      prog.push_back(fm::mvin(ch, kBase + kSize - 2, fm::spAddr(dim), n, n)); // AXI error
+      prog.push_back(fm::mvin(3 - ch, kIn, fm::spAddr(2 * dim), n, n));       // a good one after
+      const RunOutcome r =
+          run("axi_error_channel" + std::to_string(ch) + (afterGood ? "_after_good" : ""));
+      EXPECT_EQ(r.modelErrors.code, static_cast<int>(hw::isa::errorCode("DMA_ERROR")));
+      EXPECT_EQ(r.modelErrors.funct, static_cast<int>(ch == 1 ? hw::isa::kMvin2 : hw::isa::kMvin3));
+      EXPECT_EQ(r.modelErrors.count, 1u);
+    }
+}
+
 TEST_F(System, RegistersDescribeTheConfigAndInterruptsFire) {
   const config::Derived d = config::derive(cfg);
   AccelSystem s(cfg, SystemOptions{});

@@ -37,15 +37,25 @@ void declareDiverted(vlog::Body& b, const Conns& conns, const PortWidths& ports)
 /// The plain load controller's ports that the Boveda loader takes over.
 PortWidths loaderDiverted(const AccelParams& p) {
   const int lenBits = config::log2Exact(p.maxBytes) + 1;
-  return {{"op_valid_i", 1},          {"op_ready_o", 1},
-          {"done_valid_o", 1},        {"done_id_o", p.rsIdBits},
-          {"err_valid_o", 1},         {"dma_req_valid_o", 1},
-          {"dma_req_ready_i", 1},     {"dma_req_addr_o", 32},
-          {"dma_req_len_o", lenBits}, {"dma_req_tag_o", p.dmaTagBits},
-          {"dma_resp_valid_i", 1},    {"dma_resp_ready_o", 1},
-          {"sp_valid_o", 1},          {"sp_ready_i", 1},
-          {"sp_row_o", p.spRowBits},  {"sp_data_o", p.spElems * p.iw},
-          {"sp_mask_o", p.spElems},   {"busy_o", 1},
+  return {{"op_valid_i", 1},
+          {"op_ready_o", 1},
+          {"done_valid_o", 1},
+          {"done_id_o", p.rsIdBits},
+          {"err_valid_o", 1},
+          {"err_ch_o", 2},
+          {"dma_req_valid_o", 1},
+          {"dma_req_ready_i", 1},
+          {"dma_req_addr_o", 32},
+          {"dma_req_len_o", lenBits},
+          {"dma_req_tag_o", p.dmaTagBits},
+          {"dma_resp_valid_i", 1},
+          {"dma_resp_ready_o", 1},
+          {"sp_valid_o", 1},
+          {"sp_ready_i", 1},
+          {"sp_row_o", p.spRowBits},
+          {"sp_data_o", p.spElems * p.iw},
+          {"sp_mask_o", p.spElems},
+          {"busy_o", 1},
           {"dma_wait_o", 1}};
 }
 
@@ -66,11 +76,13 @@ void bovedaLoader(vlog::Body& b, vlog::InstanceItem& load, const AccelParams& p)
              {"done_valid_o", "ld_done_valid"},
              {"done_id_o", "ld_done_id"},
              {"err_valid_o", "ld_err"},
+             {"err_ch_o", "ld_err_ch"},
              {"pl_op_valid_o", "pl_ld_op_valid"},
              {"pl_op_ready_i", "pl_ld_op_ready"},
              {"pl_done_valid_i", "pl_ld_done_valid"},
              {"pl_done_id_i", "pl_ld_done_id"},
              {"pl_err_i", "pl_ld_err"},
+             {"pl_err_ch_i", "pl_ld_err_ch"},
              {"dma_req_valid_o", "dma_rd_req_valid"},
              {"dma_req_ready_i", "dma_rd_req_ready"},
              {"dma_req_addr_o", "dma_rd_req_addr"},
@@ -106,8 +118,7 @@ void bovedaLoader(vlog::Body& b, vlog::InstanceItem& load, const AccelParams& p)
                                    {"sp_rd_ready_i", "sp_rd_ld_ready"},
                                    {"sp_rd_row_o", "sp_rd_ld_row"},
                                    {"sp_rd_rvalid_i", "sp_rd_ld_rvalid"},
-                                   {"sp_rd_rdata_i", "sp_rd_ld_rdata"},
-                                   {"err_dc_o", "ld_err_dc"}});
+                                   {"sp_rd_rdata_i", "sp_rd_ld_rdata"}});
 }
 } // namespace
 
@@ -319,14 +330,13 @@ vlog::Module AcceleratorGenerator::build() const {
   wire("dma_wr_done_error", 1);
   b.comment("Errors and status from the controllers.");
   wire("ld_err", 1);
+  wire("ld_err_ch", 2);
   if (boveda) {
     b.comment("Boveda loader status.");
     wire("bl_busy", 1);
     wire("bl_dma_wait", 1);
     wire("bl_stream_bytes", lenBits);
     wire("bs_stream_bytes", lenBits);
-    if (onChip)
-      wire("ld_err_dc", 1);
   }
   wire("st_err", 1);
   wire("ld_dma_wait", 1);
@@ -374,6 +384,7 @@ vlog::Module AcceleratorGenerator::build() const {
                         {"err_code_i", "dec_err_code"},
                         {"err_funct_i", "dec_err_funct"},
                         {"ld_err_i", "ld_err"},
+                        {"ld_err_ch_i", "ld_err_ch"},
                         {"st_err_i", "st_err"},
                         {"ctr_valid_i", "ctr_valid"},
                         {"ctr_rs1_i", "ctr_rs1"},
@@ -385,8 +396,6 @@ vlog::Module AcceleratorGenerator::build() const {
                         {"ext_rd_bytes_i", num(byteBits) + "'(dma_rd_bytes)"},
                         {"ext_wr_bytes_i", num(byteBits) + "'(dma_wr_bytes)"}};
     i.conns.insert(i.conns.end(), rest.begin(), rest.end());
-    if (onChip)
-      i.conns.emplace_back("ld_err_dc_i", "ld_err_dc");
     for (const PerfEvent& e : perfEvents(p)) {
       if (e.port.empty())
         continue;
@@ -511,7 +520,8 @@ vlog::Module AcceleratorGenerator::build() const {
                                {"acc_done_i", "acc_wr_ld_done"},
                                {"busy_o", "ld_busy"},
                                {"dma_wait_o", "ld_dma_wait"},
-                               {"err_valid_o", "ld_err"}});
+                               {"err_valid_o", "ld_err"},
+                               {"err_ch_o", "ld_err_ch"}});
     if (boveda)
       declareDiverted(b, conns, loaderDiverted(p));
     auto& i = b.instance(names::kLoadController, "u_load");

@@ -31,7 +31,7 @@ void declareParams(vlog::Module& m, const BovedaHwParams& p) {
           "bits per stream word (power of two, at most ContainerBits)");
 }
 
-void declareGroupLocals(vlog::Body& b) {
+void declareGroupLocals(vlog::Body& b, int bufWords) {
   b.localParam("CountWidth", "$clog2(GroupSize+1)");
   b.localParam("WBits", "$clog2(ElemWidth+1)", "a group width 0..ElemWidth");
   b.localParam("BitmapBits", "ZeroAware != 0 ? GroupSize : 0");
@@ -40,7 +40,11 @@ void declareGroupLocals(vlog::Body& b) {
                "the largest encoded group");
   b.localParam("GroupLenWidth", "$clog2(MaxGroupBits+1)");
   b.localParam("PosWidth", "$clog2(ContainerBits)", "a bit position inside a container");
-  b.localParam("BufBits", "MaxGroupBits + StreamWidth", "bit buffer: one group and one word");
+  b.localParam("BufBits",
+               "MaxGroupBits + " +
+                   std::string(bufWords == 1 ? "" : std::to_string(bufWords) + "*") + "StreamWidth",
+               bufWords == 1 ? "bit buffer: one group and one word"
+                             : "bit buffer: one group and " + std::to_string(bufWords) + " words");
 }
 
 void rankLogic(vlog::Body& b, const std::string& bitmap, const std::string& rank,

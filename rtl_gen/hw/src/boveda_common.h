@@ -15,7 +15,7 @@ inline const char* kCountType = "$clog2(GroupSize+1)";
 /// Local parameters both directions use: CountWidth, WBits (a width code 0..ElemWidth),
 /// BitmapBits, PayloadBits, MaxGroupBits (the largest encoded group), GroupLenWidth, PosWidth (a
 /// bit position inside a container) and BufBits (the bit buffer: one group plus one word).
-void declareGroupLocals(vlog::Body& b);
+void declareGroupLocals(vlog::Body& b, int bufWords);
 
 /// `rank` (GroupSize fields of CountWidth bits): field i = number of ones of `bitmap` below
 /// bit i; `ones` = all ones of `bitmap`. Cost: GroupSize small adders in a chain.

@@ -37,7 +37,7 @@ vlog::Module BovedaCompressorGenerator::build() const {
   m.output("out_last_o", Type::bit(), "the block's last word");
 
   vlog::Body& b = m.body();
-  boveda::declareGroupLocals(b);
+  boveda::declareGroupLocals(b, 1);
   b.localParam("FillWidth", "$clog2(BufBits+ContainerBits+1)",
                "the fill also counts a block's padding");
   b.blank();

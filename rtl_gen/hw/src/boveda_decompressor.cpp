@@ -6,9 +6,10 @@
 // slot instead of a variable shifter per value); zero-aware groups then route slot rank(i)
 // to lane i. After a block's last value the padding up to the container boundary is dropped
 // (and checked to be zero), so the next block's words follow without a gap.
-// Cost: two BufBits-wide barrel shifters (consume, append), GroupSize (W+1)-way muxes of W
-// bits, and for zero-aware GroupSize GroupSize-way muxes. Throughput: one group per cycle
-// while StreamWidth bits per cycle arrive.
+// Cost: two BufBits-wide barrel shifters (consume, append; BufBits = one group and two
+// words), GroupSize (W+1)-way muxes of W bits, and for zero-aware GroupSize GroupSize-way
+// muxes. Throughput: one group per cycle while StreamWidth bits per cycle arrive (a buffer of
+// one group and one word took a group every other cycle once groups were nearly a word).
 #include "boveda_common.h"
 
 namespace by::hw {
@@ -48,7 +49,7 @@ vlog::Module BovedaDecompressorGenerator::build() const {
            "that is not zero or not exactly up to the container boundary");
 
   vlog::Body& b = m.body();
-  boveda::declareGroupLocals(b);
+  boveda::declareGroupLocals(b, 2);
   b.localParam("FillWidth", "$clog2(BufBits+1)");
   b.localParam("SlotBits", "$clog2(GroupSize)", "a lane index");
   b.blank();
@@ -149,12 +150,14 @@ vlog::Module BovedaDecompressorGenerator::build() const {
   b.blank();
 
   b.comment("Buffer: shift out what was consumed, append a word above the rest. Words are "
-            "taken while a whole group and a word fit (from flops only, no path from "
-            "out_ready_i).");
+            "taken while a whole group and two words fit (from flops only, no path from "
+            "out_ready_i): with one word in reserve a group can leave and a word enter in "
+            "the same cycle, so groups of up to a word's bits flow at one per cycle.");
   b.logic("shift", Type::bits("FillWidth"));
   b.logic("fill_after", Type::bits("FillWidth"));
   b.logic("take_in", Type::bit());
-  b.assign("in_ready_o", "active_q && !starved && fill_q <= FillWidth'(MaxGroupBits)");
+  b.assign("in_ready_o",
+           "active_q && !starved && fill_q <= FillWidth'(MaxGroupBits + StreamWidth)");
   b.assign("take_in", "in_valid_i && in_ready_o");
   b.assign("shift", "take_group ? (short_group ? fill_q : FillWidth'(group_len)) : drop");
   b.assign("fill_after", "fill_q - shift");

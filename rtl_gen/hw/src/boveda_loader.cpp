@@ -2,27 +2,36 @@
 // controller, which keeps every other MVIN unchanged (docs/boveda.md, "Hardware").
 //
 // A compressed MVIN moves one block, the rows x cols values of the move in row-major order
-// (docs/isa.md). The loader reads the block's 8-byte pointer entry {first container,
-// containers}, checks it, then reads the block's containers with up to RobEntries DMA requests
-// of up to max_bytes in flight. Responses may return in any order; a reorder buffer (one
-// max_bytes entry per request in flight) hands them to the decompressor in stream order, one
-// StreamWidth-bit word per cycle. Decoded groups go through a value repacker that cuts them
-// into row pieces of DIM values (the last column block of a row: the rest), written to the
-// scratchpad like the plain controller's column blocks. The operation completes when the
-// decompressor has consumed the block and the last piece is written; a bad pointer entry, an
-// AXI error or a malformed block completes it with DMA_ERROR.
+// (docs/isa.md). The loader looks up the block's 8-byte pointer entry {first container,
+// containers}, checks it, then reads the block's containers in DMA requests of up to
+// max_bytes. Responses may return in any order; a reorder buffer of RobEntries max_bytes
+// entries (twice the DMA's max_inflight, at most 64: requests keep going out while the oldest
+// response is late) hands them to the decompressor in stream order, one StreamWidth-bit word
+// per cycle. Decoded groups go through a value repacker that cuts them into row pieces of DIM
+// values (the last column block of a row: the rest), written to the scratchpad like the plain
+// controller's column blocks. The operation completes when the decompressor has consumed the
+// block and the last piece is written; a bad pointer entry, an AXI error or a malformed block
+// completes it with DMA_ERROR.
+//
+// Pointer entries come through a pointer-line buffer (docs/boveda.md, "Pointer lines"): Lines
+// aligned lines of LineBytes of the table, least recently used replaced, the next line read
+// ahead while the moves walk the table in order, all invalidated by the decoder's ptr_inval
+// bit (set on the first compressed MVIN after a CONFIG_LD, MVOUT or FLUSH). Consecutive moves
+// with consecutive entries so need no DRAM round trip for their entry. An unaligned entry,
+// or one whose line read failed, is read alone (8 bytes).
 //
 // Pipelining: up to OpSlots (4) compressed operations are in the loader at once, in a queue
-// that every stage walks in order with its own index: pointer-entry reads (several in flight,
-// tag 8'hC0 + queue entry, issued before container reads), container reads (tag 8'h80 +
-// reorder entry; the reorder buffer is shared by all operations in issue order, so the next
-// operation's reads start as soon as the current one's are issued and entries are free),
-// block announcements to the decompressor (which takes exactly each block's words and may
-// start the next block in the cycle the current one ends), decompressor completions, row
-// pieces and completions, all in order. So a stream of compressed MVINs overlaps its DRAM
-// round trips; an operation whose pointer entry is refused is skipped by every stage and
-// completes with DMA_ERROR in its turn. The reservation station has already ordered
-// conflicting operations (it dispatches a load only once the loads it depends on completed).
+// that every stage walks in order with its own index: lookups (pf: line reads, tag 8'hE0 +
+// line, or entries read alone, tag 8'hC0 + queue entry, before container reads), entries
+// taken from their lines (pr), container reads (tag 8'h80 + reorder entry; the reorder
+// buffer is shared by all operations in issue order, so the next operation's reads start as
+// soon as the current one's are issued and entries are free), block announcements to the
+// decompressor (which takes exactly each block's words and may start the next block in the
+// cycle the current one ends), decompressor completions, row pieces and completions, all in
+// order. So a stream of compressed MVINs overlaps its DRAM round trips; an operation whose
+// pointer entry is refused is skipped by every stage and completes with DMA_ERROR in its
+// turn. The reservation station has already ordered conflicting operations (it dispatches a
+// load only once the loads it depends on completed).
 //
 // Sharing with the plain controller: operations are routed by their `compressed` bit; DMA
 // requests and scratchpad writes are multiplexed (the loader first); DMA responses are routed
@@ -42,8 +51,11 @@
 #include "boveda_loader.h"
 
 #include "config/derived.h"
+#include "hw/isa.h"
 #include "op_layouts.h"
 #include "text_util.h"
+
+#include <stdexcept>
 
 namespace by::hw {
 
@@ -54,7 +66,7 @@ vlog::Module BovedaLoaderGenerator::build() const {
   const BovedaHwParams& h = boveda_;
   const PackedLayout ld = loadOpLayout(p);
   const int payload = opPayloadWidth(p);
-  const int rob = std::max(2, p.maxInflight);
+  const int rob = std::min(64, 2 * p.maxInflight); // reorder entries (tags 8'h80..8'hBF)
   const int robBits = config::log2Exact(rob);
   const int dataBits = p.maxBytes * 8;
   const int wordsPerEntry = dataBits / h.streamWidth;
@@ -68,6 +80,16 @@ vlog::Module BovedaLoaderGenerator::build() const {
   const int rowsPerContainer = h.containerBits / spRow;
   const int kOps = 4; // compressed operations in the loader at once
   const int opBits = config::log2Exact(kOps);
+  const int kLines = isa::kBovedaPtrLines; // pointer-line buffer (docs/boveda.md)
+  const int lineBits = config::log2Exact(kLines);
+  const int lineBytes = isa::bovedaPtrLineBytes(p.maxBytes);
+  const int lineLog = config::log2Exact(lineBytes);
+  const int lineAddrBits = 32 - lineLog;
+  const int wordIdxBits = config::log2Exact(lineBytes / 8);
+  const int pageLineBits = config::log2Exact(static_cast<int>(isa::kBovedaPtrPageBytes)) - lineLog;
+  if (kOps > 32 || kLines > 32)
+    throw std::logic_error("boveda loader: DMA tags 8'h80 + reorder entry, 8'hC0 + queue entry "
+                           "and 8'hE0 + line must not overlap");
 
   vlog::Module m(names::kBovedaLoader,
                  "Boveda loader: compressed MVINs (pointer entry, container reads through a "
@@ -83,12 +105,14 @@ vlog::Module BovedaLoaderGenerator::build() const {
   m.output("done_valid_o", Type::bit());
   m.output("done_id_o", Type::bits(p.rsIdBits));
   m.output("err_valid_o", Type::bit(), "a load operation saw an AXI error or a bad block");
+  m.output("err_ch_o", Type::bits(2), "its channel field (the funct the error reports)");
   m.portGroup("The plain load controller (its op id and payload are op_id_i / op_payload_i).");
   m.output("pl_op_valid_o", Type::bit());
   m.input("pl_op_ready_i", Type::bit());
   m.input("pl_done_valid_i", Type::bit());
   m.input("pl_done_id_i", Type::bits(p.rsIdBits));
   m.input("pl_err_i", Type::bit());
+  m.input("pl_err_ch_i", Type::bits(2));
   m.portGroup("DMA reader, shared.");
   m.output("dma_req_valid_o", Type::bit());
   m.input("dma_req_ready_i", Type::bit());
@@ -125,7 +149,6 @@ vlog::Module BovedaLoaderGenerator::build() const {
     m.output("sp_rd_row_o", Type::bits(p.spRowBits));
     m.input("sp_rd_rvalid_i", Type::bit());
     m.input("sp_rd_rdata_i", Type::bits(spRow));
-    m.output("err_dc_o", Type::bit(), "err_valid_o comes from a DECOMPRESS");
   }
   m.portGroup("Status (the loader's own).");
   m.output("busy_o", Type::bit());
@@ -135,11 +158,14 @@ vlog::Module BovedaLoaderGenerator::build() const {
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
   b.localParam("OpSlots", num(kOps), "compressed operations in the loader at once");
-  b.localParam("RobEntries", num(rob), "container requests in flight");
+  b.localParam("RobEntries", num(rob),
+               "reorder entries: container requests in flight or waiting for the decompressor");
   b.localParam("RobBits", num(robBits));
   b.localParam("MaxBytes", num(p.maxBytes));
   b.localParam("StreamWidth", num(h.streamWidth));
   b.localParam("ContainerBytes", num(h.containerBits / 8));
+  b.localParam("Lines", num(kLines), "pointer-line buffer: lines");
+  b.localParam("LineBytes", num(lineBytes), "pointer-line buffer: bytes per line");
   b.blank();
 
   // ---------------------------------------------------------------- routing
@@ -164,11 +190,12 @@ vlog::Module BovedaLoaderGenerator::build() const {
 
   // ---------------------------------------------------------------- operation queue
   b.comment("Operation queue, in order. Each stage walks it with its own index (an entry "
-            "number plus a wrap bit): tail (accept), pf (pointer-entry read issued), rd "
-            "(container reads), an (block announced to the decompressor), dd (decompressor "
-            "done), wr (row pieces written), head (completion). An entry whose pointer entry "
-            "was refused (bad) is skipped by every stage and completes with an error.");
-  for (const char* idx : {"tail", "pf", "rd", "an", "dd", "wr", "head"})
+            "number plus a wrap bit): tail (accept), pf (pointer entry looked up), pr (pointer "
+            "entry taken from its line), rd (container reads), an (block announced to the "
+            "decompressor), dd (decompressor done), wr (row pieces written), head "
+            "(completion). An entry whose pointer entry was refused (bad) is skipped by every "
+            "stage and completes with an error.");
+  for (const char* idx : {"tail", "pf", "pr", "rd", "an", "dd", "wr", "head"})
     b.logic(std::string(idx) + "_q", Type::bits(opBits + 1));
   b.logicArray("e_payload_q", Type::bits(ld.width()), "OpSlots", "the operation", "mem2reg");
   b.logicArray("e_id_q", Type::bits(p.rsIdBits), "OpSlots", "", "mem2reg");
@@ -183,6 +210,10 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.logic("e_err_q", Type::bits("OpSlots"), "AXI error or malformed block");
   b.logic("e_dec_q", Type::bits("OpSlots"), "the decompressor consumed the block");
   b.logic("e_wr_q", Type::bits("OpSlots"), "every row piece is written");
+  b.logic("e_wait_q", Type::bits("OpSlots"), "looked up in a line, entry not yet taken");
+  b.logicArray("e_line_q", Type::bits(lineBits), "OpSlots", "its line", "mem2reg");
+  b.logicArray("e_word_q", Type::bits(wordIdxBits), "OpSlots", "its 8-byte word in the line",
+               "mem2reg");
   b.assign("q_full", "tail_q[" + num(opBits) + "] != head_q[" + num(opBits) + "] && tail_q[" +
                          num(opBits - 1) + ":0] == head_q[" + num(opBits - 1) + ":0]");
   auto entry = [&](const std::string& idx) { return idx + "_q[" + num(opBits - 1) + ":0]"; };
@@ -192,31 +223,143 @@ vlog::Module BovedaLoaderGenerator::build() const {
   };
   b.comment("The fields each stage needs, of its own entry.");
   if (onChip) {
-    ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram", "onchip"});
+    ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram", "ptr_inval", "onchip"});
     ld.unpack(b, "e_payload_q[" + entry("rd") + "]", "rd_", {"onchip"});
-    ld.unpack(b, "e_payload_q[" + entry("head") + "]", "head_", {"onchip"});
   } else {
-    ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram"});
+    ld.unpack(b, "e_payload_q[" + entry("pf") + "]", "pf_", {"dram", "ptr_inval"});
   }
+  ld.unpack(b, "e_payload_q[" + entry("pr") + "]", "pr_", {"dram"});
+  ld.unpack(b, "e_payload_q[" + entry("head") + "]", "head_", {"channel"});
   ld.unpack(b, "e_payload_q[" + entry("an") + "]", "an_", {"rows", "cols"});
   ld.unpack(b, "e_payload_q[" + entry("wr") + "]", "wr_",
             {"row", "rows", "cols", "blocks", "block_stride"});
   b.blank();
 
-  // ---------------------------------------------------------------- pointer entries
-  b.comment("Pointer entries {first container, containers}, read in order, several in flight "
-            "(tag 8'hC0 + entry). The stream lies at stride + first * ContainerBytes. A count "
-            "of 0, more containers than a block of its values can need (every group at full "
-            "width), an AXI error or a stream past 4 GiB refuse the operation unread." +
-            std::string(onChip ? " DECOMPRESS has no pointer entry." : ""));
-  b.logic("pf_valid", Type::bit(), "a pointer-entry read to issue");
+  // ---------------------------------------------------------------- pointer lines
+  b.comment("Pointer-line buffer (docs/boveda.md, \"Pointer lines\"): Lines aligned lines of "
+            "LineBytes, read whole (tag 8'hE0 + line). The pf stage looks each entry up in "
+            "order: an entry whose ptr_inval bit is set first invalidates every line (one "
+            "cycle); an unaligned entry is read alone (tag 8'hC0 + queue entry); otherwise a "
+            "hit takes its line, a miss reads its line into the least recently used one "
+            "(waiting while that line is still read or an entry still needs it), and then, "
+            "when the moves walk the table in order (a hit, or the line after the last "
+            "lookup's), the next line of the same 4 KiB page is read ahead into the least "
+            "recently used line if absent.");
+  b.logic("ln_valid_q", Type::bits("Lines"), "holds (or is reading) line ln_addr_q");
+  b.logic("ln_fill_q", Type::bits("Lines"), "its read is in flight");
+  b.logic("ln_err_q", Type::bits("Lines"), "its read had an AXI error: entries are read alone");
+  b.logicArray("ln_addr_q", Type::bits(lineAddrBits), "Lines", "address / LineBytes", "mem2reg");
+  b.logicArray("ln_age_q", Type::bits(lineBits), "Lines", "0: most recently used (a permutation)",
+               "mem2reg");
+  b.logicArray("ln_data_q", Type::bits(lineBytes * 8), "Lines", "", "mem2reg");
+  b.logic("last_valid_q", Type::bit(), "last_q holds the line of the last lookup");
+  b.logic("last_q", Type::bits(lineAddrBits));
+  b.logic("pf_inv_done_q", Type::bit(), "the pf entry's invalidation is done");
+  b.logic("pf_pref_q", Type::bit(), "the pf entry's lookup is done, its read-ahead is due");
+  b.logic("pf_pref_line_q", Type::bits(lineAddrBits), "the line to read ahead");
+  b.logic("pf_valid", Type::bit(), "the pf entry is a compressed MVIN");
   b.assign("pf_valid", pending("pf") + (onChip ? " && !pf_onchip" : ""));
   if (onChip) {
     b.logic("pf_skip", Type::bit(), "the pf entry is a DECOMPRESS");
     b.assign("pf_skip", pending("pf") + " && pf_onchip");
   }
-  b.logic("ptr_resp", Type::bit());
-  b.logic("ptr_e", Type::bits(opBits), "the entry the response belongs to");
+  b.logic("pf_inv", Type::bit(), "invalidate every line for the pf entry");
+  b.logic("pf_look", Type::bit(), "look the pf entry up");
+  b.logic("pf_unal", Type::bit(), "its entry is not 8-byte aligned: read it alone");
+  b.logic("pf_line", Type::bits(lineAddrBits));
+  b.logic("ln_hit", Type::bits("Lines"), "line i holds pf_line");
+  b.logic("ln_next", Type::bits("Lines"), "line i holds pf_line + 1");
+  b.logic("ln_lock", Type::bits("Lines"), "line i is being read or an entry still needs it");
+  b.logic("pf_hit", Type::bit());
+  b.logic("pf_hit_line", Type::bits(lineBits));
+  b.logic("vic", Type::bits(lineBits), "the least recently used line");
+  b.logic("pf_seq", Type::bit(), "a hit, or the line after the last lookup's");
+  b.logic("pf_want_pref", Type::bit(), "read pf_line + 1 ahead");
+  b.assign("pf_inv", "pf_valid && pf_ptr_inval && !pf_inv_done_q");
+  b.assign("pf_look", "pf_valid && !pf_inv && !pf_pref_q");
+  b.assign("pf_unal", "pf_dram[2:0] != '0");
+  b.assign("pf_line", "pf_dram[31:" + num(lineLog) + "]");
+  b.comb()
+      .line("pf_hit = 1'b0;")
+      .line("pf_hit_line = '0;")
+      .line("vic = '0;")
+      .line("ln_lock = ln_fill_q;")
+      .forLoop("i", "Lines",
+               [&](vlog::Stmts& t) {
+                 t.line("ln_hit[i] = ln_valid_q[i] && ln_addr_q[i] == pf_line;");
+                 t.line("ln_next[i] = ln_valid_q[i] && ln_addr_q[i] == pf_line + " +
+                        num(lineAddrBits) + "'d1;");
+                 t.ifElse("ln_hit[i]", [&](vlog::Stmts& u) {
+                   u.line("pf_hit = 1'b1;").line("pf_hit_line = " + num(lineBits) + "'(i);");
+                 });
+                 t.ifElse("ln_age_q[i] == " + num(lineBits) + "'(Lines-1)",
+                          [&](vlog::Stmts& u) { u.line("vic = " + num(lineBits) + "'(i);"); });
+               })
+      .forLoop("e", "OpSlots", [](vlog::Stmts& t) {
+        t.ifElse("e_wait_q[e]", [](vlog::Stmts& u) { u.line("ln_lock[e_line_q[e]] = 1'b1;"); });
+      });
+  b.assign("pf_seq",
+           "pf_hit || (last_valid_q && last_q + " + num(lineAddrBits) + "'d1 == pf_line)");
+  b.assign("pf_want_pref",
+           "pf_seq && pf_line[" + num(pageLineBits - 1) + ":0] != '1 && ln_next == '0");
+  b.logic("pf_req_direct", Type::bit(), "read the pf entry alone");
+  b.logic("pf_req_fill", Type::bit(), "read the pf entry's line (a miss)");
+  b.logic("pf_req_pref", Type::bit(), "read the next line ahead");
+  b.logic("pf_req", Type::bit());
+  b.assign("pf_req_direct", "pf_look && pf_unal");
+  b.assign("pf_req_fill", "pf_look && !pf_unal && !pf_hit && !ln_lock[vic]");
+  b.assign("pf_req_pref", "pf_valid && pf_pref_q && !ln_lock[vic]");
+  b.assign("pf_req", "pf_req_direct || pf_req_fill || pf_req_pref");
+  b.logic("pf_fire", Type::bit());
+  b.logic("pf_a_done", Type::bit(), "the aligned lookup is done: the entry has its line");
+  b.logic("pf_a_line", Type::bits(lineBits));
+  b.logic("pf_adv", Type::bit(), "the pf stage moves on");
+  b.logic("alloc", Type::bit(), "line vic starts reading a new line");
+  b.logic("touch", Type::bit(), "a line becomes the most recently used");
+  b.logic("touch_line", Type::bits(lineBits));
+  b.assign("pf_a_done", "pf_look && !pf_unal && (pf_hit || pf_fire)");
+  b.assign("pf_a_line", "pf_hit ? pf_hit_line : vic");
+  b.assign("pf_adv", std::string(onChip ? "pf_skip || " : "") +
+                         "(pf_req_direct && pf_fire) || (pf_a_done && !pf_want_pref) ||\n"
+                         "      (pf_req_pref && pf_fire)");
+  b.assign("alloc", "(pf_req_fill || pf_req_pref) && pf_fire");
+  b.assign("touch", "pf_a_done || alloc");
+  b.assign("touch_line", "pf_a_done ? pf_a_line : vic");
+  b.blank();
+
+  b.comment("The pr stage takes the looked-up entries' words from their lines, in order, once "
+            "the line is read; an entry whose line read failed is read alone.");
+  b.logic("pr_pending", Type::bit());
+  b.logic("pr_e", Type::bits(opBits));
+  b.logic("pr_line", Type::bits(lineBits));
+  b.logic("pr_ready", Type::bit(), "the pr entry's line is read");
+  b.logic("pr_fallback", Type::bit(), "read the pr entry alone");
+  b.logic("pr_fb_fire", Type::bit());
+  b.logic("res_fire", Type::bit(), "the pr entry's word is taken this cycle");
+  b.logic("pr_adv", Type::bit());
+  b.logic("ln_word", Type::bits(64));
+  b.assign("pr_pending", "pr_q != pf_q");
+  b.assign("pr_e", entry("pr"));
+  b.assign("pr_line", "e_line_q[pr_e]");
+  b.assign("pr_ready", "pr_pending && e_wait_q[pr_e] && !ln_fill_q[pr_line]");
+  b.assign("pr_fallback", "pr_ready && ln_err_q[pr_line]");
+  b.assign("res_fire", "pr_ready && !ln_err_q[pr_line] && !ptr_resp");
+  b.assign("pr_adv", "(pr_pending && !e_wait_q[pr_e]) || res_fire || pr_fb_fire");
+  b.assign("ln_word", "64'(ln_data_q[pr_line] >> (32'(e_word_q[pr_e]) * 32'd64))");
+  b.blank();
+
+  // ---------------------------------------------------------------- pointer entries
+  b.comment("Pointer entries {first container, containers}: a word taken from a line, or the "
+            "response of an entry read alone (tag 8'hC0 + entry). The stream lies at stride + "
+            "first * ContainerBytes. A count of 0, more containers than a block of its values "
+            "can need (every group at full width), an AXI error or a stream past 4 GiB refuse "
+            "the operation unread." +
+            std::string(onChip ? " DECOMPRESS has no pointer entry." : ""));
+  b.logic("ptr_resp", Type::bit(), "an entry read alone arrives");
+  b.logic("line_resp", Type::bit(), "a line arrives");
+  b.logic("ptr_set", Type::bit(), "an entry is known this cycle");
+  b.logic("ptr_e", Type::bits(opBits), "its queue entry");
+  b.logic("ptr_word", Type::bits(64));
   b.logic("ptr_first", Type::bits(32));
   b.logic("ptr_count", Type::bits(32));
   b.logic("ptr_values", Type::bits(32));
@@ -226,24 +369,29 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.logic("ptr_bad", Type::bit());
   ld.unpack(b, "e_payload_q[ptr_e]", "pe_", {"rows", "cols", "stride"});
   b.assign("ptr_resp", "dma_resp_valid_i && dma_resp_tag_i[" + num(tagBits - 1) + ":" +
-                           num(tagBits - 2) + "] == 2'b11");
-  b.assign("ptr_e", num(opBits) + "'(dma_resp_tag_i)");
-  b.assign("ptr_first", "dma_resp_data_i[31:0]");
-  b.assign("ptr_count", "dma_resp_data_i[63:32]");
+                           num(tagBits - 3) + "] == 3'b110");
+  b.assign("line_resp", "dma_resp_valid_i && dma_resp_tag_i[" + num(tagBits - 1) + ":" +
+                            num(tagBits - 3) + "] == 3'b111");
+  b.assign("ptr_set", "ptr_resp || res_fire");
+  b.assign("ptr_e", "ptr_resp ? " + num(opBits) + "'(dma_resp_tag_i) : pr_e");
+  b.assign("ptr_word", "ptr_resp ? dma_resp_data_i[63:0] : ln_word");
+  b.assign("ptr_first", "ptr_word[31:0]");
+  b.assign("ptr_count", "ptr_word[63:32]");
   b.assign("ptr_values", "32'(pe_rows) * 32'(pe_cols)");
   b.assign("ptr_start", "64'(pe_stride) + 64'(ptr_first) * 64'(ContainerBytes)");
   b.assign("ptr_bytes", "64'(ptr_count) * 64'(ContainerBytes)");
   b.assign("max_containers", "((64'(ptr_values) + 64'd" + num(h.groupSize - 1) + ") / 64'd" +
                                  num(h.groupSize) + " * 64'd" + num(maxGroupBits) + " + 64'd" +
                                  num(h.containerBits - 1) + ") / 64'd" + num(h.containerBits));
-  b.assign("ptr_bad", "dma_resp_error_i || ptr_count == '0 || 64'(ptr_count) > max_containers ||\n"
-                      "      ptr_start + ptr_bytes > 64'h100000000");
+  b.assign("ptr_bad", "(ptr_resp && dma_resp_error_i) || ptr_count == '0 ||\n"
+                      "      64'(ptr_count) > max_containers || ptr_start + ptr_bytes > "
+                      "64'h100000000");
   b.blank();
 
   // ---------------------------------------------------------------- container reads
   b.comment("Container reads: the rd entry's stream in requests of up to MaxBytes, at most "
-            "RobEntries in flight (issued minus fed); request i uses reorder entry i mod "
-            "RobEntries whatever operation it belongs to.");
+            "RobEntries issued and not yet fed (the DMA itself takes at most max_inflight); "
+            "request i uses reorder entry i mod RobEntries whatever operation it belongs to.");
   b.logic("rd_active_q", Type::bit(), "rd_addr_q / rd_left_q hold the rd entry's stream");
   b.logic("rd_addr_q", Type::bits(32));
   b.logic("rd_left_q", Type::bits(32), "stream bytes not yet requested");
@@ -259,23 +407,31 @@ vlog::Module BovedaLoaderGenerator::build() const {
                        "seq_issue_q[RobBits-1:0] == seq_feed_q[RobBits-1:0]");
   b.assign("rd_valid", std::string("rd_active_q && !rob_full") + (onChip ? " && !rd_onchip" : ""));
   b.assign("rd_start", "!rd_active_q && " + known("rd"));
-  b.comment("Requests: the pointer entries first, then container reads; the loader before the "
-            "plain controller.");
+  b.comment("Requests: entries read alone after a failed line read first, then the pf stage's "
+            "reads, then container reads; the loader before the plain controller.");
   b.logic("eng_req_valid", Type::bit());
-  b.logic("pf_fire", Type::bit());
   b.logic("rd_fire", Type::bit());
-  b.assign("eng_req_valid", "pf_valid || rd_valid");
-  b.assign("pf_fire", "pf_valid && dma_req_ready_i");
-  b.assign("rd_fire", "!pf_valid && rd_valid && dma_req_ready_i");
+  b.logic("pf_addr", Type::bits(32));
+  b.assign("eng_req_valid", "pr_fallback || pf_req || rd_valid");
+  b.assign("pr_fb_fire", "pr_fallback && dma_req_ready_i");
+  b.assign("pf_fire", "!pr_fallback && pf_req && dma_req_ready_i");
+  b.assign("rd_fire", "!pr_fallback && !pf_req && rd_valid && dma_req_ready_i");
+  b.assign("pf_addr", "pf_req_direct ? pf_dram : {pf_req_pref ? pf_pref_line_q : pf_line, " +
+                          num(lineLog) + "'d0}");
   b.assign("dma_req_valid_o", "eng_req_valid || pl_dma_req_valid_i");
-  b.assign("dma_req_addr_o", "!eng_req_valid ? pl_dma_req_addr_i : pf_valid ? pf_dram : rd_addr_q");
-  b.assign("dma_req_len_o",
-           "!eng_req_valid ? pl_dma_req_len_i : pf_valid ? " + num(lenBits) + "'d8 : rd_len");
+  b.assign("dma_req_addr_o", "!eng_req_valid ? pl_dma_req_addr_i : pr_fallback ? pr_dram :\n"
+                             "      pf_req ? pf_addr : rd_addr_q");
+  b.assign("dma_req_len_o", "!eng_req_valid ? pl_dma_req_len_i :\n"
+                            "      (pr_fallback || pf_req_direct) ? " +
+                                num(lenBits) + "'d8 : pf_req ? " + num(lenBits) +
+                                "'(LineBytes) : rd_len");
   b.assign("dma_req_tag_o", "!eng_req_valid ? pl_dma_req_tag_i :\n"
-                            "      pf_valid ? " +
-                                num(tagBits) + "'hC0 | " + num(tagBits) + "'(" + entry("pf") +
-                                ") :\n" + "      " + num(tagBits) + "'h80 | " + num(tagBits) +
-                                "'(seq_issue_q[RobBits-1:0])");
+                            "      pr_fallback ? " +
+                                num(tagBits) + "'hC0 | " + num(tagBits) + "'(pr_e) :\n" +
+                                "      pf_req_direct ? " + num(tagBits) + "'hC0 | " + num(tagBits) +
+                                "'(" + entry("pf") + ") :\n" + "      pf_req ? " + num(tagBits) +
+                                "'hE0 | " + num(tagBits) + "'(vic) :\n" + "      " + num(tagBits) +
+                                "'h80 | " + num(tagBits) + "'(seq_issue_q[RobBits-1:0])");
   b.assign("pl_dma_req_ready_o", "dma_req_ready_i && !eng_req_valid");
   b.assign("dma_wait_o", "eng_req_valid && !dma_req_ready_i");
   b.assign("stream_bytes_o", "rd_fire ? rd_len : '0");
@@ -432,14 +588,23 @@ vlog::Module BovedaLoaderGenerator::build() const {
   b.assign("done_valid_o", "pl_done_valid_i || eng_done");
   b.assign("done_id_o", "pl_done_valid_i ? pl_done_id_i : e_id_q[head_e]");
   b.assign("err_valid_o", "pl_err_i || (eng_done && e_err_q[head_e])");
-  b.assign("busy_o", "head_q != tail_q");
-  if (onChip)
-    b.assign("err_dc_o", "eng_done && e_err_q[head_e] && head_onchip");
+  b.assign("err_ch_o", "pl_err_i ? pl_err_ch_i : head_channel");
+  b.assign("busy_o", "head_q != tail_q || ln_fill_q != '0");
   b.blank();
 
   vlog::SeqItem& q = b.sequential();
   q.reset.line("tail_q <= '0;")
       .line("pf_q <= '0;")
+      .line("pr_q <= '0;")
+      .line("e_wait_q <= '0;")
+      .line("ln_valid_q <= '0;")
+      .line("ln_fill_q <= '0;")
+      .line("ln_err_q <= '0;")
+      .line("last_valid_q <= 1'b0;")
+      .line("last_q <= '0;")
+      .line("pf_inv_done_q <= 1'b0;")
+      .line("pf_pref_q <= 1'b0;")
+      .line("pf_pref_line_q <= '0;")
       .line("rd_q <= '0;")
       .line("an_q <= '0;")
       .line("dd_q <= '0;")
@@ -460,6 +625,8 @@ vlog::Module BovedaLoaderGenerator::build() const {
       .line("wr_active_q <= 1'b0;")
       .line("wr_r_q <= '0;")
       .line("wr_blk_q <= '0;");
+  q.reset.forLoop("i", "Lines",
+                  [&](vlog::Stmts& t) { t.line("ln_age_q[i] <= " + num(lineBits) + "'(i);"); });
   if (onChip)
     q.reset.line("sp_rsp_slot_q <= '0;").line("dma_out_q <= '0;");
   q.clocked.comment("Accept into the tail entry.")
@@ -471,11 +638,54 @@ vlog::Module BovedaLoaderGenerator::build() const {
                     .line("e_bad_q[" + entry("tail") + "] <= 1'b0;")
                     .line("e_err_q[" + entry("tail") + "] <= 1'b0;")
                     .line("e_dec_q[" + entry("tail") + "] <= 1'b0;")
-                    .line("e_wr_q[" + entry("tail") + "] <= 1'b0;");
+                    .line("e_wr_q[" + entry("tail") + "] <= 1'b0;")
+                    .line("e_wait_q[" + entry("tail") + "] <= 1'b0;");
               })
-      .ifElse(onChip ? "pf_fire || pf_skip" : "pf_fire",
-              [](vlog::Stmts& s) { s.line("pf_q <= pf_q + 1'b1;"); })
-      .ifElse("ptr_resp",
+      .comment("Lookups (pf), lines, entries taken from lines (pr).")
+      .ifElse("pf_adv",
+              [](vlog::Stmts& s) {
+                s.line("pf_q <= pf_q + 1'b1;")
+                    .line("pf_inv_done_q <= 1'b0;")
+                    .line("pf_pref_q <= 1'b0;");
+              })
+      .ifElse("pf_inv",
+              [](vlog::Stmts& s) {
+                s.line("pf_inv_done_q <= 1'b1;")
+                    .line("ln_valid_q <= '0;")
+                    .line("last_valid_q <= 1'b0;");
+              })
+      .ifElse("pf_a_done",
+              [&](vlog::Stmts& s) {
+                s.line("e_wait_q[" + entry("pf") + "] <= 1'b1;")
+                    .line("last_q <= pf_line;")
+                    .line("last_valid_q <= 1'b1;");
+                s.ifElse("pf_want_pref", [&](vlog::Stmts& t) {
+                  t.line("pf_pref_q <= 1'b1;")
+                      .line("pf_pref_line_q <= pf_line + " + num(lineAddrBits) + "'d1;");
+                });
+              })
+      .ifElse("alloc",
+              [](vlog::Stmts& s) {
+                s.line("ln_valid_q[vic] <= 1'b1;")
+                    .line("ln_fill_q[vic] <= 1'b1;")
+                    .line("ln_err_q[vic] <= 1'b0;");
+              })
+      .ifElse("line_resp",
+              [&](vlog::Stmts& s) {
+                s.line("ln_fill_q[" + num(lineBits) + "'(dma_resp_tag_i)] <= 1'b0;")
+                    .line("ln_err_q[" + num(lineBits) + "'(dma_resp_tag_i)] <= dma_resp_error_i;");
+              })
+      .ifElse("touch",
+              [](vlog::Stmts& s) {
+                s.forLoop("i", "Lines", [](vlog::Stmts& t) {
+                  t.ifElse("ln_age_q[i] < ln_age_q[touch_line]",
+                           [](vlog::Stmts& u) { u.line("ln_age_q[i] <= ln_age_q[i] + 1'b1;"); });
+                });
+                s.line("ln_age_q[touch_line] <= '0;");
+              })
+      .ifElse("pr_adv", [](vlog::Stmts& s) { s.line("pr_q <= pr_q + 1'b1;"); })
+      .ifElse("res_fire || pr_fb_fire", [](vlog::Stmts& s) { s.line("e_wait_q[pr_e] <= 1'b0;"); })
+      .ifElse("ptr_set",
               [](vlog::Stmts& s) {
                 s.line("e_ptr_q[ptr_e] <= 1'b1;")
                     .line("e_bad_q[ptr_e] <= ptr_bad;")
@@ -591,7 +801,21 @@ vlog::Module BovedaLoaderGenerator::build() const {
           .line("e_words_q[" + entry("tail") + "] <= op_containers * 32'd" +
                 num(h.containerBits / h.streamWidth) + ";");
   });
-  d.clocked.ifElse("ptr_resp", [](vlog::Stmts& s) {
+  d.clocked
+      .ifElse("pf_a_done",
+              [&](vlog::Stmts& s) {
+                s.line("e_line_q[" + entry("pf") + "] <= pf_a_line;")
+                    .line("e_word_q[" + entry("pf") + "] <= pf_dram[" + num(lineLog - 1) + ":3];");
+              })
+      .ifElse("alloc",
+              [](vlog::Stmts& s) {
+                s.line("ln_addr_q[vic] <= pf_req_pref ? pf_pref_line_q : pf_line;");
+              })
+      .ifElse("line_resp", [&](vlog::Stmts& s) {
+        s.line("ln_data_q[" + num(lineBits) + "'(dma_resp_tag_i)] <= dma_resp_data_i[" +
+               num(lineBytes * 8 - 1) + ":0];");
+      });
+  d.clocked.ifElse("ptr_set", [](vlog::Stmts& s) {
     s.line("e_start_q[ptr_e] <= ptr_start[31:0];")
         .line("e_left_q[ptr_e] <= ptr_bytes[31:0];")
         .line("e_words_q[ptr_e] <= 32'(ptr_bytes * 64'd8 / 64'(StreamWidth));");

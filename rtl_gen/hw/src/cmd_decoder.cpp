@@ -128,6 +128,9 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("ld_shrink_q", Type::bits(3));
   if (boveda) {
     b.logic("ld_comp_q", Type::bits(3), "Boveda: the channel's MVINs are compressed");
+    b.logic("ptr_inval_q", Type::bit(),
+            "Boveda: a CONFIG_LD, MVOUT or FLUSH since the last compressed MVIN (whose lookup "
+            "then invalidates the loader's pointer lines)");
     b.logic("st_comp_q", Type::bit(), "Boveda: MVOUTs are compressed");
     b.logic("st_epoch_q", Type::bit(), "toggled by every compressed CONFIG_ST (a new stream)");
   }
@@ -496,7 +499,8 @@ vlog::Module CmdDecoderGenerator::build() const {
                                             {"cols", "mv_cols"},
                                             {"blocks", "mv_blocks[7:0]"},
                                             {"stride", "ld_stride"},
-                                            {"block_stride", "ld_bstride"}};
+                                            {"block_stride", "ld_bstride"},
+                                            {"channel", "ld_ch"}};
   std::map<std::string, std::string> stv = {
       {"dram", "dram[31:0]"},        {"acc", "mv_acc"},
       {"full", "mv_full"},           {"row", num(rb) + "'(mv_row)"},
@@ -510,8 +514,10 @@ vlog::Module CmdDecoderGenerator::build() const {
       {"orows", "st_orows"},         {"ocols", "st_ocols"}};
   if (boveda) {
     ldv["compressed"] = "ld_comp";
+    ldv["ptr_inval"] = "ptr_inval_q";
     if (onChip) {
       ldv["onchip"] = "is_dc";
+      ldv["channel"] = "is_dc ? 2'd3 : ld_ch";
       ldv["dram"] = "is_dc ? 32'(dc_src_row) : dram[31:0]";
       ldv["zero"] = "dram == '0 && !is_dc";
       ldv["stride"] = "is_dc ? 32'(dc_containers) : ld_stride";
@@ -602,7 +608,10 @@ vlog::Module CmdDecoderGenerator::build() const {
       .line("resp_mmio_q <= 1'b0;")
       .line("resp_data_q <= '0;");
   if (boveda)
-    q.reset.line("ld_comp_q <= '0;").line("st_comp_q <= 1'b0;").line("st_epoch_q <= 1'b0;");
+    q.reset.line("ld_comp_q <= '0;")
+        .line("st_comp_q <= 1'b0;")
+        .line("st_epoch_q <= 1'b0;")
+        .line("ptr_inval_q <= 1'b0;");
   const std::string exStride = field("CONFIG_EX", "rs1", "a_stride");
   const std::string cStride = field("CONFIG_EX", "rs2", "c_stride");
   const std::string ldState = field("CONFIG_LD", "rs1", "state_id");
@@ -675,6 +684,14 @@ vlog::Module CmdDecoderGenerator::build() const {
         s.line("resp_mmio_q <= cmd_mmio_i;");
         s.line("resp_data_q <= is_counter ? 64'(ctr_value_i) : '0;");
       });
+  if (boveda)
+    q.clocked
+        .comment("Pointer lines: every CONFIG_LD, MVOUT or FLUSH (rejected or not) "
+                 "invalidates them before the next compressed MVIN's lookup.")
+        .ifElse("accept && (is_config_ld || is_mvout || is_flush)",
+                [](vlog::Stmts& s) { s.line("ptr_inval_q <= 1'b1;"); })
+        .ifElse("accept && needs_rs && is_mvin && ld_comp",
+                [](vlog::Stmts& s) { s.line("ptr_inval_q <= 1'b0;"); });
   b.blank();
   b.comment("Every operand is decoded the same way; these decoded bits are not needed (and "
             "range ends beyond the row bits only occur in rejected commands).");

@@ -134,10 +134,9 @@ vlog::Module CmdFrontendGenerator::build() const {
   m.input("err_valid_i", Type::bit(), "decoder rejected a command");
   m.input("err_code_i", Type::bits(8));
   m.input("err_funct_i", Type::bits(7));
-  m.input("ld_err_i", Type::bit(), "an MVIN saw an AXI error");
+  m.input("ld_err_i", Type::bit(), "an MVIN saw an AXI error or a malformed block");
+  m.input("ld_err_ch_i", Type::bits(2), "its load channel: 0 MVIN, 1 MVIN2, 2 MVIN3, 3 DECOMPRESS");
   const bool onChip = p.config.boveda.enabled && p.config.boveda.onChip;
-  if (onChip)
-    m.input("ld_err_dc_i", Type::bit(), "ld_err_i comes from a DECOMPRESS (malformed block)");
   m.input("st_err_i", Type::bit(), "an MVOUT saw an AXI error");
   m.portGroup("COUNTER_OP counter file access (from the decoder).");
   m.input("ctr_valid_i", Type::bit());
@@ -245,15 +244,19 @@ vlog::Module CmdFrontendGenerator::build() const {
   b.logic("busy_q", Type::bit(), "last cycle's busy (idle edge detection)");
   b.logic("any_err", Type::bit());
   b.logic("new_error", Type::bits(15));
+  b.logic("ld_err_funct", Type::bits(7), "the funct of the failed load operation");
   b.logic("err_incr", Type::bits(2));
   b.assign("any_err", "err_valid_i || ld_err_i || st_err_i");
-  b.assign("new_error",
-           "err_valid_i ? {err_funct_i, err_code_i} :\n"
-           "      ld_err_i ? {" +
-               (onChip ? "ld_err_dc_i ? 7'd" + num(isa::kDecompress) + " : 7'd" + num(isa::kMvin)
-                       : "7'd" + num(isa::kMvin)) +
-               ", 8'd" + num(isa::errorCode("DMA_ERROR")) + "} : {7'd" + num(isa::kMvout) +
-               ", 8'd" + num(isa::errorCode("DMA_ERROR")) + "}");
+  b.assign(
+      "ld_err_funct",
+      "ld_err_ch_i == 2'd1 ? 7'd" + num(isa::kMvin2) + " : ld_err_ch_i == 2'd2 ? 7'd" +
+          num(isa::kMvin3) + " :\n" +
+          (onChip ? "      ld_err_ch_i == 2'd3 ? 7'd" + num(isa::kDecompress) + " : " : "      ") +
+          "7'd" + num(isa::kMvin));
+  b.assign("new_error", "err_valid_i ? {err_funct_i, err_code_i} :\n"
+                        "      ld_err_i ? {ld_err_funct, 8'd" +
+                            num(isa::errorCode("DMA_ERROR")) + "} : {7'd" + num(isa::kMvout) +
+                            ", 8'd" + num(isa::errorCode("DMA_ERROR")) + "}");
   b.assign("err_incr", "2'(err_valid_i) + 2'(ld_err_i) + 2'(st_err_i)");
   b.assign("irq_o", "|(irq_status_q & irq_enable_q)");
   b.blank();

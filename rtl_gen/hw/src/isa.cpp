@@ -131,7 +131,8 @@ std::vector<Command> buildCommands() {
                -1,
                "gemmini_flush",
                Queue::Immediate,
-               "Flushes the TLB: Brickyard uses physical addresses, so it does nothing.",
+               "Flushes the TLB: Brickyard uses physical addresses, so there is none; with Boveda "
+               "it invalidates the loader's pointer lines (docs/boveda.md).",
                {{"skip", 0, 1, "ignored"}},
                {}});
   c.push_back({"MVIN3",

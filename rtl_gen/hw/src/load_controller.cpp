@@ -66,6 +66,7 @@ vlog::Module LoadControllerGenerator::build() const {
   m.output("busy_o", Type::bit());
   m.output("dma_wait_o", Type::bit(), "a request waits for the DMA");
   m.output("err_valid_o", Type::bit(), "an operation saw an AXI error");
+  m.output("err_ch_o", Type::bits(2), "its channel field (the funct the error reports)");
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
@@ -95,9 +96,12 @@ vlog::Module LoadControllerGenerator::build() const {
   b.blank();
 
   // ---------------------------------------------------------------- tables
-  b.comment("Operation table: RS id, rows not yet written, all requests issued, error seen.");
+  b.comment("Operation table: RS id, channel, rows not yet written, all requests issued, error "
+            "seen.");
   b.logic("opt_valid_q", Type::bits("OpSlots"));
   b.logicArray("opt_id_q", Type::bits(p.rsIdBits), "OpSlots", "", "mem2reg");
+  b.logicArray("opt_ch_q", Type::bits(2), "OpSlots", "channel (the funct an error reports)",
+               "mem2reg");
   b.logicArray("opt_pending_q", Type::bits(17), "OpSlots", "rows issued, not written", "mem2reg");
   b.logic("opt_issued_q", Type::bits("OpSlots"), "every request issued");
   b.logic("opt_error_q", Type::bits("OpSlots"));
@@ -264,6 +268,7 @@ vlog::Module LoadControllerGenerator::build() const {
   b.assign("done_valid_o", "fin_valid");
   b.assign("done_id_o", "opt_id_q[fin_op]");
   b.assign("err_valid_o", "fin_valid && opt_error_q[fin_op]");
+  b.assign("err_ch_o", "opt_ch_q[fin_op]");
   b.assign("busy_o", "cur_valid_q || opt_valid_q != '0");
   b.blank();
 
@@ -294,6 +299,7 @@ vlog::Module LoadControllerGenerator::build() const {
                     .line("row_addr_q <= " + ld.slice("op_payload_i", "dram") + ";")
                     .line("opt_valid_q[free_op] <= 1'b1;")
                     .line("opt_id_q[free_op] <= op_id_i;")
+                    .line("opt_ch_q[free_op] <= " + ld.slice("op_payload_i", "channel") + ";")
                     .line("opt_issued_q[free_op] <= 1'b0;")
                     .line("opt_error_q[free_op] <= 1'b0;");
               })
@@ -347,10 +353,11 @@ vlog::Module LoadControllerGenerator::build() const {
   });
   b.blank();
   b.logic("unused_bits", Type::bit());
-  b.assign("unused_bits", std::string("^{cur_dram, acc_pend_ready, acc_pend_valid, op_payload_i, "
-                                      "dma_resp_tag_i") +
-                              (ld.has("compressed") ? ", cur_compressed" : "") +
-                              (ld.has("onchip") ? ", cur_onchip}" : "}"));
+  b.assign("unused_bits",
+           std::string("^{cur_dram, cur_channel, acc_pend_ready, acc_pend_valid, op_payload_i, "
+                       "dma_resp_tag_i") +
+               (ld.has("compressed") ? ", cur_compressed, cur_ptr_inval" : "") +
+               (ld.has("onchip") ? ", cur_onchip}" : "}"));
   return m;
 }
 

@@ -16,9 +16,12 @@ PackedLayout loadOpLayout(const AccelParams& p) {
       .field("cols", 16)
       .field("blocks", 8, "column blocks of one local row (DIM*lanes or DIM elements)")
       .field("stride", 32, "DRAM bytes between rows")
-      .field("block_stride", 16, "local rows between column blocks");
+      .field("block_stride", 16, "local rows between column blocks")
+      .field("channel", 2, "0 MVIN, 1 MVIN2, 2 MVIN3, 3 DECOMPRESS: the funct a DMA error reports");
   if (p.config.boveda.enabled) // Boveda: stride is the stream base, dram the pointer entry
-    l.field("compressed", 1, "one Boveda block through a pointer entry");
+    l.field("compressed", 1, "one Boveda block through a pointer entry")
+        .field("ptr_inval", 1,
+               "compressed: invalidate the loader's pointer lines before this move's lookup");
   if (p.config.boveda.enabled && p.config.boveda.onChip) // DECOMPRESS: dram is the source row,
     l.field("onchip", 1,
             "DECOMPRESS: containers in scratchpad rows (dram: first row, stride: "

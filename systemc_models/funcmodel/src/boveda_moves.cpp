@@ -6,9 +6,11 @@
 // hardware decompressor (which checks less than the codec's canonical-form decoder), so that
 // the error a malformed block raises is the one the RTL raises.
 #include "boveda/codec.h"
+#include "counters.h"
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
 #include "golden/arith.h"
+#include "hw/isa.h"
 #include "int_math.h"
 #include "isa_fields.h"
 
@@ -106,7 +108,7 @@ int FuncModel::execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2) {
     return f.err.dmaError;
 
   uint8_t entry[kEntryBytes];
-  if (!dramRead(entryAddr, entry, kEntryBytes))
+  if (!pointerEntry(entryAddr, entry))
     return f.err.dmaError;
   const boveda::BovedaParams& p = params_.bovedaFormat;
   const uint64_t n = uint64_t{op.rows} * op.cols;
@@ -126,6 +128,79 @@ int FuncModel::execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2) {
       spAt(dst.row() + (c / dim) * ch.blockStride + r, static_cast<int>(c % dim)) =
           values[r * op.cols + c];
   return malformed ? f.err.dmaError : 0;
+}
+
+// The pointer-line buffer (docs/boveda.md, "Pointer lines"), exactly as the loader walks it
+// for each compressed MVIN in program order: invalidation, lookup, fill of the least recently
+// used line on a miss, and the prefetch of the next line. What the loader does in time (lines
+// read while older moves still run) it does here at the move's place in program order; the
+// two agree as long as nothing writes a line between those points, which the rule in
+// docs/isa.md ("Boveda: compressed moves") makes the program's business.
+bool FuncModel::pointerEntry(uint64_t addr, uint8_t* entry) {
+  if (ptrInvalidate_) {
+    for (PointerLine& l : ptrLines_)
+      l.valid = false;
+    ptrLastValid_ = false;
+    ptrInvalidate_ = false;
+  }
+  if (addr % kEntryBytes != 0) // an unaligned entry is read alone and changes nothing
+    return dramRead(addr, entry, kEntryBytes);
+  const uint64_t lineBytes = static_cast<uint64_t>(params_.bovedaPtrLineBytes);
+  const uint64_t line = addr / lineBytes;
+  auto find = [&](uint64_t l) {
+    size_t i = 0;
+    while (i < ptrLines_.size() && !(ptrLines_[i].valid && ptrLines_[i].line == l))
+      ++i;
+    return i;
+  };
+  size_t slot = find(line);
+  const bool hit = slot < ptrLines_.size();
+  if (!hit) {
+    slot = pointerVictim();
+    fillPointerLine(slot, line);
+  }
+  touchPointerLine(slot);
+  const bool sequential = hit || (ptrLastValid_ && ptrLast_ + 1 == line);
+  ptrLast_ = line;
+  ptrLastValid_ = true;
+  const PointerLine& l = ptrLines_[slot];
+  const bool fromLine = !l.error;
+  if (fromLine)
+    std::copy_n(l.data.begin() + static_cast<std::ptrdiff_t>(addr % lineBytes), kEntryBytes, entry);
+  // Prefetch: the next line of the same 4 KiB page, when the moves walk the table in order.
+  if (sequential && (line + 1) * lineBytes % hw::isa::kBovedaPtrPageBytes != 0 &&
+      find(line + 1) == ptrLines_.size()) {
+    const size_t v = pointerVictim();
+    fillPointerLine(v, line + 1);
+    touchPointerLine(v);
+  }
+  return fromLine || dramRead(addr, entry, kEntryBytes);
+}
+
+void FuncModel::fillPointerLine(size_t slot, uint64_t line) {
+  const size_t lineBytes = static_cast<size_t>(params_.bovedaPtrLineBytes);
+  PointerLine& l = ptrLines_[slot];
+  l.valid = true;
+  l.line = line;
+  l.data.assign(lineBytes, 0);
+  l.error = !dram_.read(line * lineBytes, l.data.data(), lineBytes);
+  bytesRead_ += lineBytes; // the DMA counts a response's bytes, an AXI error or not
+  countBytes(state_.counters, ByteEvent::DmaRead, lineBytes);
+}
+
+void FuncModel::touchPointerLine(size_t slot) {
+  for (PointerLine& l : ptrLines_)
+    if (l.age < ptrLines_[slot].age)
+      ++l.age;
+  ptrLines_[slot].age = 0;
+}
+
+size_t FuncModel::pointerVictim() const {
+  size_t v = 0;
+  for (size_t i = 1; i < ptrLines_.size(); ++i)
+    if (ptrLines_[i].age > ptrLines_[v].age)
+      v = i;
+  return v;
 }
 
 int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {

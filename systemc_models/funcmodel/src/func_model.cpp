@@ -20,6 +20,9 @@ FuncModel::FuncModel(const config::Config& config, DramPort& dram)
     ch.blockStride = static_cast<uint32_t>(params_.dim);
   state_.array.w.assign(dim * static_cast<size_t>(params_.spRowElems), 0); // K x DIM
   state_.array.p.assign(dim * dim, 0);
+  ptrLines_.resize(static_cast<size_t>(hw::isa::kBovedaPtrLines));
+  for (size_t i = 0; i < ptrLines_.size(); ++i)
+    ptrLines_[i].age = static_cast<int>(i);
 }
 
 ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
@@ -34,6 +37,13 @@ ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
     reject(f.err.unpaired, static_cast<uint32_t>(f.functPreload));
     result.preloadRejected = true;
   }
+
+  // Boveda: the pointer lines are invalidated before the next compressed MVIN's lookup.
+  if (funct == static_cast<uint32_t>(f.functMvout) ||
+      funct == static_cast<uint32_t>(f.functFlush) ||
+      (funct == static_cast<uint32_t>(f.functConfig) &&
+       static_cast<int>(f.cmdType.extract(rs1)) == f.configLd))
+    ptrInvalidate_ = true;
 
   int error = 0;
   if (funct == static_cast<uint32_t>(f.functConfig)) {

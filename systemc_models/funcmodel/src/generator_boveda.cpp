@@ -1,13 +1,18 @@
 // The fuzzer's Boveda operation (configs with compression.boveda.enabled): compressed MVOUTs
-// of 1 to 3 blocks into a fresh stream, a fence, and compressed MVINs of those blocks back to
+// of 1 to 4 blocks into a fresh stream, a fence, and compressed MVINs of those blocks back to
 // the scratchpad. The generator cannot write compressed data into the input region, so the
 // streams it reads are the ones the program wrote, behind a COUNTER_OP (on which the system
 // harness waits for idle, as a host fences before reading a counter). The stream and the
 // pointer entries get output-region bytes sized for the worst case, so no other MVOUT
-// touches them. Both channels are put back to plain configurations afterwards.
+// touches them. The entries form a table (consecutive 8-byte entries, so that moves share the
+// loader's pointer lines) or are allocated one by one (aligned or not, with gaps up to a few
+// lines); the MVINs read them in order, shuffled, or with repeats, sometimes with a FLUSH
+// among them (which invalidates the pointer lines). Both channels are put back to plain
+// configurations afterwards.
 #include "boveda/params.h"
 #include "generator.h"
 #include "hw/array_params.h"
+#include "hw/isa.h"
 #include "int_math.h"
 
 #include <algorithm>
@@ -23,7 +28,7 @@ void Generation::opCompressed() {
     uint32_t row, rows, cols;
     uint64_t entry;
   };
-  std::vector<Move> moves(static_cast<size_t>(uniform(1, 3)));
+  std::vector<Move> moves(static_cast<size_t>(uniform(1, 4)));
   uint64_t worst = 0; // stream bytes if every group is at full width
   for (Move& m : moves) {
     m.acc = chance(0.3);
@@ -46,9 +51,19 @@ void Generation::opCompressed() {
   uint64_t stream = 0;
   if (!allocOutput(worst, 4, stream))
     return;
-  for (Move& m : moves)
-    if (!allocOutput(8, chance(0.5) ? 8 : 1, m.entry))
+  if (chance(0.5)) {
+    uint64_t table = 0;
+    if (!allocOutput(8 * moves.size(), 8, table))
       return;
+    for (size_t i = 0; i < moves.size(); ++i)
+      moves[i].entry = table + 8 * i;
+  } else {
+    for (Move& m : moves) {
+      const uint64_t gap = chance(0.3) ? uniform(1, 256) : 0;
+      if (!allocOutput(8 + gap, chance(0.5) ? 8 : 1, m.entry))
+        return;
+    }
+  }
 
   ConfigStArgs st = plainConfigSt(0);
   st.stride = static_cast<uint32_t>(stream);
@@ -67,7 +82,21 @@ void Generation::opCompressed() {
   ld.compressed = true;
   emit(configLd(ld), "boveda: compressed mvin channel");
   const uint32_t blockStride = ld.blockStride == 0 ? dim : ld.blockStride;
-  for (const Move& m : moves) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < moves.size(); ++i)
+    order.push_back(i);
+  const int how = uniformInt(0, 2); // in order, shuffled, with repeats
+  if (how == 1)
+    for (size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[static_cast<size_t>(uniform(0, i - 1))]);
+  else if (how == 2)
+    for (int k = uniformInt(1, 4); k > 0; --k)
+      order.push_back(static_cast<size_t>(uniform(0, moves.size() - 1)));
+  for (size_t i : order) {
+    const Move& m = moves[i];
+    if (chance(0.1))
+      emit(Instruction{static_cast<uint32_t>(hw::isa::kFlush), 0, 0},
+           "boveda: FLUSH (invalidates the pointer lines)");
     const uint32_t blocks = static_cast<uint32_t>(ceilDiv(m.cols, dim));
     if (blocks > 1 && blockStride < m.rows)
       continue; // column blocks would overlap: not a legal MVIN

@@ -1,6 +1,7 @@
 #include "funcmodel/params.h"
 
 #include "config/derived.h"
+#include "hw/isa.h"
 
 #include <stdexcept>
 #include <string>
@@ -29,8 +30,10 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.hasOs = c.array.dataflow != config::Dataflow::WS;
   p.boveda = c.boveda.enabled;
   p.bovedaOnChip = c.boveda.enabled && c.boveda.onChip;
-  if (p.boveda)
+  if (p.boveda) {
     p.bovedaFormat = boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1);
+    p.bovedaPtrLineBytes = hw::isa::bovedaPtrLineBytes(c.dma.maxBytes);
+  }
   return p;
 }
 

@@ -86,6 +86,8 @@ void Memory::tick(const Bus& bus) {
   }
   if (bus.w.valid && wReady_) {
     ++stats_.writeBeats;
+    if (limited())
+      credit_ -= cfg_.dataBytes;
     if (writes_.empty()) {
       earlyW_.push_back({bus.w.data, bus.w.strb});
       ++stats_.earlyWBeats;
@@ -102,6 +104,8 @@ void Memory::tick(const Bus& bus) {
   }
 
   // Outputs of the next cycle.
+  if (limited())
+    credit_ = std::min(credit_ + cfg_.bytesPerCycle, cfg_.dataBytes);
   if (!rOut_)
     chooseReadBeat();
   if (!bOut_)
@@ -111,7 +115,8 @@ void Memory::tick(const Bus& bus) {
   awReady_ = rng_.percent(cfg_.awReadyPercent) &&
              writes_.size() + responses_.size() < static_cast<size_t>(cfg_.maxWrites);
   wReady_ = rng_.percent(cfg_.wReadyPercent) &&
-            (!writes_.empty() || earlyW_.size() < static_cast<size_t>(cfg_.maxEarlyWBeats));
+            (!writes_.empty() || earlyW_.size() < static_cast<size_t>(cfg_.maxEarlyWBeats)) &&
+            (!limited() || credit_ >= cfg_.dataBytes);
   ++now_;
   ++stats_.cycles;
 }
@@ -129,12 +134,19 @@ void Memory::chooseReadBeat() {
           idSeenBefore(reads_, i, reads_[i].a.id, [](const Read& r) { return r.a.id; }))
         continue;
       ++eligible;
+      if (cfg_.oldestFirst) { // reads_ is in AR order
+        pick = i;
+        break;
+      }
       if (rng_.next() % eligible == 0) // reservoir sampling: uniform over the eligible reads
         pick = i;
     }
   }
-  if (pick >= reads_.size() || rng_.percent(cfg_.rGapPercent))
+  if (pick >= reads_.size() || rng_.percent(cfg_.rGapPercent) ||
+      (limited() && credit_ < cfg_.dataBytes))
     return;
+  if (limited())
+    credit_ -= cfg_.dataBytes;
   const Read& rd = reads_[pick];
   const BeatLanes lanes = beatLanes(rd.a, rd.beat, cfg_.dataBytes);
   const uint64_t busBase = lanes.addr / cfg_.dataBytes * cfg_.dataBytes;

@@ -2,6 +2,7 @@
 // address behind a fully random but legal AXI4 slave. Seeded, so every run replays exactly.
 //
 // Behaviour, all configurable: random AR/AW/W back-pressure; a random latency per transaction;
+// an average bandwidth limit (bytes per cycle, shared by reads and writes);
 // read beats of different IDs interleaved at random while same-ID bursts keep their order;
 // W beats accepted before or after their AW; B responses of different IDs in any order, same-ID
 // in order; SLVERR for any beat that touches bytes outside the memory (in-range bytes of a
@@ -42,7 +43,13 @@ struct MemoryConfig {
   int rGapPercent = 0;
   int bGapPercent = 0;
 
+  // Bandwidth: at most this many bytes per cycle on average over reads and writes together
+  // (every R beat offered and every W beat taken costs a full beat, dataBytes); 0 or at least
+  // dataBytes: one read beat and one write beat per cycle.
+  int bytesPerCycle = 0;
+
   bool interleaveReads = true; // false: a read burst runs to its last beat before another
+  bool oldestFirst = false;    // the oldest read that may answer goes first (else a random one)
   int maxReads = 64;           // outstanding read bursts accepted (ARREADY low when full)
   int maxWrites = 64;          // outstanding write bursts accepted (AWREADY low when full)
   int maxEarlyWBeats = 256;    // W beats accepted ahead of their AW (0: W waits for its AW)
@@ -113,6 +120,9 @@ private:
   Rng rng_;
   uint64_t now_ = 0;
   MemoryStats stats_;
+
+  bool limited() const { return cfg_.bytesPerCycle > 0 && cfg_.bytesPerCycle < cfg_.dataBytes; }
+  int credit_ = 0; // bandwidth: bytes that may still move (limited() only), at most one beat
 
   // Readies for the current cycle, drawn in the previous tick.
   bool arReady_ = false, awReady_ = false, wReady_ = false;

@@ -71,6 +71,16 @@ constexpr uint32_t kFloatOne = 0x3f800000u;     // 1.0f
 constexpr uint32_t kIdValue = 0x42594431u;      // the ID register: "BYD1"
 constexpr uint32_t kVersion = 1;                // the VERSION register: interface version
 
+// --- Boveda: the loader's pointer-line buffer (docs/boveda.md, "Pointer lines"). Compressed
+// MVINs read their 8-byte pointer entries through kBovedaPtrLines aligned lines of
+// bovedaPtrLineBytes(dma.max_bytes) bytes; which lines it reads (and so the DMA byte counters
+// and what a stale line returns) is architectural, and the functional model follows it.
+constexpr int kBovedaPtrLines = 4;
+constexpr int bovedaPtrLineBytes(int maxBytes) {
+  return maxBytes < 64 ? maxBytes : 64;
+}
+constexpr uint64_t kBovedaPtrPageBytes = 4096; // a prefetch never leaves the entry's page
+
 // --- Activations (CONFIG_EX, CONFIG_ST).
 constexpr int kActNone = 0;
 constexpr int kActRelu = 1;

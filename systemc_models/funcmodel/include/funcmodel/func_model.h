@@ -92,8 +92,10 @@ public:
   void clearError();
   /// Payload bytes moved by the DMA since construction: rows x cols x element bytes of every
   /// DRAM read (MVIN from a non-zero address; a stride-0 mvin reads its row `rows` times) and
-  /// of every DRAM write (MVOUT). Rejected commands move nothing, except that the transfers
-  /// before a failing DramPort access (an AXI error) have happened.
+  /// of every DRAM write (MVOUT); for compressed moves the containers, the pointer-table
+  /// lines the loader reads (pointerEntry()) and the entries written. Rejected commands move
+  /// nothing, except that the transfers before a failing DramPort access (an AXI error) have
+  /// happened.
   uint64_t dramBytesRead() const { return bytesRead_; }
   uint64_t dramBytesWritten() const { return bytesWritten_; }
 
@@ -117,6 +119,13 @@ private:
   void writeResult(const LocalOperand& c, const std::vector<int64_t>& r);
   uint64_t execCounterOp(uint64_t rs1, bool& deterministic);
 
+  // The Boveda loader's pointer-line buffer (boveda_moves.cpp; docs/boveda.md, "Pointer
+  // lines"): a compressed MVIN reads its entry through it.
+  bool pointerEntry(uint64_t addr, uint8_t* entry);
+  void fillPointerLine(size_t slot, uint64_t line);
+  void touchPointerLine(size_t slot);
+  size_t pointerVictim() const;
+
   bool dramRead(uint64_t addr, uint8_t* dst, size_t n);
   bool dramWrite(uint64_t addr, const uint8_t* src, size_t n);
   void reject(int code, uint32_t funct);
@@ -129,6 +138,21 @@ private:
   ErrorState error_;
   uint64_t bytesRead_ = 0;
   uint64_t bytesWritten_ = 0;
+
+  // The pointer-line buffer's state. Kept out of ArchState: it is invalidated by every
+  // CONFIG_LD, MVOUT and FLUSH command, rejected or not, and a rejected command changes no
+  // architectural state.
+  struct PointerLine {
+    bool valid = false;
+    uint64_t line = 0;  // its address / line bytes
+    int age = 0;        // 0: the most recently used; the lines' ages are a permutation
+    bool error = false; // its read failed (an AXI error): entries in it are read alone
+    std::vector<uint8_t> data;
+  };
+  std::vector<PointerLine> ptrLines_;
+  bool ptrInvalidate_ = false; // a CONFIG_LD, MVOUT or FLUSH since the last lookup
+  bool ptrLastValid_ = false;  // ptrLast_: the line of the last lookup since invalidation
+  uint64_t ptrLast_ = 0;
 };
 
 } // namespace by::funcmodel

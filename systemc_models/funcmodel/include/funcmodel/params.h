@@ -27,6 +27,9 @@ struct ModelParams {
   /// The on-chip form (compression.boveda.on_chip): DECOMPRESS is legal.
   bool bovedaOnChip = false;
   boveda::BovedaParams bovedaFormat;
+  /// Bytes of one line of the Boveda loader's pointer-line buffer (hw::isa::kBovedaPtrLines
+  /// lines; docs/boveda.md, "Pointer lines").
+  int bovedaPtrLineBytes = 0;
 
   /// Throws std::invalid_argument for configurations the model cannot execute: Boveda with
   /// vector PEs (lanes > 1), which the config validation refuses too.

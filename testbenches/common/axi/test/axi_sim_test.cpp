@@ -328,6 +328,52 @@ TEST(AxiMemory, RandomTrafficAgainstReferenceImage) {
   }
 }
 
+// The bandwidth limit: reads and writes together never move more than bytesPerCycle on
+// average (a beat costs a whole bus width), and the traffic is still answered correctly.
+TEST(AxiMemory, BandwidthLimitIsSharedByReadsAndWrites) {
+  MemoryConfig mc;
+  mc.base = 0x10000;
+  mc.size = 0x8000;
+  mc.dataBytes = 16;
+  mc.bytesPerCycle = 4;
+  mc.maxLatency = 5;
+  mc.seed = by::test::testSeed(5, "AxiMemory bandwidth limit");
+  Memory mem(mc);
+  CheckerConfig cc;
+  cc.dataBytes = mc.dataBytes;
+  cc.idBits = 3;
+  cc.maxBurst = 16;
+  Checker chk(cc);
+  RefMaster master(mc, 3, mc.seed * 7 + 1);
+  for (int i = 0; i < 300; ++i)
+    master.addWrite();
+  Bus bus;
+  uint64_t cycle = 0;
+  bool readsAdded = false; // as above: reads once the writes are answered
+  for (; !(readsAdded && master.done()) && cycle < 400000; ++cycle) {
+    if (!readsAdded && master.done()) {
+      for (int i = 0; i < 300; ++i)
+        master.addRead();
+      readsAdded = true;
+    }
+    mem.drive(bus);
+    master.drive(bus);
+    chk.observe(bus, cycle);
+    mem.tick(bus);
+    master.tick(bus);
+    const uint64_t beats = mem.stats().readBeats + mem.stats().writeBeats;
+    ASSERT_LE(beats * 16, (cycle + 1) * 4 + 16) << "cycle " << cycle;
+  }
+  chk.finish(cycle);
+  ASSERT_TRUE(readsAdded && master.done());
+  EXPECT_TRUE(chk.clean()) << chk.report();
+  EXPECT_EQ(mem.image(), master.image());
+  const uint64_t beats = mem.stats().readBeats + mem.stats().writeBeats;
+  EXPECT_GT(beats * 16, cycle * 2) << "the limit should be the bottleneck here";
+  std::printf("[axi] 4 bytes/cycle on a 16-byte bus: %llu beats in %llu cycles\n",
+              static_cast<unsigned long long>(beats), static_cast<unsigned long long>(cycle));
+}
+
 TEST(AxiMemory, WaitsForAwWhenEarlyWritesAreOff) {
   MemoryConfig mc;
   mc.size = 4096;
