@@ -128,9 +128,12 @@ static by_status_t check_operands(const by_matmul_t* m) {
   if ((!m->A && !m->A_boveda) || (!m->B && !m->B_boveda) || !m->C || m->I == 0 || m->J == 0 ||
       m->K == 0)
     return BY_ERR_ARG;
-  const size_t a_rows = m->a_transposed ? m->K : m->I, a_cols = m->a_transposed ? m->I : m->K;
-  /* A packed B (with one lane: B itself, which by_matmul_plan checks is not transposed). */
+  /* A packed B is the layout the array reads: no transpose, no compressed B. With one lane the
+   * packed B is B and the flag changes nothing (one-lane code stays as it was). */
   const int packed = BY_LANES != 1 && m->b_packed;
+  if (packed && (m->b_transposed || m->B_boveda))
+    return BY_ERR_ARG;
+  const size_t a_rows = m->a_transposed ? m->K : m->I, a_cols = m->a_transposed ? m->I : m->K;
   const size_t b_rows = packed ? by_packed_b_rows(m->K) : m->b_transposed ? m->J : m->K;
   const size_t b_cols = packed ? by_packed_b_cols(m->J) : m->b_transposed ? m->K : m->J;
   if ((!m->A_boveda && m->lda < a_cols) || (!m->B_boveda && m->ldb < b_cols) || m->ldc < m->J ||
@@ -170,9 +173,6 @@ by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
   if (s != BY_OK)
     return s;
   if (m->I == 0 || m->J == 0 || m->K == 0)
-    return BY_ERR_ARG;
-  /* A packed B is the layout the array reads: no transpose, no compressed B. */
-  if (m->b_packed && (m->b_transposed || m->B_boveda))
     return BY_ERR_ARG;
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
   /* Compressed operands are moved one whole block at a time: K and J tiles hold whole blocks. */

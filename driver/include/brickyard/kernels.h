@@ -64,9 +64,9 @@ typedef struct {
   const struct by_boveda_matrix* B_boveda;
   /* Vector PEs (BY_LANES > 1, docs/driver.md "Vector PEs"): B is already lane-packed
    * (by_pack_b): by_packed_b_rows(K) rows of by_packed_b_cols(J) elements, ldb elements
-   * between rows; not with b_transposed or B_boveda. Unset, by_matmul packs B (or B stored
-   * transposed) into the workspace on every call. With one lane packing is the identity, so a
-   * packed B is the plain B. */
+   * between rows; not with b_transposed or B_boveda (BY_ERR_ARG). Unset, by_matmul packs B (or
+   * B stored transposed) into the workspace on every call. With one lane packing is the
+   * identity: a packed B is the plain B and the flag changes nothing. */
   int b_packed;
 } by_matmul_t;
 
