@@ -70,6 +70,20 @@ echo "## Driver kernels on the default accelerator's RTL (bench/driver_kernels.c
   "$root/build/baremetal/default/driver_kernels.elf" | sed 's/^/    /'
 cosim_speed "$tmp/kernels.json"
 echo
+echo "## Vector PEs at equal peak MACs: the driver's matmul on lanes4 and dense8 (bench/driver_matmul.c)"
+for c in configs/lanes4.yaml testbenches/configs/dense8.yaml; do
+  n="$(basename "$c" .yaml)"
+  echo "- $c:"
+  "$by" sim --config "$root/$c" --quiet "$root/build/baremetal-bench/$n/driver_matmul.elf" | \
+    sed 's/^/    /'
+  # The same config with a 10x faster host (soc.host_cpi_tenths: 1): what the host's command
+  # issue costs.
+  sed 's/^soc:/soc:\n  host_cpi_tenths: 1/' "$root/$c" >"$tmp/${n}_fast.yaml"
+  echo "- $c with soc.host_cpi_tenths: 1:"
+  "$by" sim --config "$tmp/${n}_fast.yaml" --quiet "$root/build/baremetal-bench/$n/driver_matmul.elf" | \
+    sed 's/^/    /'
+done
+echo
 echo "## Boveda: footprint of a trained int8 network's tensors, and the memory-bound layer"
 /usr/bin/python3 "$root/bench/boveda/train_int8_net.py" "$tmp/net" | tail -n 2 | sed 's/^/    /'
 "$root/build/bench/bench_boveda_footprint" "$tmp/net"

@@ -1,9 +1,10 @@
-# by_add_riscv_programs(<target> SOURCE_DIR <dir> CONFIG <config> [SLOW] [ARGS <-D...>...]
+# by_add_riscv_programs(<target> SOURCE_DIR <dir> CONFIG <config> [SLOW|EXCLUDE] [ARGS <-D...>...]
 #                       [DEPENDS <targets>...]): a cross-compiled sub-build (an ExternalProject
 # with cmake/riscv64-toolchain.cmake) of the bare-metal programs in <dir> for the SoC of a
 # config (by_config_file), into build/<target's directory>. The sub-build gets BY_SOURCE_DIR and
 # BY_SOC_LAYOUT_DIR (the config's memory map, by_add_soc_layout) plus ARGS. SLOW: not part of
-# the default build; built with the slow tests.
+# the default build; built with the slow tests. EXCLUDE: not part of the default build (a
+# benchmark's programs: the caller adds the target where it is needed).
 include(ExternalProject)
 find_program(BY_RISCV_GCC riscv64-unknown-elf-gcc REQUIRED)
 
@@ -25,10 +26,10 @@ function(by_add_soc_layout cfg)
 endfunction()
 
 function(by_add_riscv_programs target)
-  cmake_parse_arguments(ARG "SLOW" "SOURCE_DIR;BINARY_DIR;CONFIG" "ARGS;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "SLOW;EXCLUDE" "SOURCE_DIR;BINARY_DIR;CONFIG" "ARGS;DEPENDS" ${ARGN})
   by_add_soc_layout(${ARG_CONFIG})
   set(exclude OFF)
-  if(ARG_SLOW)
+  if(ARG_SLOW OR ARG_EXCLUDE)
     set(exclude ON)
   endif()
   ExternalProject_Add(${target}

@@ -37,8 +37,8 @@ static int64_t bias_at(const by_matmul_t* m, size_t i, size_t j) {
 }
 
 void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk) {
-  if (dataflow == BY_DATAFLOW_WS || k_chunk == 0)
-    k_chunk = dataflow == BY_DATAFLOW_WS ? BY_DIM : m->K;
+  if (dataflow == BY_DATAFLOW_WS || k_chunk == 0) /* WS: one pass, DIM x lanes */
+    k_chunk = dataflow == BY_DATAFLOW_WS ? BY_DIM * BY_LANES : m->K;
   for (size_t i = 0; i < m->I; ++i)
     for (size_t j = 0; j < m->J; ++j) {
       int64_t acc = bias_at(m, i, j);
@@ -47,7 +47,9 @@ void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk) {
         int64_t s = 0;
         for (size_t k = k0; k < k1; ++k) {
           const int64_t a = m->a_transposed ? m->A[k * m->lda + i] : m->A[i * m->lda + k];
-          const int64_t b = m->b_transposed ? m->B[j * m->ldb + k] : m->B[k * m->ldb + j];
+          const int64_t b = BY_LANES != 1 && m->b_packed /* lane-packed (one lane: B itself) */
+                                ? m->B[k / BY_LANES * m->ldb + j * BY_LANES + k % BY_LANES]
+                                : m->b_transposed ? m->B[j * m->ldb + k] : m->B[k * m->ldb + j];
           s += a * b;
         }
         /* WS: partial sums wrap at the spatial output width inside the array; OS: the

@@ -2,7 +2,12 @@
  * blocks of B live in one half of the scratchpad, tile_i x tile_j blocks of C in one half of
  * the accumulator; consecutive tiles alternate halves (double buffering). Loop order: C tiles
  * (i, j) outermost, the K tiles of one C tile inside, so that C stays in the accumulator
- * until its last K tile and is moved out once. */
+ * until its last K tile and is moved out once.
+ *
+ * Vector PEs (BY_LANES > 1): a K block is one array pass, KB = DIM x lanes reduction elements
+ * (a scratchpad row of A); B is lane-packed (by_pack_b), so a K x DIM block of B is DIM packed
+ * rows and the tiles of the packed matrix are moved like those of a plain one. With one lane
+ * every expression below reduces to the plain tiling. */
 #include "brickyard/boveda.h"
 #include "brickyard/cpu.h"
 #include "brickyard_isa.h"
@@ -15,8 +20,54 @@ void by_matmul_init(by_matmul_t* m) {
   m->dataflow = BY_DATAFLOW_AUTO;
 }
 
+/* Reduction elements of a K block: one pass of the array. */
+#define BY_KB (BY_DIM * BY_LANES)
+
+static size_t k_blocks(size_t K) {
+  return (K + BY_KB - 1) / BY_KB;
+}
+static uint32_t k_block_size(size_t K, size_t b) {
+  const size_t rest = K - b * BY_KB;
+  return (uint32_t)(rest < BY_KB ? rest : BY_KB);
+}
+
+size_t by_packed_b_rows(size_t K) {
+  return (K + BY_LANES - 1) / BY_LANES;
+}
+size_t by_packed_b_cols(size_t J) {
+  return J * BY_LANES;
+}
+
+/* Vector PEs with B not packed by the caller: by_matmul packs it into the workspace. */
+static int packs_b(const by_matmul_t* m) {
+  return BY_LANES != 1 && !m->b_packed;
+}
+
 size_t by_matmul_workspace_bytes(const by_matmul_t* m) {
+  if (BY_LANES != 1)
+    return (m->a_transposed ? m->I * m->K : 0) +
+           (packs_b(m) ? by_packed_b_rows(m->K) * by_packed_b_cols(m->J) : 0);
   return (m->a_transposed ? m->I * m->K : 0) + (m->b_transposed ? m->K * m->J : 0);
+}
+
+static void pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_transposed,
+                   by_elem_t* packed, size_t ldp) {
+  for (size_t t = 0; t < by_packed_b_rows(K); ++t)
+    for (size_t j = 0; j < J; ++j)
+      for (size_t l = 0; l < BY_LANES; ++l) {
+        const size_t k = t * BY_LANES + l;
+        packed[t * ldp + j * BY_LANES + l] =
+            k >= K ? 0 : (b_transposed ? B[j * ldb + k] : B[k * ldb + j]);
+      }
+}
+
+by_status_t by_pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_transposed,
+                      by_elem_t* packed, size_t ldp) {
+  if (!B || !packed || K == 0 || J == 0 || ldb < (b_transposed ? K : J) ||
+      ldp < by_packed_b_cols(J))
+    return BY_ERR_ARG;
+  pack_b(K, J, B, ldb, b_transposed, packed, ldp);
+  return BY_OK;
 }
 
 static int tile_fits(size_t ti, size_t tj, size_t tk) {
@@ -70,17 +121,21 @@ static by_status_t check_compressed(const by_matmul_t* m, const by_boveda_matrix
 }
 
 static by_status_t check_operands(const by_matmul_t* m) {
-  if ((m->A_boveda || m->B_boveda) && !BY_HAS_BOVEDA)
-    return BY_ERR_UNSUPPORTED;
-  /* Vector PEs need lane-packed B tiles (docs/isa.md, "Vector PEs"); the tiling does not
-   * pack yet, so only the CPU fallback runs there. */
-  if (BY_LANES != 1 && !m->on_cpu)
+  /* Compressed blocks of a plain B cannot be lane-packed on the way in, and a compressed
+   * matrix's blocks are DIM columns wide, not a pass of DIM x lanes. */
+  if ((m->A_boveda || m->B_boveda) && (!BY_HAS_BOVEDA || BY_LANES != 1))
     return BY_ERR_UNSUPPORTED;
   if ((!m->A && !m->A_boveda) || (!m->B && !m->B_boveda) || !m->C || m->I == 0 || m->J == 0 ||
       m->K == 0)
     return BY_ERR_ARG;
+  /* A packed B is the layout the array reads: no transpose, no compressed B. With one lane the
+   * packed B is B and the flag changes nothing (one-lane code stays as it was). */
+  const int packed = BY_LANES != 1 && m->b_packed;
+  if (packed && (m->b_transposed || m->B_boveda))
+    return BY_ERR_ARG;
   const size_t a_rows = m->a_transposed ? m->K : m->I, a_cols = m->a_transposed ? m->I : m->K;
-  const size_t b_rows = m->b_transposed ? m->J : m->K, b_cols = m->b_transposed ? m->K : m->J;
+  const size_t b_rows = packed ? by_packed_b_rows(m->K) : m->b_transposed ? m->J : m->K;
+  const size_t b_cols = packed ? by_packed_b_cols(m->J) : m->b_transposed ? m->K : m->J;
   if ((!m->A_boveda && m->lda < a_cols) || (!m->B_boveda && m->ldb < b_cols) || m->ldc < m->J ||
       (m->D && m->ldd < m->J))
     return BY_ERR_ARG;
@@ -103,7 +158,7 @@ static by_status_t check_operands(const by_matmul_t* m) {
       (uint64_t)m->ldc * c_bytes >= (UINT64_C(1) << 32) ||
       (uint64_t)m->ldd * d_bytes >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
-  if (m->a_transposed || m->b_transposed) {
+  if (m->a_transposed || m->b_transposed || packs_b(m)) {
     const size_t need = by_matmul_workspace_bytes(m);
     if (!m->workspace || m->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
@@ -119,7 +174,7 @@ by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
     return s;
   if (m->I == 0 || m->J == 0 || m->K == 0)
     return BY_ERR_ARG;
-  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = by_blocks(m->K);
+  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
   /* Compressed operands are moved one whole block at a time: K and J tiles hold whole blocks. */
   const size_t ka = m->A_boveda ? by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM : 1;
   const size_t ja = m->B_boveda ? by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM : 1;
@@ -145,7 +200,7 @@ by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
   if ((plan->tile_k % ka != 0 && plan->tile_k != bk) ||
       (plan->tile_j % ja != 0 && plan->tile_j != bj))
     return BY_ERR_ARG;
-  plan->k_chunk = plan->dataflow == BY_DATAFLOW_WS ? BY_DIM : plan->tile_k * BY_DIM;
+  plan->k_chunk = plan->dataflow == BY_DATAFLOW_WS ? BY_KB : plan->tile_k * BY_KB;
   return BY_OK;
 }
 
@@ -155,7 +210,7 @@ typedef struct {
 
 static uint32_t k_size(const void* ctx, uint32_t k) {
   const k_ctx_t* c = (const k_ctx_t*)ctx;
-  return by_block_size(c->K, c->k0 + k);
+  return k_block_size(c->K, c->k0 + k);
 }
 
 /* Software transposes into the workspace (the hardware has no transposer for A or B). */
@@ -188,7 +243,12 @@ by_status_t by_matmul(const by_matmul_t* m) {
     A = (const by_elem_t*)m->workspace;
     lda = m->K;
   }
-  if (m->b_transposed) {
+  if (packs_b(m)) {
+    by_elem_t* ws = (by_elem_t*)m->workspace + (m->a_transposed ? m->I * m->K : 0);
+    pack_b(m->K, m->J, m->B, m->ldb, m->b_transposed, ws, by_packed_b_cols(m->J));
+    B = ws;
+    ldb = by_packed_b_cols(m->J);
+  } else if (m->b_transposed) {
     by_elem_t* ws = (by_elem_t*)m->workspace + (m->a_transposed ? m->I * m->K : 0);
     transpose_into(m->B, m->ldb, m->J, m->K, ws);
     B = ws;
@@ -217,7 +277,7 @@ by_status_t by_matmul(const by_matmul_t* m) {
     by_config_ld(2, m->repeating_bias ? 0 : m->ldd * d_bytes, m->d_elem, 0);
   by_config_st((uint32_t)(m->ldc * c_bytes), m->activation, m->scale, 0);
 
-  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = by_blocks(m->K);
+  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
   const uint32_t d_group = m->d_elem ? BY_MAX_BLOCK_LEN : BY_MAX_BLOCK_LEN_ACC;
   unsigned c_tiles = 0, ab_tiles = 0;
   for (size_t i0 = 0; i0 < bi; i0 += plan.tile_i)
@@ -246,9 +306,9 @@ by_status_t by_matmul(const by_matmul_t* m) {
          * (by_matmul_plan) keeps it inside this K / J tile. */
         for (uint32_t mb = 0; mb < mt; ++mb)
           for (uint32_t kb = 0; kb < kt; kb += a_group) {
-            const size_t col = (k0 + kb) * BY_DIM;
-            const size_t cols = m->K - col < a_group * BY_DIM ? m->K - col : a_group * BY_DIM;
-            const size_t span = (kt - kb) * BY_DIM; /* stay inside this K tile */
+            const size_t col = (k0 + kb) * BY_KB;
+            const size_t cols = m->K - col < a_group * BY_KB ? m->K - col : a_group * BY_KB;
+            const size_t span = (kt - kb) * BY_KB; /* stay inside this K tile */
             const uint32_t local = by_sp_addr(a_base + (mb * kt + kb) * BY_DIM);
             const uint32_t rows = by_block_size(m->I, i0 + mb);
             if (m->A_boveda)
@@ -265,14 +325,15 @@ by_status_t by_matmul(const by_matmul_t* m) {
             const size_t cols = m->J - col < b_group * BY_DIM ? m->J - col : b_group * BY_DIM;
             const size_t span = (nt - nb) * BY_DIM;
             const uint32_t local = by_sp_addr(b_base + (kb * nt + nb) * BY_DIM);
-            const uint32_t rows = by_block_size(m->K, k0 + kb);
+            /* Packed rows of B (K rows with one lane), packed columns. */
+            const uint32_t rows = by_b_rows(k_block_size(m->K, k0 + kb));
             if (m->B_boveda)
               (void)by_mvin_compressed(
                   1, by_boveda_matrix_entry(m->B_boveda, k0 + kb, (j0 + nb) / b_group), local, rows,
                   (uint32_t)cols);
             else
-              by_mvin(1, B + (k0 + kb) * BY_DIM * ldb + col, local, rows,
-                      (uint32_t)(cols < span ? cols : span));
+              by_mvin(1, B + (k0 + kb) * BY_DIM * ldb + col * BY_LANES, local, rows,
+                      (uint32_t)((cols < span ? cols : span) * BY_LANES));
           }
         const k_ctx_t kc = {m->K, k0};
         const by_tile_t t = {plan.dataflow,

@@ -34,7 +34,8 @@ static void compute_ws(const by_tile_t* t) {
       const uint32_t ks = t->k_size(t->k_ctx, k);
       const int accumulate = t->accumulate || k > 0;
       /* The first pair loads the weights; the rest of the column reuses them. */
-      by_preload(by_sp_addr(b_row), ks, cols, by_acc_addr(c_row, accumulate, 0), rows0, cols);
+      by_preload(by_sp_addr(b_row), by_b_rows(ks), by_b_cols(cols),
+                 by_acc_addr(c_row, accumulate, 0), rows0, cols);
       by_compute(1, by_sp_addr(a_row), rows0, ks, BY_GARBAGE_ADDR, BY_DIM, BY_DIM);
       uint64_t c = by_enc_preload_c(by_acc_addr(c_row + c_m, accumulate, 0), BY_DIM, cols);
       uint64_t a = by_enc_compute_a(by_sp_addr(a_row + a_m), BY_DIM, ks);
@@ -63,7 +64,7 @@ static void compute_os(const by_tile_t* t) {
         const uint32_t c = k + 1 == t->kt ? c_addr(t, m, n, t->accumulate) : BY_GARBAGE_ADDR;
         by_preload(BY_GARBAGE_ADDR, BY_DIM, BY_DIM, c, rows, cols);
         by_compute(k == 0, by_sp_addr(t->a_base + m * t->a_m + k * t->a_k), rows, ks,
-                   by_sp_addr(t->b_base + k * t->b_k + n * t->b_n), ks, cols);
+                   by_sp_addr(t->b_base + k * t->b_k + n * t->b_n), by_b_rows(ks), by_b_cols(cols));
       }
     }
   }

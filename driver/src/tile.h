@@ -1,6 +1,7 @@
 /* Internal: the block loop every kernel shares. A tile is mt x nt blocks of C (in the
  * accumulator), computed from mt x kt blocks of A and kt x nt blocks of B (in the scratchpad),
- * one DIM x DIM block per PRELOAD/COMPUTE pair. */
+ * one DIM x DIM block per PRELOAD/COMPUTE pair. Every block is DIM scratchpad rows; with vector
+ * PEs a k block reduces over DIM x lanes elements and B blocks are lane-packed. */
 #ifndef BRICKYARD_DRIVER_TILE_H
 #define BRICKYARD_DRIVER_TILE_H
 
@@ -24,6 +25,16 @@ static inline uint32_t by_block_size(size_t n, size_t b) {
   return (uint32_t)(rest < BY_DIM ? rest : BY_DIM);
 }
 
+/* The B operand of a pass over ks reduction elements and cols output columns: lane-packed
+ * with vector PEs (docs/isa.md "Vector PEs"), ceil(ks / lanes) rows of cols x lanes elements;
+ * with one lane ks x cols. */
+static inline uint32_t by_b_rows(uint32_t ks) {
+  return (ks + BY_LANES - 1) / BY_LANES;
+}
+static inline uint32_t by_b_cols(uint32_t cols) {
+  return cols * BY_LANES;
+}
+
 typedef struct {
   int dataflow;
   /* Block (m, k) of A at scratchpad row a_base + m*a_m + k*a_k; likewise B (k, n) and C (m, n)
@@ -33,7 +44,7 @@ typedef struct {
   uint32_t c_base, c_m, c_n;
   uint32_t mt, nt, kt;
   uint32_t m_last, n_last; /* rows of the last m block, columns of the last n block */
-  /* Rows of k block k (its reduction length; <= DIM). */
+  /* Reduction elements of k block k (<= DIM x lanes; B's rows with one lane). */
   uint32_t (*k_size)(const void* ctx, uint32_t k);
   const void* k_ctx;
   int accumulate; /* add to C; 0: the first k block overwrites C */

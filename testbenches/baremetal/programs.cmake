@@ -5,6 +5,9 @@ set(BM_PROGRAMS mvin_mvout matmul_raw hazards counters_errors tiled_matmul conv 
 # Programs for Boveda configs (compressed moves); built on tiny's host too, where they check
 # that the driver refuses them.
 set(BM_BOVEDA_PROGRAMS boveda_matmul)
+# Programs for vector-PE configs (lanes > 1: lane-packed B); built on tiny's host too, where the
+# packing is the identity.
+set(BM_LANES_PROGRAMS lanes_matmul)
 set(BM_SOURCES_tiled_matmul native/tiled_matmul.c)
 set(BM_SOURCES_mvin_mvout native/mvin_mvout.c)
 set(BM_SOURCES_matmul_raw native/matmul_raw.c)
@@ -13,6 +16,7 @@ set(BM_SOURCES_counters_errors native/counters_errors.c)
 set(BM_SOURCES_conv native/conv.c)
 set(BM_SOURCES_eltwise native/eltwise.c)
 set(BM_SOURCES_boveda_matmul native/boveda_matmul.c)
+set(BM_SOURCES_lanes_matmul native/lanes_matmul.c)
 foreach(g gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters)
   set(BM_SOURCES_${g} gemmini/${g}.c)
 endforeach()

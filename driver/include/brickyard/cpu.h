@@ -16,7 +16,8 @@ int64_t by_saturate(int64_t x, int width);
 /* An accumulator value on its way out: act(saturate(accScale(acc, scale), IW)). */
 by_elem_t by_cpu_output(int64_t acc, float scale, int activation);
 
-/* The matmul as the accelerator computes it with `dataflow` and `k_chunk` (by_matmul_plan). */
+/* The matmul as the accelerator computes it with `dataflow` and `k_chunk` (by_matmul_plan);
+ * reads B through the lane packing when b_packed. */
 void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk);
 /* The convolution as the accelerator computes it (WS, one DIM channel block per pass). */
 void by_cpu_conv(const by_conv_t* c);

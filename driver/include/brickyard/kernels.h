@@ -52,7 +52,7 @@ typedef struct {
   int activation;                /* BY_ACT_NONE / BY_ACT_RELU, after scaling and saturation */
   float scale;                   /* accumulator scale on the way out (1.0f: identity) */
   int dataflow;                  /* BY_DATAFLOW_WS, _OS or _AUTO */
-  size_t tile_i, tile_j, tile_k; /* tile sizes in DIM blocks; 0: automatic */
+  size_t tile_i, tile_j, tile_k; /* tile sizes in blocks (DIM; K: DIM x lanes); 0: automatic */
   void* workspace; /* transposed operands are copied here (by_matmul_workspace_bytes) */
   size_t workspace_bytes;
   int on_cpu; /* run the CPU reference instead */
@@ -62,10 +62,17 @@ typedef struct {
    * fallback (the driver has no software decoder). BY_ERR_UNSUPPORTED without Boveda. */
   const struct by_boveda_matrix* A_boveda;
   const struct by_boveda_matrix* B_boveda;
+  /* Vector PEs (BY_LANES > 1, docs/driver.md "Vector PEs"): B is already lane-packed
+   * (by_pack_b): by_packed_b_rows(K) rows of by_packed_b_cols(J) elements, ldb elements
+   * between rows; not with b_transposed or B_boveda (BY_ERR_ARG). Unset, by_matmul packs B (or
+   * B stored transposed) into the workspace on every call. With one lane packing is the
+   * identity: a packed B is the plain B and the flag changes nothing. */
+  int b_packed;
 } by_matmul_t;
 
 /* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a
- * result leaves it (DIM in WS; the K tile in OS), which the arithmetic depends on. */
+ * result leaves it (one pass, DIM x lanes, in WS; the K tile in OS), which the arithmetic
+ * depends on. */
 typedef struct {
   int dataflow;
   size_t tile_i, tile_j, tile_k;
@@ -74,9 +81,28 @@ typedef struct {
 
 /* Defaults: everything zero, scale 1, dataflow automatic. */
 void by_matmul_init(by_matmul_t* m);
+/* The workspace by_matmul needs: transposed A (I x K elements), transposed B (K x J) with one
+ * lane; with vector PEs the packed B (by_packed_b_rows(K) x by_packed_b_cols(J)) unless
+ * b_packed. */
 size_t by_matmul_workspace_bytes(const by_matmul_t* m);
 by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan);
 by_status_t by_matmul(const by_matmul_t* m);
+
+/* Lane packing of B for vector PEs (docs/isa.md "Vector PEs"): a K x J matrix B becomes
+ * ceil(K / BY_LANES) rows of J * BY_LANES elements, packed[t][j*L + l] = B[t*L + l][j], with
+ * zeros where t*L + l >= K. Pack weights once (as a compiler lays them out) and pass them with
+ * b_packed; by_matmul's tiles of the packed matrix are exactly its scratchpad tiles. With one
+ * lane the packed matrix is B. */
+size_t by_packed_b_rows(size_t K);
+size_t by_packed_b_cols(size_t J);
+/* B is K x J row-major (ldb elements between rows), or stored transposed (J x K, ldb between
+ * its rows) with b_transposed; packed gets by_packed_b_rows(K) rows of by_packed_b_cols(J)
+ * elements, ldp (>= by_packed_b_cols(J)) elements apart; the elements of a row past
+ * by_packed_b_cols(J) are left alone. The CPU does the copy: fence before packing into memory
+ * that commands in flight still read. BY_ERR_ARG for a missing matrix, a zero size or a short
+ * stride. */
+by_status_t by_pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_transposed,
+                      by_elem_t* packed, size_t ldp);
 
 /* ---- Convolution ----------------------------------------------------------------------- */
 

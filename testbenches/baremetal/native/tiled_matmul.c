@@ -149,6 +149,8 @@ int main(void) {
   m.a_transposed = 1;
   BM_CHECK(by_matmul(&m) == BY_ERR_WORKSPACE, "transpose without workspace accepted");
   m.a_transposed = 0;
+  m.workspace = workspace; /* vector PEs: by_matmul packs B there */
+  m.workspace_bytes = sizeof workspace;
   m.lda = 3;
   BM_CHECK(by_matmul(&m) == BY_ERR_ARG, "lda < K accepted");
   m.lda = 4;
