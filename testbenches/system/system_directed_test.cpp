@@ -67,7 +67,10 @@ protected:
     RunOutcome r = runAndCompare(cfg, prog, image, o);
     std::printf("%s: %zu commands, %llu cycles\n", name.c_str(), prog.size(),
                 static_cast<unsigned long long>(r.cycles));
-    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog);
+    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog)
+                      << ", its DRAM image to " << saveImage(name, image, o)
+                      << "; replay: system_replay_" << BY_CONFIG_NAME
+                      << " PROGRAM --image IMAGE [--trace FILE.vcd]";
     return r;
   }
 

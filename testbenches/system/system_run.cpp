@@ -2,8 +2,11 @@
 
 #include "emit/output_dir.h"
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
+#include <iterator>
 #include <sstream>
 
 namespace by::test {
@@ -97,10 +100,61 @@ FuzzSetup fuzzSetup(const config::Config& config, uint64_t seed) {
   f.options.system.seed = seed;
   f.options.system.mmioPercent = 10;
   f.image.assign(f.options.system.memSize, 0);
+  // Inputs of varying sparsity (TensorDash skips zeros; everything else must not care).
+  constexpr double kZeroFractions[] = {0.0, 0.3, 0.6, 0.9, 0.98};
+  const double zeros = kZeroFractions[seed % 5];
   axi::Rng rng(seed ^ 0x5eedULL);
-  for (uint64_t a = f.layout.input.base; a < f.layout.input.end(); ++a)
-    f.image[a - base] = static_cast<uint8_t>(rng.next());
+  for (uint64_t a = f.layout.input.base; a < f.layout.input.end(); ++a) {
+    const uint64_t r = rng.next();
+    f.image[a - base] = (r >> 16) % 1000 < zeros * 1000 ? 0 : static_cast<uint8_t>(r);
+  }
   return f;
+}
+
+namespace {
+constexpr const char* kImageMagic = "brickyard-image";
+} // namespace
+
+std::string saveImage(const std::string& name, const std::vector<uint8_t>& image,
+                      const RunOptions& options) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(BY_BINARY_DIR) / "test-output" / "system";
+  fs::create_directories(dir);
+  const fs::path path = dir / (name + ".img");
+  std::ostringstream text;
+  text << kImageMagic << " base=" << options.system.memBase << " seed=" << options.system.seed
+       << " mmio=" << options.system.mmioPercent << " stress=" << options.system.stress << "\n";
+  text.write(reinterpret_cast<const char*>(image.data()),
+             static_cast<std::streamsize>(image.size()));
+  emit::writeFileAtomically(path, text.str());
+  return path.string();
+}
+
+bool loadImage(const std::string& path, std::vector<uint8_t>& image, RunOptions& options,
+               std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  std::string magic, header;
+  if (!in || !std::getline(in, header)) {
+    error = path + ": cannot read";
+    return false;
+  }
+  std::istringstream h(header);
+  unsigned long long base = 0, seed = 0;
+  int mmio = 0, stress = 1;
+  h >> magic;
+  if (magic != kImageMagic ||
+      std::sscanf(header.c_str() + magic.size(), " base=%llu seed=%llu mmio=%d stress=%d", &base,
+                  &seed, &mmio, &stress) != 4) {
+    error = path + ": not a system test image (expected a '" + kImageMagic + " ...' header)";
+    return false;
+  }
+  image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  options.system.memBase = base;
+  options.system.memSize = image.size();
+  options.system.seed = seed;
+  options.system.mmioPercent = mmio;
+  options.system.stress = stress != 0;
+  return true;
 }
 
 std::string saveProgram(const std::string& name, const funcmodel::Program& program,

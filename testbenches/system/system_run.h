@@ -47,4 +47,15 @@ FuzzSetup fuzzSetup(const config::Config& config, uint64_t seed);
 std::string saveProgram(const std::string& name, const funcmodel::Program& program,
                         const std::vector<std::string>& comments = {});
 
+/// Writes the DRAM image a program started from, with the harness options that matter for
+/// replaying it (memory base, AXI timing seed, share of register-path commands), as
+/// `<name>.img` next to the saved programs; returns the path. `system_replay_<config> PROG
+/// --image FILE` replays a directed test's failure exactly.
+std::string saveImage(const std::string& name, const std::vector<uint8_t>& image,
+                      const RunOptions& options);
+/// Reads a file written by saveImage into `image` and the harness options into `options`;
+/// false (with `error` set) for anything else.
+bool loadImage(const std::string& path, std::vector<uint8_t>& image, RunOptions& options,
+               std::string& error);
+
 } // namespace by::test

@@ -113,6 +113,13 @@ std::vector<FieldSpec> buildFields() {
       "SRAM ports per bank: 1 (one read or write per cycle) or 2 (one read "
       "and one write per cycle)."));
   f.push_back(intField(
+      "memory.scratchpad.rows_per_word",
+      [](Config& c) -> int& { return c.memory.scratchpad.rowsPerWord; }, "1", 1, 16, true,
+      "Consecutive rows in one SRAM word of a bank: a read returns them all, a write stores one "
+      "row (masked). Only the TensorDash operand feeder uses the whole word, to read several "
+      "reduction steps per cycle (docs/tensordash.md, \"Operand feeder\"); other clients "
+      "still move one row per access."));
+  f.push_back(intField(
       "memory.accumulator.capacity_kib",
       [](Config& c) -> int& { return c.memory.accumulator.capacityKiB; }, kRequired, 1, 65536, true,
       "Accumulator capacity in KiB (rows of DIM accumulator elements)."));

@@ -10,8 +10,10 @@
 #include "reservation_station.h"
 #include "store_controller.h"
 #include "td_array.h"
+#include "td_feeder.h"
 #include "td_frontend.h"
 #include "td_scheduler.h"
+#include "td_tile_buffer.h"
 
 namespace by::hw {
 
@@ -52,7 +54,12 @@ GeneratedDesign buildDesign(const config::Config& config) {
       d.modules.push_back(BovedaLoaderGenerator(accel, bovedaHwParams(config)).build());
     }
     d.modules.push_back(StoreControllerGenerator(accel).build());
-    d.modules.push_back(TransposerGenerator(accel).build());
+    if (config.tensordash.enabled) { // OS operands reach the array through the feeder
+      d.modules.push_back(TdTileBufferGenerator(accel).build());
+      d.modules.push_back(TdFeederGenerator(accel).build());
+    } else {
+      d.modules.push_back(TransposerGenerator(accel).build());
+    }
     d.modules.push_back(ExecuteControllerGenerator(accel).build());
     d.modules.push_back(AcceleratorGenerator(accel).build());
   }

@@ -23,6 +23,7 @@
 // issued and all its result rows written.
 #include "execute_controller.h"
 
+#include "execute_td.h"
 #include "op_layouts.h"
 #include "text_util.h"
 
@@ -43,6 +44,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   const int rowW = std::max(spRow, accRow); // a scratchpad or an accumulator row
   const int eb = p.spElemBits;              // holds 0..DIM*lanes (A and B columns)
   const int laneLog2 = config::log2Exact(p.lanes);
+  const bool td = p.config.tensordash.enabled; // OS computes through the TensorDash feeder
   const int tagFifo = a.latency() + 3;
   // Tag of a beat's result: {we, acc, accumulate, relu, row, cols, entry}.
   PackedLayout tag;
@@ -88,8 +90,18 @@ vlog::Module ExecuteControllerGenerator::build() const {
   m.portGroup("Status for the performance counters.");
   m.output("busy_o", Type::bit());
   m.output("beat_o", Type::bit(), "a valid beat enters the array");
-  m.output("compute_beat_o", Type::bit(), "... and it is a compute beat (DIM*DIM MACs)");
+  m.output("compute_beat_o", Type::bit(), "... and it is a compute beat");
+  m.output("macs_o", Type::bits(macCountBits(p)), "MAC slots it issues (DIM*DIM*lanes if dense)");
   m.output("bank_stall_o", Type::bit(), "a beat waits for an SRAM bank");
+  if (td) {
+    m.output("macs_skipped_o", Type::bits(macCountBits(p)),
+             "MAC slots the dense array would have spent on the steps this beat retired, minus "
+             "the ones it issues");
+    m.output("window_stall_o", Type::bit(), "the beat's window was held back by the lockstep");
+    m.output("feed_stall_o", Type::bit(),
+             "a TensorDash beat lacks steps the feeder has not brought");
+    addTdReadPorts(m, p);
+  }
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
@@ -110,19 +122,23 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("cur_entry_q", Type::bits(2), "its op-table entry");
   b.logic("cur_flipped_q", Type::bit(), "its flip beat has been issued (or it does not flip)");
   b.logic("cur_beat_q", Type::bits(db), "compute beats issued");
-  b.logic("cur_buf_q", Type::bit(), "its transposer buffer (OS)");
+  if (!td)
+    b.logic("cur_buf_q", Type::bit(), "its transposer buffer (OS)");
   b.logic("nxt_valid_q", Type::bit());
   b.logic("nxt_q", Type::bits(ex.width()));
   b.logic("nxt_entry_q", Type::bits(2));
-  b.logic("nxt_buf_q", Type::bit());
+  if (!td)
+    b.logic("nxt_buf_q", Type::bit());
   std::vector<std::string> curFields;
   for (const auto& f : ex.fields())
-    if (f.name != "a_acc")
+    if (f.name != "a_acc" && f.name != "td_side") // td_side: the feeder takes it at intake
       curFields.push_back(f.name);
   ex.unpack(b, "cur_q", "cur_", curFields);
-  ex.unpack(b, "nxt_q", "nxt_",
-            {"flip", "ws", "a_garbage", "a_row", "a_rows", "a_stride", "bd_garbage", "bd_acc",
-             "bd_row", "bd_rows", "bd_cols"});
+  std::vector<std::string> nxtFields = {"flip",   "ws",      "bd_garbage", "bd_acc",
+                                        "bd_row", "bd_rows", "bd_cols"};
+  if (!td) // the transposer fills the next operation's A early
+    nxtFields.insert(nxtFields.end(), {"a_garbage", "a_row", "a_rows", "a_stride"});
+  ex.unpack(b, "nxt_q", "nxt_", nxtFields);
   b.logic("cur_nbeats", Type::bits(db), "compute beats of the current operation");
   b.logic("cur_ends_acc", Type::bit(), "OS, and C is real: the accumulation ends here");
   b.logic("cur_a_steps", Type::bits(db), "OS: reduction steps of A (columns / lanes, rounded up)");
@@ -160,38 +176,52 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("done_valid_o", "fin_valid");
   b.assign("done_id_o", "opt_id_q[fin_entry]");
   b.logic("accept", Type::bit());
-  b.assign("op_ready_o", "!nxt_valid_q && any_free_entry");
-  b.assign("accept", "op_valid_i && op_ready_o");
+  b.logic("in_valid", Type::bit(), "an operation for the lookahead slot");
+  b.logic("in_ready", Type::bit());
+  b.logic("in_payload", Type::bits(ex.width()));
+  b.logic("in_id", Type::bits(p.rsIdBits));
+  b.assign("in_ready", "!nxt_valid_q && any_free_entry");
+  b.assign("accept", "in_valid && in_ready");
+  if (td)
+    emitTdIntake(b, p, ex); // through the pre-queue that hands OS computes to the feeder
+  else {
+    b.assign("in_valid", "op_valid_i");
+    b.assign("in_payload", "op_payload_i[" + num(ex.width() - 1) + ":0]");
+    b.assign("in_id", "op_id_i");
+    b.assign("op_ready_o", "in_ready");
+  }
   b.blank();
 
   // ================================================================ transposer
-  b.comment("Transposer buffers: OS operations with an A operand take them in turn.");
-  b.logic("buf_sel_q", Type::bit(), "buffer of the next OS operation accepted");
-  b.logic("buf_ready_q", Type::bits(2), "buffer holds its operation's A");
-  b.logic("nxt_needs_buf", Type::bit());
-  b.logic("cur_needs_buf", Type::bit());
-  b.logic("accept_needs_buf", Type::bit());
-  b.assign("accept_needs_buf",
-           "!" + ex.slice("op_payload_i", "ws") + " && !" + ex.slice("op_payload_i", "a_garbage"));
-  b.assign("cur_needs_buf", "cur_valid_q && !cur_ws && !cur_a_garbage");
-  b.assign("nxt_needs_buf", "nxt_valid_q && !nxt_ws && !nxt_a_garbage");
-  b.comment("Fill: the current operation's buffer first, then the next one's.");
-  b.logic("fill_cur", Type::bit());
-  b.logic("fill_nxt", Type::bit());
-  b.logic("fill_want", Type::bit(), "a buffer needs rows");
-  b.logic("fill_buf", Type::bit());
-  b.logic("fill_row_q", Type::bits(db), "rows of the buffer already requested");
-  b.logic("fill_rows", Type::bits(db));
-  b.logic("fill_base", Type::bits(rb));
-  b.logic("fill_stride", Type::bits(16));
-  b.assign("fill_cur", "cur_needs_buf && !buf_ready_q[cur_buf_q]");
-  b.assign("fill_nxt", "!fill_cur && nxt_needs_buf && !buf_ready_q[nxt_buf_q]");
-  b.assign("fill_want", "fill_cur || fill_nxt");
-  b.assign("fill_buf", "fill_cur ? cur_buf_q : nxt_buf_q");
-  b.assign("fill_rows", "fill_cur ? cur_a_rows : nxt_a_rows");
-  b.assign("fill_base", "fill_cur ? cur_a_row : nxt_a_row");
-  b.assign("fill_stride", "fill_cur ? cur_a_stride : nxt_a_stride");
-  b.blank();
+  if (!td) { // TensorDash configs read OS operands through the feeder instead
+    b.comment("Transposer buffers: OS operations with an A operand take them in turn.");
+    b.logic("buf_sel_q", Type::bit(), "buffer of the next OS operation accepted");
+    b.logic("buf_ready_q", Type::bits(2), "buffer holds its operation's A");
+    b.logic("nxt_needs_buf", Type::bit());
+    b.logic("cur_needs_buf", Type::bit());
+    b.logic("accept_needs_buf", Type::bit());
+    b.assign("accept_needs_buf",
+             "!" + ex.slice("in_payload", "ws") + " && !" + ex.slice("in_payload", "a_garbage"));
+    b.assign("cur_needs_buf", "cur_valid_q && !cur_ws && !cur_a_garbage");
+    b.assign("nxt_needs_buf", "nxt_valid_q && !nxt_ws && !nxt_a_garbage");
+    b.comment("Fill: the current operation's buffer first, then the next one's.");
+    b.logic("fill_cur", Type::bit());
+    b.logic("fill_nxt", Type::bit());
+    b.logic("fill_want", Type::bit(), "a buffer needs rows");
+    b.logic("fill_buf", Type::bit());
+    b.logic("fill_row_q", Type::bits(db), "rows of the buffer already requested");
+    b.logic("fill_rows", Type::bits(db));
+    b.logic("fill_base", Type::bits(rb));
+    b.logic("fill_stride", Type::bits(16));
+    b.assign("fill_cur", "cur_needs_buf && !buf_ready_q[cur_buf_q]");
+    b.assign("fill_nxt", "!fill_cur && nxt_needs_buf && !buf_ready_q[nxt_buf_q]");
+    b.assign("fill_want", "fill_cur || fill_nxt");
+    b.assign("fill_buf", "fill_cur ? cur_buf_q : nxt_buf_q");
+    b.assign("fill_rows", "fill_cur ? cur_a_rows : nxt_a_rows");
+    b.assign("fill_base", "fill_cur ? cur_a_row : nxt_a_row");
+    b.assign("fill_stride", "fill_cur ? cur_a_stride : nxt_a_stride");
+    b.blank();
+  }
 
   // ================================================================ flip planning
   b.comment("The planned flip: beats until it (ev_dist_q), whose it is, and the OS drain.");
@@ -237,10 +267,18 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("ev_bd_rows", Type::bits(db));
   b.logic("ev_bd_cols", Type::bits(eb));
   b.logic("ev_on_cur", Type::bit(), "the planned flip is the current operation's");
+  if (td) {
+    b.logic("td_go", Type::bit(), "the TensorDash front end has a step for a beat");
+    b.logic("td_head_last", Type::bit(), "a TensorDash beat now retires the operation's last step");
+  }
   b.comment("An OS operation that does not flip (COMPUTE_ACCUMULATED) after an ended "
             "accumulation waits for that accumulation's drain flip, which starts it from zero.");
-  b.assign("cur_computing", "cur_valid_q && cur_flipped_q && cur_beat_q < cur_nbeats &&\n"
-                            "      !(!cur_ws && drain_pend_q)");
+  // A TensorDash operation (every OS one on such a config) computes until the feeder says its
+  // last step has left the window; it does not count beats.
+  b.assign("cur_computing", "cur_valid_q && cur_flipped_q && " +
+                                std::string(td ? "(!cur_ws || cur_beat_q < cur_nbeats)"
+                                               : "cur_beat_q < cur_nbeats") +
+                                " &&\n      !(!cur_ws && drain_pend_q)");
   b.assign("flip_now", "ev_valid_q && ev_dist_q == '0");
   b.assign("ev_on_cur", "cur_valid_q && !cur_flipped_q");
   b.assign("flip_op", "flip_now && !ev_drain_q");
@@ -288,10 +326,13 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("b_row", Type::bits(rb + 1));
   b.logic("d_row", Type::bits(rb + 1));
   b.logic("bank_ok", Type::bit(), "every operand of the beat read (earlier or now)");
-  b.logic("buf_ok", Type::bit(), "OS: the transposer holds this operation's A");
+  b.logic("buf_ok", Type::bit(),
+          td ? "OS: the TensorDash window has a step for the beat"
+             : "OS: the transposer holds this operation's A");
   b.logic("beat_go", Type::bit());
   b.assign("need_a", "is_compute && cur_ws && !cur_a_garbage && beat_idx < cur_a_rows");
-  b.assign("need_b", "is_compute && !cur_d_garbage && beat_idx < cur_d_rows");
+  b.assign("need_b", std::string(td ? "is_compute && cur_ws" : "is_compute") +
+                         " && !cur_d_garbage && beat_idx < cur_d_rows");
   b.assign("b_from_acc", "cur_d_acc");
   b.assign("need_d", "stream_on && !ev_bd_garbage && " + num(cb) + "'(ev_bd_rows) > stream_idx");
   b.assign("want_a", "need_a && !got_a_q");
@@ -302,12 +343,18 @@ vlog::Module ExecuteControllerGenerator::build() const {
                         num(rb + 16) + "'(cur_a_stride)");
   b.assign("b_row", num(rb + 1) + "'(cur_d_row) + " + num(rb + 1) + "'(beat_idx)");
   b.assign("d_row", num(rb + 1) + "'(ev_bd_row) + " + num(rb + 1) + "'(stream_idx)");
-  b.assign("buf_ok", "!is_compute || cur_ws || cur_a_garbage || buf_ready_q[cur_buf_q]");
-  b.assign("spa_valid_o",
-           "beat_want && want_a || (!need_a && fill_want && fill_row_q < fill_rows)");
-  b.assign("spa_row_o", "need_a ? " + num(p.spRowBits) + "'(a_row) : " + num(p.spRowBits) + "'(" +
-                            num(rb + 16) + "'(fill_base) + " + num(rb + 16) + "'(fill_row_q) * " +
-                            num(rb + 16) + "'(fill_stride))");
+  if (td) {
+    b.assign("buf_ok", "!is_compute || cur_ws || td_go");
+    b.assign("spa_valid_o", "beat_want && want_a");
+    b.assign("spa_row_o", num(p.spRowBits) + "'(a_row)");
+  } else {
+    b.assign("buf_ok", "!is_compute || cur_ws || cur_a_garbage || buf_ready_q[cur_buf_q]");
+    b.assign("spa_valid_o",
+             "beat_want && want_a || (!need_a && fill_want && fill_row_q < fill_rows)");
+    b.assign("spa_row_o", "need_a ? " + num(p.spRowBits) + "'(a_row) : " + num(p.spRowBits) + "'(" +
+                              num(rb + 16) + "'(fill_base) + " + num(rb + 16) + "'(fill_row_q) * " +
+                              num(rb + 16) + "'(fill_stride))");
+  }
   b.assign("spb_valid_o", "beat_want && buf_ok && want_b && !b_from_acc");
   b.assign("spb_row_o", num(p.spRowBits) + "'(b_row)");
   b.assign("spd_valid_o", "beat_want && buf_ok && want_d && !ev_bd_acc");
@@ -343,8 +390,10 @@ vlog::Module ExecuteControllerGenerator::build() const {
              "'(spd_rdata_i);");
     });
   }
-  b.logic("fill_go", Type::bit(), "a transposer row read is granted");
-  b.assign("fill_go", "!need_a && fill_want && fill_row_q < fill_rows && spa_ready_i");
+  if (!td) {
+    b.logic("fill_go", Type::bit(), "a transposer row read is granted");
+    b.assign("fill_go", "!need_a && fill_want && fill_row_q < fill_rows && spa_ready_i");
+  }
   b.blank();
 
   // ---------------------------------------------------------------- result tag
@@ -389,10 +438,14 @@ vlog::Module ExecuteControllerGenerator::build() const {
                                "'d1 :\n      (since_flip_q == " + num(db) +
                                "'(Dim) ? since_flip_q : since_flip_q + " + num(db) + "'d1)");
   b.assign("cur_beat_d", "beat_go && is_compute ? beat_idx + " + num(db) + "'d1 : cur_beat_q");
-  b.assign("cur_last", "beat_go && is_compute && beat_idx + " + num(db) + "'d1 == cur_nbeats");
+  const std::string lastBeat = "beat_idx + " + num(db) + "'d1 == cur_nbeats";
+  b.assign("cur_last", "beat_go && is_compute && " +
+                           (td ? "(cur_ws ? " + lastBeat + " : td_head_last)" : lastBeat));
   b.comment("Planning the next flip (when none is planned): beats before it = the larger of "
-            "the current operation's remaining compute beats, the spacing after the last "
-            "flip, and DIM (its stationary rows).");
+            "the current operation's remaining compute beats (when the next one flips), the "
+            "spacing after the last flip, and DIM if it has stationary rows to stream (GARBAGE "
+            "stationary data is zeros, which the DIM beats since the last flip have already "
+            "shifted in).");
   b.logic("spacing_d", Type::bits(cb), "DIM - since_flip_d");
   b.logic("remaining_d", Type::bits(cb), "compute beats the current operation still issues");
   b.logic("plan_cur", Type::bit());
@@ -408,18 +461,24 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("plan_cur", "!ev_valid_q && !flip_now && cur_valid_q && !cur_flipped_q && cur_flip &&\n"
                        "      !(cur_ws && drain_blocks)");
   b.comment("The next operation flips after the current one (and drains it, same dataflow).");
+  if (td)
+    b.comment("A TensorDash operation's beats are not known ahead: the next flip is planned "
+              "once it has finished.");
   b.assign("plan_nxt", "!ev_valid_q && !flip_now && cur_valid_q && cur_flipped_q && nxt_valid_q "
                        "&& nxt_flip &&\n"
-                       "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws");
+                       "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws" +
+                           std::string(td ? " && cur_ws" : ""));
   b.comment("An ended accumulation with no flipping operation behind it gets its own flip.");
   b.assign("plan_drain", "!ev_valid_q && !flip_now && !plan_cur && !plan_nxt && drain_pend_q");
+  b.logic("plan_gap", Type::bits(cb), "compute beats before the flip");
+  b.logic("plan_rows", Type::bits(cb), "stationary rows streamed before the flip");
+  b.logic("plan_far", Type::bits(cb), "the larger of the two");
+  b.assign("plan_gap", "plan_nxt ? remaining_d : '0");
+  b.assign("plan_rows", "ev_bd_garbage ? '0 : " + num(cb) + "'(Dim)");
+  b.assign("plan_far", "plan_gap > plan_rows ? plan_gap : plan_rows");
   b.assign("ev_dist_plan", "plan_drain ? (since_flip_d == " + num(db) +
                                "'(Dim) ? '0 : spacing_d) :\n"
-                               "      (remaining_d > spacing_d ? (remaining_d > " +
-                               num(cb) + "'(Dim) ? remaining_d : " + num(cb) +
-                               "'(Dim)) :\n"
-                               "       (spacing_d > " +
-                               num(cb) + "'(Dim) ? spacing_d : " + num(cb) + "'(Dim)))");
+                               "      (plan_far > spacing_d ? plan_far : spacing_d)");
   b.blank();
 
   // ================================================================ stage D: into the mesh
@@ -428,11 +487,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("d_prop_q", Type::bit());
   b.logic("d_ws_q", Type::bit());
   b.logic("d_shift_q", Type::bits(p.shiftBits));
+  if (td)
+    b.logic("d_td_q", Type::bit(), "a TensorDash beat: a and b come from the front end");
   b.logic("d_a_src_q", Type::bits(2), "0 zero, 1 scratchpad row, 2 transposer column");
   b.logic("d_a_cols_q", Type::bits(eb), "A columns (elements of the reduction)");
-  b.logic("d_a_rows_q", Type::bits(db), "transposer: valid rows of the column");
-  b.logic("d_col_q", Type::bits(ib), "transposer column: reduction step");
-  b.logic("d_tbuf_q", Type::bit());
+  if (!td) {
+    b.logic("d_a_rows_q", Type::bits(db), "transposer: valid rows of the column");
+    b.logic("d_col_q", Type::bits(ib), "transposer column: reduction step");
+    b.logic("d_tbuf_q", Type::bit());
+  }
   b.logic("d_b_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
   b.logic("d_b_cols_q", Type::bits(eb));
   b.logic("d_d_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
@@ -449,14 +512,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("d_rdata", "d_d_held_q ? hold_d_q : d_d_src_q == 2'd2 ? " + num(rowW) +
                           "'(acc_rdata_i) : " + num(rowW) + "'(spd_rdata_i)");
   b.logic("d_tag_q", Type::bits(tag.width()));
-  b.logic("t_col", Type::bits(spRow), "transposer column");
-  b.logic("mesh_a", Type::bits(p.dim * a.aWidth()));
+  // The dense beat's a: per row Lanes elements (by_td_array appends the selects itself).
+  b.logic("mesh_a", Type::bits(p.dim * (td ? p.lanes * p.iw : a.aWidth())));
   b.logic("mesh_b", Type::bits(p.dim * a.bWidth()));
   b.logic("mesh_d", Type::bits(p.dim * a.dWidth()));
-  b.logic("fill_wr_q", Type::bit(), "a transposer row arrives this cycle");
-  b.logic("fill_wr_buf_q", Type::bit());
-  b.logic("fill_wr_row_q", Type::bits(ib));
-  {
+  if (!td) {
+    b.logic("t_col", Type::bits(spRow), "transposer column");
+    b.logic("fill_wr_q", Type::bit(), "a transposer row arrives this cycle");
+    b.logic("fill_wr_buf_q", Type::bit());
+    b.logic("fill_wr_row_q", Type::bits(ib));
     auto& t = b.instance(names::kTransposer, "u_transposer");
     t.comment = "elements are groups of Lanes values: column t holds A[.][t*Lanes +: Lanes]";
     t.params = {{"Dim", "Dim"}, {"Width", "Lanes*ElemWidth"}, {"IndexWidth", num(ib)}};
@@ -475,7 +539,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
                "values (A, B and WS weights: docs/isa.md, \"Vector PEs\") or one element (WS "
                "bias, OS initial accumulators).");
   lane.logic("a_sp_g", Type::bits(g), "WS: A[i][c*Lanes +: Lanes]");
-  lane.logic("a_t_g", Type::bits(g), "OS: A[c][t*Lanes +: Lanes] from the transposer");
+  if (!td)
+    lane.logic("a_t_g", Type::bits(g), "OS: A[c][t*Lanes +: Lanes] from the transposer");
   lane.logic("b_g", Type::bits(g), "OS: lane-packed B row, group c");
   lane.logic("d_g", Type::bits(g), "WS: lane-packed weight row, group c");
   lane.logic("a_val", Type::bits(g));
@@ -484,7 +549,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
   lane.logic("b_val", Type::bits("BWidth"));
   lane.logic("d_val", Type::bits("DWidth"));
   lane.assign("a_sp_g", "a_rdata[c*" + g + " +: " + g + "]");
-  lane.assign("a_t_g", "t_col[c*" + g + " +: " + g + "]");
+  if (!td)
+    lane.assign("a_t_g", "t_col[c*" + g + " +: " + g + "]");
   lane.assign("b_g", "b_rdata[c*" + g + " +: " + g + "]");
   lane.assign("d_g", "d_rdata[c*" + g + " +: " + g + "]");
   vlog::Body& el = lane.genFor("l", "Lanes", "gen_elem");
@@ -492,17 +558,19 @@ vlog::Module ExecuteControllerGenerator::build() const {
              "beyond A's columns, an OS A element beyond A's rows or columns, and B / weight "
              "elements beyond their columns are zero.");
   el.logic("idx", Type::bits(eb + 1), "c*Lanes + l");
-  el.logic("t_idx", Type::bits(eb + 1), "OS: reduction index of the transposer element");
   el.assign("idx", num(eb + 1) + "'(c*Lanes + l)");
-  el.assign("t_idx",
-            num(eb + 1) + "'(d_col_q) * " + num(eb + 1) + "'(Lanes) + " + num(eb + 1) + "'(l)");
-  el.assign("a_val[l*ElemWidth +: ElemWidth]",
-            "(d_a_src_q == 2'd1 && idx < " + num(eb + 1) +
-                "'(d_a_cols_q)) ? a_sp_g[l*ElemWidth +: ElemWidth] :\n"
-                "        (d_a_src_q == 2'd2 && " +
-                num(db) + "'(c) < d_a_rows_q && t_idx < " + num(eb + 1) +
-                "'(d_a_cols_q)) ?\n"
-                "        a_t_g[l*ElemWidth +: ElemWidth] : '0");
+  const std::string aSp = "(d_a_src_q == 2'd1 && idx < " + num(eb + 1) +
+                          "'(d_a_cols_q)) ? a_sp_g[l*ElemWidth +: ElemWidth] :\n        ";
+  if (td) { // OS operands reach the array through the TensorDash front end
+    el.assign("a_val[l*ElemWidth +: ElemWidth]", aSp + "'0");
+  } else {
+    el.logic("t_idx", Type::bits(eb + 1), "OS: reduction index of the transposer element");
+    el.assign("t_idx",
+              num(eb + 1) + "'(d_col_q) * " + num(eb + 1) + "'(Lanes) + " + num(eb + 1) + "'(l)");
+    el.assign("a_val[l*ElemWidth +: ElemWidth]",
+              aSp + "(d_a_src_q == 2'd2 && " + num(db) + "'(c) < d_a_rows_q && t_idx < " +
+                  num(eb + 1) + "'(d_a_cols_q)) ?\n        a_t_g[l*ElemWidth +: ElemWidth] : '0");
+  }
   el.assign("b_pk[l*ElemWidth +: ElemWidth]",
             "idx < " + num(eb + 1) + "'(d_b_cols_q) ? b_g[l*ElemWidth +: ElemWidth] : '0");
   el.assign("d_pk[l*ElemWidth +: ElemWidth]",
@@ -538,7 +606,9 @@ vlog::Module ExecuteControllerGenerator::build() const {
   // ---------------------------------------------------------------- mesh
   b.logic("res_valid", Type::bit());
   b.logic("res_data", Type::bits(p.dim * p.ow));
-  {
+  if (td) {
+    emitTdArray(b, p, ex);
+  } else {
     auto& mesh = b.instance(names::kMesh, "u_mesh");
     mesh.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
@@ -603,31 +673,51 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("beat_o", "d_valid_q");
   b.logic("d_compute_q", Type::bit());
   b.assign("compute_beat_o", "d_valid_q && d_compute_q");
-  b.assign("busy_o", "cur_valid_q || nxt_valid_q || d_valid_q || opt_valid_q != '0 || "
-                     "drain_pend_q || drain_act_q");
+  {
+    const std::string dense =
+        num(macCountBits(p)) + "'d" + num(static_cast<long long>(p.dim) * p.dim * p.lanes);
+    b.assign("macs_o", "!(d_valid_q && d_compute_q) ? '0 : " +
+                           (td ? "d_td_q ? " + num(macCountBits(p)) + "'(td_issued) * " +
+                                     num(macCountBits(p)) + "'d" +
+                                     num(p.array.tdRowsPerScheduler * p.dim) + " : " + dense
+                               : dense));
+  }
+  b.assign("busy_o", std::string(td ? "td_feeder_busy || td_fe_busy || pq_count_q != '0 || " : "") +
+                         "cur_valid_q || nxt_valid_q || d_valid_q || opt_valid_q != '0 || "
+                         "drain_pend_q || drain_act_q");
   vlog::SeqItem& q = b.sequential();
   q.reset.line("cur_valid_q <= 1'b0;").line("cur_q <= '0;").line("cur_entry_q <= '0;");
-  q.reset.line("cur_flipped_q <= 1'b0;").line("cur_beat_q <= '0;").line("cur_buf_q <= 1'b0;");
+  q.reset.line("cur_flipped_q <= 1'b0;").line("cur_beat_q <= '0;");
   q.reset.line("nxt_valid_q <= 1'b0;").line("nxt_q <= '0;").line("nxt_entry_q <= '0;");
-  q.reset.line("nxt_buf_q <= 1'b0;").line("opt_valid_q <= '0;").line("opt_final_q <= '0;");
+  q.reset.line("opt_valid_q <= '0;").line("opt_final_q <= '0;");
   q.reset.forLoop("i", "4", [](vlog::Stmts& s) { s.line("opt_pending_q[i] <= '0;"); });
-  q.reset.line("buf_sel_q <= 1'b0;").line("buf_ready_q <= '0;").line("fill_row_q <= '0;");
+  if (!td)
+    q.reset.line("cur_buf_q <= 1'b0;")
+        .line("nxt_buf_q <= 1'b0;")
+        .line("buf_sel_q <= 1'b0;")
+        .line("buf_ready_q <= '0;")
+        .line("fill_row_q <= '0;")
+        .line("fill_wr_q <= 1'b0;");
   q.reset.line("prop_q <= 1'b0;").line("since_flip_q <= " + num(db) + "'(Dim);");
   q.reset.line("ev_valid_q <= 1'b0;").line("ev_drain_q <= 1'b0;").line("ev_dist_q <= '0;");
   q.reset.line("drain_pend_q <= 1'b0;").line("drain_act_q <= 1'b0;").line("drain_j_q <= '0;");
-  q.reset.line("d_valid_q <= 1'b0;").line("fill_wr_q <= 1'b0;");
+  q.reset.line("d_valid_q <= 1'b0;");
+  if (td)
+    q.reset.line("d_td_q <= 1'b0;");
   q.reset.line("acc_wr_entry_q <= '0;");
 
   vlog::Stmts& c = q.clocked;
   c.comment("Accept into the lookahead slot.");
   c.ifElse("accept", [&](vlog::Stmts& s) {
-    s.line("nxt_q <= op_payload_i[" + num(ex.width() - 1) + ":0];")
+    s.line("nxt_q <= in_payload;")
         .line("nxt_entry_q <= free_entry;")
-        .line("nxt_buf_q <= buf_sel_q;")
         .line("opt_valid_q[free_entry] <= 1'b1;")
-        .line("opt_id_q[free_entry] <= op_id_i;")
+        .line("opt_id_q[free_entry] <= in_id;")
         .line("opt_final_q[free_entry] <= 1'b0;");
-    s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_q <= !buf_sel_q;"); });
+    if (!td) {
+      s.line("nxt_buf_q <= buf_sel_q;");
+      s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_q <= !buf_sel_q;"); });
+    }
   });
   c.comment("Promote the next operation when the current one is done (or absent).");
   c.ifElse(
@@ -639,18 +729,19 @@ vlog::Module ExecuteControllerGenerator::build() const {
               t.line("cur_valid_q <= 1'b1;")
                   .line("cur_q <= nxt_q;")
                   .line("cur_entry_q <= nxt_entry_q;");
-              t.line("cur_buf_q <= nxt_buf_q;").line("cur_beat_q <= '0;");
+              if (!td)
+                t.line("cur_buf_q <= nxt_buf_q;");
+              t.line("cur_beat_q <= '0;");
               t.line("cur_flipped_q <= !nxt_flip;");
               t.line("nxt_valid_q <= accept;");
             },
             [&](vlog::Stmts& t) {
               t.comment("Straight from the reservation station into the current slot.");
               t.line("cur_valid_q <= 1'b1;")
-                  .line("cur_q <= op_payload_i[" + num(ex.width() - 1) + ":0];")
+                  .line("cur_q <= in_payload;")
                   .line("cur_entry_q <= free_entry;")
-                  .line("cur_buf_q <= buf_sel_q;")
                   .line("cur_beat_q <= '0;")
-                  .line("cur_flipped_q <= !" + ex.slice("op_payload_i", "flip") + ";")
+                  .line("cur_flipped_q <= !" + ex.slice("in_payload", "flip") + ";")
                   .line("nxt_valid_q <= 1'b0;");
             });
       },
@@ -679,7 +770,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
               .line("pend_entry_q <= cur_entry_q;");
         },
         [](vlog::Stmts& t) { t.line("opt_final_q[cur_entry_q] <= 1'b1;"); });
-    s.ifElse("cur_needs_buf", [](vlog::Stmts& t) { t.line("buf_ready_q[cur_buf_q] <= 1'b0;"); });
+    if (!td)
+      s.ifElse("cur_needs_buf", [](vlog::Stmts& t) { t.line("buf_ready_q[cur_buf_q] <= 1'b0;"); });
   });
   c.comment("Beats: flip state and the planned flip.");
   c.ifElse("beat_go", [&](vlog::Stmts& s) {
@@ -719,14 +811,16 @@ vlog::Module ExecuteControllerGenerator::build() const {
         .line("ev_drain_q <= plan_drain;")
         .line("ev_dist_q <= ev_dist_plan;");
   });
-  c.comment("Transposer fills.");
-  c.ifElse("fill_go",
-           [&](vlog::Stmts& s) { s.line("fill_row_q <= fill_row_q + " + num(db) + "'d1;"); });
-  c.ifElse(
-      "fill_want && (fill_row_q == fill_rows || (fill_go && fill_row_q + " + num(db) +
-          "'d1 == fill_rows))",
-      [](vlog::Stmts& s) { s.line("buf_ready_q[fill_buf] <= 1'b1;").line("fill_row_q <= '0;"); });
-  c.line("fill_wr_q <= fill_go;");
+  if (!td) {
+    c.comment("Transposer fills.");
+    c.ifElse("fill_go",
+             [&](vlog::Stmts& s) { s.line("fill_row_q <= fill_row_q + " + num(db) + "'d1;"); });
+    c.ifElse(
+        "fill_want && (fill_row_q == fill_rows || (fill_go && fill_row_q + " + num(db) +
+            "'d1 == fill_rows))",
+        [](vlog::Stmts& s) { s.line("buf_ready_q[fill_buf] <= 1'b1;").line("fill_row_q <= '0;"); });
+    c.line("fill_wr_q <= fill_go;");
+  }
   c.comment("Result rows outstanding per operation.");
   c.forLoop("i", "4", [&](vlog::Stmts& s) {
     s.line("opt_pending_q[i] <= opt_pending_q[i]");
@@ -745,11 +839,17 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.comment("A beat that flips for or carries an OS drain runs the array in OS mode.");
     s.line("d_ws_q <= is_compute ? cur_ws : stream_on ? ev_ws : draining ? 1'b0 : cur_ws;");
     s.line("d_shift_q <= dr_shift;");
-    s.line("d_a_src_q <= need_a ? 2'd1 : (is_compute && !cur_ws && !cur_a_garbage) ? 2'd2 : 2'd0;");
-    s.line("d_a_cols_q <= cur_a_cols;");
-    s.line("d_a_rows_q <= cur_a_rows;");
-    s.line("d_col_q <= " + num(ib) + "'(beat_idx);");
-    s.line("d_tbuf_q <= cur_buf_q;");
+    if (td) { // OS compute beats come from the TensorDash front end (d_td_q)
+      s.line("d_a_src_q <= need_a ? 2'd1 : 2'd0;");
+      s.line("d_a_cols_q <= cur_a_cols;");
+    } else {
+      s.line("d_a_src_q <= need_a ? 2'd1 : (is_compute && !cur_ws && !cur_a_garbage) ? 2'd2 : "
+             "2'd0;");
+      s.line("d_a_cols_q <= cur_a_cols;");
+      s.line("d_a_rows_q <= cur_a_rows;");
+      s.line("d_col_q <= " + num(ib) + "'(beat_idx);");
+      s.line("d_tbuf_q <= cur_buf_q;");
+    }
     s.line("d_b_src_q <= !need_b ? 2'd0 : b_from_acc ? 2'd2 : 2'd1;");
     s.line("d_b_cols_q <= cur_d_cols;");
     s.line("d_d_src_q <= !need_d ? 2'd0 : ev_bd_acc ? 2'd2 : 2'd1;");
@@ -758,9 +858,12 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.line("d_tag_q <= tag_d;");
     s.line("d_compute_q <= is_compute;");
   });
-  dq.clocked.ifElse("fill_go", [&](vlog::Stmts& s) {
-    s.line("fill_wr_buf_q <= fill_buf;").line("fill_wr_row_q <= " + num(ib) + "'(fill_row_q);");
-  });
+  if (td)
+    c.line("d_td_q <= td_beat_go;");
+  else
+    dq.clocked.ifElse("fill_go", [&](vlog::Stmts& s) {
+      s.line("fill_wr_buf_q <= fill_buf;").line("fill_wr_row_q <= " + num(ib) + "'(fill_row_q);");
+    });
   b.blank();
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, cur_c_cols, "
