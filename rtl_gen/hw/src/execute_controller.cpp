@@ -27,6 +27,8 @@
 #include "op_layouts.h"
 #include "text_util.h"
 
+#include <map>
+
 namespace by::hw {
 
 using vlog::Type;
@@ -50,6 +52,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
   PackedLayout tag;
   tag.field("we", 1).field("acc", 1).field("accumulate", 1).field("relu", 1);
   tag.field("row", rb).field("cols", db).field("entry", 2);
+  if (td) // a drain of a B-scheduled accumulation collects columns of C (execute_td.cpp)
+    tag.field("tr", 1).field("col", ib).field("c_rows", db).field("c_stride", 16);
 
   vlog::Module m(names::kExecController,
                  "Execute controller: PRELOAD+COMPUTE operations to mesh beats (WS and OS, "
@@ -131,7 +135,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
     b.logic("nxt_buf_q", Type::bit());
   std::vector<std::string> curFields;
   for (const auto& f : ex.fields())
-    if (f.name != "a_acc" && f.name != "td_side") // td_side: the feeder takes it at intake
+    if (f.name != "a_acc")
       curFields.push_back(f.name);
   ex.unpack(b, "cur_q", "cur_", curFields);
   std::vector<std::string> nxtFields = {"flip",   "ws",      "bd_garbage", "bd_acc",
@@ -236,12 +240,14 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.comment("Where drained rows go: pend_* for the ended accumulation waiting for its flip, "
             "drain_* for the one leaving the array (an operation can end while the previous "
             "drain starts), dr_* the set this beat uses.");
-  const std::vector<std::pair<std::string, vlog::Type>> drainFields = {
+  std::vector<std::pair<std::string, vlog::Type>> drainFields = {
       {"c_row", Type::bits(rb)},  {"c_rows", Type::bits(db)},
       {"c_cols", Type::bits(db)}, {"c_stride", Type::bits(16)},
       {"acc", Type::bit()},       {"accumulate", Type::bit()},
       {"relu", Type::bit()},      {"shift", Type::bits(p.shiftBits)},
       {"entry", Type::bits(2)}};
+  if (td) // the ended accumulation scheduled B: its drained rows are columns of C
+    drainFields.push_back({"tr", Type::bit()});
   for (const auto& [f, t] : drainFields) {
     b.logic("pend_" + f + "_q", t);
     b.logic("drain_" + f + "_q", t);
@@ -270,6 +276,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
   if (td) {
     b.logic("td_go", Type::bit(), "the TensorDash front end has a step for a beat");
     b.logic("td_head_last", Type::bit(), "a TensorDash beat now retires the operation's last step");
+    b.comment("B-scheduled accumulations (execute_td.cpp): their stationary rows come from the "
+              "D transposer, their results leave through the C transposer's write-out.");
+    b.logic("ev_tr", Type::bit(), "the planned flip is a B-scheduled one");
+    b.logic("dt_rd_sp", Type::bit(), "the D transposer reads a scratchpad row");
+    b.logic("dt_rd_acc", Type::bit(), "... an accumulator row");
+    b.logic("dt_row", Type::bits(rb + 1), "... this one");
+    b.logic("dt_ready_q", Type::bit(), "the D transposer holds the current operation's D");
+    b.logic("beat_writes", Type::bit(), "this beat's result is written when it leaves the array");
+    b.logic("wo_hold_q", Type::bits(db), "cycles writing beats wait for a write-out");
   }
   b.comment("An OS operation that does not flip (COMPUTE_ACCUMULATED) after an ended "
             "accumulation waits for that accumulation's drain flip, which starts it from zero.");
@@ -334,7 +349,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("need_b", std::string(td ? "is_compute && cur_ws" : "is_compute") +
                          " && !cur_d_garbage && beat_idx < cur_d_rows");
   b.assign("b_from_acc", "cur_d_acc");
-  b.assign("need_d", "stream_on && !ev_bd_garbage && " + num(cb) + "'(ev_bd_rows) > stream_idx");
+  b.assign("need_d", "stream_on && !ev_bd_garbage && " + num(cb) + "'(ev_bd_rows) > stream_idx" +
+                         std::string(td ? " && !ev_tr" : ""));
   b.assign("want_a", "need_a && !got_a_q");
   b.assign("want_b", "need_b && !got_b_q");
   b.assign("want_d", "need_d && !got_d_q");
@@ -344,7 +360,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("b_row", num(rb + 1) + "'(cur_d_row) + " + num(rb + 1) + "'(beat_idx)");
   b.assign("d_row", num(rb + 1) + "'(ev_bd_row) + " + num(rb + 1) + "'(stream_idx)");
   if (td) {
-    b.assign("buf_ok", "!is_compute || cur_ws || td_go");
+    b.assign("buf_ok", "(!is_compute || cur_ws || td_go) && (!beat_writes || wo_hold_q == '0)");
     b.assign("spa_valid_o", "beat_want && want_a");
     b.assign("spa_row_o", num(p.spRowBits) + "'(a_row)");
   } else {
@@ -357,10 +373,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
   }
   b.assign("spb_valid_o", "beat_want && buf_ok && want_b && !b_from_acc");
   b.assign("spb_row_o", num(p.spRowBits) + "'(b_row)");
-  b.assign("spd_valid_o", "beat_want && buf_ok && want_d && !ev_bd_acc");
-  b.assign("spd_row_o", num(p.spRowBits) + "'(d_row)");
-  b.assign("acc_valid_o", "beat_want && buf_ok && (acc_for_b || (want_d && ev_bd_acc))");
-  b.assign("acc_row_o", num(p.accRowBits) + "'(acc_for_b ? b_row : d_row)");
+  // TensorDash: a B-scheduled flip reads its stationary rows ahead, into the D transposer
+  // (execute_td.cpp), through the same clients while nothing else uses them.
+  const std::string dtSp = td ? " || dt_rd_sp" : "", dtAcc = td ? " || dt_rd_acc" : "";
+  b.assign("spd_valid_o", "beat_want && buf_ok && want_d && !ev_bd_acc" + dtSp);
+  b.assign("spd_row_o",
+           num(p.spRowBits) + "'(" + std::string(td ? "dt_rd_sp ? dt_row : " : "") + "d_row)");
+  b.assign("acc_valid_o", "beat_want && buf_ok && (acc_for_b || (want_d && ev_bd_acc))" + dtAcc);
+  b.assign("acc_row_o", num(p.accRowBits) + "'(" + std::string(td ? "dt_rd_acc ? dt_row : " : "") +
+                            "acc_for_b ? b_row : d_row)");
   b.assign("gnt_a", "beat_want && want_a && spa_ready_i");
   b.assign("gnt_b", "beat_want && buf_ok && want_b && (b_from_acc ? acc_ready_i : spb_ready_i)");
   b.assign("gnt_d", "beat_want && buf_ok && want_d &&\n"
@@ -408,7 +429,23 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("draining", Type::bit(), "this beat carries a drained row");
   b.assign("draining", "drain_act_q || (flip_now && drain_pend_q)");
   b.assign("ws_write", "is_compute && cur_ws && !cur_c_garbage && beat_idx < cur_c_rows");
-  b.assign("os_write", "draining && drain_row_idx < dr_c_rows");
+  b.assign("os_write",
+           "draining && drain_row_idx < dr_c_rows" + std::string(td ? " && !dr_tr" : ""));
+  const std::string drainRow = num(rb) + "'(" + num(rb + 16) + "'(dr_c_row) + " + num(rb + 16) +
+                               "'(drain_row_idx) * " + num(rb + 16) + "'(dr_c_stride))";
+  std::map<std::string, std::string> drainTag = {
+      {"we", "os_write"},   {"acc", "dr_acc"}, {"accumulate", "dr_accumulate"},
+      {"relu", "dr_relu"},  {"row", drainRow}, {"cols", "dr_c_cols"},
+      {"entry", "dr_entry"}};
+  if (td) { // a transposed drain collects column DIM-1-j of C; its rows are written later
+    drainTag["row"] = "dr_tr ? dr_c_row : " + drainRow;
+    drainTag["tr"] = "draining && dr_tr";
+    drainTag["col"] = num(ib) + "'(drain_row_idx)";
+    drainTag["c_rows"] = "dr_c_rows";
+    drainTag["c_stride"] = "dr_c_stride";
+  }
+  if (td)
+    b.assign("beat_writes", "ws_write || os_write");
   b.assign("tag_d",
            "ws_write ? " +
                tag.pack({{"we", "1'b1"},
@@ -419,15 +456,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
                                      "'(beat_idx) * " + num(rb + 16) + "'(cur_c_stride))"},
                          {"cols", num(db) + "'(cur_c_cols)"},
                          {"entry", "cur_entry_q"}}) +
-               " :\n      " +
-               tag.pack({{"we", "os_write"},
-                         {"acc", "dr_acc"},
-                         {"accumulate", "dr_accumulate"},
-                         {"relu", "dr_relu"},
-                         {"row", num(rb) + "'(" + num(rb + 16) + "'(dr_c_row) + " + num(rb + 16) +
-                                     "'(drain_row_idx) * " + num(rb + 16) + "'(dr_c_stride))"},
-                         {"cols", "dr_c_cols"},
-                         {"entry", "dr_entry"}}));
+               " :\n      " + tag.pack(drainTag));
   b.blank();
 
   // ---------------------------------------------------------------- next-state helpers
@@ -459,7 +488,10 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("drain_blocks", "drain_pend_q || drain_act_q || (cur_last && cur_ends_acc)");
   b.comment("The current operation flips next (it has not started).");
   b.assign("plan_cur", "!ev_valid_q && !flip_now && cur_valid_q && !cur_flipped_q && cur_flip &&\n"
-                       "      !(cur_ws && drain_blocks)");
+                       "      !(cur_ws && drain_blocks)" +
+                           std::string(td ? " && (cur_ws || !cur_td_side || cur_bd_garbage || "
+                                            "dt_ready_q)"
+                                          : ""));
   b.comment("The next operation flips after the current one (and drains it, same dataflow).");
   if (td)
     b.comment("A TensorDash operation's beats are not known ahead: the next flip is planned "
@@ -498,8 +530,14 @@ vlog::Module ExecuteControllerGenerator::build() const {
   }
   b.logic("d_b_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
   b.logic("d_b_cols_q", Type::bits(eb));
-  b.logic("d_d_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
+  b.logic("d_d_src_q", Type::bits(2),
+          td ? "0 zero, 1 scratchpad, 2 accumulator, 3 D transposer column"
+             : "0 zero, 1 scratchpad, 2 accumulator");
   b.logic("d_d_cols_q", Type::bits(eb));
+  if (td) {
+    b.logic("d_dt_col_q", Type::bits(ib), "the D transposer column a B-scheduled flip streams");
+    emitTdDTransposer(b, p);
+  }
   b.logic("d_a_held_q", Type::bit(), "take a from its hold register, not the read port");
   b.logic("d_b_held_q", Type::bit());
   b.logic("d_d_held_q", Type::bit());
@@ -591,11 +629,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
                            num(eb) +
                            "'(c) >= d_b_cols_q ? '0 :\n"
                            "        d_b_src_q == 2'd2 ? BWidth'(b_acc_out) : BWidth'(b_sp_out)");
-  lane.assign("d_val", "d_d_src_q == 2'd0 ? '0 : d_ws_q ? DWidth'(d_pk) :\n"
-                       "        " +
-                           num(eb) +
-                           "'(c) >= d_d_cols_q ? '0 :\n"
-                           "        d_d_src_q == 2'd2 ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
+  lane.assign("d_val",
+              std::string(td ? "d_d_src_q == 2'd3 ? DWidth'(dt_col[c*OutWidth +: OutWidth]) :\n"
+                               "        "
+                             : "") +
+                  "d_d_src_q == 2'd0 ? '0 : d_ws_q ? DWidth'(d_pk) :\n"
+                  "        " +
+                  num(eb) +
+                  "'(c) >= d_d_cols_q ? '0 :\n"
+                  "        d_d_src_q == 2'd2 ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
   lane.assign("mesh_a[c*" + g + " +: " + g + "]", "a_val");
   lane.logic("unused_lane", Type::bit(), "widths a dataflow-only config does not use");
   lane.assign("unused_lane", "^{b_sp_out, b_acc_out, d_sp_out, d_acc_out, b_pk, d_pk}");
@@ -640,18 +682,35 @@ vlog::Module ExecuteControllerGenerator::build() const {
                {"out_ready_i", "res_valid"}, {"out_data_o", "tag"}};
   }
   tag.unpack(b, "tag", "t_");
+  b.comment("The row written this cycle: a result as its tag says, or (TensorDash) a row of a "
+            "transposed drain's write-out.");
+  const std::vector<std::pair<std::string, vlog::Type>> wbFields = {
+      {"valid", Type::bit()},      {"acc", Type::bit()},
+      {"accumulate", Type::bit()}, {"relu", Type::bit()},
+      {"row", Type::bits(rb)},     {"cols", Type::bits(db)},
+      {"entry", Type::bits(2)},    {"data", Type::bits(p.dim * p.ow)}};
+  for (const auto& [f, t] : wbFields)
+    b.logic("wb_" + f, t);
+  if (td)
+    emitTdTransposedDrain(b, p);
+  else {
+    b.assign("wb_valid", "res_valid && t_we");
+    for (const char* f : {"acc", "accumulate", "relu", "row", "cols", "entry"})
+      b.assign(std::string("wb_") + f, std::string("t_") + f);
+    b.assign("wb_data", "res_data");
+  }
   b.logic("write", Type::bit());
-  b.assign("write", "res_valid && t_we");
-  b.assign("spw_valid_o", "write && !t_acc");
-  b.assign("spw_row_o", num(p.spRowBits) + "'(t_row)");
-  b.assign("accw_valid_o", "write && t_acc");
-  b.assign("accw_row_o", num(p.accRowBits) + "'(t_row)");
-  b.assign("accw_accumulate_o", "t_accumulate");
+  b.assign("write", "wb_valid");
+  b.assign("spw_valid_o", "write && !wb_acc");
+  b.assign("spw_row_o", num(p.spRowBits) + "'(wb_row)");
+  b.assign("accw_valid_o", "write && wb_acc");
+  b.assign("accw_row_o", num(p.accRowBits) + "'(wb_row)");
+  b.assign("accw_accumulate_o", "wb_accumulate");
   vlog::Body& out = b.genFor("c", "Dim", "gen_out");
   out.logic("r", Type::sbits("OutWidth"));
   out.logic("rl", Type::sbits("OutWidth"), "after the activation");
-  out.assign("r", "res_data[c*OutWidth +: OutWidth]");
-  out.assign("rl", "(t_relu && r < 0) ? '0 : r");
+  out.assign("r", "wb_data[c*OutWidth +: OutWidth]");
+  out.assign("rl", "(wb_relu && r < 0) ? '0 : r");
   out.assign(
       "spw_data_o[c*ElemWidth +: ElemWidth]",
       "rl > OutWidth'($signed({1'b0, {(ElemWidth-1){1'b1}}})) ? {1'b0, {(ElemWidth-1){1'b1}}} :\n"
@@ -659,13 +718,13 @@ vlog::Module ExecuteControllerGenerator::build() const {
       "{1'b1, {(ElemWidth-1){1'b0}}} :\n"
       "        rl[ElemWidth-1:0]");
   out.assign("accw_data_o[c*AccWidth +: AccWidth]", "AccWidth'(r)");
-  out.assign("spw_mask_o[c]", num(db) + "'(c) < t_cols");
+  out.assign("spw_mask_o[c]", num(db) + "'(c) < wb_cols");
   if (p.spElems > p.dim) {
     b.comment("Results fill the first DIM elements of a scratchpad row (vector PEs).");
     b.assign("spw_data_o[SpElems*ElemWidth-1:Dim*ElemWidth]", "'0");
     b.assign("spw_mask_o[SpElems-1:Dim]", "'0");
   }
-  out.assign("accw_mask_o[c]", num(db) + "'(c) < t_cols");
+  out.assign("accw_mask_o[c]", num(db) + "'(c) < wb_cols");
   b.logic("acc_wr_entry_q", Type::bits(2), "entry of last cycle's accumulator write");
   b.blank();
 
@@ -768,6 +827,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
               .line("pend_relu_q <= cur_relu;")
               .line("pend_shift_q <= cur_shift;")
               .line("pend_entry_q <= cur_entry_q;");
+          if (td)
+            t.line("pend_tr_q <= cur_td_side;");
         },
         [](vlog::Stmts& t) { t.line("opt_final_q[cur_entry_q] <= 1'b1;"); });
     if (!td)
@@ -826,10 +887,14 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.line("opt_pending_q[i] <= opt_pending_q[i]");
     s.line("    + 8'(beat_go && " + tag.slice("tag_d", "we") + " && " +
            tag.slice("tag_d", "entry") + " == 2'(i))");
-    s.line("    - 8'(write && !t_acc && t_entry == 2'(i))");
+    if (td) // a transposed drain's rows are pending from its first beat on
+      s.line("    + (beat_go && " + tag.slice("tag_d", "tr") + " && " + tag.slice("tag_d", "col") +
+             " == " + num(ib) + "'(Dim-1) && " + tag.slice("tag_d", "entry") + " == 2'(i) ? 8'(" +
+             tag.slice("tag_d", "c_rows") + ") : 8'd0)");
+    s.line("    - 8'(write && !wb_acc && wb_entry == 2'(i))");
     s.line("    - 8'(accw_done_i && acc_wr_entry_q == 2'(i));");
   });
-  c.ifElse("accw_valid_o", [](vlog::Stmts& s) { s.line("acc_wr_entry_q <= t_entry;"); });
+  c.ifElse("accw_valid_o", [](vlog::Stmts& s) { s.line("acc_wr_entry_q <= wb_entry;"); });
   c.ifElse("fin_valid", [](vlog::Stmts& s) { s.line("opt_valid_q[fin_entry] <= 1'b0;"); });
   c.line("d_valid_q <= beat_go;");
 
@@ -852,7 +917,12 @@ vlog::Module ExecuteControllerGenerator::build() const {
     }
     s.line("d_b_src_q <= !need_b ? 2'd0 : b_from_acc ? 2'd2 : 2'd1;");
     s.line("d_b_cols_q <= cur_d_cols;");
-    s.line("d_d_src_q <= !need_d ? 2'd0 : ev_bd_acc ? 2'd2 : 2'd1;");
+    if (td) // a B-scheduled flip streams columns of the D transposer
+      s.line("d_d_src_q <= stream_on && ev_tr && !ev_bd_garbage ? 2'd3 : !need_d ? 2'd0 : "
+             "ev_bd_acc ? 2'd2 : 2'd1;")
+          .line("d_dt_col_q <= " + num(ib) + "'(stream_idx);");
+    else
+      s.line("d_d_src_q <= !need_d ? 2'd0 : ev_bd_acc ? 2'd2 : 2'd1;");
     s.line("d_d_cols_q <= ev_bd_cols;");
     s.line("d_a_held_q <= got_a_q;").line("d_b_held_q <= got_b_q;").line("d_d_held_q <= got_d_q;");
     s.line("d_tag_q <= tag_d;");
@@ -867,7 +937,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.blank();
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, cur_c_cols, "
-                          "stream_idx, nxt_q, cur_q, t_row, acc_rdata_i, b_rdata, d_rdata}");
+                          "stream_idx, nxt_q, cur_q, wb_row, acc_rdata_i, b_rdata, d_rdata}");
   return m;
 }
 

@@ -206,3 +206,140 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
 }
 
 } // namespace by::hw
+
+namespace by::hw {
+
+void emitTdDTransposer(vlog::Body& b, const AccelParams& p) {
+  const int db = p.dimBits, rb = p.localRowBits;
+  b.comment("D transposer (B-scheduled flips): the array accumulates C transposed, so row s "
+            "of its preload is column s of D. The flipping operation's D rows are read into "
+            "dt_q first (one per cycle through the spd / acc clients, as OutWidth values, zero "
+            "past D's rows and cols); its flip is planned once they are all there.");
+  b.logicArray("dt_q", Type::bits(p.dim * p.ow), "Dim", "row c holds D[c][.]", "mem2reg");
+  b.logic("dt_i_q", Type::bits(db), "next row to load");
+  b.logic("dt_want", Type::bit(), "the current operation needs its D transposed");
+  b.logic("dt_real", Type::bit(), "row dt_i_q is one of D's (else zero)");
+  b.logic("dt_go", Type::bit(), "row dt_i_q is read (granted) or zeroed this cycle");
+  b.logic("dt_ret_q", Type::bit(), "a D row arrives this cycle");
+  const int ib = std::max(1, config::log2Exact(p.dim));
+  b.logic("dt_ret_row_q", Type::bits(ib));
+  b.logic("dt_ret_acc_q", Type::bit());
+  b.logic("dt_in", Type::bits(p.dim * p.ow), "the arriving row, as OutWidth values");
+  b.logic("dt_col", Type::bits(p.dim * p.ow), "column d_dt_col_q: element c is D[c][s]");
+  b.assign("ev_tr", "ev_on_cur && !cur_ws && cur_td_side");
+  b.assign("dt_want", "cur_valid_q && !cur_ws && cur_td_side && cur_flip && !cur_flipped_q &&\n"
+                      "      !cur_bd_garbage && !dt_ready_q && dt_i_q != " +
+                          num(db) + "'(Dim)");
+  b.assign("dt_real", "dt_i_q < cur_bd_rows");
+  b.assign("dt_rd_sp", "dt_want && dt_real && !cur_bd_acc");
+  b.assign("dt_rd_acc", "dt_want && dt_real && cur_bd_acc");
+  b.assign("dt_row", num(rb + 1) + "'(cur_bd_row) + " + num(rb + 1) + "'(dt_i_q)");
+  b.assign("dt_go", "dt_want && (!dt_real || (cur_bd_acc ? acc_ready_i : spd_ready_i))");
+  {
+    vlog::Body& e = b.genFor("c", "Dim", "gen_dt");
+    e.logic("sp", Type::sbits("ElemWidth"), "element c of a scratchpad row");
+    e.assign("sp", "spd_rdata_i[c*ElemWidth +: ElemWidth]");
+    e.assign(
+        "dt_in[c*OutWidth +: OutWidth]",
+        "32'(c) >= 32'(cur_bd_cols) ? '0 : dt_ret_acc_q ? acc_rdata_i[c*AccWidth +: OutWidth] :\n"
+        "        OutWidth'(sp)");
+    e.logic("row", Type::bits(p.dim * p.ow));
+    e.assign("row", "dt_q[c]");
+    e.assign("dt_col[c*OutWidth +: OutWidth]", "row[32'(d_dt_col_q)*OutWidth +: OutWidth]");
+  }
+  vlog::SeqItem& q = b.sequential();
+  q.reset.line("dt_i_q <= '0;").line("dt_ready_q <= 1'b0;").line("dt_ret_q <= 1'b0;");
+  q.clocked.line("dt_ret_q <= dt_go && dt_real;");
+  q.clocked.ifElse("dt_go",
+                   [&](vlog::Stmts& s) { s.line("dt_i_q <= dt_i_q + " + num(db) + "'d1;"); });
+  q.clocked.comment("All rows in (the last read has arrived): the flip can be planned.");
+  q.clocked.ifElse("dt_i_q == " + num(db) + "'(Dim) && !dt_ret_q && !dt_ready_q",
+                   [](vlog::Stmts& s) { s.line("dt_ready_q <= 1'b1;").line("dt_i_q <= '0;"); });
+  q.clocked.ifElse("beat_go && flip_op && ev_tr",
+                   [](vlog::Stmts& s) { s.line("dt_ready_q <= 1'b0;"); });
+  vlog::SeqItem& d = b.clocked();
+  d.clocked.ifElse("dt_go", [&](vlog::Stmts& s) {
+    s.line("dt_ret_row_q <= " + num(ib) + "'(dt_i_q);").line("dt_ret_acc_q <= cur_bd_acc;");
+    s.ifElse("!dt_real", [&](vlog::Stmts& t) { t.line("dt_q[" + num(ib) + "'(dt_i_q)] <= '0;"); });
+  });
+  d.clocked.ifElse("dt_ret_q", [](vlog::Stmts& s) { s.line("dt_q[dt_ret_row_q] <= dt_in;"); });
+}
+
+void emitTdTransposedDrain(vlog::Body& b, const AccelParams& p) {
+  const int db = p.dimBits, rb = p.localRowBits, ib = std::max(1, config::log2Exact(p.dim));
+  b.comment("C transposer (B-scheduled accumulations): their drained rows are columns of C. "
+            "Each is collected into a buffer (two, so a drain can collect while the previous "
+            "one is written out); the last one starts the write-out of the rows of C, one per "
+            "cycle. Beats whose result is written wait while their write could meet it.");
+  b.logicArray("wo_q", Type::bits(p.dim * p.ow), "2*Dim", "row i of buffer k at k*Dim + i",
+               "mem2reg");
+  b.logic("wo_fill_q", Type::bit(), "the buffer collecting");
+  b.logic("wo_act_q", Type::bit(), "a write-out is running");
+  b.logic("wo_buf_q", Type::bit());
+  b.logic("wo_i_q", Type::bits(db), "row of C written this cycle");
+  b.logic("wo_row_q", Type::bits(rb));
+  b.logic("wo_stride_q", Type::bits(16));
+  b.logic("wo_rows_q", Type::bits(db));
+  b.logic("wo_cols_q", Type::bits(db));
+  b.logic("wo_acc_q", Type::bit());
+  b.logic("wo_accumulate_q", Type::bit());
+  b.logic("wo_relu_q", Type::bit());
+  b.logic("wo_entry_q", Type::bits(2));
+  b.logic("collect", Type::bit(), "a transposed drain's column arrives");
+  b.logic("wo_start", Type::bit(), "... its last one (column 0)");
+  b.assign("collect", "res_valid && t_tr");
+  b.assign("wo_start", "collect && t_col == '0");
+  b.assign("wb_valid", "wo_act_q || (res_valid && t_we)");
+  b.assign("wb_acc", "wo_act_q ? wo_acc_q : t_acc");
+  b.assign("wb_accumulate", "wo_act_q ? wo_accumulate_q : t_accumulate");
+  b.assign("wb_relu", "wo_act_q ? wo_relu_q : t_relu");
+  b.assign("wb_row", "wo_act_q ? " + num(rb) + "'(" + num(rb + 16) + "'(wo_row_q) + " +
+                         num(rb + 16) + "'(wo_i_q) * " + num(rb + 16) + "'(wo_stride_q)) : t_row");
+  b.assign("wb_cols", "wo_act_q ? wo_cols_q : t_cols");
+  b.assign("wb_entry", "wo_act_q ? wo_entry_q : t_entry");
+  b.logic("wo_out", Type::bits(p.dim * p.ow));
+  b.assign("wo_out", "wo_q[{wo_buf_q, " + num(ib) + "'(wo_i_q)}]");
+  b.assign("wb_data", "wo_act_q ? wo_out : res_data");
+  b.clocked().clocked.ifElse("collect", [&](vlog::Stmts& s) {
+    s.comment("Row i of C takes element i of the drained row, in its column t_col.");
+    s.forLoop("i", "Dim", [](vlog::Stmts& t) {
+      t.line("wo_q[32'(wo_fill_q)*Dim + i][32'(t_col)*OutWidth +: OutWidth] <=");
+      t.line("    res_data[i*OutWidth +: OutWidth];");
+    });
+  });
+  vlog::SeqItem& q = b.sequential();
+  q.reset.line("wo_fill_q <= 1'b0;").line("wo_act_q <= 1'b0;").line("wo_i_q <= '0;");
+  q.reset.line("wo_hold_q <= '0;");
+  q.clocked.ifElse("wo_act_q", [&](vlog::Stmts& s) {
+    s.ifElse(
+        "wo_i_q + " + num(db) + "'d1 == wo_rows_q",
+        [](vlog::Stmts& t) { t.line("wo_act_q <= 1'b0;"); },
+        [&](vlog::Stmts& t) { t.line("wo_i_q <= wo_i_q + " + num(db) + "'d1;"); });
+  });
+  q.clocked.ifElse("wo_start", [](vlog::Stmts& s) {
+    s.line("wo_act_q <= 1'b1;").line("wo_buf_q <= wo_fill_q;").line("wo_fill_q <= !wo_fill_q;");
+    s.line("wo_i_q <= '0;");
+  });
+  q.clocked.comment("The last collecting beat's result starts a write-out of up to DIM rows "
+                    "when it leaves the array: beats that write wait DIM cycles after it.");
+  q.clocked.ifElse(
+      "beat_go && draining && dr_tr && drain_row_idx == '0",
+      [&](vlog::Stmts& s) { s.line("wo_hold_q <= " + num(db) + "'(Dim);"); },
+      [](vlog::Stmts& s) {
+        s.ifElse("wo_hold_q != '0",
+                 [](vlog::Stmts& t) { t.line("wo_hold_q <= wo_hold_q - 1'b1;"); });
+      });
+  vlog::SeqItem& d = b.clocked();
+  d.clocked.ifElse("wo_start", [](vlog::Stmts& s) {
+    s.line("wo_row_q <= t_row;")
+        .line("wo_stride_q <= t_c_stride;")
+        .line("wo_rows_q <= t_c_rows;")
+        .line("wo_cols_q <= t_cols;")
+        .line("wo_acc_q <= t_acc;")
+        .line("wo_accumulate_q <= t_accumulate;")
+        .line("wo_relu_q <= t_relu;")
+        .line("wo_entry_q <= t_entry;");
+  });
+}
+
+} // namespace by::hw

@@ -19,6 +19,17 @@ void emitTdIntake(vlog::Body& b, const AccelParams& p, const PackedLayout& ex);
 /// beat decision (beat_go, is_compute, cur_ws, cur_td_off) and stage D (d_*_q, mesh_a/b/d).
 void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex);
 
+/// The D transposer: a B-scheduled operation's array holds C transposed, so its initial
+/// accumulators are D transposed. Reads the current flipping operation's D rows ahead (through
+/// the spd / acc clients, dt_rd_*), and drives ev_tr, dt_ready_q and dt_col (column
+/// d_dt_col_q, the row of D^T a stream beat carries).
+void emitTdDTransposer(vlog::Body& b, const AccelParams& p);
+
+/// The C transposer: a B-scheduled accumulation drains columns of C (tag tr); they are
+/// collected in one of two buffers and written out as rows. Drives wb_* (the row written this
+/// cycle) and wo_hold_q (beats with a write wait while a write-out could overlap them).
+void emitTdTransposedDrain(vlog::Body& b, const AccelParams& p);
+
 /// Ports of the feeder's two wide scratchpad read clients (A tiles, B rows).
 void addTdReadPorts(vlog::Module& m, const AccelParams& p);
 
