@@ -60,6 +60,13 @@ RunOutcome runAndCompare(const config::Config& config, const funcmodel::Program&
   } else {
     out.cycles = system.cycle();
     out.modelErrors = model.error();
+    if (options.readCounters)
+      for (const hw::isa::Register& reg : hw::isa::registers()) {
+        const std::string& n = reg.name;
+        if (n.size() > 3 && n.compare(n.size() - 3, 3, "_LO") == 0 &&
+            reg.offset >= hw::isa::registerOffset("CYCLES_LO"))
+          out.counters[n.substr(0, n.size() - 3)] = system.readCounter(n.substr(0, n.size() - 3));
+      }
     failure << dramDiff(so.memBase, system.memory().image(), reference.bytes());
     const uint32_t error = system.readRegister("ERROR");
     const uint32_t count = system.readRegister("ERROR_COUNT");

@@ -8,6 +8,7 @@
 #include "funcmodel/func_model.h"
 #include "funcmodel/program_generator.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace by::test {
 
 struct RunOptions {
   SystemOptions system;
-  std::string name; // for messages and the saved program
+  std::string name;          // for messages and the saved program
+  bool readCounters = false; // read every 64-bit performance counter at the end
 };
 
 struct RunOutcome {
@@ -25,6 +27,9 @@ struct RunOutcome {
   uint64_t cycles = 0;               // accelerator cycles for the program
   std::vector<uint8_t> dram;         // the accelerator's DRAM afterwards
   std::vector<Response> responses;   // COUNTER_OP results the host received
+  /// With RunOptions::readCounters: the performance counters (names without _LO/_HI) after
+  /// the program, counted from the start of the run.
+  std::map<std::string, uint64_t> counters;
 };
 
 /// `image` is the DRAM before the program (base = options.system.memBase, size =

@@ -353,6 +353,7 @@ vlog::Module AcceleratorGenerator::build() const {
     wire("ex_macs_skipped", macCountBits(p));
     wire("ex_window_stall", 1);
     wire("ex_feed_stall", 1);
+    wire("ex_short_beat", 1);
   }
   wire("busy", 1);
   wire("events", 64);
@@ -419,6 +420,8 @@ vlog::Module AcceleratorGenerator::build() const {
         v = "ex_window_stall";
       else if (e.port == "ev_feed_stalls_i" && td)
         v = "ex_feed_stall";
+      else if (e.port == "ev_short_beats_i" && td)
+        v = "ex_short_beat";
       else if (e.port == "ev_compute_beats_i")
         v = "ex_compute_beat";
       else if (e.port == "ev_exec_active_i")
@@ -608,7 +611,8 @@ vlog::Module AcceleratorGenerator::build() const {
     if (td)
       i.conns.insert(i.conns.end(), {{"macs_skipped_o", "ex_macs_skipped"},
                                      {"window_stall_o", "ex_window_stall"},
-                                     {"feed_stall_o", "ex_feed_stall"}});
+                                     {"feed_stall_o", "ex_feed_stall"},
+                                     {"short_beat_o", "ex_short_beat"}});
   }
   auto memConns = [&](const std::string& prefix, const std::vector<std::string>& reads,
                       const std::vector<std::string>& writes, bool acc) {

@@ -80,6 +80,7 @@ std::vector<PerfEvent> perfEvents(const AccelParams& p) {
       {"WINDOW_STALLS", "ev_window_stalls_i", 1},
       {"COMPUTE_BEATS", "ev_compute_beats_i", 1},
       {"FEED_STALLS", "ev_feed_stalls_i", 1},
+      {"SHORT_BEATS", "ev_short_beats_i", 1},
   };
 }
 

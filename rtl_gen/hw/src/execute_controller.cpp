@@ -102,8 +102,9 @@ vlog::Module ExecuteControllerGenerator::build() const {
              "MAC slots the dense array would have spent on the steps this beat retired, minus "
              "the ones it issues");
     m.output("window_stall_o", Type::bit(), "the beat's window was held back by the lockstep");
-    m.output("feed_stall_o", Type::bit(),
-             "a TensorDash beat lacks steps the feeder has not brought");
+    m.output("feed_stall_o", Type::bit(), "a TensorDash beat waits for its window's first step");
+    m.output("short_beat_o", Type::bit(),
+             "a TensorDash beat goes with a window short of steps the feeder has not brought");
     addTdReadPorts(m, p);
   }
 
@@ -275,7 +276,10 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("ev_on_cur", Type::bit(), "the planned flip is the current operation's");
   if (td) {
     b.logic("td_go", Type::bit(), "the TensorDash front end has a step for a beat");
-    b.logic("td_head_last", Type::bit(), "a TensorDash beat now retires the operation's last step");
+    b.logic("td_beat_go", Type::bit(), "a TensorDash beat goes this cycle");
+    b.logic("td_done", Type::bits(tdDoneBits(p)), "operations whose last step it retires");
+    b.logic("td_done_q", Type::bits(tdDoneBits(p)),
+            "operations the feeder has completed and this controller has not yet");
     b.comment("B-scheduled accumulations (execute_td.cpp): their stationary rows come from the "
               "D transposer, their results leave through the C transposer's write-out.");
     b.logic("ev_tr", Type::bit(), "the planned flip is a B-scheduled one");
@@ -289,11 +293,14 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.comment("An OS operation that does not flip (COMPUTE_ACCUMULATED) after an ended "
             "accumulation waits for that accumulation's drain flip, which starts it from zero.");
   // A TensorDash operation (every OS one on such a config) computes until the feeder says its
-  // last step has left the window; it does not count beats.
-  b.assign("cur_computing", "cur_valid_q && cur_flipped_q && " +
-                                std::string(td ? "(!cur_ws || cur_beat_q < cur_nbeats)"
-                                               : "cur_beat_q < cur_nbeats") +
-                                " &&\n      !(!cur_ws && drain_pend_q)");
+  // last step has left the window; it does not count beats. While completions the feeder
+  // reported are still being applied (td_done_q), no beat goes: the window may already hold
+  // the steps of an operation that must flip first.
+  b.assign("cur_computing",
+           "cur_valid_q && cur_flipped_q && " +
+               std::string(td ? "(cur_ws ? cur_beat_q < cur_nbeats : td_done_q == '0)"
+                              : "cur_beat_q < cur_nbeats") +
+               " &&\n      !(!cur_ws && drain_pend_q)");
   b.assign("flip_now", "ev_valid_q && ev_dist_q == '0");
   b.assign("ev_on_cur", "cur_valid_q && !cur_flipped_q");
   b.assign("flip_op", "flip_now && !ev_drain_q");
@@ -468,8 +475,12 @@ vlog::Module ExecuteControllerGenerator::build() const {
                                "'(Dim) ? since_flip_q : since_flip_q + " + num(db) + "'d1)");
   b.assign("cur_beat_d", "beat_go && is_compute ? beat_idx + " + num(db) + "'d1 : cur_beat_q");
   const std::string lastBeat = "beat_idx + " + num(db) + "'d1 == cur_nbeats";
-  b.assign("cur_last", "beat_go && is_compute && " +
-                           (td ? "(cur_ws ? " + lastBeat + " : td_head_last)" : lastBeat));
+  // A TensorDash operation is done once the feeder reports its last step gone; one beat can
+  // complete several, which finish here one per cycle (td_done_q), beat or not.
+  b.assign("cur_last",
+           td ? "cur_ws ? beat_go && is_compute && " + lastBeat +
+                    " :\n      cur_valid_q && (td_done_q != '0 || (td_beat_go && td_done != '0))"
+              : "beat_go && is_compute && " + lastBeat);
   b.comment("Planning the next flip (when none is planned): beats before it = the larger of "
             "the current operation's remaining compute beats (when the next one flips), the "
             "spacing after the last flip, and DIM if it has stationary rows to stream (GARBAGE "
@@ -762,7 +773,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
   q.reset.line("drain_pend_q <= 1'b0;").line("drain_act_q <= 1'b0;").line("drain_j_q <= '0;");
   q.reset.line("d_valid_q <= 1'b0;");
   if (td)
-    q.reset.line("d_td_q <= 1'b0;");
+    q.reset.line("d_td_q <= 1'b0;").line("td_done_q <= '0;");
   q.reset.line("acc_wr_entry_q <= '0;");
 
   vlog::Stmts& c = q.clocked;
@@ -928,9 +939,11 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.line("d_tag_q <= tag_d;");
     s.line("d_compute_q <= is_compute;");
   });
-  if (td)
+  if (td) {
     c.line("d_td_q <= td_beat_go;");
-  else
+    c.line("td_done_q <= td_done_q + (td_beat_go ? td_done : '0) - " + num(tdDoneBits(p)) +
+           "'(cur_last && !cur_ws);");
+  } else
     dq.clocked.ifElse("fill_go", [&](vlog::Stmts& s) {
       s.line("fill_wr_buf_q <= fill_buf;").line("fill_wr_row_q <= " + num(ib) + "'(fill_row_q);");
     });

@@ -15,6 +15,14 @@ namespace by::hw {
 
 using vlog::Type;
 
+int tdDoneBits(const AccelParams& p) {
+  const int reach = std::min(p.array.tdDepth, p.tdJobs);
+  int bits = 1;
+  while ((1 << bits) <= reach)
+    ++bits;
+  return bits;
+}
+
 void addTdReadPorts(vlog::Module& m, const AccelParams& p) {
   const int word = p.spWordRows * p.spElems * p.iw;
   for (const char* n : {"spfa", "spfb"}) {
@@ -92,8 +100,7 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
   const std::string in = "op_payload_i";
   b.comment("TensorDash: the operand feeder and the array (front end + mesh). A compute beat "
             "of an OS operation goes when the front end has a step (td_go); the feeder says "
-            "when a beat retires the operation's last step (td_head_last).");
-  b.logic("td_beat_go", Type::bit(), "a TensorDash beat goes this cycle");
+            "how many operations a beat completes (td_done).");
   b.logic("td_retire", Type::bits(cntBits), "steps it retires");
   b.logic("td_avail", Type::bits(cntBits));
   b.logic("td_take", Type::bits(cntBits));
@@ -135,7 +142,7 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
                {"step_take_i", "td_take"},
                {"beat_i", "td_beat_go"},
                {"retire_i", "td_retire"},
-               {"head_last_o", "td_head_last"},
+               {"done_o", "td_done"},
                {"short_o", "td_short"},
                {"busy_o", "td_feeder_busy"}};
   }
@@ -199,7 +206,8 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
                                  num(macBits) + "'(td_issued)) * " + num(macBits) + "'d" +
                                  num(perLane) + ") : '0");
   b.assign("window_stall_o", "td_beat_in_mesh && td_stall");
-  b.assign("feed_stall_o", "is_compute && !cur_ws && td_short");
+  b.assign("feed_stall_o", "is_compute && !cur_ws && !td_go");
+  b.assign("short_beat_o", "td_beat_go && td_short");
   b.logic("unused_td", Type::bits(2));
   b.assign("unused_td", "{td_out_beat, td_out_last}");
   (void)p;

@@ -30,6 +30,9 @@ void emitTdDTransposer(vlog::Body& b, const AccelParams& p);
 /// cycle) and wo_hold_q (beats with a write wait while a write-out could overlap them).
 void emitTdTransposedDrain(vlog::Body& b, const AccelParams& p);
 
+/// Bits of a count of operations one TensorDash beat completes (up to lookahead+1).
+int tdDoneBits(const AccelParams& p);
+
 /// Ports of the feeder's two wide scratchpad read clients (A tiles, B rows).
 void addTdReadPorts(vlog::Module& m, const AccelParams& p);
 

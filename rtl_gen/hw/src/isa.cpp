@@ -303,8 +303,11 @@ std::vector<Register> buildRegisters() {
       {"COMPUTE_BEATS", "compute beats entering the array (dense or TensorDash): MACS / "
                         "(COMPUTE_BEATS x DIM x DIM x lanes) is the array's utilization while "
                         "it computes"},
-      {"FEED_STALLS", "TensorDash: cycles a compute beat is wanted while the window lacks "
-                      "steps the operand feeder has not brought yet (operand bandwidth)"},
+      {"FEED_STALLS", "TensorDash: cycles a compute beat waits because its window has no step "
+                      "yet (the operand feeder is behind)"},
+      {"SHORT_BEATS", "TensorDash: compute beats issued while the window lacked steps of its "
+                      "pass that the operand feeder had not brought yet (such a beat may retire "
+                      "fewer steps than the C++ model's full window)"},
   };
   uint32_t offset = 0x100;
   for (const auto& c : counters) {

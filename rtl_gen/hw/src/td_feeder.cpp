@@ -13,12 +13,13 @@
 // read client, so a word of W rows brings W steps in one access: this is what lets the window
 // advance more than one step per cycle without starving.
 //
-// Offers. The window may hold the steps of two jobs: the oldest (the head, the operation the
-// controller computes) and the next, if it continues the head's accumulation. The next job's
-// last step waits until the head has left, so that one beat completes at most one operation;
-// a job that starts a new pass (a flip, or after an accumulation ended) waits until the
-// window is empty. Each offered step is the pair (A column, B row), or (B row, A column) when
-// the operation schedules B (td_side), which puts B's steps on the rows' staging windows.
+// Offers. The window holds the steps of the oldest job (the head, the operation the controller
+// computes) and of the jobs after it that continue its accumulation, in order; a beat can
+// complete several of them (done_o), which the controller then completes one per cycle. A job
+// that starts a new pass (a flip, or after an accumulation ended) waits until the window is
+// empty of the old pass (it may follow this cycle's last beat of that pass). Each offered step is
+// the pair (A column, B row), or (B row, A column) when the operation schedules B (td_side), which
+// puts B's steps on the rows' staging windows.
 //
 // Cost: a tile of DIM rows of A per job, tdFifoRows rows of B, and the read-port multiplexers.
 #include "td_feeder.h"
@@ -98,7 +99,8 @@ vlog::Module TdFeederGenerator::build() const {
   m.input("beat_i", Type::bit(), "a front-end beat goes this cycle");
   m.input("retire_i", Type::bits(cb), "... and retires this many steps");
   m.portGroup("Status.");
-  m.output("head_last_o", Type::bit(), "this beat retires the oldest job's last step");
+  m.output("done_o", Type::bits(bitsFor(std::min(dp, jobs))),
+           "jobs whose last step this beat retires (the oldest ones)");
   m.output("short_o", Type::bit(), "the window is not full while its pass has steps outside it");
   m.output("busy_o", Type::bit());
 
@@ -142,16 +144,17 @@ vlog::Module TdFeederGenerator::build() const {
   b.blank();
 
   // Signals the slot registers below update from (declared here, driven further down).
-  b.logic("nxt", Type::bits(jb), "the job after the head");
+  const int reach = std::min(dp, jobs); // jobs one offer can reach: the head and the next ones
   b.logic("have_head", Type::bit());
-  b.logic("have_nxt", Type::bit());
-  b.assign("nxt", "head_q + " + num(jb) + "'d1");
   b.assign("have_head", "count_q != '0");
-  b.assign("have_nxt", "count_q > " + num(jb + 1) + "'d1");
-  b.logic("take_head", Type::bits(cb), "steps the window takes from the head job");
-  b.logic("take_nxt", Type::bits(cb), "... and from the next one");
-  b.logic("head_last", Type::bit());
-  b.logic("spill", Type::bits(db), "steps of the next job this beat retires with the head's last");
+  for (int j = 0; j < reach; ++j)
+    b.logic("take" + num(j), Type::bits(cb),
+            "steps the window takes from the job " + num(j) + " after the head");
+  b.logic("done", Type::bits(bitsFor(reach)), "jobs this beat completes");
+  for (int j = 0; j < reach; ++j) {
+    b.logic("before" + num(j), Type::bits(xb), "steps in the window ahead of job " + num(j));
+    b.logic("gone" + num(j), Type::bits(db), "steps of job " + num(j) + " this beat retires");
+  }
   b.logic("a_set_zero", Type::bit(), "the A filler skips a GARBAGE A (tile stays zero)");
   b.logic("a_set_fill", Type::bit(), "the last rows of a tile are written this cycle");
   b.logic("afill_q", Type::bits(jb));
@@ -170,10 +173,14 @@ vlog::Module TdFeederGenerator::build() const {
   slot.logic("a_ready_q", Type::bit());
   slot.logic("taken_q", Type::bits(db));
   slot.logic("left_q", Type::bits(db));
-  slot.logic("is_head", Type::bit());
-  slot.logic("is_nxt", Type::bit());
-  slot.assign("is_head", "have_head && 32'(head_q) == j");
-  slot.assign("is_nxt", "have_nxt && 32'(nxt) == j");
+  slot.logic("rel", Type::bits(jb), "its place after the head");
+  slot.assign("rel", num(jb) + "'(j) - head_q");
+  std::string takes, gones;
+  for (int j = 0; j < reach; ++j) {
+    takes +=
+        " + (rel == " + num(jb) + "'d" + num(j) + " ? " + num(db) + "'(take" + num(j) + ") : '0)";
+    gones += " + (rel == " + num(jb) + "'d" + num(j) + " ? gone" + num(j) + " : '0)";
+  }
   {
     vlog::SeqItem& s = slot.sequential();
     s.reset.line("a_ready_q <= 1'b0;").line("taken_q <= '0;").line("left_q <= '0;");
@@ -185,13 +192,8 @@ vlog::Module TdFeederGenerator::build() const {
         [&](vlog::Stmts& t) {
           t.ifElse("(a_set_zero && 32'(afill_q) == j) || (a_set_fill && 32'(fa_ret_tile_q) == j)",
                    [](vlog::Stmts& u) { u.line("a_ready_q <= 1'b1;"); });
-          t.line("taken_q <= taken_q + (is_head ? " + num(db) + "'(take_head) : '0) + (is_nxt ? " +
-                 num(db) + "'(take_nxt) : '0);");
-          t.ifElse("beat_i && is_head && !head_last", [&](vlog::Stmts& u) {
-            u.line("left_q <= left_q + " + num(db) + "'(retire_i);");
-          });
-          t.ifElse("beat_i && is_nxt && head_last",
-                   [&](vlog::Stmts& u) { u.line("left_q <= left_q + " + num(db) + "'(spill);"); });
+          t.line("taken_q <= taken_q" + takes + ";");
+          t.line("left_q <= left_q" + gones + ";");
         });
   }
   slot.assign(at("a_ready_v", "j", 1), "a_ready_q");
@@ -357,42 +359,71 @@ vlog::Module TdFeederGenerator::build() const {
   b.blank();
 
   // ================================================================ offers
-  b.comment("Offers: the head job's untaken steps, then (if it continues the pass) the next "
-            "job's, all but its last; each step needs its tile complete and its B row queued.");
-  b.logic("head_rem", Type::bits(db), "the head's steps not taken yet");
-  b.logic("nxt_ok", Type::bit(), "the next job's steps may follow the head's");
-  b.logic("nxt_rem", Type::bits(db), "... how many of them");
-  b.logic("offer_jobs", Type::bits(xb));
-  b.logic("avail", Type::bits(cb));
-  b.assign("head_rem",
-           num(db) + "'(" + field("steps", "head_q") + " - " + field("taken", "head_q") + ")");
-  b.assign("nxt_ok", "have_nxt && " + field("a_ready", "nxt") + " && !" + field("new_pass", "nxt"));
-  b.assign("nxt_rem", num(db) + "'(" + field("steps", "nxt") + " - " + num(db) + "'d1 - " +
-                          field("taken", "nxt") + ")");
-  b.assign("offer_jobs", "!have_head || (head_rem != '0 && !" + field("a_ready", "head_q") +
-                             ") ? '0 :\n      " + x + "(head_rem) + (nxt_ok ? " + x +
-                             "(nxt_rem) : '0)");
-  b.assign("avail",
-           num(cb) + "'(" + minOf(minOf("offer_jobs", x + "(Depth)"), x + "(fifo_count_q)") + ")");
-  b.assign("step_avail_o", "avail");
-  b.logic("side", Type::bit(), "the pass schedules B");
-  b.assign("side", field("side", "head_q"));
+  // The offer walks the jobs from the head on (at most Depth of them can share an offer).
+  auto job = [&](int j) { return j == 0 ? std::string("head_q") : "job" + num(j); };
+  b.comment("Offers: the untaken steps of the head job and of the jobs after it, in order. A "
+            "job needs its tile complete, each step its B row queued; a job that starts a new "
+            "pass is offered only as the head, or as the next job once the head leaves with "
+            "this beat (the window is then empty of the old pass). The window never holds the "
+            "last steps of two jobs, so that a beat completes at most one operation.");
+  for (int j = 1; j < reach; ++j) {
+    b.logic(job(j), Type::bits(jb), "the job " + num(j) + " after the head");
+    b.assign(job(j), "head_q + " + num(jb) + "'d" + num(j));
+  }
+  std::string cum;
+  for (int j = 0; j < reach; ++j) {
+    const std::string u = "untaken" + num(j), ok = "offer_ok" + num(j), c = "cum" + num(j);
+    b.logic(u, Type::bits(db), "steps of job " + num(j) + " not taken yet");
+    b.logic(ok, Type::bit(), "its steps may be offered");
+    b.logic(c, Type::bits(xb), "untaken steps of the jobs up to it");
+    b.assign(u, "count_q > " + num(jb + 1) + "'d" + num(j) + " ? " + num(db) + "'(" +
+                    field("steps", job(j)) + " - " + field("taken", job(j)) + ") : '0");
+    // a new pass may load once every job before it leaves the window with this beat
+    const std::string passOk = j == 0 ? "1'b1"
+                                      : "(!" + field("new_pass", job(j)) + " || (beat_i && " + x +
+                                            "(retire_i) >= before" + num(j) + "))";
+    b.assign(ok, "count_q > " + num(jb + 1) + "'d" + num(j) + " && " + field("a_ready", job(j)) +
+                     " && " + passOk);
+    cum = "cum" + num(j);
+    b.assign(cum, (j == 0 ? "" : "cum" + num(j - 1) + " + ") + x + "(" + u + ")");
+  }
+  b.logic("slot_ok", Type::bits(dp), "offer slot k may be taken");
   b.logic("rd_tile", Type::bits(dp * jb));
   b.logic("rd_col", Type::bits(dp * ib));
   b.logic("a_cols_out", Type::bits(dp * rw), "A column of each offered step");
+  for (int k = 0; k < dp; ++k) {
+    const std::string kk = num(xb) + "'d" + num(k);
+    std::string jobSel = "'0", colSel = "'0", okSel = "1'b0";
+    for (int j = reach - 1; j >= 0; --j) {
+      const std::string in =
+          (j ? "cum" + num(j - 1) + " <= " + kk + " && " : std::string()) + kk + " < cum" + num(j);
+      const std::string step = x + "(" + field("taken", job(j)) + ") + " + kk +
+                               (j ? " - cum" + num(j - 1) : std::string());
+      jobSel = "(" + in + ") ? " + job(j) + " : " + jobSel;
+      colSel = "(" + in + ") ? " + num(ib) + "'(" + step + ") : " + colSel;
+      okSel = "(" + in + ") ? offer_ok" + num(j) + " : " + okSel;
+    }
+    b.assign("rd_tile[" + num(k * jb) + " +: " + num(jb) + "]", jobSel);
+    b.assign("rd_col[" + num(k * ib) + " +: " + num(ib) + "]", colSel);
+    b.assign("slot_ok[" + num(k) + "]", "(" + okSel + ") && " + num(k) + " < 32'(fifo_count_q)");
+  }
+  b.logic("avail", Type::bits(cb), "leading offer slots that may be taken");
+  {
+    std::string avail = num(cb) + "'d" + num(dp);
+    for (int k = dp - 1; k >= 0; --k)
+      avail = "!slot_ok[" + num(k) + "] ? " + num(cb) + "'d" + num(k) + " : " + avail;
+    b.assign("avail", avail);
+  }
+  b.assign("step_avail_o", "avail");
+  b.logic("side", Type::bit(), "the pass of the offer schedules B");
+  b.assign("side", reach > 1 ? "untaken0 == '0 && count_q > " + num(jb + 1) + "'d1 ? " +
+                                   field("side", job(1)) + " : " + field("side", "head_q")
+                             : field("side", "head_q"));
   {
     vlog::Body& k = b.genFor("k", "Depth", "gen_offer");
-    k.comment("Step k of the offer: the head's if k < head_rem, else the next job's.");
-    k.logic("from_head", Type::bit());
-    k.logic("col", Type::bits(ib), "its column of the tile");
+    k.comment("Offer slot k: the A column from its job's tile, the B row from the FIFO.");
     k.logic("b_step", Type::bits("RowWidth"));
     k.logic("fidx", Type::bits(fib));
-    k.assign("from_head", "32'(k) < 32'(head_rem)");
-    k.assign("col", num(ib) + "'(from_head ? " + x + "(" + field("taken", "head_q") + ") + " + x +
-                        "(k) :\n" + "      " + x + "(" + field("taken", "nxt") + ") + " + x +
-                        "(k) - " + x + "(head_rem))");
-    k.assign("rd_tile[k*" + num(jb) + " +: " + num(jb) + "]", "from_head ? head_q : nxt");
-    k.assign("rd_col[k*" + num(ib) + " +: " + num(ib) + "]", "col");
     k.assign("fidx", ringAdd("fifo_head_q", "k"));
     k.assign("b_step", "fifo_q[fidx]");
     k.assign("step_a_o[k*RowWidth +: RowWidth]",
@@ -400,8 +431,13 @@ vlog::Module TdFeederGenerator::build() const {
     k.assign("step_b_o[k*RowWidth +: RowWidth]",
              "side ? a_cols_out[k*RowWidth +: RowWidth] : b_step");
   }
-  b.assign("take_head", num(cb) + "'(" + minOf(x + "(step_take_i)", x + "(head_rem)") + ")");
-  b.assign("take_nxt", "step_take_i - take_head");
+  b.comment("The steps taken go to the jobs in order.");
+  for (int j = 0; j < reach; ++j) {
+    const std::string before = j ? x + "(cum" + num(j - 1) + ")" : num(xb) + "'d0";
+    b.assign("take" + num(j),
+             x + "(step_take_i) <= " + before + " ? '0 : " + num(cb) + "'(" +
+                 minOf(x + "(step_take_i) - " + before, x + "(untaken" + num(j) + ")") + ")");
+  }
   {
     auto& t = b.instance(names::kTdTileBuffer, "u_tiles");
     t.conns = {{"clk_i", "clk_i"},
@@ -420,22 +456,45 @@ vlog::Module TdFeederGenerator::build() const {
   b.blank();
 
   // ================================================================ retirement
-  b.comment("Retirement: a beat retires steps from the window's head; the head job is done "
-            "when all its steps are gone (the rest of the advance belongs to the next job).");
-  b.logic("head_gone", Type::bits(xb), "the head's steps gone after this beat");
-  b.assign("head_gone", x + "(" + field("left", "head_q") + ") + " + x + "(retire_i)");
-  b.assign("head_last",
-           "beat_i && have_head && head_gone >= " + x + "(" + field("steps", "head_q") + ")");
-  b.assign("spill", num(db) + "'(head_gone - " + x + "(" + field("steps", "head_q") + "))");
-  b.assign("head_last_o", "head_last");
+  b.comment("Retirement: a beat retires steps from the window's head, job after job; a job is "
+            "done when all its steps are gone.");
+  {
+    std::string doneSum;
+    for (int j = 0; j < reach; ++j) {
+      const std::string need = "need" + num(j);
+      b.logic(need, Type::bits(xb), "steps of job " + num(j) + " not gone yet");
+      b.assign(need, "count_q > " + num(jb + 1) + "'d" + num(j) + " ? " + x + "(" +
+                         field("steps", job(j)) + ") - " + x + "(" + field("left", job(j)) +
+                         ") : '0");
+      b.assign("before" + num(j),
+               j ? "before" + num(j - 1) + " + need" + num(j - 1) : num(xb) + "'d0");
+      const std::string past = x + "(retire_i) - before" + num(j);
+      b.assign("gone" + num(j), "!beat_i || " + x + "(retire_i) <= before" + num(j) +
+                                    " ? '0 : " + num(db) + "'(" + minOf(past, need) + ")");
+      b.logic("fin" + num(j), Type::bit(), "job " + num(j) + " completes with this beat");
+      b.assign("fin" + num(j), "beat_i && " + need + " != '0 && " + x + "(retire_i) >= before" +
+                                   num(j) + " + " + need);
+      doneSum += (j ? " + " : "") + num(bitsFor(reach)) + "'(fin" + num(j) + ")";
+    }
+    b.assign("done", doneSum);
+  }
+  b.assign("done_o", "done");
   b.logic("in_window", Type::bits(xb), "steps taken and not gone");
   b.logic("pass_outside", Type::bit(), "the pass has steps not taken yet");
-  b.assign("in_window", x + "(" + field("taken", "head_q") + ") - " + x + "(" +
-                            field("left", "head_q") + ") +\n      (have_nxt ? " + x + "(" +
-                            field("taken", "nxt") + ") - " + x + "(" + field("left", "nxt") +
-                            ") : '0)");
-  b.assign("pass_outside", "head_rem != '0 || (have_nxt && !" + field("new_pass", "nxt") + " && " +
-                               field("taken", "nxt") + " < " + field("steps", "nxt") + ")");
+  {
+    std::string inWin, outside, cont = "1'b1";
+    for (int j = 0; j < reach; ++j) {
+      const std::string have = "count_q > " + num(jb + 1) + "'d" + num(j);
+      inWin += (j ? " +\n      " : "") + std::string("(") + have + " ? " + x + "(" +
+               field("taken", job(j)) + ") - " + x + "(" + field("left", job(j)) + ") : '0)";
+      if (j)
+        cont += " && !" + field("new_pass", job(j));
+      outside += (j ? " ||\n      " : "") + std::string("(") + have + " && " + cont +
+                 " && untaken" + num(j) + " != '0)";
+    }
+    b.assign("in_window", inWin);
+    b.assign("pass_outside", outside);
+  }
   b.assign("short_o", "have_head && in_window < " + x + "(Depth) && pass_outside");
   b.assign("busy_o", "have_head || fa_ret_valid_q || fb_ret_valid_q");
   b.blank();
@@ -450,8 +509,8 @@ vlog::Module TdFeederGenerator::build() const {
   q.reset.line("fb_ret_valid_q <= 1'b0;").line("fifo_head_q <= '0;").line("fifo_count_q <= '0;");
   vlog::Stmts& c = q.clocked;
   c.ifElse("alloc", [](vlog::Stmts& s) { s.line("alloc_q <= alloc_q + 1'b1;"); });
-  c.ifElse("head_last", [](vlog::Stmts& s) { s.line("head_q <= head_q + 1'b1;"); });
-  c.line("count_q <= count_q + " + inc + "alloc) - " + inc + "head_last);");
+  c.line("head_q <= head_q + " + num(jb) + "'(done);");
+  c.line("count_q <= count_q + " + inc + "alloc) - " + inc + "done);");
   c.line("apend_q <= apend_q + " + inc + "alloc) - " + inc + "a_done);");
   c.line("bpend_q <= bpend_q + " + inc + "alloc) - " + inc + "b_done);");
   c.ifElse("a_done", [](vlog::Stmts& s) { s.line("afill_q <= afill_q + 1'b1;"); });
