@@ -63,10 +63,8 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(ExecuteControllerGenerator(accel).build());
     d.modules.push_back(AcceleratorGenerator(accel).build());
   }
-  // The accelerator is the top where the config supports it; otherwise the bare array.
-  d.top = accelUnsupportedReason(config).empty() ? names::kAccelerator
-          : out.array.tensordash                 ? names::kTdArray
-                                                 : names::kMesh;
+  // The accelerator is the top where the config supports it; otherwise the bare mesh.
+  d.top = accelUnsupportedReason(config).empty() ? names::kAccelerator : names::kMesh;
   return out;
 }
 

@@ -416,9 +416,13 @@ vlog::Module TdFeederGenerator::build() const {
   }
   b.assign("step_avail_o", "avail");
   b.logic("side", Type::bit(), "the pass of the offer schedules B");
-  b.assign("side", reach > 1 ? "untaken0 == '0 && count_q > " + num(jb + 1) + "'d1 ? " +
-                                   field("side", job(1)) + " : " + field("side", "head_q")
-                             : field("side", "head_q"));
+  {
+    // The side of the job the first offered step comes from (all of an offer is one pass).
+    std::string side = field("side", job(reach - 1));
+    for (int j = reach - 2; j >= 0; --j)
+      side = "untaken" + num(j) + " != '0 ? " + field("side", job(j)) + " :\n      " + side;
+    b.assign("side", side);
+  }
   {
     vlog::Body& k = b.genFor("k", "Depth", "gen_offer");
     k.comment("Offer slot k: the A column from its job's tile, the B row from the FIFO.");
