@@ -3,7 +3,7 @@
 # Usage: bench/run.sh            (from the repository root; builds what it needs)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/setup.sh" >/dev/null
+"$root/scripts/setup.sh" --bench >/dev/null
 "$root/scripts/build.sh" brickyard >/dev/null
 cmake --build "$root/build" --target benchmarks -j 2 >/dev/null
 by="$root/build/bin/brickyard"
