@@ -86,6 +86,13 @@ TEST_P(Rtl, SynthReportsEveryModule) {
       manifest["config"]["memory"]["accumulator"]["capacity_kib"].get<long long>();
   EXPECT_EQ(report["design"]["sram_bits"].get<long long>(),
             top == "by_accelerator" ? kib * 8192 : 0);
+  // The macros' transistors (at least a 6T cell per bit, plus periphery) and the logic's add up.
+  const auto& design = report["design"];
+  EXPECT_GE(design["sram_transistors"].get<long long>(), 6 * design["sram_bits"].get<long long>());
+  EXPECT_EQ(design["logic_transistors"].get<long long>() +
+                design["sram_transistors"].get<long long>(),
+            design["transistors"].get<long long>());
+  EXPECT_GT(design["logic_transistors"].get<long long>(), 0);
   EXPECT_TRUE(fs::exists(out / "reports" / "synth.txt"));
 }
 
