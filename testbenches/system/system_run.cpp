@@ -1,6 +1,7 @@
 #include "system_run.h"
 
 #include "emit/output_dir.h"
+#include "golden/arith.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -116,6 +117,18 @@ FuzzSetup fuzzSetup(const config::Config& config, uint64_t seed) {
     f.image[a - base] = (r >> 16) % 1000 < zeros * 1000 ? 0 : static_cast<uint8_t>(r);
   }
   return f;
+}
+
+void putLittleEndian(std::vector<uint8_t>& image, uint64_t offset, int64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    image.at(offset + i) = static_cast<uint8_t>(static_cast<uint64_t>(value) >> (8 * i));
+}
+
+int64_t getLittleEndian(const std::vector<uint8_t>& image, uint64_t offset, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i)
+    v |= uint64_t{image.at(offset + i)} << (8 * i);
+  return golden::wrap(static_cast<int64_t>(v), 8 * bytes);
 }
 
 namespace {

@@ -47,6 +47,10 @@ struct FuzzSetup {
 };
 FuzzSetup fuzzSetup(const config::Config& config, uint64_t seed);
 
+/// Little-endian signed values of `bytes` bytes at byte `offset` of a DRAM image.
+void putLittleEndian(std::vector<uint8_t>& image, uint64_t offset, int64_t value, int bytes);
+int64_t getLittleEndian(const std::vector<uint8_t>& image, uint64_t offset, int bytes);
+
 /// Writes the program text next to the test outputs and returns the path (for replaying a
 /// failure).
 std::string saveProgram(const std::string& name, const funcmodel::Program& program,

@@ -57,15 +57,9 @@ protected:
         td(hw::tensorDashParams(arr)), dim(p.dim), lanes(p.lanes), ib(p.inputBytes),
         image(kSize, 0), rng(testSeed(11, "TensorDash system test data")) {}
 
-  void put(uint64_t addr, int64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i)
-      image[addr - kBase + i] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
-  }
+  void put(uint64_t addr, int64_t v, int bytes) { putLittleEndian(image, addr - kBase, v, bytes); }
   static int64_t get(const std::vector<uint8_t>& dram, uint64_t addr, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-      v |= uint64_t{dram[addr - kBase + i]} << (8 * i);
-    return golden::wrap(static_cast<int64_t>(v), 8 * bytes);
+    return getLittleEndian(dram, addr - kBase, bytes);
   }
   int64_t nonZero() { // a random non-zero elem_t
     const int64_t span = int64_t{1} << p.inputWidth;

@@ -148,9 +148,10 @@ std::vector<FieldSpec> buildFields() {
   f.push_back(boolField(
       "sparsity.tensordash.enabled", [](Config& c) -> bool& { return c.tensordash.enabled; },
       "false",
-      "Generate the TensorDash sparse operand interconnect and scheduler (needs lanes > 1 and "
-      "the OS dataflow; the top is then the TensorDash array by_td_array, the controllers do "
-      "not drive it yet)."));
+      "Generate the TensorDash sparse operand interconnect, scheduler and operand feeder: "
+      "output-stationary computes skip zero operands, bit-exact (needs lanes > 1 and the OS "
+      "dataflow; CONFIG_EX td_off / td_side control it at run time; set "
+      "memory.scratchpad.rows_per_word to lookahead + 1 or more so the feeder keeps up)."));
   f.push_back(intField(
       "sparsity.tensordash.lookahead", [](Config& c) -> int& { return c.tensordash.lookahead; },
       "2", 1, 2, false, "Steps ahead the staging window looks (window depth = lookahead + 1)."));

@@ -4,14 +4,12 @@
 
 namespace by::hw {
 
-namespace {
-int bitsFor(long long maxValue) { // bits to hold 0..maxValue
+int bitsFor(long long maxValue) {
   int b = 1;
   while ((1LL << b) <= maxValue)
     ++b;
   return b;
 }
-} // namespace
 
 AccelParams accelParams(const config::Config& c) {
   AccelParams p;

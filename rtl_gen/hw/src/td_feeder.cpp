@@ -31,12 +31,6 @@ namespace by::hw {
 using vlog::Type;
 
 namespace {
-int bitsFor(long long maxValue) { // bits to hold 0..maxValue
-  int b = 1;
-  while ((1LL << b) <= maxValue)
-    ++b;
-  return b;
-}
 // Element `idx` of a packed vector of `width`-bit fields.
 std::string at(const std::string& vec, const std::string& idx, int width) {
   if (width == 1)

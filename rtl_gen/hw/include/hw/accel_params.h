@@ -33,6 +33,9 @@ struct AccelParams {
 
 AccelParams accelParams(const config::Config& config);
 
+/// Bits of an unsigned field that holds 0..maxValue (at least 1).
+int bitsFor(long long maxValue);
+
 /// Bits of a per-cycle MAC count: up to DIM*DIM*lanes slots per beat, and with TensorDash
 /// up to lookahead+1 steps' worth skipped.
 int macCountBits(const AccelParams& p);
