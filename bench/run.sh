@@ -3,7 +3,7 @@
 # Usage: bench/run.sh            (from the repository root; builds what it needs)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/setup.sh" >/dev/null
+"$root/scripts/setup.sh" --bench >/dev/null
 "$root/scripts/build.sh" brickyard >/dev/null
 cmake --build "$root/build" --target benchmarks -j 2 >/dev/null
 by="$root/build/bin/brickyard"
@@ -88,3 +88,32 @@ echo "## Boveda: footprint of a trained int8 network's tensors, and the memory-b
 /usr/bin/python3 "$root/bench/boveda/train_int8_net.py" "$tmp/net" | tail -n 2 | sed 's/^/    /'
 "$root/build/bench/bench_boveda_footprint" "$tmp/net"
 "$root/build/bench/bench_boveda_layer" "$tmp/net"
+echo
+echo "## TensorDash on the whole accelerator: td8 on/off against the model, default at equal peak MACs"
+echo "- bench_td_accel_td8:"
+"$root/build/bench/bench_td_accel_td8" "$tmp/net"
+echo "- bench_td_accel_default (dense, the same peak MACs):"
+"$root/build/bench/bench_td_accel_default" "$tmp/net"
+echo
+echo "## TensorDash area: td8 against td8 without TensorDash, with one-row and with 4-row scratchpad words (brickyard synth, whole accelerator)"
+dense() { sed -e "s/^name: td8\$/name: $1/" -e '/tensordash:/,/enabled:/s/enabled: true/enabled: false/' \
+  -e "s/rows_per_word: 4/rows_per_word: $2/" "$root/configs/td8.yaml"; }
+dense td8_dense 1 >"$tmp/td8_dense.yaml"
+dense td8_dense_w4 4 >"$tmp/td8_dense_w4.yaml"
+for c in "$tmp/td8_dense.yaml" "$tmp/td8_dense_w4.yaml" "$root/configs/td8.yaml"; do
+  n="$(basename "$c" .yaml)"
+  "$by" gen "$c" -o "$tmp/$n" --quiet
+  "$by" synth "$tmp/$n" >/dev/null
+done
+/usr/bin/python3 - "$tmp"/{td8_dense,td8_dense_w4,td8}/reports/synth.json <<'PY'
+import json, sys
+dense, dense_w4, td = (json.load(open(p))["design"] for p in sys.argv[1:4])
+rows = [("transistors, whole accelerator", "transistors"),
+        ("of which SRAM macros", "sram_transistors"),
+        ("of which logic", "logic_transistors"), ("cells", "cells")]
+print("| | dense (`rows_per_word` 1) | dense, 4-row words | TensorDash | overhead |")
+print("|---|---:|---:|---:|---:|")
+for name, key in rows:
+    d, w, t = dense[key], dense_w4[key], td[key]
+    print(f"| {name} | {d:,} | {w:,} | {t:,} | {100 * (t / d - 1):+.1f}% |")
+PY

@@ -133,7 +133,8 @@ ordered_json buildSynthReport(const json& stat, const std::string& top,
   // Own logic per module (cells that are not submodule instances; SRAM macros are priced from
   // their parameters).
   struct Info {
-    long long ownCells = 0, ownTransistors = 0, unmodelledCells = 0, sramBits = 0;
+    long long ownCells = 0, ownTransistors = 0, unmodelledCells = 0, sramBits = 0,
+              sramTransistors = 0;
     std::map<std::string, long long> children;
     std::map<std::string, long long> cellTypes;
   };
@@ -144,6 +145,7 @@ ordered_json buildSynthReport(const json& stat, const std::string& top,
     if (macros != srams.end())
       for (const SramMacro& m : macros->second) {
         i.sramBits += m.depth * m.width;
+        i.sramTransistors += sramTransistors(m);
         i.ownTransistors += sramTransistors(m);
       }
     for (auto c = it.value().at("num_cells_by_type").begin();
@@ -169,19 +171,20 @@ ordered_json buildSynthReport(const json& stat, const std::string& top,
   }
   // Hierarchical totals and instance counts below the top.
   struct Total {
-    long long cells = 0, transistors = 0, sramBits = 0;
+    long long cells = 0, transistors = 0, sramBits = 0, sramTransistors = 0;
   };
   std::map<std::string, Total> totals;
   std::function<Total(const std::string&)> total = [&](const std::string& m) {
     auto found = totals.find(m);
     if (found != totals.end())
       return found->second;
-    Total t{info[m].ownCells, info[m].ownTransistors, info[m].sramBits};
+    Total t{info[m].ownCells, info[m].ownTransistors, info[m].sramBits, info[m].sramTransistors};
     for (const auto& [child, n] : info[m].children) {
       const Total ct = total(child);
       t.cells += n * ct.cells;
       t.transistors += n * ct.transistors;
       t.sramBits += n * ct.sramBits;
+      t.sramTransistors += n * ct.sramTransistors;
     }
     totals[m] = t;
     return t;
@@ -218,8 +221,12 @@ ordered_json buildSynthReport(const json& stat, const std::string& top,
   }
   report["modules"] = list;
   const Total t = info.count(topKey) ? total(topKey) : Total{};
-  report["design"] = {
-      {"cells", t.cells}, {"transistors", t.transistors}, {"sram_bits", t.sramBits}};
+  // The SRAM macros' share is reported apart: logic overheads are compared without it.
+  report["design"] = {{"cells", t.cells},
+                      {"transistors", t.transistors},
+                      {"sram_bits", t.sramBits},
+                      {"sram_transistors", t.sramTransistors},
+                      {"logic_transistors", t.transistors - t.sramTransistors}};
   return report;
 }
 
@@ -241,7 +248,10 @@ std::string synthReportText(const ordered_json& report) {
   }
   os << "\ndesign total: " << report.at("design").at("cells").get<long long>() << " cells, "
      << report.at("design").at("sram_bits").get<long long>() << " SRAM bits, "
-     << report.at("design").at("transistors").get<long long>() << " transistors (estimate)\n";
+     << report.at("design").at("transistors").get<long long>()
+     << " transistors (estimate: " << report.at("design").at("logic_transistors").get<long long>()
+     << " logic, " << report.at("design").at("sram_transistors").get<long long>()
+     << " SRAM macros)\n";
   return os.str();
 }
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package Brickyard needs. Idempotent and non-interactive: packages
 # already installed are not touched, and nothing is downloaded when all are present.
+#   scripts/setup.sh           what the build, the tests and the demo need
+#   scripts/setup.sh --bench   also what the benchmarks need (bench/run.sh: python3-torch to
+#                              train the small network whose tensors the evaluations use)
 set -euo pipefail
 
 packages=(
@@ -16,6 +19,12 @@ packages=(
   # scripts and plots
   python3 python3-numpy python3-matplotlib python3-onnx
 )
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(python3-torch)
+elif [ $# -gt 0 ]; then
+  echo "usage: scripts/setup.sh [--bench]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

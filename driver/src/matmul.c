@@ -70,6 +70,19 @@ by_status_t by_pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_
   return BY_OK;
 }
 
+/* Where a tile's B blocks go: right after A's, or (TensorDash) at the next bank boundary when
+ * B still fits in the half there, so that the operand feeder's A and B reads do not wait for
+ * each other (docs/tensordash.md, "Operand feeder"). */
+static uint32_t b_tile_base(uint32_t a_base, uint32_t a_rows, uint32_t b_rows) {
+  uint32_t b = a_base + a_rows;
+  if (BY_TENSORDASH) {
+    const uint32_t banked = (b + BY_SP_BANK_ROWS - 1) / BY_SP_BANK_ROWS * BY_SP_BANK_ROWS;
+    if (banked + b_rows <= a_base + BY_SP_HALF)
+      b = banked;
+  }
+  return b;
+}
+
 static int tile_fits(size_t ti, size_t tj, size_t tk) {
   return (ti * tk + tk * tj) * BY_DIM <= BY_SP_HALF && ti * tj * BY_DIM <= BY_ACC_HALF;
 }
@@ -128,6 +141,11 @@ static by_status_t check_operands(const by_matmul_t* m) {
   if ((!m->A && !m->A_boveda) || (!m->B && !m->B_boveda) || !m->C || m->I == 0 || m->J == 0 ||
       m->K == 0)
     return BY_ERR_ARG;
+  if (m->tensordash != BY_TD_SCHEDULE_A && m->tensordash != BY_TD_SCHEDULE_B &&
+      m->tensordash != BY_TD_OFF)
+    return BY_ERR_ARG;
+  if (m->tensordash == BY_TD_SCHEDULE_B && !BY_TENSORDASH)
+    return BY_ERR_UNSUPPORTED;
   /* A packed B is the layout the array reads: no transpose, no compressed B. With one lane the
    * packed B is B and the flag changes nothing (one-lane code stays as it was). */
   const int packed = BY_LANES != 1 && m->b_packed;
@@ -257,7 +275,7 @@ by_status_t by_matmul(const by_matmul_t* m) {
 
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
-  by_config_ex(plan.dataflow, BY_ACT_NONE, 0, 1, 1);
+  by_config_ex_td(plan.dataflow, BY_ACT_NONE, 0, 1, 1, m->tensordash);
   if (m->A_boveda)
     (void)by_config_ld_compressed(0, m->A_boveda->stream, 0);
   else
@@ -301,7 +319,7 @@ by_status_t by_matmul(const by_matmul_t* m) {
       for (size_t k0 = 0; k0 < bk; k0 += plan.tile_k, ++ab_tiles) {
         const uint32_t kt = (uint32_t)(bk - k0 < plan.tile_k ? bk - k0 : plan.tile_k);
         const uint32_t a_base = (ab_tiles & 1u) * BY_SP_HALF;
-        const uint32_t b_base = a_base + mt * kt * BY_DIM;
+        const uint32_t b_base = b_tile_base(a_base, mt * kt * BY_DIM, kt * nt * BY_DIM);
         /* A compressed block is one mvin of exactly its columns; the tiles' alignment
          * (by_matmul_plan) keeps it inside this K / J tile. */
         for (uint32_t mb = 0; mb < mt; ++mb)

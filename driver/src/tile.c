@@ -89,7 +89,7 @@ by_status_t by_kernel_end(uint32_t error_count_before) {
 
 by_status_t by_pick_dataflow(int requested, int* dataflow) {
   if (requested == BY_DATAFLOW_AUTO) {
-    *dataflow = BY_HAS_WS ? BY_DATAFLOW_WS : BY_DATAFLOW_OS;
+    *dataflow = BY_HAS_WS && !BY_TENSORDASH ? BY_DATAFLOW_WS : BY_DATAFLOW_OS;
     return BY_OK;
   }
   if (requested == BY_DATAFLOW_WS && BY_HAS_WS) {

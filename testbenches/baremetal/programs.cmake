@@ -8,6 +8,9 @@ set(BM_BOVEDA_PROGRAMS boveda_matmul)
 # Programs for vector-PE configs (lanes > 1: lane-packed B); built on tiny's host too, where the
 # packing is the identity.
 set(BM_LANES_PROGRAMS lanes_matmul)
+# TensorDash (docs/tensordash.md): the driver's OS matmul with each scheduled side and off;
+# built on tiny's host too, where B scheduling is refused.
+set(BM_TD_PROGRAMS td_matmul)
 set(BM_SOURCES_tiled_matmul native/tiled_matmul.c)
 set(BM_SOURCES_mvin_mvout native/mvin_mvout.c)
 set(BM_SOURCES_matmul_raw native/matmul_raw.c)
@@ -17,6 +20,7 @@ set(BM_SOURCES_conv native/conv.c)
 set(BM_SOURCES_eltwise native/eltwise.c)
 set(BM_SOURCES_boveda_matmul native/boveda_matmul.c)
 set(BM_SOURCES_lanes_matmul native/lanes_matmul.c)
+set(BM_SOURCES_td_matmul native/td_matmul.c)
 foreach(g gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters)
   set(BM_SOURCES_${g} gemmini/${g}.c)
 endforeach()

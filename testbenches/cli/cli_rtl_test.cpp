@@ -79,10 +79,6 @@ TEST_P(Rtl, SynthReportsEveryModule) {
   } else {
     for (const char* name : {"by_mesh", "by_tile", "by_pe", "by_delay_line"})
       EXPECT_TRUE(seen.count(name)) << name;
-    if (top == "by_td_array") {
-      for (const char* name : {"by_td_frontend", "by_td_scheduler"})
-        EXPECT_TRUE(seen.count(name)) << name;
-    }
   }
   // SRAM macros: exactly the configured scratchpad and accumulator capacity.
   const long long kib =
@@ -90,6 +86,13 @@ TEST_P(Rtl, SynthReportsEveryModule) {
       manifest["config"]["memory"]["accumulator"]["capacity_kib"].get<long long>();
   EXPECT_EQ(report["design"]["sram_bits"].get<long long>(),
             top == "by_accelerator" ? kib * 8192 : 0);
+  // The macros' transistors (at least a 6T cell per bit, plus periphery) and the logic's add up.
+  const auto& design = report["design"];
+  EXPECT_GE(design["sram_transistors"].get<long long>(), 6 * design["sram_bits"].get<long long>());
+  EXPECT_EQ(design["logic_transistors"].get<long long>() +
+                design["sram_transistors"].get<long long>(),
+            design["transistors"].get<long long>());
+  EXPECT_GT(design["logic_transistors"].get<long long>(), 0);
   EXPECT_TRUE(fs::exists(out / "reports" / "synth.txt"));
 }
 
@@ -98,7 +101,7 @@ TEST_P(Rtl, SynthReportsEveryModule) {
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32"), configName);
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
-                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_l16",
+                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_l16", "td_w1",
                                            "boveda_tiny", "boveda_onchip_tiny"),
                          configName);
 

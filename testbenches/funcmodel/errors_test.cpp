@@ -109,6 +109,34 @@ TEST(FuncModelErrors, Unsupported) {
   osOnly.ok(configEx(exArgs(hw::kDataflowOS)));
 }
 
+// TensorDash's run-time control (docs/isa.md, CONFIG_EX td_off / td_side): choosing the
+// scheduled operand needs the hardware; turning it off is accepted everywhere (there is
+// nothing to turn off); with set_only_strides neither field is read.
+TEST(FuncModelErrors, TensorDashControlOnlyWhereBuilt) {
+  Machine m; // tiny: no TensorDash
+  ConfigExArgs a = exArgs(hw::kDataflowOS);
+  a.tdSide = 1;
+  expectRejected(m, configEx(a), "UNSUPPORTED");
+  a.setOnlyStrides = true;
+  m.ok(configEx(a));
+  a = exArgs(hw::kDataflowOS);
+  a.tdOff = true;
+  m.ok(configEx(a));
+  EXPECT_TRUE(m.model.state().ex.tdOff);
+
+  Machine td(test::shippedConfig("td8"));
+  a = exArgs(hw::kDataflowOS);
+  a.tdSide = 1;
+  td.ok(configEx(a));
+  EXPECT_EQ(td.model.state().ex.tdSide, 1);
+  EXPECT_FALSE(td.model.state().ex.tdOff);
+  a.tdSide = 0;
+  a.tdOff = true;
+  td.ok(configEx(a));
+  EXPECT_EQ(td.model.state().ex.tdSide, 0);
+  EXPECT_TRUE(td.model.state().ex.tdOff);
+}
+
 TEST(FuncModelErrors, BadShiftAndSetOnlyStrides) {
   Machine m;
   ConfigExArgs a = exArgs(hw::kDataflowOS);

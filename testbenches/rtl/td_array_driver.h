@@ -52,6 +52,7 @@ public:
     const int steps = a.cols / lanes;
     Pass out;
     dut_->enable_i = enable;
+    dut_->hold_i = 0;
     // Preload: beat j carries row dim-1-j of D (prop 0).
     for (int j = 0; j < dim; ++j) {
       BitVec dv(dim * p_.dWidth());

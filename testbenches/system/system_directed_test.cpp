@@ -31,15 +31,9 @@ protected:
         ab(p.accBytes), image(kSize, 0), rng(testSeed(7, "system directed test data")) {}
 
   // Little-endian signed element access in a DRAM image.
-  void put(uint64_t addr, int64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i)
-      image[addr - kBase + i] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
-  }
+  void put(uint64_t addr, int64_t v, int bytes) { putLittleEndian(image, addr - kBase, v, bytes); }
   static int64_t get(const std::vector<uint8_t>& dram, uint64_t addr, int bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-      v |= uint64_t{dram[addr - kBase + i]} << (8 * i);
-    return golden::wrap(static_cast<int64_t>(v), 8 * bytes);
+    return getLittleEndian(dram, addr - kBase, bytes);
   }
   int64_t randomElem(int bits) {
     const int64_t span = int64_t{1} << bits;
@@ -67,7 +61,10 @@ protected:
     RunOutcome r = runAndCompare(cfg, prog, image, o);
     std::printf("%s: %zu commands, %llu cycles\n", name.c_str(), prog.size(),
                 static_cast<unsigned long long>(r.cycles));
-    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog);
+    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog)
+                      << ", its DRAM image to " << saveImage(name, image, o)
+                      << "; replay: system_replay_" << BY_CONFIG_NAME
+                      << " PROGRAM --image IMAGE [--trace FILE.vcd]";
     return r;
   }
 

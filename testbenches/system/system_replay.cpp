@@ -1,11 +1,12 @@
 // Replays a saved command program (the text the fuzzer writes for a failing seed) on the RTL
 // accelerator against the functional model, and finds the shortest failing prefix:
 //
-//   system_replay_<config> PROGRAM.prog [--seed N] [--shrink] [--calm] [--rocc]
-//                          [--trace FILE.vcd]
+//   system_replay_<config> PROGRAM.prog [--seed N | --image FILE.img] [--shrink] [--calm]
+//                          [--rocc] [--trace FILE.vcd]
 //
 // --seed N uses the fuzzer's set-up for seed N (memory timing, input data, register path),
-// so a fuzzer failure replays exactly;
+// so a fuzzer failure replays exactly; --image FILE uses the DRAM image and harness options a
+// directed test saved with its failing program;
 // --shrink bisects the program to the shortest prefix that still fails and prints its last
 // commands; --calm runs the AXI memory without random latency or back-pressure; --trace writes
 // a VCD waveform of the (shortest failing, with --shrink) run. Build it with
@@ -15,6 +16,7 @@
 #include "system_run.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -28,11 +30,17 @@ struct Replay {
   uint64_t seed = 0; // the fuzzer's set-up for this seed
   bool calm = false;
   bool roccOnly = false;
+  std::string imagePath; // a directed test's saved image (instead of the fuzzer's set-up)
 };
 
 test::RunOutcome runPrefix(const Replay& r, const funcmodel::Program& program, size_t n,
                            const std::string& trace = "") {
   test::FuzzSetup f = test::fuzzSetup(r.config, r.seed);
+  std::string error;
+  if (!r.imagePath.empty() && !test::loadImage(r.imagePath, f.image, f.options, error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    std::exit(2);
+  }
   f.options.system.stress = !r.calm;
   if (r.roccOnly)
     f.options.system.mmioPercent = 0;
@@ -46,7 +54,9 @@ test::RunOutcome runPrefix(const Replay& r, const funcmodel::Program& program, s
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s PROGRAM.prog [--seed N] [--shrink] [--calm] [--rocc] [--trace F.vcd]\n",
+    std::fprintf(stderr,
+                 "usage: %s PROGRAM.prog [--seed N | --image F.img] [--shrink] [--calm] [--rocc] "
+                 "[--trace F.vcd]\n",
                  argv[0]);
     return 2;
   }
@@ -62,6 +72,8 @@ int main(int argc, char** argv) {
       trace = argv[++i];
     if (std::strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
       replay.seed = std::stoull(argv[++i]);
+    if (std::strcmp(argv[i], "--image") == 0 && i + 1 < argc)
+      replay.imagePath = argv[++i];
   }
   std::ifstream in(argv[1]);
   std::stringstream text;

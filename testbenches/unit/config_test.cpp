@@ -180,6 +180,22 @@ TEST(ConfigErrors, ScratchpadSmallerThanItsBanks) {
   t = t.replace(t.find("capacity_kib: 4\n    banks: 4"), 28, "capacity_kib: 1\n    banks: 8");
   expectError(t, {14, 19, "memory.scratchpad.capacity_kib", "fewer than the 8 banks"});
 }
+TEST(ConfigErrors, RowsPerWordMustFitABank) {
+  // tiny: 4 KiB of 4-byte rows in 4 banks = 256 rows per bank.
+  const std::string key = "    banks: 4\n  accumulator:";
+  Config c =
+      loadConfigText(tinyWith(key, "    banks: 4\n    rows_per_word: 8\n  accumulator:"), "x");
+  EXPECT_EQ(c.memory.scratchpad.rowsPerWord, 8);
+  EXPECT_EQ(derive(c).spWordRows, 8);
+  EXPECT_EQ(derive(c).spBankWords, 32);
+  EXPECT_EQ(derive(loadConfigText(kTiny, "x")).spWordRows, 1); // the default: one row
+  // 1 KiB in 64 banks: 4 rows per bank, fewer than a word.
+  expectError(tinyWith("capacity_kib: 4\n    banks: 4\n",
+                       "capacity_kib: 1\n    banks: 64\n    rows_per_word: 8\n"),
+              {16, 20, "memory.scratchpad.rows_per_word", "exceeds the 4 rows of a bank"});
+  expectError(tinyWith(key, "    banks: 4\n    rows_per_word: 3\n  accumulator:"),
+              {16, 20, "memory.scratchpad.rows_per_word", "is not a power of two"});
+}
 TEST(ConfigErrors, CrossKeyRuleOnADefaultedKey) {
   // dma.max_bytes is not in the file: the error points at the top level and says so.
   std::string t = tinyWith("mesh_rows: 4\n  mesh_cols: 4", "mesh_rows: 32\n  mesh_cols: 32");

@@ -35,6 +35,14 @@ static inline void by_config_ex(int dataflow, int activation, uint32_t in_shift,
   BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ex_rs1(dataflow, activation, 0, a_stride),
              by_enc_config_ex_rs2(in_shift, c_stride));
 }
+/* by_config_ex with a TensorDash mode (BY_TD_SCHEDULE_A / _B / BY_TD_OFF, brickyard/isa.h);
+ * by_config_ex is BY_TD_SCHEDULE_A. */
+static inline void by_config_ex_td(int dataflow, int activation, uint32_t in_shift,
+                                   uint32_t a_stride, uint32_t c_stride, int td) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG,
+             by_enc_config_ex_rs1(dataflow, activation, 0, a_stride) | by_enc_config_ex_td(td),
+             by_enc_config_ex_rs2(in_shift, c_stride));
+}
 /* Only the A and C strides; the stationary data stays. */
 static inline void by_config_ex_strides(uint32_t a_stride, uint32_t c_stride) {
   BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ex_rs1(0, 0, 1, a_stride),

@@ -50,6 +50,16 @@ static inline uint64_t by_enc_config_ex_rs1(int dataflow, int activation, int se
          BY_FIELD(BY_CONFIG_EX_RS1_A_STRIDE, a_stride) |
          BY_FIELD(BY_CONFIG_EX_RS1_ACC_SCALE, by_float_bits(1.0f));
 }
+/* TensorDash run-time control (CONFIG_EX td_off / td_side, docs/isa.md): which operand's zeros
+ * OS computes skip, or none. Results do not depend on it. BY_TD_SCHEDULE_B needs TensorDash
+ * hardware (BY_TENSORDASH); the others are accepted everywhere. */
+#define BY_TD_SCHEDULE_A 0 /* the scheduled operand is A: its zeros are skipped (after reset) */
+#define BY_TD_SCHEDULE_B 1 /* B's zeros are skipped (the array then holds C transposed) */
+#define BY_TD_OFF 2        /* dense beats: one reduction step per cycle */
+static inline uint64_t by_enc_config_ex_td(int td) {
+  return BY_FIELD(BY_CONFIG_EX_RS1_TD_OFF, td == BY_TD_OFF) |
+         BY_FIELD(BY_CONFIG_EX_RS1_TD_SIDE, td == BY_TD_SCHEDULE_B);
+}
 static inline uint64_t by_enc_config_ex_rs2(uint32_t in_shift, uint32_t c_stride) {
   return BY_FIELD(BY_CONFIG_EX_RS2_IN_SHIFT, in_shift) |
          BY_FIELD(BY_CONFIG_EX_RS2_C_STRIDE, c_stride);

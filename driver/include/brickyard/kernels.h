@@ -28,7 +28,8 @@ typedef enum {
 /* A short English description of a status. */
 const char* by_status_string(by_status_t status);
 
-#define BY_DATAFLOW_AUTO (-1) /* WS when the hardware has it, else OS */
+/* WS when the hardware has it, else OS; OS on TensorDash hardware, where OS skips zeros. */
+#define BY_DATAFLOW_AUTO (-1)
 
 struct by_boveda_matrix; /* a matrix stored Boveda-compressed (brickyard/boveda.h) */
 
@@ -68,6 +69,11 @@ typedef struct {
    * B stored transposed) into the workspace on every call. With one lane packing is the
    * identity: a packed B is the plain B and the flag changes nothing. */
   int b_packed;
+  /* TensorDash (BY_TENSORDASH, docs/tensordash.md): which operand's zeros an OS matmul skips,
+   * BY_TD_SCHEDULE_A (the default: zero), BY_TD_SCHEDULE_B or BY_TD_OFF (brickyard/isa.h).
+   * The results are the same. BY_TD_SCHEDULE_B without TensorDash is BY_ERR_UNSUPPORTED; the
+   * others are ignored there. */
+  int tensordash;
 } by_matmul_t;
 
 /* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a

@@ -26,6 +26,9 @@ Derived derive(const Config& c) {
   d.spBankRows = d.spRows / c.memory.scratchpad.banks;
   d.spAddrBits = log2Exact(d.spRows);
   d.spBankRowBits = log2Exact(d.spBankRows);
+  d.spWordRows = c.memory.scratchpad.rowsPerWord;
+  d.spBankWords = d.spBankRows / d.spWordRows;
+  d.spBankWordBits = log2Exact(d.spBankWords);
 
   d.accRowBytes = d.dim * d.accBytes;
   d.accRows = static_cast<int>(1024LL * c.memory.accumulator.capacityKiB / d.accRowBytes);

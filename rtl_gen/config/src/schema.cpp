@@ -113,6 +113,13 @@ std::vector<FieldSpec> buildFields() {
       "SRAM ports per bank: 1 (one read or write per cycle) or 2 (one read "
       "and one write per cycle)."));
   f.push_back(intField(
+      "memory.scratchpad.rows_per_word",
+      [](Config& c) -> int& { return c.memory.scratchpad.rowsPerWord; }, "1", 1, 16, true,
+      "Consecutive rows in one SRAM word of a bank: a read returns them all, a write stores one "
+      "row (masked). Only the TensorDash operand feeder uses the whole word, to read several "
+      "reduction steps per cycle (docs/tensordash.md, \"Operand feeder\"); other clients "
+      "still move one row per access."));
+  f.push_back(intField(
       "memory.accumulator.capacity_kib",
       [](Config& c) -> int& { return c.memory.accumulator.capacityKiB; }, kRequired, 1, 65536, true,
       "Accumulator capacity in KiB (rows of DIM accumulator elements)."));
@@ -141,9 +148,10 @@ std::vector<FieldSpec> buildFields() {
   f.push_back(boolField(
       "sparsity.tensordash.enabled", [](Config& c) -> bool& { return c.tensordash.enabled; },
       "false",
-      "Generate the TensorDash sparse operand interconnect and scheduler (needs lanes > 1 and "
-      "the OS dataflow; the top is then the TensorDash array by_td_array, the controllers do "
-      "not drive it yet)."));
+      "Generate the TensorDash sparse operand interconnect, scheduler and operand feeder: "
+      "output-stationary computes skip zero operands, bit-exact (needs lanes > 1 and the OS "
+      "dataflow; CONFIG_EX td_off / td_side control it at run time; set "
+      "memory.scratchpad.rows_per_word to lookahead + 1 or more so the feeder keeps up)."));
   f.push_back(intField(
       "sparsity.tensordash.lookahead", [](Config& c) -> int& { return c.tensordash.lookahead; },
       "2", 1, 2, false, "Steps ahead the staging window looks (window depth = lookahead + 1)."));

@@ -55,6 +55,14 @@ void validateAcrossKeys(const Config& c,
   };
   const long long spRowBytes = rows * a.lanes * inBytes; // DIM*lanes elem_t per row
   checkSram(c.memory.scratchpad, "scratchpad", spRowBytes);
+  {
+    const ScratchpadConfig& sp = c.memory.scratchpad;
+    const long long bankRows = 1024LL * sp.capacityKiB / spRowBytes / sp.banks;
+    if (sp.rowsPerWord > 1 && bankRows >= 1 && bankRows < sp.rowsPerWord)
+      fail("memory.scratchpad.rows_per_word",
+           "value " + str(sp.rowsPerWord) + " exceeds the " + str(bankRows) +
+               " rows of a bank; expected at most " + str(bankRows) + ", or a larger capacity_kib");
+  }
   checkSram(c.memory.accumulator, "accumulator", rows * accBytes);
 
   if (c.memory.accumulator.ports != 2)

@@ -67,6 +67,7 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
   def("BY_SP_ROW_ELEMS", num(d.spRowElems), "BY_DIM * BY_LANES (docs/isa.md, \"Vector PEs\")");
   def("BY_SP_BANKS", num(c.memory.scratchpad.banks), "");
   def("BY_SP_BANK_ROWS", num(d.spBankRows), "");
+  def("BY_SP_ROWS_PER_WORD", num(d.spWordRows), "rows one SRAM access reads (rows_per_word)");
   def("BY_ACC_ROWS", num(d.accRows), "accumulator rows of BY_DIM acc_t");
   def("BY_ACC_BANKS", num(c.memory.accumulator.banks), "");
   def("BY_ACC_BANK_ROWS", num(d.accBankRows), "");
@@ -90,6 +91,13 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
         "largest encoded group");
   }
   os << "\n/* SoC */\n";
+  def("BY_TENSORDASH", c.tensordash.enabled ? "1" : "0",
+      "OS computes skip zero operands (docs/tensordash.md)");
+  if (c.tensordash.enabled) {
+    def("BY_TD_LOOKAHEAD", num(c.tensordash.lookahead), "steps the staging window looks ahead");
+    def("BY_TD_ROWS_PER_SCHEDULER", num(c.tensordash.rowsPerScheduler),
+        "PE rows that share a schedule");
+  }
   def("BY_CLOCK_MHZ", num(c.soc.clockMHz), "");
   os << R"(
 /* Arithmetic (docs/arithmetic.md). */

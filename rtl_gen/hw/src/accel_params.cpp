@@ -4,14 +4,12 @@
 
 namespace by::hw {
 
-namespace {
-int bitsFor(long long maxValue) { // bits to hold 0..maxValue
+int bitsFor(long long maxValue) {
   int b = 1;
   while ((1LL << b) <= maxValue)
     ++b;
   return b;
 }
-} // namespace
 
 AccelParams accelParams(const config::Config& c) {
   AccelParams p;
@@ -31,6 +29,7 @@ AccelParams accelParams(const config::Config& c) {
   p.spBankRows = d.spBankRows;
   p.spRowBits = d.spAddrBits;
   p.spBankRowBits = d.spBankRowBits;
+  p.spWordRows = d.spWordRows;
   p.spDualPort = c.memory.scratchpad.ports == 2;
   p.accBanks = c.memory.accumulator.banks;
   p.accBankRows = d.accBankRows;
@@ -45,12 +44,24 @@ AccelParams accelParams(const config::Config& c) {
   p.maxBlockLenAcc = d.maxBlockLenAcc;
   p.shiftBits = d.shiftBits;
   p.dmaTagBits = 8;
+  if (c.tensordash.enabled) {
+    // Four jobs: the two operations whose steps may share the window, and two whose tiles are
+    // read ahead, so that a tile's fill (a few cycles of reads and latency) overlaps the two
+    // passes before it even when an operation is only DIM/3 cycles long.
+    p.tdJobs = 4;
+    p.tdJobBits = 2;
+    // B rows: a word in flight, a word arriving, and a full window's worth not yet taken.
+    p.tdFifoRows = 2 * p.spWordRows + p.array.tdDepth;
+  }
   return p;
 }
 
+int macCountBits(const AccelParams& p) {
+  const long long dense = static_cast<long long>(p.dim) * p.dim * p.lanes;
+  return bitsFor(p.config.tensordash.enabled ? dense * p.array.tdDepth : dense);
+}
+
 std::string accelUnsupportedReason(const config::Config& c) {
-  if (c.tensordash.enabled)
-    return "the controllers do not drive the TensorDash array yet";
   if (c.memory.accumulator.ports != 2)
     return "read-modify-write accumulation needs accumulator SRAMs with a read and a write port "
            "(memory.accumulator.ports: 2)";

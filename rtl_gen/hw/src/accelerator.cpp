@@ -134,7 +134,10 @@ vlog::Module AcceleratorGenerator::build() const {
   const int byteBits = config::log2Exact(p.maxBytes) + 2;
   const bool boveda = p.config.boveda.enabled;
   const bool onChip = boveda && p.config.boveda.onChip;
+  const bool td = p.config.tensordash.enabled;
   std::vector<std::string> spReads = {"exe_a", "exe_b", "exe_d", "st"};
+  if (td) // the TensorDash feeder's wide reads (A tiles, B rows)
+    spReads.insert(spReads.begin() + 3, {"exe_fa", "exe_fb"});
   if (onChip)
     spReads.push_back("ld"); // the Boveda loader's DECOMPRESS
 
@@ -283,7 +286,7 @@ vlog::Module AcceleratorGenerator::build() const {
     wire(c + "_ready", 1);
     wire(c + "_row", p.spRowBits);
     wire(c + "_rvalid", 1);
-    wire(c + "_rdata", spRow);
+    wire(c + "_rdata", r == "exe_fa" || r == "exe_fb" ? spRow * p.spWordRows : spRow);
   }
   for (const std::string& c : {std::string("acc_rd_exe"), std::string("acc_rd_st")}) {
     wire(c + "_valid", 1);
@@ -344,7 +347,14 @@ vlog::Module AcceleratorGenerator::build() const {
   wire("st_pooling", 1);
   wire("ex_beat", 1);
   wire("ex_compute_beat", 1);
+  wire("ex_macs", macCountBits(p));
   wire("ex_bank_stall", 1);
+  if (td) {
+    wire("ex_macs_skipped", macCountBits(p));
+    wire("ex_window_stall", 1);
+    wire("ex_feed_stall", 1);
+    wire("ex_short_beat", 1);
+  }
   wire("busy", 1);
   wire("events", 64);
   b.blank();
@@ -403,8 +413,17 @@ vlog::Module AcceleratorGenerator::build() const {
       if (e.port == "ev_busy_i")
         v = "busy";
       else if (e.port == "ev_macs_i")
-        v = "ex_compute_beat ? " + num(e.width) + "'d" +
-            num(static_cast<long long>(p.dim) * p.dim * p.lanes) + " : '0";
+        v = num(e.width) + "'(ex_macs)";
+      else if (e.port == "ev_macs_skipped_i" && td)
+        v = num(e.width) + "'(ex_macs_skipped)";
+      else if (e.port == "ev_window_stalls_i" && td)
+        v = "ex_window_stall";
+      else if (e.port == "ev_feed_stalls_i" && td)
+        v = "ex_feed_stall";
+      else if (e.port == "ev_short_beats_i" && td)
+        v = "ex_short_beat";
+      else if (e.port == "ev_compute_beats_i")
+        v = "ex_compute_beat";
       else if (e.port == "ev_exec_active_i")
         v = "ex_beat";
       else if (e.port == "ev_load_active_i")
@@ -562,10 +581,12 @@ vlog::Module AcceleratorGenerator::build() const {
   {
     auto& i = b.instance(names::kExecController, "u_execute");
     i.conns = opConns("ex");
-    const std::vector<std::pair<std::string, std::string>> rd = {{"spa", "sp_rd_exe_a"},
-                                                                 {"spb", "sp_rd_exe_b"},
-                                                                 {"spd", "sp_rd_exe_d"},
-                                                                 {"acc", "acc_rd_exe"}};
+    std::vector<std::pair<std::string, std::string>> rd = {{"spa", "sp_rd_exe_a"},
+                                                           {"spb", "sp_rd_exe_b"},
+                                                           {"spd", "sp_rd_exe_d"},
+                                                           {"acc", "acc_rd_exe"}};
+    if (td)
+      rd.insert(rd.end(), {{"spfa", "sp_rd_exe_fa"}, {"spfb", "sp_rd_exe_fb"}});
     for (const auto& [port, w] : rd) {
       i.conns.emplace_back(port + "_valid_o", w + "_valid");
       i.conns.emplace_back(port + "_ready_i", w + "_ready");
@@ -585,7 +606,13 @@ vlog::Module AcceleratorGenerator::build() const {
                                    {"busy_o", "ex_busy"},
                                    {"beat_o", "ex_beat"},
                                    {"compute_beat_o", "ex_compute_beat"},
+                                   {"macs_o", "ex_macs"},
                                    {"bank_stall_o", "ex_bank_stall"}});
+    if (td)
+      i.conns.insert(i.conns.end(), {{"macs_skipped_o", "ex_macs_skipped"},
+                                     {"window_stall_o", "ex_window_stall"},
+                                     {"feed_stall_o", "ex_feed_stall"},
+                                     {"short_beat_o", "ex_short_beat"}});
   }
   auto memConns = [&](const std::string& prefix, const std::vector<std::string>& reads,
                       const std::vector<std::string>& writes, bool acc) {
@@ -614,9 +641,11 @@ vlog::Module AcceleratorGenerator::build() const {
       memConns("acc", {"exe", "st"}, {"exe", "ld"}, true);
   b.comment("The execute controller's scratchpad writes are always granted (top priority).");
   b.logic("unused_grants", Type::bit());
-  b.assign("unused_grants", "^{sp_wr_exe_ready, acc_wr_exe_ready, sp_rd_exe_a_rvalid, "
-                            "sp_rd_exe_b_rvalid, sp_rd_exe_d_rvalid, acc_rd_exe_rvalid, "
-                            "dec_resp_ready}");
+  b.assign("unused_grants",
+           "^{sp_wr_exe_ready, acc_wr_exe_ready, sp_rd_exe_a_rvalid, "
+           "sp_rd_exe_b_rvalid, sp_rd_exe_d_rvalid, acc_rd_exe_rvalid, " +
+               std::string(td ? "sp_rd_exe_fa_rvalid, sp_rd_exe_fb_rvalid, " : "") +
+               "dec_resp_ready}");
   {
     auto& i = b.instance(names::kDmaReader, "u_dma_reader");
     i.conns = {{"clk_i", "clk_i"},

@@ -8,9 +8,15 @@
 // read-modify-write accumulation: an accumulating write reads the row (top priority on the
 // read port), adds the new values the next cycle and writes the sum back (top priority on the
 // write port).
+//
+// A bank's SRAM word may hold several consecutive rows (the scratchpad's rows_per_word): every
+// access then addresses a word, a write stores one row of it (the other rows masked off), and
+// a read returns one row to its client, or the whole word to a *wide* client (the TensorDash
+// operand feeder, which wants several reduction steps per access).
 #include "hw/generators.h"
 #include "text_util.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace by::hw {
@@ -22,9 +28,15 @@ namespace {
 struct MemorySpec {
   std::string name, description;
   int banks, bankRows, rowBits, bankRowBits, elems, elemWidth;
+  int wordRows = 1; // rows per SRAM word (a power of two)
   bool dualPort, accumulate;
   std::vector<std::string> readClients;  // priority order
   std::vector<std::string> writeClients; // priority order
+  std::vector<std::string> wideClients;  // read clients that get the whole word
+
+  bool wide(const std::string& client) const {
+    return std::find(wideClients.begin(), wideClients.end(), client) != wideClients.end();
+  }
 };
 
 // Which writes of a client take the read-modify-write path. The execute client's always do
@@ -43,7 +55,9 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     m.output("rd_" + c + "_ready_o", Type::bit());
     m.input("rd_" + c + "_row_i", Type::bits(s.rowBits));
     m.output("rd_" + c + "_rvalid_o", Type::bit());
-    m.output("rd_" + c + "_rdata_o", Type::bits(s.elems * s.elemWidth));
+    m.output("rd_" + c + "_rdata_o",
+             Type::bits(s.elems * s.elemWidth * (s.wide(c) ? s.wordRows : 1)),
+             s.wide(c) && s.wordRows > 1 ? "the whole word: row k of it at k*RowWidth" : "");
   }
   for (const std::string& c : s.writeClients) {
     m.portGroup("Write client " + c + ": ready_o grants the request" +
@@ -62,14 +76,26 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
   vlog::Body& b = m.body();
   const bool multiBank = s.banks > 1;
   const int bankBits = multiBank ? s.bankRowBits >= 0 ? s.rowBits - s.bankRowBits : 1 : 1;
+  const bool words = s.wordRows > 1; // SRAM words of several rows
+  if (words && s.accumulate)
+    throw std::logic_error("banked memory: read-modify-write needs one row per word");
+  const int slotBits = config::log2Exact(s.wordRows);
   b.localParam("Banks", num(s.banks));
   b.localParam("BankRows", num(s.bankRows));
   b.localParam("BankRowBits", num(s.bankRowBits), "row within a bank");
   b.localParam("BankBits", num(bankBits));
+  if (words) {
+    b.localParam("WordRows", num(s.wordRows), "rows per SRAM word");
+    b.localParam("SlotBits", num(slotBits), "row within a word");
+    b.localParam("BankWords", "BankRows / WordRows");
+    b.localParam("BankWordBits", "BankRowBits - SlotBits", "word within a bank");
+  }
   b.localParam("Elems", num(s.elems));
   b.localParam("ElemWidth", num(s.elemWidth));
   b.localParam("RowWidth", "Elems*ElemWidth");
   b.blank();
+  // The SRAM address of a client's request: its bank-local row, or the word holding it.
+  auto addrOf = [&](const std::string& c) { return c + (words ? "_bword" : "_brow"); };
 
   // --- Per-client bank and bank-local row.
   std::vector<std::string> all;
@@ -80,10 +106,22 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
   b.comment("Bank and bank-local row of every client's request.");
   for (const std::string& c : all) {
     b.logic(c + "_bank", Type::bits("BankBits"));
-    b.logic(c + "_brow", Type::bits("BankRowBits"));
     b.assign(c + "_bank",
              multiBank ? c + "_row_i[" + num(s.rowBits - 1) + ":BankRowBits]" : "1'b0");
-    b.assign(c + "_brow", c + "_row_i[BankRowBits-1:0]");
+    if (!words) {
+      b.logic(c + "_brow", Type::bits("BankRowBits"));
+      b.assign(c + "_brow", c + "_row_i[BankRowBits-1:0]");
+      continue;
+    }
+    b.logic(c + "_bword", Type::bits("BankWordBits"));
+    b.assign(c + "_bword", c + "_row_i[BankRowBits-1:SlotBits]");
+    if (c.rfind("wr_", 0) == 0 || !s.wide(c.substr(3))) {
+      b.logic(c + "_slot", Type::bits("SlotBits"));
+      b.assign(c + "_slot", c + "_row_i[SlotBits-1:0]");
+    } else { // a wide read returns the whole word: its row within the word does not matter
+      b.logic("unused_" + c + "_slot", Type::bit());
+      b.assign("unused_" + c + "_slot", "^" + c + "_row_i[SlotBits-1:0]");
+    }
   }
   if (!multiBank) {
     std::string unused;
@@ -172,22 +210,29 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
 
   // --- Banks.
   b.comment("Bank SRAM ports, the last write (for read forwarding) and the read in flight.");
-  const std::string rw = "RowWidth";
+  // With words of several rows every SRAM signal below is a word; rows sit side by side.
+  if (words) {
+    b.localParam("WordWidth", "WordRows*RowWidth");
+    b.localParam("WordElems", "WordRows*Elems");
+  }
+  const std::string rw = words ? "WordWidth" : "RowWidth";
+  const std::string elems = words ? "WordElems" : "Elems";
+  const std::string addrBits = words ? "BankWordBits" : "BankRowBits";
   b.logicArray("bank_rdata", Type::bits(rw), "Banks", "SRAM read data", "mem2reg");
   b.logicArray("bank_merged", Type::bits(rw), "Banks", "read data with the last write merged",
                "mem2reg");
   vlog::Body& bank = b.genFor("bk", "Banks", "gen_bank");
   bank.logic("re", Type::bit());
-  bank.logic("raddr", Type::bits("BankRowBits"));
+  bank.logic("raddr", Type::bits(addrBits));
   bank.logic("we", Type::bit());
-  bank.logic("waddr", Type::bits("BankRowBits"));
+  bank.logic("waddr", Type::bits(addrBits));
   bank.logic("wdata", Type::bits(rw));
-  bank.logic("wmask", Type::bits("Elems"));
+  bank.logic("wmask", Type::bits(elems));
   bank.logic("last_we_q", Type::bit(), "a write happened in the previous cycle");
-  bank.logic("last_waddr_q", Type::bits("BankRowBits"));
+  bank.logic("last_waddr_q", Type::bits(addrBits));
   bank.logic("last_wdata_q", Type::bits(rw));
-  bank.logic("last_wmask_q", Type::bits("Elems"));
-  bank.logic("raddr_q", Type::bits("BankRowBits"), "row of the read in flight");
+  bank.logic("last_wmask_q", Type::bits(elems));
+  bank.logic("raddr_q", Type::bits(addrBits), "address of the read in flight");
   bank.logic("rdata_raw", Type::bits(rw));
   bank.logic("merged", Type::bits(rw));
   bank.assign("rdata_raw", "bank_rdata[bk]");
@@ -224,24 +269,29 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     const std::string rgrant = s.dualPort ? "_grant_rport" : "_grant_port";
     const std::string wgrant = s.dualPort ? "_grant_wport" : "_grant_port";
     for (const std::string& c : s.readClients)
-      st.ifElse("rd_" + c + rgrant + " && rd_" + c + "_bank == BankBits'(bk)",
-                [&](vlog::Stmts& t) { t.line("re = 1'b1;").line("raddr = rd_" + c + "_brow;"); });
+      st.ifElse("rd_" + c + rgrant + " && rd_" + c + "_bank == BankBits'(bk)", [&](vlog::Stmts& t) {
+        t.line("re = 1'b1;").line("raddr = " + addrOf("rd_" + c) + ";");
+      });
     for (const std::string& c : s.writeClients) {
       if (s.accumulate)
         st.ifElse("wr_" + c + "_grant_rport && wr_" + c + "_bank == BankBits'(bk)",
                   [&](vlog::Stmts& t) { t.line("re = 1'b1;").line("raddr = wr_" + c + "_brow;"); });
       st.ifElse("wr_" + c + wgrant + " && wr_" + c + "_bank == BankBits'(bk)", [&](vlog::Stmts& t) {
-        t.line("we = 1'b1;")
-            .line("waddr = wr_" + c + "_brow;")
-            .line("wdata = wr_" + c + "_data_i;");
-        t.line("wmask = wr_" + c + "_mask_i;");
+        t.line("we = 1'b1;").line("waddr = " + addrOf("wr_" + c) + ";");
+        if (words) // the row in every slot of the word, written only in its own
+          t.line("wdata = {WordRows{wr_" + c + "_data_i}};")
+              .line("wmask = WordElems'(wr_" + c + "_mask_i) << (32'(wr_" + c + "_slot) * Elems);");
+        else
+          t.line("wdata = wr_" + c + "_data_i;").line("wmask = wr_" + c + "_mask_i;");
       });
     }
   }
   {
     auto& sram = bank.instance(s.dualPort ? names::kSramDp : names::kSramSp, "u_sram");
-    sram.params = {
-        {"Depth", "BankRows"}, {"Width", rw}, {"MaskWidth", "Elems"}, {"AddrWidth", "BankRowBits"}};
+    sram.params = {{"Depth", words ? "BankWords" : "BankRows"},
+                   {"Width", rw},
+                   {"MaskWidth", elems},
+                   {"AddrWidth", addrBits}};
     if (s.dualPort)
       sram.conns = {{"clk_i", "clk_i"},   {"re_i", "re"},
                     {"raddr_i", "raddr"}, {"rdata_o", "bank_rdata[bk]"},
@@ -264,7 +314,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
   {
     vlog::Stmts& st = bank.comb();
     st.line("merged = rdata_raw;");
-    st.forLoop("e", "Elems", [](vlog::Stmts& t) {
+    st.forLoop("e", elems, [](vlog::Stmts& t) {
       t.ifElse("last_we_q && last_waddr_q == raddr_q && last_wmask_q[e]", [](vlog::Stmts& u) {
         u.line("merged[e*ElemWidth +: ElemWidth] = last_wdata_q[e*ElemWidth +: ElemWidth];");
       });
@@ -281,7 +331,16 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     b.flops({{{"rd_" + c + "_rvalid_q", g, "1'b0"}}});
     b.assign("rd_" + c + "_rvalid_o", "rd_" + c + "_rvalid_q");
     b.flops({{{"rd_" + c + "_bank_q", "rd_" + c + "_bank", ""}}, g});
-    b.assign("rd_" + c + "_rdata_o", "bank_merged[rd_" + c + "_bank_q]");
+    if (!words || s.wide(c)) {
+      b.assign("rd_" + c + "_rdata_o", "bank_merged[rd_" + c + "_bank_q]");
+      continue;
+    }
+    b.logic("rd_" + c + "_slot_q", Type::bits("SlotBits"), "row of the word read");
+    b.logic("rd_" + c + "_word", Type::bits(rw));
+    b.flops({{{"rd_" + c + "_slot_q", "rd_" + c + "_slot", ""}}, g});
+    b.assign("rd_" + c + "_word", "bank_merged[rd_" + c + "_bank_q]");
+    b.assign("rd_" + c + "_rdata_o",
+             "rd_" + c + "_word[32'(rd_" + c + "_slot_q)*RowWidth +: RowWidth]");
   }
   if (s.accumulate) {
     b.comment("Accumulating writes: capture the values to add; write-back next cycle.");
@@ -322,9 +381,11 @@ vlog::Module ScratchpadGenerator::build() const {
   s.name = names::kScratchpad;
   s.description = "Scratchpad: " + num(p_.spBanks) + " bank(s) of " + num(p_.spBankRows) +
                   " rows of " + num(p_.spElems) + " " + num(p_.iw) + "-bit elements (DIM*lanes), " +
-                  (p_.spDualPort ? "one read and one write port" : "one port") +
-                  " per bank. Clients in priority order: execute write, execute reads (A, B, "
-                  "D), load write, store read" +
+                  (p_.spDualPort ? "one read and one write port" : "one port") + " per bank" +
+                  (p_.spWordRows > 1 ? ", " + num(p_.spWordRows) + " rows per SRAM word" : "") +
+                  ". Clients in priority order: execute write, execute reads (A, B, D" +
+                  (p_.config.tensordash.enabled ? ", TensorDash feeder A and B words" : "") +
+                  "), load write, store read" +
                   (onChip(p_) ? ", load read (Boveda DECOMPRESS)." : ".");
   s.banks = p_.spBanks;
   s.bankRows = p_.spBankRows;
@@ -335,9 +396,14 @@ vlog::Module ScratchpadGenerator::build() const {
   s.dualPort = p_.spDualPort;
   s.accumulate = false;
   s.readClients = {"exe_a", "exe_b", "exe_d", "st"};
+  if (p_.config.tensordash.enabled) { // the TensorDash feeder's A tiles and B rows
+    s.readClients.insert(s.readClients.begin() + 3, {"exe_fa", "exe_fb"});
+    s.wideClients = {"exe_fa", "exe_fb"};
+  }
   if (onChip(p_))
     s.readClients.push_back("ld");
   s.writeClients = {"exe", "ld"};
+  s.wordRows = p_.spWordRows;
   return buildBankedMemory(s);
 }
 

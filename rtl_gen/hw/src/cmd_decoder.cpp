@@ -59,6 +59,7 @@ vlog::Module CmdDecoderGenerator::build() const {
   const int payload = opPayloadWidth(p);
   const int rb = p.localRowBits;
   const bool boveda = p.config.boveda.enabled;
+  const bool td = p.config.tensordash.enabled;
   const bool onChip = boveda && p.config.boveda.onChip;
 
   vlog::Module m(names::kCmdDecoder,
@@ -123,6 +124,10 @@ vlog::Module CmdDecoderGenerator::build() const {
   b.logic("ex_a_stride_q", Type::bits(16));
   b.logic("ex_c_stride_q", Type::bits(16));
   b.logic("stationary_q", Type::bit(), "the array holds stationary data from this config");
+  if (td) {
+    b.logic("ex_td_off_q", Type::bit(), "TensorDash: OS computes as dense beats");
+    b.logic("ex_td_side_q", Type::bit(), "TensorDash: the scheduled operand (0 A, 1 B)");
+  }
   b.logicArray("ld_stride_q", Type::bits(32), "3", "per mvin channel", "mem2reg");
   b.logicArray("ld_block_stride_q", Type::bits(16), "3", "", "mem2reg");
   b.logic("ld_shrink_q", Type::bits(3));
@@ -383,8 +388,9 @@ vlog::Module CmdDecoderGenerator::build() const {
                           (p.array.hasOs ? "1'b1" : "1'b0") +
                           ") ||\n"
                           "        " +
-                          field("CONFIG_EX", "rs1", "activation") + " > 2'd1)) ||\n      " +
-                          field("CONFIG_EX", "rs1", "a_transpose") + " || " +
+                          field("CONFIG_EX", "rs1", "activation") + " > 2'd1" +
+                          (td ? "" : " || " + field("CONFIG_EX", "rs1", "td_side")) +
+                          ")) ||\n      " + field("CONFIG_EX", "rs1", "a_transpose") + " || " +
                           field("CONFIG_EX", "rs1", "b_transpose") +
                           " ? ErrUnsupported :\n"
                           "      (!cex_only_strides && " +
@@ -534,6 +540,10 @@ vlog::Module CmdDecoderGenerator::build() const {
                                             {"a_stride", "ex_a_stride_q"},
                                             {"c_stride", "ex_c_stride_q"},
                                             {"c_accumulate", "c_accumulate"}};
+  if (td) {
+    exv["td_off"] = "ex_td_off_q";
+    exv["td_side"] = "ex_td_side_q";
+  }
   for (const char* op : {"a", "bd", "d", "c"}) {
     const std::string o = op;
     exv[o + "_garbage"] = o + "_garbage";
@@ -607,6 +617,8 @@ vlog::Module CmdDecoderGenerator::build() const {
       .line("resp_valid_q <= 1'b0;")
       .line("resp_mmio_q <= 1'b0;")
       .line("resp_data_q <= '0;");
+  if (td)
+    q.reset.line("ex_td_off_q <= 1'b0;").line("ex_td_side_q <= 1'b0;");
   if (boveda)
     q.reset.line("ld_comp_q <= '0;")
         .line("st_comp_q <= 1'b0;")
@@ -631,6 +643,10 @@ vlog::Module CmdDecoderGenerator::build() const {
                   t.line("ex_shift_q <= " +
                          fieldBits("CONFIG_EX", "rs2", "in_shift", p.shiftBits - 1, 0) + ";");
                   t.line("stationary_q <= 1'b0;");
+                  if (td) {
+                    t.line("ex_td_off_q <= " + field("CONFIG_EX", "rs1", "td_off") + ";");
+                    t.line("ex_td_side_q <= " + field("CONFIG_EX", "rs1", "td_side") + ";");
+                  }
                 });
               })
       .ifElse("accept_ok && is_config_ld",

@@ -60,7 +60,7 @@ std::string packRegister(const std::string& reg, const std::map<std::string, std
 } // namespace
 
 std::vector<PerfEvent> perfEvents(const AccelParams& p) {
-  const int macBits = config::log2Exact(static_cast<long long>(p.dim) * p.dim * p.array.lanes) + 1;
+  const int macBits = macCountBits(p);
   const int byteBits = config::log2Exact(p.maxBytes) + 2;
   return {
       {"CYCLES", "", 1},
@@ -78,6 +78,9 @@ std::vector<PerfEvent> perfEvents(const AccelParams& p) {
       {"COMMANDS", "ev_commands_i", 2},
       {"COMPRESSED_BYTES", "ev_compressed_bytes_i", byteBits},
       {"WINDOW_STALLS", "ev_window_stalls_i", 1},
+      {"COMPUTE_BEATS", "ev_compute_beats_i", 1},
+      {"FEED_STALLS", "ev_feed_stalls_i", 1},
+      {"SHORT_BEATS", "ev_short_beats_i", 1},
   };
 }
 
@@ -273,7 +276,8 @@ vlog::Module CmdFrontendGenerator::build() const {
   b.logic("perf_off", Type::bits(12), "byte offset into the counter registers");
   b.logic("perf_hi_next", Type::bits(32), "HI word of the counter whose LO is read");
   b.assign("perf_off", "rd_addr - 12'h100");
-  b.assign("perf_hi_next", "perf_q[perf_off[6:3]][63:32]");
+  const int perfIdx = config::log2Exact(nPerf); // bits of a counter index
+  b.assign("perf_hi_next", "perf_q[perf_off[" + num(perfIdx + 2) + ":3]][63:32]");
   b.logic("perf_reset", Type::bit());
   b.assign("perf_reset", "wr_go && wr_addr == " + hex12(isa::registerOffset("COUNTERS_RESET")) +
                              " && s_axil_wdata_i[0]");

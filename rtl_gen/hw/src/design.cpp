@@ -10,8 +10,10 @@
 #include "reservation_station.h"
 #include "store_controller.h"
 #include "td_array.h"
+#include "td_feeder.h"
 #include "td_frontend.h"
 #include "td_scheduler.h"
+#include "td_tile_buffer.h"
 
 namespace by::hw {
 
@@ -52,14 +54,17 @@ GeneratedDesign buildDesign(const config::Config& config) {
       d.modules.push_back(BovedaLoaderGenerator(accel, bovedaHwParams(config)).build());
     }
     d.modules.push_back(StoreControllerGenerator(accel).build());
-    d.modules.push_back(TransposerGenerator(accel).build());
+    if (config.tensordash.enabled) { // OS operands reach the array through the feeder
+      d.modules.push_back(TdTileBufferGenerator(accel).build());
+      d.modules.push_back(TdFeederGenerator(accel).build());
+    } else {
+      d.modules.push_back(TransposerGenerator(accel).build());
+    }
     d.modules.push_back(ExecuteControllerGenerator(accel).build());
     d.modules.push_back(AcceleratorGenerator(accel).build());
   }
-  // The accelerator is the top where the config supports it; otherwise the bare array.
-  d.top = accelUnsupportedReason(config).empty() ? names::kAccelerator
-          : out.array.tensordash                 ? names::kTdArray
-                                                 : names::kMesh;
+  // The accelerator is the top where the config supports it; otherwise the bare mesh.
+  d.top = accelUnsupportedReason(config).empty() ? names::kAccelerator : names::kMesh;
   return out;
 }
 

@@ -23,8 +23,11 @@
 // issued and all its result rows written.
 #include "execute_controller.h"
 
+#include "execute_td.h"
 #include "op_layouts.h"
 #include "text_util.h"
+
+#include <map>
 
 namespace by::hw {
 
@@ -43,11 +46,14 @@ vlog::Module ExecuteControllerGenerator::build() const {
   const int rowW = std::max(spRow, accRow); // a scratchpad or an accumulator row
   const int eb = p.spElemBits;              // holds 0..DIM*lanes (A and B columns)
   const int laneLog2 = config::log2Exact(p.lanes);
+  const bool td = p.config.tensordash.enabled; // OS computes through the TensorDash feeder
   const int tagFifo = a.latency() + 3;
   // Tag of a beat's result: {we, acc, accumulate, relu, row, cols, entry}.
   PackedLayout tag;
   tag.field("we", 1).field("acc", 1).field("accumulate", 1).field("relu", 1);
   tag.field("row", rb).field("cols", db).field("entry", 2);
+  if (td) // a drain of a B-scheduled accumulation collects columns of C (execute_td.cpp)
+    tag.field("tr", 1).field("col", ib).field("c_rows", db).field("c_stride", 16);
 
   vlog::Module m(names::kExecController,
                  "Execute controller: PRELOAD+COMPUTE operations to mesh beats (WS and OS, "
@@ -88,8 +94,19 @@ vlog::Module ExecuteControllerGenerator::build() const {
   m.portGroup("Status for the performance counters.");
   m.output("busy_o", Type::bit());
   m.output("beat_o", Type::bit(), "a valid beat enters the array");
-  m.output("compute_beat_o", Type::bit(), "... and it is a compute beat (DIM*DIM MACs)");
+  m.output("compute_beat_o", Type::bit(), "... and it is a compute beat");
+  m.output("macs_o", Type::bits(macCountBits(p)), "MAC slots it issues (DIM*DIM*lanes if dense)");
   m.output("bank_stall_o", Type::bit(), "a beat waits for an SRAM bank");
+  if (td) {
+    m.output("macs_skipped_o", Type::bits(macCountBits(p)),
+             "MAC slots the dense array would have spent on the steps this beat retired, minus "
+             "the ones it issues");
+    m.output("window_stall_o", Type::bit(), "the beat's window was held back by the lockstep");
+    m.output("feed_stall_o", Type::bit(), "a TensorDash beat waits for its window's first step");
+    m.output("short_beat_o", Type::bit(),
+             "a TensorDash beat goes with a window short of steps the feeder has not brought");
+    addTdReadPorts(m, p);
+  }
 
   vlog::Body& b = m.body();
   b.localParam("Dim", num(p.dim));
@@ -110,19 +127,23 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("cur_entry_q", Type::bits(2), "its op-table entry");
   b.logic("cur_flipped_q", Type::bit(), "its flip beat has been issued (or it does not flip)");
   b.logic("cur_beat_q", Type::bits(db), "compute beats issued");
-  b.logic("cur_buf_q", Type::bit(), "its transposer buffer (OS)");
+  if (!td)
+    b.logic("cur_buf_q", Type::bit(), "its transposer buffer (OS)");
   b.logic("nxt_valid_q", Type::bit());
   b.logic("nxt_q", Type::bits(ex.width()));
   b.logic("nxt_entry_q", Type::bits(2));
-  b.logic("nxt_buf_q", Type::bit());
+  if (!td)
+    b.logic("nxt_buf_q", Type::bit());
   std::vector<std::string> curFields;
   for (const auto& f : ex.fields())
     if (f.name != "a_acc")
       curFields.push_back(f.name);
   ex.unpack(b, "cur_q", "cur_", curFields);
-  ex.unpack(b, "nxt_q", "nxt_",
-            {"flip", "ws", "a_garbage", "a_row", "a_rows", "a_stride", "bd_garbage", "bd_acc",
-             "bd_row", "bd_rows", "bd_cols"});
+  std::vector<std::string> nxtFields = {"flip",   "ws",      "bd_garbage", "bd_acc",
+                                        "bd_row", "bd_rows", "bd_cols"};
+  if (!td) // the transposer fills the next operation's A early
+    nxtFields.insert(nxtFields.end(), {"a_garbage", "a_row", "a_rows", "a_stride"});
+  ex.unpack(b, "nxt_q", "nxt_", nxtFields);
   b.logic("cur_nbeats", Type::bits(db), "compute beats of the current operation");
   b.logic("cur_ends_acc", Type::bit(), "OS, and C is real: the accumulation ends here");
   b.logic("cur_a_steps", Type::bits(db), "OS: reduction steps of A (columns / lanes, rounded up)");
@@ -160,38 +181,52 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("done_valid_o", "fin_valid");
   b.assign("done_id_o", "opt_id_q[fin_entry]");
   b.logic("accept", Type::bit());
-  b.assign("op_ready_o", "!nxt_valid_q && any_free_entry");
-  b.assign("accept", "op_valid_i && op_ready_o");
+  b.logic("in_valid", Type::bit(), "an operation for the lookahead slot");
+  b.logic("in_ready", Type::bit());
+  b.logic("in_payload", Type::bits(ex.width()));
+  b.logic("in_id", Type::bits(p.rsIdBits));
+  b.assign("in_ready", "!nxt_valid_q && any_free_entry");
+  b.assign("accept", "in_valid && in_ready");
+  if (td)
+    emitTdIntake(b, p, ex); // through the pre-queue that hands OS computes to the feeder
+  else {
+    b.assign("in_valid", "op_valid_i");
+    b.assign("in_payload", "op_payload_i[" + num(ex.width() - 1) + ":0]");
+    b.assign("in_id", "op_id_i");
+    b.assign("op_ready_o", "in_ready");
+  }
   b.blank();
 
   // ================================================================ transposer
-  b.comment("Transposer buffers: OS operations with an A operand take them in turn.");
-  b.logic("buf_sel_q", Type::bit(), "buffer of the next OS operation accepted");
-  b.logic("buf_ready_q", Type::bits(2), "buffer holds its operation's A");
-  b.logic("nxt_needs_buf", Type::bit());
-  b.logic("cur_needs_buf", Type::bit());
-  b.logic("accept_needs_buf", Type::bit());
-  b.assign("accept_needs_buf",
-           "!" + ex.slice("op_payload_i", "ws") + " && !" + ex.slice("op_payload_i", "a_garbage"));
-  b.assign("cur_needs_buf", "cur_valid_q && !cur_ws && !cur_a_garbage");
-  b.assign("nxt_needs_buf", "nxt_valid_q && !nxt_ws && !nxt_a_garbage");
-  b.comment("Fill: the current operation's buffer first, then the next one's.");
-  b.logic("fill_cur", Type::bit());
-  b.logic("fill_nxt", Type::bit());
-  b.logic("fill_want", Type::bit(), "a buffer needs rows");
-  b.logic("fill_buf", Type::bit());
-  b.logic("fill_row_q", Type::bits(db), "rows of the buffer already requested");
-  b.logic("fill_rows", Type::bits(db));
-  b.logic("fill_base", Type::bits(rb));
-  b.logic("fill_stride", Type::bits(16));
-  b.assign("fill_cur", "cur_needs_buf && !buf_ready_q[cur_buf_q]");
-  b.assign("fill_nxt", "!fill_cur && nxt_needs_buf && !buf_ready_q[nxt_buf_q]");
-  b.assign("fill_want", "fill_cur || fill_nxt");
-  b.assign("fill_buf", "fill_cur ? cur_buf_q : nxt_buf_q");
-  b.assign("fill_rows", "fill_cur ? cur_a_rows : nxt_a_rows");
-  b.assign("fill_base", "fill_cur ? cur_a_row : nxt_a_row");
-  b.assign("fill_stride", "fill_cur ? cur_a_stride : nxt_a_stride");
-  b.blank();
+  if (!td) { // TensorDash configs read OS operands through the feeder instead
+    b.comment("Transposer buffers: OS operations with an A operand take them in turn.");
+    b.logic("buf_sel_q", Type::bit(), "buffer of the next OS operation accepted");
+    b.logic("buf_ready_q", Type::bits(2), "buffer holds its operation's A");
+    b.logic("nxt_needs_buf", Type::bit());
+    b.logic("cur_needs_buf", Type::bit());
+    b.logic("accept_needs_buf", Type::bit());
+    b.assign("accept_needs_buf",
+             "!" + ex.slice("in_payload", "ws") + " && !" + ex.slice("in_payload", "a_garbage"));
+    b.assign("cur_needs_buf", "cur_valid_q && !cur_ws && !cur_a_garbage");
+    b.assign("nxt_needs_buf", "nxt_valid_q && !nxt_ws && !nxt_a_garbage");
+    b.comment("Fill: the current operation's buffer first, then the next one's.");
+    b.logic("fill_cur", Type::bit());
+    b.logic("fill_nxt", Type::bit());
+    b.logic("fill_want", Type::bit(), "a buffer needs rows");
+    b.logic("fill_buf", Type::bit());
+    b.logic("fill_row_q", Type::bits(db), "rows of the buffer already requested");
+    b.logic("fill_rows", Type::bits(db));
+    b.logic("fill_base", Type::bits(rb));
+    b.logic("fill_stride", Type::bits(16));
+    b.assign("fill_cur", "cur_needs_buf && !buf_ready_q[cur_buf_q]");
+    b.assign("fill_nxt", "!fill_cur && nxt_needs_buf && !buf_ready_q[nxt_buf_q]");
+    b.assign("fill_want", "fill_cur || fill_nxt");
+    b.assign("fill_buf", "fill_cur ? cur_buf_q : nxt_buf_q");
+    b.assign("fill_rows", "fill_cur ? cur_a_rows : nxt_a_rows");
+    b.assign("fill_base", "fill_cur ? cur_a_row : nxt_a_row");
+    b.assign("fill_stride", "fill_cur ? cur_a_stride : nxt_a_stride");
+    b.blank();
+  }
 
   // ================================================================ flip planning
   b.comment("The planned flip: beats until it (ev_dist_q), whose it is, and the OS drain.");
@@ -206,12 +241,14 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.comment("Where drained rows go: pend_* for the ended accumulation waiting for its flip, "
             "drain_* for the one leaving the array (an operation can end while the previous "
             "drain starts), dr_* the set this beat uses.");
-  const std::vector<std::pair<std::string, vlog::Type>> drainFields = {
+  std::vector<std::pair<std::string, vlog::Type>> drainFields = {
       {"c_row", Type::bits(rb)},  {"c_rows", Type::bits(db)},
       {"c_cols", Type::bits(db)}, {"c_stride", Type::bits(16)},
       {"acc", Type::bit()},       {"accumulate", Type::bit()},
       {"relu", Type::bit()},      {"shift", Type::bits(p.shiftBits)},
       {"entry", Type::bits(2)}};
+  if (td) // the ended accumulation scheduled B: its drained rows are columns of C
+    drainFields.push_back({"tr", Type::bit()});
   for (const auto& [f, t] : drainFields) {
     b.logic("pend_" + f + "_q", t);
     b.logic("drain_" + f + "_q", t);
@@ -237,10 +274,33 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("ev_bd_rows", Type::bits(db));
   b.logic("ev_bd_cols", Type::bits(eb));
   b.logic("ev_on_cur", Type::bit(), "the planned flip is the current operation's");
+  if (td) {
+    b.logic("td_go", Type::bit(), "the TensorDash front end has a step for a beat");
+    b.logic("td_beat_go", Type::bit(), "a TensorDash beat goes this cycle");
+    b.logic("td_done", Type::bits(tdDoneBits(p)), "operations whose last step it retires");
+    b.logic("td_done_q", Type::bits(tdDoneBits(p)),
+            "operations the feeder has completed and this controller has not yet");
+    b.comment("B-scheduled accumulations (execute_td.cpp): their stationary rows come from the "
+              "D transposer, their results leave through the C transposer's write-out.");
+    b.logic("ev_tr", Type::bit(), "the planned flip is a B-scheduled one");
+    b.logic("dt_rd_sp", Type::bit(), "the D transposer reads a scratchpad row");
+    b.logic("dt_rd_acc", Type::bit(), "... an accumulator row");
+    b.logic("dt_row", Type::bits(rb + 1), "... this one");
+    b.logic("dt_ready_q", Type::bit(), "the D transposer holds the current operation's D");
+    b.logic("beat_writes", Type::bit(), "this beat's result is written when it leaves the array");
+    b.logic("wo_hold_q", Type::bits(db), "cycles writing beats wait for a write-out");
+  }
   b.comment("An OS operation that does not flip (COMPUTE_ACCUMULATED) after an ended "
             "accumulation waits for that accumulation's drain flip, which starts it from zero.");
-  b.assign("cur_computing", "cur_valid_q && cur_flipped_q && cur_beat_q < cur_nbeats &&\n"
-                            "      !(!cur_ws && drain_pend_q)");
+  // A TensorDash operation (every OS one on such a config) computes until the feeder says its
+  // last step has left the window; it does not count beats. While completions the feeder
+  // reported are still being applied (td_done_q), no beat goes: the window may already hold
+  // the steps of an operation that must flip first.
+  b.assign("cur_computing",
+           "cur_valid_q && cur_flipped_q && " +
+               std::string(td ? "(cur_ws ? cur_beat_q < cur_nbeats : td_done_q == '0)"
+                              : "cur_beat_q < cur_nbeats") +
+               " &&\n      !(!cur_ws && drain_pend_q)");
   b.assign("flip_now", "ev_valid_q && ev_dist_q == '0");
   b.assign("ev_on_cur", "cur_valid_q && !cur_flipped_q");
   b.assign("flip_op", "flip_now && !ev_drain_q");
@@ -288,12 +348,16 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("b_row", Type::bits(rb + 1));
   b.logic("d_row", Type::bits(rb + 1));
   b.logic("bank_ok", Type::bit(), "every operand of the beat read (earlier or now)");
-  b.logic("buf_ok", Type::bit(), "OS: the transposer holds this operation's A");
+  b.logic("buf_ok", Type::bit(),
+          td ? "OS: the TensorDash window has a step for the beat"
+             : "OS: the transposer holds this operation's A");
   b.logic("beat_go", Type::bit());
   b.assign("need_a", "is_compute && cur_ws && !cur_a_garbage && beat_idx < cur_a_rows");
-  b.assign("need_b", "is_compute && !cur_d_garbage && beat_idx < cur_d_rows");
+  b.assign("need_b", std::string(td ? "is_compute && cur_ws" : "is_compute") +
+                         " && !cur_d_garbage && beat_idx < cur_d_rows");
   b.assign("b_from_acc", "cur_d_acc");
-  b.assign("need_d", "stream_on && !ev_bd_garbage && " + num(cb) + "'(ev_bd_rows) > stream_idx");
+  b.assign("need_d", "stream_on && !ev_bd_garbage && " + num(cb) + "'(ev_bd_rows) > stream_idx" +
+                         std::string(td ? " && !ev_tr" : ""));
   b.assign("want_a", "need_a && !got_a_q");
   b.assign("want_b", "need_b && !got_b_q");
   b.assign("want_d", "need_d && !got_d_q");
@@ -302,18 +366,29 @@ vlog::Module ExecuteControllerGenerator::build() const {
                         num(rb + 16) + "'(cur_a_stride)");
   b.assign("b_row", num(rb + 1) + "'(cur_d_row) + " + num(rb + 1) + "'(beat_idx)");
   b.assign("d_row", num(rb + 1) + "'(ev_bd_row) + " + num(rb + 1) + "'(stream_idx)");
-  b.assign("buf_ok", "!is_compute || cur_ws || cur_a_garbage || buf_ready_q[cur_buf_q]");
-  b.assign("spa_valid_o",
-           "beat_want && want_a || (!need_a && fill_want && fill_row_q < fill_rows)");
-  b.assign("spa_row_o", "need_a ? " + num(p.spRowBits) + "'(a_row) : " + num(p.spRowBits) + "'(" +
-                            num(rb + 16) + "'(fill_base) + " + num(rb + 16) + "'(fill_row_q) * " +
-                            num(rb + 16) + "'(fill_stride))");
+  if (td) {
+    b.assign("buf_ok", "(!is_compute || cur_ws || td_go) && (!beat_writes || wo_hold_q == '0)");
+    b.assign("spa_valid_o", "beat_want && want_a");
+    b.assign("spa_row_o", num(p.spRowBits) + "'(a_row)");
+  } else {
+    b.assign("buf_ok", "!is_compute || cur_ws || cur_a_garbage || buf_ready_q[cur_buf_q]");
+    b.assign("spa_valid_o",
+             "beat_want && want_a || (!need_a && fill_want && fill_row_q < fill_rows)");
+    b.assign("spa_row_o", "need_a ? " + num(p.spRowBits) + "'(a_row) : " + num(p.spRowBits) + "'(" +
+                              num(rb + 16) + "'(fill_base) + " + num(rb + 16) + "'(fill_row_q) * " +
+                              num(rb + 16) + "'(fill_stride))");
+  }
   b.assign("spb_valid_o", "beat_want && buf_ok && want_b && !b_from_acc");
   b.assign("spb_row_o", num(p.spRowBits) + "'(b_row)");
-  b.assign("spd_valid_o", "beat_want && buf_ok && want_d && !ev_bd_acc");
-  b.assign("spd_row_o", num(p.spRowBits) + "'(d_row)");
-  b.assign("acc_valid_o", "beat_want && buf_ok && (acc_for_b || (want_d && ev_bd_acc))");
-  b.assign("acc_row_o", num(p.accRowBits) + "'(acc_for_b ? b_row : d_row)");
+  // TensorDash: a B-scheduled flip reads its stationary rows ahead, into the D transposer
+  // (execute_td.cpp), through the same clients while nothing else uses them.
+  const std::string dtSp = td ? " || dt_rd_sp" : "", dtAcc = td ? " || dt_rd_acc" : "";
+  b.assign("spd_valid_o", "beat_want && buf_ok && want_d && !ev_bd_acc" + dtSp);
+  b.assign("spd_row_o",
+           num(p.spRowBits) + "'(" + std::string(td ? "dt_rd_sp ? dt_row : " : "") + "d_row)");
+  b.assign("acc_valid_o", "beat_want && buf_ok && (acc_for_b || (want_d && ev_bd_acc))" + dtAcc);
+  b.assign("acc_row_o", num(p.accRowBits) + "'(" + std::string(td ? "dt_rd_acc ? dt_row : " : "") +
+                            "acc_for_b ? b_row : d_row)");
   b.assign("gnt_a", "beat_want && want_a && spa_ready_i");
   b.assign("gnt_b", "beat_want && buf_ok && want_b && (b_from_acc ? acc_ready_i : spb_ready_i)");
   b.assign("gnt_d", "beat_want && buf_ok && want_d &&\n"
@@ -343,8 +418,10 @@ vlog::Module ExecuteControllerGenerator::build() const {
              "'(spd_rdata_i);");
     });
   }
-  b.logic("fill_go", Type::bit(), "a transposer row read is granted");
-  b.assign("fill_go", "!need_a && fill_want && fill_row_q < fill_rows && spa_ready_i");
+  if (!td) {
+    b.logic("fill_go", Type::bit(), "a transposer row read is granted");
+    b.assign("fill_go", "!need_a && fill_want && fill_row_q < fill_rows && spa_ready_i");
+  }
   b.blank();
 
   // ---------------------------------------------------------------- result tag
@@ -359,7 +436,23 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("draining", Type::bit(), "this beat carries a drained row");
   b.assign("draining", "drain_act_q || (flip_now && drain_pend_q)");
   b.assign("ws_write", "is_compute && cur_ws && !cur_c_garbage && beat_idx < cur_c_rows");
-  b.assign("os_write", "draining && drain_row_idx < dr_c_rows");
+  b.assign("os_write",
+           "draining && drain_row_idx < dr_c_rows" + std::string(td ? " && !dr_tr" : ""));
+  const std::string drainRow = num(rb) + "'(" + num(rb + 16) + "'(dr_c_row) + " + num(rb + 16) +
+                               "'(drain_row_idx) * " + num(rb + 16) + "'(dr_c_stride))";
+  std::map<std::string, std::string> drainTag = {
+      {"we", "os_write"},   {"acc", "dr_acc"}, {"accumulate", "dr_accumulate"},
+      {"relu", "dr_relu"},  {"row", drainRow}, {"cols", "dr_c_cols"},
+      {"entry", "dr_entry"}};
+  if (td) { // a transposed drain collects column DIM-1-j of C; its rows are written later
+    drainTag["row"] = "dr_tr ? dr_c_row : " + drainRow;
+    drainTag["tr"] = "draining && dr_tr";
+    drainTag["col"] = num(ib) + "'(drain_row_idx)";
+    drainTag["c_rows"] = "dr_c_rows";
+    drainTag["c_stride"] = "dr_c_stride";
+  }
+  if (td)
+    b.assign("beat_writes", "ws_write || os_write");
   b.assign("tag_d",
            "ws_write ? " +
                tag.pack({{"we", "1'b1"},
@@ -370,15 +463,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
                                      "'(beat_idx) * " + num(rb + 16) + "'(cur_c_stride))"},
                          {"cols", num(db) + "'(cur_c_cols)"},
                          {"entry", "cur_entry_q"}}) +
-               " :\n      " +
-               tag.pack({{"we", "os_write"},
-                         {"acc", "dr_acc"},
-                         {"accumulate", "dr_accumulate"},
-                         {"relu", "dr_relu"},
-                         {"row", num(rb) + "'(" + num(rb + 16) + "'(dr_c_row) + " + num(rb + 16) +
-                                     "'(drain_row_idx) * " + num(rb + 16) + "'(dr_c_stride))"},
-                         {"cols", "dr_c_cols"},
-                         {"entry", "dr_entry"}}));
+               " :\n      " + tag.pack(drainTag));
   b.blank();
 
   // ---------------------------------------------------------------- next-state helpers
@@ -389,10 +474,18 @@ vlog::Module ExecuteControllerGenerator::build() const {
                                "'d1 :\n      (since_flip_q == " + num(db) +
                                "'(Dim) ? since_flip_q : since_flip_q + " + num(db) + "'d1)");
   b.assign("cur_beat_d", "beat_go && is_compute ? beat_idx + " + num(db) + "'d1 : cur_beat_q");
-  b.assign("cur_last", "beat_go && is_compute && beat_idx + " + num(db) + "'d1 == cur_nbeats");
+  const std::string lastBeat = "beat_idx + " + num(db) + "'d1 == cur_nbeats";
+  // A TensorDash operation is done once the feeder reports its last step gone; one beat can
+  // complete several, which finish here one per cycle (td_done_q), beat or not.
+  b.assign("cur_last",
+           td ? "cur_ws ? beat_go && is_compute && " + lastBeat +
+                    " :\n      cur_valid_q && (td_done_q != '0 || (td_beat_go && td_done != '0))"
+              : "beat_go && is_compute && " + lastBeat);
   b.comment("Planning the next flip (when none is planned): beats before it = the larger of "
-            "the current operation's remaining compute beats, the spacing after the last "
-            "flip, and DIM (its stationary rows).");
+            "the current operation's remaining compute beats (when the next one flips), the "
+            "spacing after the last flip, and DIM if it has stationary rows to stream (GARBAGE "
+            "stationary data is zeros, which the DIM beats since the last flip have already "
+            "shifted in).");
   b.logic("spacing_d", Type::bits(cb), "DIM - since_flip_d");
   b.logic("remaining_d", Type::bits(cb), "compute beats the current operation still issues");
   b.logic("plan_cur", Type::bit());
@@ -406,20 +499,29 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("drain_blocks", "drain_pend_q || drain_act_q || (cur_last && cur_ends_acc)");
   b.comment("The current operation flips next (it has not started).");
   b.assign("plan_cur", "!ev_valid_q && !flip_now && cur_valid_q && !cur_flipped_q && cur_flip &&\n"
-                       "      !(cur_ws && drain_blocks)");
+                       "      !(cur_ws && drain_blocks)" +
+                           std::string(td ? " && (cur_ws || !cur_td_side || cur_bd_garbage || "
+                                            "dt_ready_q)"
+                                          : ""));
   b.comment("The next operation flips after the current one (and drains it, same dataflow).");
+  if (td)
+    b.comment("A TensorDash operation's beats are not known ahead: the next flip is planned "
+              "once it has finished.");
   b.assign("plan_nxt", "!ev_valid_q && !flip_now && cur_valid_q && cur_flipped_q && nxt_valid_q "
                        "&& nxt_flip &&\n"
-                       "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws");
+                       "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws" +
+                           std::string(td ? " && cur_ws" : ""));
   b.comment("An ended accumulation with no flipping operation behind it gets its own flip.");
   b.assign("plan_drain", "!ev_valid_q && !flip_now && !plan_cur && !plan_nxt && drain_pend_q");
+  b.logic("plan_gap", Type::bits(cb), "compute beats before the flip");
+  b.logic("plan_rows", Type::bits(cb), "stationary rows streamed before the flip");
+  b.logic("plan_far", Type::bits(cb), "the larger of the two");
+  b.assign("plan_gap", "plan_nxt ? remaining_d : '0");
+  b.assign("plan_rows", "ev_bd_garbage ? '0 : " + num(cb) + "'(Dim)");
+  b.assign("plan_far", "plan_gap > plan_rows ? plan_gap : plan_rows");
   b.assign("ev_dist_plan", "plan_drain ? (since_flip_d == " + num(db) +
                                "'(Dim) ? '0 : spacing_d) :\n"
-                               "      (remaining_d > spacing_d ? (remaining_d > " +
-                               num(cb) + "'(Dim) ? remaining_d : " + num(cb) +
-                               "'(Dim)) :\n"
-                               "       (spacing_d > " +
-                               num(cb) + "'(Dim) ? spacing_d : " + num(cb) + "'(Dim)))");
+                               "      (plan_far > spacing_d ? plan_far : spacing_d)");
   b.blank();
 
   // ================================================================ stage D: into the mesh
@@ -428,15 +530,25 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.logic("d_prop_q", Type::bit());
   b.logic("d_ws_q", Type::bit());
   b.logic("d_shift_q", Type::bits(p.shiftBits));
+  if (td)
+    b.logic("d_td_q", Type::bit(), "a TensorDash beat: a and b come from the front end");
   b.logic("d_a_src_q", Type::bits(2), "0 zero, 1 scratchpad row, 2 transposer column");
   b.logic("d_a_cols_q", Type::bits(eb), "A columns (elements of the reduction)");
-  b.logic("d_a_rows_q", Type::bits(db), "transposer: valid rows of the column");
-  b.logic("d_col_q", Type::bits(ib), "transposer column: reduction step");
-  b.logic("d_tbuf_q", Type::bit());
+  if (!td) {
+    b.logic("d_a_rows_q", Type::bits(db), "transposer: valid rows of the column");
+    b.logic("d_col_q", Type::bits(ib), "transposer column: reduction step");
+    b.logic("d_tbuf_q", Type::bit());
+  }
   b.logic("d_b_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
   b.logic("d_b_cols_q", Type::bits(eb));
-  b.logic("d_d_src_q", Type::bits(2), "0 zero, 1 scratchpad, 2 accumulator");
+  b.logic("d_d_src_q", Type::bits(2),
+          td ? "0 zero, 1 scratchpad, 2 accumulator, 3 D transposer column"
+             : "0 zero, 1 scratchpad, 2 accumulator");
   b.logic("d_d_cols_q", Type::bits(eb));
+  if (td) {
+    b.logic("d_dt_col_q", Type::bits(ib), "the D transposer column a B-scheduled flip streams");
+    emitTdDTransposer(b, p);
+  }
   b.logic("d_a_held_q", Type::bit(), "take a from its hold register, not the read port");
   b.logic("d_b_held_q", Type::bit());
   b.logic("d_d_held_q", Type::bit());
@@ -449,14 +561,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("d_rdata", "d_d_held_q ? hold_d_q : d_d_src_q == 2'd2 ? " + num(rowW) +
                           "'(acc_rdata_i) : " + num(rowW) + "'(spd_rdata_i)");
   b.logic("d_tag_q", Type::bits(tag.width()));
-  b.logic("t_col", Type::bits(spRow), "transposer column");
-  b.logic("mesh_a", Type::bits(p.dim * a.aWidth()));
+  // The dense beat's a: per row Lanes elements (by_td_array appends the selects itself).
+  b.logic("mesh_a", Type::bits(p.dim * (td ? p.lanes * p.iw : a.aWidth())));
   b.logic("mesh_b", Type::bits(p.dim * a.bWidth()));
   b.logic("mesh_d", Type::bits(p.dim * a.dWidth()));
-  b.logic("fill_wr_q", Type::bit(), "a transposer row arrives this cycle");
-  b.logic("fill_wr_buf_q", Type::bit());
-  b.logic("fill_wr_row_q", Type::bits(ib));
-  {
+  if (!td) {
+    b.logic("t_col", Type::bits(spRow), "transposer column");
+    b.logic("fill_wr_q", Type::bit(), "a transposer row arrives this cycle");
+    b.logic("fill_wr_buf_q", Type::bit());
+    b.logic("fill_wr_row_q", Type::bits(ib));
     auto& t = b.instance(names::kTransposer, "u_transposer");
     t.comment = "elements are groups of Lanes values: column t holds A[.][t*Lanes +: Lanes]";
     t.params = {{"Dim", "Dim"}, {"Width", "Lanes*ElemWidth"}, {"IndexWidth", num(ib)}};
@@ -475,7 +588,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
                "values (A, B and WS weights: docs/isa.md, \"Vector PEs\") or one element (WS "
                "bias, OS initial accumulators).");
   lane.logic("a_sp_g", Type::bits(g), "WS: A[i][c*Lanes +: Lanes]");
-  lane.logic("a_t_g", Type::bits(g), "OS: A[c][t*Lanes +: Lanes] from the transposer");
+  if (!td)
+    lane.logic("a_t_g", Type::bits(g), "OS: A[c][t*Lanes +: Lanes] from the transposer");
   lane.logic("b_g", Type::bits(g), "OS: lane-packed B row, group c");
   lane.logic("d_g", Type::bits(g), "WS: lane-packed weight row, group c");
   lane.logic("a_val", Type::bits(g));
@@ -484,7 +598,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
   lane.logic("b_val", Type::bits("BWidth"));
   lane.logic("d_val", Type::bits("DWidth"));
   lane.assign("a_sp_g", "a_rdata[c*" + g + " +: " + g + "]");
-  lane.assign("a_t_g", "t_col[c*" + g + " +: " + g + "]");
+  if (!td)
+    lane.assign("a_t_g", "t_col[c*" + g + " +: " + g + "]");
   lane.assign("b_g", "b_rdata[c*" + g + " +: " + g + "]");
   lane.assign("d_g", "d_rdata[c*" + g + " +: " + g + "]");
   vlog::Body& el = lane.genFor("l", "Lanes", "gen_elem");
@@ -492,17 +607,19 @@ vlog::Module ExecuteControllerGenerator::build() const {
              "beyond A's columns, an OS A element beyond A's rows or columns, and B / weight "
              "elements beyond their columns are zero.");
   el.logic("idx", Type::bits(eb + 1), "c*Lanes + l");
-  el.logic("t_idx", Type::bits(eb + 1), "OS: reduction index of the transposer element");
   el.assign("idx", num(eb + 1) + "'(c*Lanes + l)");
-  el.assign("t_idx",
-            num(eb + 1) + "'(d_col_q) * " + num(eb + 1) + "'(Lanes) + " + num(eb + 1) + "'(l)");
-  el.assign("a_val[l*ElemWidth +: ElemWidth]",
-            "(d_a_src_q == 2'd1 && idx < " + num(eb + 1) +
-                "'(d_a_cols_q)) ? a_sp_g[l*ElemWidth +: ElemWidth] :\n"
-                "        (d_a_src_q == 2'd2 && " +
-                num(db) + "'(c) < d_a_rows_q && t_idx < " + num(eb + 1) +
-                "'(d_a_cols_q)) ?\n"
-                "        a_t_g[l*ElemWidth +: ElemWidth] : '0");
+  const std::string aSp = "(d_a_src_q == 2'd1 && idx < " + num(eb + 1) +
+                          "'(d_a_cols_q)) ? a_sp_g[l*ElemWidth +: ElemWidth] :\n        ";
+  if (td) { // OS operands reach the array through the TensorDash front end
+    el.assign("a_val[l*ElemWidth +: ElemWidth]", aSp + "'0");
+  } else {
+    el.logic("t_idx", Type::bits(eb + 1), "OS: reduction index of the transposer element");
+    el.assign("t_idx",
+              num(eb + 1) + "'(d_col_q) * " + num(eb + 1) + "'(Lanes) + " + num(eb + 1) + "'(l)");
+    el.assign("a_val[l*ElemWidth +: ElemWidth]",
+              aSp + "(d_a_src_q == 2'd2 && " + num(db) + "'(c) < d_a_rows_q && t_idx < " +
+                  num(eb + 1) + "'(d_a_cols_q)) ?\n        a_t_g[l*ElemWidth +: ElemWidth] : '0");
+  }
   el.assign("b_pk[l*ElemWidth +: ElemWidth]",
             "idx < " + num(eb + 1) + "'(d_b_cols_q) ? b_g[l*ElemWidth +: ElemWidth] : '0");
   el.assign("d_pk[l*ElemWidth +: ElemWidth]",
@@ -523,11 +640,15 @@ vlog::Module ExecuteControllerGenerator::build() const {
                            num(eb) +
                            "'(c) >= d_b_cols_q ? '0 :\n"
                            "        d_b_src_q == 2'd2 ? BWidth'(b_acc_out) : BWidth'(b_sp_out)");
-  lane.assign("d_val", "d_d_src_q == 2'd0 ? '0 : d_ws_q ? DWidth'(d_pk) :\n"
-                       "        " +
-                           num(eb) +
-                           "'(c) >= d_d_cols_q ? '0 :\n"
-                           "        d_d_src_q == 2'd2 ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
+  lane.assign("d_val",
+              std::string(td ? "d_d_src_q == 2'd3 ? DWidth'(dt_col[c*OutWidth +: OutWidth]) :\n"
+                               "        "
+                             : "") +
+                  "d_d_src_q == 2'd0 ? '0 : d_ws_q ? DWidth'(d_pk) :\n"
+                  "        " +
+                  num(eb) +
+                  "'(c) >= d_d_cols_q ? '0 :\n"
+                  "        d_d_src_q == 2'd2 ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
   lane.assign("mesh_a[c*" + g + " +: " + g + "]", "a_val");
   lane.logic("unused_lane", Type::bit(), "widths a dataflow-only config does not use");
   lane.assign("unused_lane", "^{b_sp_out, b_acc_out, d_sp_out, d_acc_out, b_pk, d_pk}");
@@ -538,7 +659,9 @@ vlog::Module ExecuteControllerGenerator::build() const {
   // ---------------------------------------------------------------- mesh
   b.logic("res_valid", Type::bit());
   b.logic("res_data", Type::bits(p.dim * p.ow));
-  {
+  if (td) {
+    emitTdArray(b, p, ex);
+  } else {
     auto& mesh = b.instance(names::kMesh, "u_mesh");
     mesh.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
@@ -570,18 +693,35 @@ vlog::Module ExecuteControllerGenerator::build() const {
                {"out_ready_i", "res_valid"}, {"out_data_o", "tag"}};
   }
   tag.unpack(b, "tag", "t_");
+  b.comment("The row written this cycle: a result as its tag says, or (TensorDash) a row of a "
+            "transposed drain's write-out.");
+  const std::vector<std::pair<std::string, vlog::Type>> wbFields = {
+      {"valid", Type::bit()},      {"acc", Type::bit()},
+      {"accumulate", Type::bit()}, {"relu", Type::bit()},
+      {"row", Type::bits(rb)},     {"cols", Type::bits(db)},
+      {"entry", Type::bits(2)},    {"data", Type::bits(p.dim * p.ow)}};
+  for (const auto& [f, t] : wbFields)
+    b.logic("wb_" + f, t);
+  if (td)
+    emitTdTransposedDrain(b, p);
+  else {
+    b.assign("wb_valid", "res_valid && t_we");
+    for (const char* f : {"acc", "accumulate", "relu", "row", "cols", "entry"})
+      b.assign(std::string("wb_") + f, std::string("t_") + f);
+    b.assign("wb_data", "res_data");
+  }
   b.logic("write", Type::bit());
-  b.assign("write", "res_valid && t_we");
-  b.assign("spw_valid_o", "write && !t_acc");
-  b.assign("spw_row_o", num(p.spRowBits) + "'(t_row)");
-  b.assign("accw_valid_o", "write && t_acc");
-  b.assign("accw_row_o", num(p.accRowBits) + "'(t_row)");
-  b.assign("accw_accumulate_o", "t_accumulate");
+  b.assign("write", "wb_valid");
+  b.assign("spw_valid_o", "write && !wb_acc");
+  b.assign("spw_row_o", num(p.spRowBits) + "'(wb_row)");
+  b.assign("accw_valid_o", "write && wb_acc");
+  b.assign("accw_row_o", num(p.accRowBits) + "'(wb_row)");
+  b.assign("accw_accumulate_o", "wb_accumulate");
   vlog::Body& out = b.genFor("c", "Dim", "gen_out");
   out.logic("r", Type::sbits("OutWidth"));
   out.logic("rl", Type::sbits("OutWidth"), "after the activation");
-  out.assign("r", "res_data[c*OutWidth +: OutWidth]");
-  out.assign("rl", "(t_relu && r < 0) ? '0 : r");
+  out.assign("r", "wb_data[c*OutWidth +: OutWidth]");
+  out.assign("rl", "(wb_relu && r < 0) ? '0 : r");
   out.assign(
       "spw_data_o[c*ElemWidth +: ElemWidth]",
       "rl > OutWidth'($signed({1'b0, {(ElemWidth-1){1'b1}}})) ? {1'b0, {(ElemWidth-1){1'b1}}} :\n"
@@ -589,13 +729,13 @@ vlog::Module ExecuteControllerGenerator::build() const {
       "{1'b1, {(ElemWidth-1){1'b0}}} :\n"
       "        rl[ElemWidth-1:0]");
   out.assign("accw_data_o[c*AccWidth +: AccWidth]", "AccWidth'(r)");
-  out.assign("spw_mask_o[c]", num(db) + "'(c) < t_cols");
+  out.assign("spw_mask_o[c]", num(db) + "'(c) < wb_cols");
   if (p.spElems > p.dim) {
     b.comment("Results fill the first DIM elements of a scratchpad row (vector PEs).");
     b.assign("spw_data_o[SpElems*ElemWidth-1:Dim*ElemWidth]", "'0");
     b.assign("spw_mask_o[SpElems-1:Dim]", "'0");
   }
-  out.assign("accw_mask_o[c]", num(db) + "'(c) < t_cols");
+  out.assign("accw_mask_o[c]", num(db) + "'(c) < wb_cols");
   b.logic("acc_wr_entry_q", Type::bits(2), "entry of last cycle's accumulator write");
   b.blank();
 
@@ -603,31 +743,51 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.assign("beat_o", "d_valid_q");
   b.logic("d_compute_q", Type::bit());
   b.assign("compute_beat_o", "d_valid_q && d_compute_q");
-  b.assign("busy_o", "cur_valid_q || nxt_valid_q || d_valid_q || opt_valid_q != '0 || "
-                     "drain_pend_q || drain_act_q");
+  {
+    const std::string dense =
+        num(macCountBits(p)) + "'d" + num(static_cast<long long>(p.dim) * p.dim * p.lanes);
+    b.assign("macs_o", "!(d_valid_q && d_compute_q) ? '0 : " +
+                           (td ? "d_td_q ? " + num(macCountBits(p)) + "'(td_issued) * " +
+                                     num(macCountBits(p)) + "'d" +
+                                     num(p.array.tdRowsPerScheduler * p.dim) + " : " + dense
+                               : dense));
+  }
+  b.assign("busy_o", std::string(td ? "td_feeder_busy || td_fe_busy || pq_count_q != '0 || " : "") +
+                         "cur_valid_q || nxt_valid_q || d_valid_q || opt_valid_q != '0 || "
+                         "drain_pend_q || drain_act_q");
   vlog::SeqItem& q = b.sequential();
   q.reset.line("cur_valid_q <= 1'b0;").line("cur_q <= '0;").line("cur_entry_q <= '0;");
-  q.reset.line("cur_flipped_q <= 1'b0;").line("cur_beat_q <= '0;").line("cur_buf_q <= 1'b0;");
+  q.reset.line("cur_flipped_q <= 1'b0;").line("cur_beat_q <= '0;");
   q.reset.line("nxt_valid_q <= 1'b0;").line("nxt_q <= '0;").line("nxt_entry_q <= '0;");
-  q.reset.line("nxt_buf_q <= 1'b0;").line("opt_valid_q <= '0;").line("opt_final_q <= '0;");
+  q.reset.line("opt_valid_q <= '0;").line("opt_final_q <= '0;");
   q.reset.forLoop("i", "4", [](vlog::Stmts& s) { s.line("opt_pending_q[i] <= '0;"); });
-  q.reset.line("buf_sel_q <= 1'b0;").line("buf_ready_q <= '0;").line("fill_row_q <= '0;");
+  if (!td)
+    q.reset.line("cur_buf_q <= 1'b0;")
+        .line("nxt_buf_q <= 1'b0;")
+        .line("buf_sel_q <= 1'b0;")
+        .line("buf_ready_q <= '0;")
+        .line("fill_row_q <= '0;")
+        .line("fill_wr_q <= 1'b0;");
   q.reset.line("prop_q <= 1'b0;").line("since_flip_q <= " + num(db) + "'(Dim);");
   q.reset.line("ev_valid_q <= 1'b0;").line("ev_drain_q <= 1'b0;").line("ev_dist_q <= '0;");
   q.reset.line("drain_pend_q <= 1'b0;").line("drain_act_q <= 1'b0;").line("drain_j_q <= '0;");
-  q.reset.line("d_valid_q <= 1'b0;").line("fill_wr_q <= 1'b0;");
+  q.reset.line("d_valid_q <= 1'b0;");
+  if (td)
+    q.reset.line("d_td_q <= 1'b0;").line("td_done_q <= '0;");
   q.reset.line("acc_wr_entry_q <= '0;");
 
   vlog::Stmts& c = q.clocked;
   c.comment("Accept into the lookahead slot.");
   c.ifElse("accept", [&](vlog::Stmts& s) {
-    s.line("nxt_q <= op_payload_i[" + num(ex.width() - 1) + ":0];")
+    s.line("nxt_q <= in_payload;")
         .line("nxt_entry_q <= free_entry;")
-        .line("nxt_buf_q <= buf_sel_q;")
         .line("opt_valid_q[free_entry] <= 1'b1;")
-        .line("opt_id_q[free_entry] <= op_id_i;")
+        .line("opt_id_q[free_entry] <= in_id;")
         .line("opt_final_q[free_entry] <= 1'b0;");
-    s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_q <= !buf_sel_q;"); });
+    if (!td) {
+      s.line("nxt_buf_q <= buf_sel_q;");
+      s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_q <= !buf_sel_q;"); });
+    }
   });
   c.comment("Promote the next operation when the current one is done (or absent).");
   c.ifElse(
@@ -639,18 +799,19 @@ vlog::Module ExecuteControllerGenerator::build() const {
               t.line("cur_valid_q <= 1'b1;")
                   .line("cur_q <= nxt_q;")
                   .line("cur_entry_q <= nxt_entry_q;");
-              t.line("cur_buf_q <= nxt_buf_q;").line("cur_beat_q <= '0;");
+              if (!td)
+                t.line("cur_buf_q <= nxt_buf_q;");
+              t.line("cur_beat_q <= '0;");
               t.line("cur_flipped_q <= !nxt_flip;");
               t.line("nxt_valid_q <= accept;");
             },
             [&](vlog::Stmts& t) {
               t.comment("Straight from the reservation station into the current slot.");
               t.line("cur_valid_q <= 1'b1;")
-                  .line("cur_q <= op_payload_i[" + num(ex.width() - 1) + ":0];")
+                  .line("cur_q <= in_payload;")
                   .line("cur_entry_q <= free_entry;")
-                  .line("cur_buf_q <= buf_sel_q;")
                   .line("cur_beat_q <= '0;")
-                  .line("cur_flipped_q <= !" + ex.slice("op_payload_i", "flip") + ";")
+                  .line("cur_flipped_q <= !" + ex.slice("in_payload", "flip") + ";")
                   .line("nxt_valid_q <= 1'b0;");
             });
       },
@@ -677,9 +838,12 @@ vlog::Module ExecuteControllerGenerator::build() const {
               .line("pend_relu_q <= cur_relu;")
               .line("pend_shift_q <= cur_shift;")
               .line("pend_entry_q <= cur_entry_q;");
+          if (td)
+            t.line("pend_tr_q <= cur_td_side;");
         },
         [](vlog::Stmts& t) { t.line("opt_final_q[cur_entry_q] <= 1'b1;"); });
-    s.ifElse("cur_needs_buf", [](vlog::Stmts& t) { t.line("buf_ready_q[cur_buf_q] <= 1'b0;"); });
+    if (!td)
+      s.ifElse("cur_needs_buf", [](vlog::Stmts& t) { t.line("buf_ready_q[cur_buf_q] <= 1'b0;"); });
   });
   c.comment("Beats: flip state and the planned flip.");
   c.ifElse("beat_go", [&](vlog::Stmts& s) {
@@ -719,23 +883,29 @@ vlog::Module ExecuteControllerGenerator::build() const {
         .line("ev_drain_q <= plan_drain;")
         .line("ev_dist_q <= ev_dist_plan;");
   });
-  c.comment("Transposer fills.");
-  c.ifElse("fill_go",
-           [&](vlog::Stmts& s) { s.line("fill_row_q <= fill_row_q + " + num(db) + "'d1;"); });
-  c.ifElse(
-      "fill_want && (fill_row_q == fill_rows || (fill_go && fill_row_q + " + num(db) +
-          "'d1 == fill_rows))",
-      [](vlog::Stmts& s) { s.line("buf_ready_q[fill_buf] <= 1'b1;").line("fill_row_q <= '0;"); });
-  c.line("fill_wr_q <= fill_go;");
+  if (!td) {
+    c.comment("Transposer fills.");
+    c.ifElse("fill_go",
+             [&](vlog::Stmts& s) { s.line("fill_row_q <= fill_row_q + " + num(db) + "'d1;"); });
+    c.ifElse(
+        "fill_want && (fill_row_q == fill_rows || (fill_go && fill_row_q + " + num(db) +
+            "'d1 == fill_rows))",
+        [](vlog::Stmts& s) { s.line("buf_ready_q[fill_buf] <= 1'b1;").line("fill_row_q <= '0;"); });
+    c.line("fill_wr_q <= fill_go;");
+  }
   c.comment("Result rows outstanding per operation.");
   c.forLoop("i", "4", [&](vlog::Stmts& s) {
     s.line("opt_pending_q[i] <= opt_pending_q[i]");
     s.line("    + 8'(beat_go && " + tag.slice("tag_d", "we") + " && " +
            tag.slice("tag_d", "entry") + " == 2'(i))");
-    s.line("    - 8'(write && !t_acc && t_entry == 2'(i))");
+    if (td) // a transposed drain's rows are pending from its first beat on
+      s.line("    + (beat_go && " + tag.slice("tag_d", "tr") + " && " + tag.slice("tag_d", "col") +
+             " == " + num(ib) + "'(Dim-1) && " + tag.slice("tag_d", "entry") + " == 2'(i) ? 8'(" +
+             tag.slice("tag_d", "c_rows") + ") : 8'd0)");
+    s.line("    - 8'(write && !wb_acc && wb_entry == 2'(i))");
     s.line("    - 8'(accw_done_i && acc_wr_entry_q == 2'(i));");
   });
-  c.ifElse("accw_valid_o", [](vlog::Stmts& s) { s.line("acc_wr_entry_q <= t_entry;"); });
+  c.ifElse("accw_valid_o", [](vlog::Stmts& s) { s.line("acc_wr_entry_q <= wb_entry;"); });
   c.ifElse("fin_valid", [](vlog::Stmts& s) { s.line("opt_valid_q[fin_entry] <= 1'b0;"); });
   c.line("d_valid_q <= beat_go;");
 
@@ -745,26 +915,42 @@ vlog::Module ExecuteControllerGenerator::build() const {
     s.comment("A beat that flips for or carries an OS drain runs the array in OS mode.");
     s.line("d_ws_q <= is_compute ? cur_ws : stream_on ? ev_ws : draining ? 1'b0 : cur_ws;");
     s.line("d_shift_q <= dr_shift;");
-    s.line("d_a_src_q <= need_a ? 2'd1 : (is_compute && !cur_ws && !cur_a_garbage) ? 2'd2 : 2'd0;");
-    s.line("d_a_cols_q <= cur_a_cols;");
-    s.line("d_a_rows_q <= cur_a_rows;");
-    s.line("d_col_q <= " + num(ib) + "'(beat_idx);");
-    s.line("d_tbuf_q <= cur_buf_q;");
+    if (td) { // OS compute beats come from the TensorDash front end (d_td_q)
+      s.line("d_a_src_q <= need_a ? 2'd1 : 2'd0;");
+      s.line("d_a_cols_q <= cur_a_cols;");
+    } else {
+      s.line("d_a_src_q <= need_a ? 2'd1 : (is_compute && !cur_ws && !cur_a_garbage) ? 2'd2 : "
+             "2'd0;");
+      s.line("d_a_cols_q <= cur_a_cols;");
+      s.line("d_a_rows_q <= cur_a_rows;");
+      s.line("d_col_q <= " + num(ib) + "'(beat_idx);");
+      s.line("d_tbuf_q <= cur_buf_q;");
+    }
     s.line("d_b_src_q <= !need_b ? 2'd0 : b_from_acc ? 2'd2 : 2'd1;");
     s.line("d_b_cols_q <= cur_d_cols;");
-    s.line("d_d_src_q <= !need_d ? 2'd0 : ev_bd_acc ? 2'd2 : 2'd1;");
+    if (td) // a B-scheduled flip streams columns of the D transposer
+      s.line("d_d_src_q <= stream_on && ev_tr && !ev_bd_garbage ? 2'd3 : !need_d ? 2'd0 : "
+             "ev_bd_acc ? 2'd2 : 2'd1;")
+          .line("d_dt_col_q <= " + num(ib) + "'(stream_idx);");
+    else
+      s.line("d_d_src_q <= !need_d ? 2'd0 : ev_bd_acc ? 2'd2 : 2'd1;");
     s.line("d_d_cols_q <= ev_bd_cols;");
     s.line("d_a_held_q <= got_a_q;").line("d_b_held_q <= got_b_q;").line("d_d_held_q <= got_d_q;");
     s.line("d_tag_q <= tag_d;");
     s.line("d_compute_q <= is_compute;");
   });
-  dq.clocked.ifElse("fill_go", [&](vlog::Stmts& s) {
-    s.line("fill_wr_buf_q <= fill_buf;").line("fill_wr_row_q <= " + num(ib) + "'(fill_row_q);");
-  });
+  if (td) {
+    c.line("d_td_q <= td_beat_go;");
+    c.line("td_done_q <= td_done_q + (td_beat_go ? td_done : '0) - " + num(tdDoneBits(p)) +
+           "'(cur_last && !cur_ws);");
+  } else
+    dq.clocked.ifElse("fill_go", [&](vlog::Stmts& s) {
+      s.line("fill_wr_buf_q <= fill_buf;").line("fill_wr_row_q <= " + num(ib) + "'(fill_row_q);");
+    });
   b.blank();
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, cur_c_cols, "
-                          "stream_idx, nxt_q, cur_q, t_row, acc_rdata_i, b_rdata, d_rdata}");
+                          "stream_idx, nxt_q, cur_q, wb_row, acc_rdata_i, b_rdata, d_rdata}");
   return m;
 }
 

@@ -36,6 +36,12 @@ std::vector<Command> buildCommands() {
         {"set_only_strides", 7, 1, "1: update a_stride and c_stride only"},
         {"a_transpose", 8, 1, "transpose A (must be 0: no transposer for it)"},
         {"b_transpose", 9, 1, "transpose B (must be 0: no transposer for it)"},
+        {"td_off", 10, 1,
+         "TensorDash: 1 runs OS computes as dense beats (one reduction step per cycle), 0 "
+         "skips zero operands; results are the same either way; ignored without TensorDash"},
+        {"td_side", 11, 1,
+         "TensorDash: the scheduled operand, whose zeros are skipped: 0 A, 1 B; results are "
+         "the same either way; UNSUPPORTED without TensorDash"},
         {"a_stride", 16, 16, "scratchpad rows between consecutive A rows (0 means 1)"},
         {"acc_scale", 32, 32, "accepted and ignored (Gemmini compatibility)"}},
        {{"in_shift", 0, 32, "OS: rounding right shift of results leaving the array"},
@@ -277,8 +283,11 @@ std::vector<Register> buildRegisters() {
   const char* counters[][2] = {
       {"CYCLES", "clock cycles since reset"},
       {"BUSY_CYCLES", "cycles with any command in flight"},
-      {"MACS", "multiply-accumulate slots issued to the array (valid beats x DIM x DIM x lanes)"},
-      {"MACS_SKIPPED", "MAC slots skipped because an operand was zero (TensorDash)"},
+      {"MACS", "multiply-accumulate slots issued to the array: DIM x DIM x lanes per dense "
+               "compute beat; with TensorDash, the lanes that got an operand pair"},
+      {"MACS_SKIPPED", "TensorDash: MAC slots the dense array would have spent on the reduction "
+                       "steps that left the window, minus the slots issued (zero products "
+                       "skipped; exact once the pass is over)"},
       {"EXEC_ACTIVE_CYCLES", "cycles a valid beat enters the array"},
       {"LOAD_ACTIVE_CYCLES", "cycles the load controller is busy"},
       {"STORE_ACTIVE_CYCLES", "cycles the store controller is busy"},
@@ -289,7 +298,16 @@ std::vector<Register> buildRegisters() {
       {"STALL_DMA_CYCLES", "cycles the load or store controller waits for the DMA"},
       {"COMMANDS", "commands completed"},
       {"COMPRESSED_BYTES", "bytes moved in compressed form (Boveda)"},
-      {"WINDOW_STALLS", "TensorDash window stall cycles"},
+      {"WINDOW_STALLS", "TensorDash: beats whose window was held back by another scheduler "
+                        "group (lockstep)"},
+      {"COMPUTE_BEATS", "compute beats entering the array (dense or TensorDash): MACS / "
+                        "(COMPUTE_BEATS x DIM x DIM x lanes) is the array's utilization while "
+                        "it computes"},
+      {"FEED_STALLS", "TensorDash: cycles a compute beat waits because its window has no step "
+                      "yet (the operand feeder is behind)"},
+      {"SHORT_BEATS", "TensorDash: compute beats issued while the window lacked steps of its "
+                      "pass that the operand feeder had not brought yet (such a beat may retire "
+                      "fewer steps than the C++ model's full window)"},
   };
   uint32_t offset = 0x100;
   for (const auto& c : counters) {

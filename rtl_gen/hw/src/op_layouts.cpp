@@ -71,6 +71,8 @@ PackedLayout execOpLayout(const AccelParams& p) {
     l.field(o + "_rows", p.dimBits).field(o + "_cols", p.spElemBits); // cols: up to DIM*lanes
   }
   l.field("c_accumulate", 1);
+  if (p.config.tensordash.enabled) // CONFIG_EX's run-time control (docs/isa.md)
+    l.field("td_off", 1, "TensorDash: dense beats").field("td_side", 1, "scheduled operand: B");
   return l;
 }
 

@@ -16,15 +16,19 @@ void commonParams(vlog::Module& m) {
   m.param("AddrWidth", "10", "address bits, at least $clog2(Depth)");
 }
 
+// The element mask spread to one bit per data bit, so that a masked write is one assignment
+// of the whole word (a loop of per-element assignments is not unrolled by Verilator for wide
+// words, and it is the same logic).
+void bitMask(vlog::Body& b, const std::string& mask) {
+  b.logic("wbits", Type::bits("Width"), "the write mask, one bit per data bit");
+  vlog::Body& g = b.genFor("e", "MaskWidth", "gen_mask");
+  g.assign("wbits[e*ElemWidth +: ElemWidth]", "{ElemWidth{" + mask + "[e]}}");
+}
+
 void maskedWrite(vlog::Stmts& s, const std::string& enable, const std::string& addr,
-                 const std::string& data, const std::string& mask) {
+                 const std::string& data) {
   s.ifElse(enable, [&](vlog::Stmts& t) {
-    t.forLoop("e", "MaskWidth", [&](vlog::Stmts& u) {
-      u.ifElse(mask + "[e]", [&](vlog::Stmts& v) {
-        v.line("mem_q[" + addr + "][e*ElemWidth +: ElemWidth] <= " + data +
-               "[e*ElemWidth +: ElemWidth];");
-      });
-    });
+    t.line("mem_q[" + addr + "] <= (mem_q[" + addr + "] & ~wbits) | (" + data + " & wbits);");
   });
 }
 
@@ -46,8 +50,9 @@ vlog::Module SramGenerator::buildSinglePort() const {
   b.localParam("ElemWidth", "Width / MaskWidth");
   b.logicArray("mem_q", Type::bits("Width"), "Depth", "the storage");
   b.logic("rdata_q", Type::bits("Width"));
+  bitMask(b, "wmask_i");
   vlog::SeqItem& q = b.clocked();
-  maskedWrite(q.clocked, "req_i && we_i", "addr_i", "wdata_i", "wmask_i");
+  maskedWrite(q.clocked, "req_i && we_i", "addr_i", "wdata_i");
   q.clocked.ifElse("req_i && !we_i", [](vlog::Stmts& t) { t.line("rdata_q <= mem_q[addr_i];"); });
   b.assign("rdata_o", "rdata_q");
   return m;
@@ -73,8 +78,9 @@ vlog::Module SramGenerator::buildDualPort() const {
   b.localParam("ElemWidth", "Width / MaskWidth");
   b.logicArray("mem_q", Type::bits("Width"), "Depth", "the storage");
   b.logic("rdata_q", Type::bits("Width"));
+  bitMask(b, "wmask_i");
   vlog::SeqItem& q = b.clocked();
-  maskedWrite(q.clocked, "we_i", "waddr_i", "wdata_i", "wmask_i");
+  maskedWrite(q.clocked, "we_i", "waddr_i", "wdata_i");
   q.clocked.ifElse("re_i", [](vlog::Stmts& t) { t.line("rdata_q <= mem_q[raddr_i];"); });
   b.assign("rdata_o", "rdata_q");
   return m;

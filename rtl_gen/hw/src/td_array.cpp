@@ -28,6 +28,7 @@ vlog::Module TdArrayGenerator::build() const {
   m.clockAndReset();
   m.input("enable_i", Type::bit(), "TensorDash on; off: compute passes issue dense beats");
   m.input("mode_i", Type::bit(), "1: beats from the front end, 0: the dense beat below");
+  m.input("hold_i", Type::bit(), "the front end issues no beat this cycle (see go_o)");
   m.portGroup("Dense beat (as on by_mesh, a without selects); its control also applies to the "
               "front end's beats.");
   m.input("in_valid_i", Type::bit());
@@ -51,20 +52,35 @@ vlog::Module TdArrayGenerator::build() const {
   m.output("td_last_o", Type::bit(), "... the last of its pass");
   m.output("td_sel_o", Type::bits(groups * lanes * p.tdSelBits));
   m.output("td_advance_o", Type::bits(cntBits));
+  m.output("td_stall_o", Type::bit(), "... a lockstep window stall");
   m.output("td_busy_o", Type::bit());
+  m.portGroup("This cycle, before the beat decision (by_td_frontend's go_o and advance_o).");
+  m.output("td_go_o", Type::bit(), "a front-end beat can go this cycle unless held");
+  m.output("td_retire_o", Type::bits(cntBits), "steps it retires if it goes");
 
   vlog::Body& b = m.body();
   b.logic("fe_a", Type::bits(rows * p.aWidth()));
   b.logic("fe_b", Type::bits(p.dim * window));
   {
     auto& f = b.instance(names::kTdFrontend, "u_frontend");
-    f.conns = {{"clk_i", "clk_i"},           {"rst_ni", "rst_ni"},
-               {"enable_i", "enable_i"},     {"in_avail_i", "step_avail_i"},
-               {"in_end_i", "step_end_i"},   {"in_a_i", "step_a_i"},
-               {"in_b_i", "step_b_i"},       {"in_take_o", "step_take_o"},
-               {"out_valid_o", "td_beat_o"}, {"out_last_o", "td_last_o"},
-               {"out_a_o", "fe_a"},          {"out_b_o", "fe_b"},
-               {"out_sel_o", "td_sel_o"},    {"out_advance_o", "td_advance_o"},
+    f.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"enable_i", "enable_i"},
+               {"hold_i", "hold_i"},
+               {"in_avail_i", "step_avail_i"},
+               {"in_end_i", "step_end_i"},
+               {"in_a_i", "step_a_i"},
+               {"in_b_i", "step_b_i"},
+               {"in_take_o", "step_take_o"},
+               {"out_valid_o", "td_beat_o"},
+               {"out_last_o", "td_last_o"},
+               {"out_a_o", "fe_a"},
+               {"out_b_o", "fe_b"},
+               {"out_sel_o", "td_sel_o"},
+               {"out_advance_o", "td_advance_o"},
+               {"out_stall_o", "td_stall_o"},
+               {"go_o", "td_go_o"},
+               {"advance_o", "td_retire_o"},
                {"busy_o", "td_busy_o"}};
   }
   b.comment("Mesh inputs: the front end's beat, or the dense beat with own selects (0).");

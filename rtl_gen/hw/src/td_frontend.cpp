@@ -15,6 +15,11 @@
 // freed slots refill from the offered steps. A head in END state ends the pass (one cycle,
 // all slots become EMPTY). The schedule equals tensordash::WindowScheduler's as long as the
 // offered steps keep the window full.
+//
+// hold_i keeps the beat back (the execute controller is not ready for it): nothing is
+// scheduled and nothing moves, but free slots still load offered steps. go_o and
+// advance_o tell the controller, in the cycle it decides, whether a beat can go and how many
+// steps it retires.
 #include "td_frontend.h"
 
 #include "tensordash/plan.h"
@@ -47,6 +52,7 @@ vlog::Module TdFrontendGenerator::build() const {
                                          " steps per cycle, A-side multiplexers.");
   m.clockAndReset();
   m.input("enable_i", Type::bit(), "0: dense beats, one step per cycle");
+  m.input("hold_i", Type::bit(), "no beat this cycle (the window only refills)");
   m.portGroup("Steps offered: the next in_avail_i steps of the pass, step i in slice i.");
   m.input("in_avail_i", Type::bits(cntBits), "0.." + num(depth));
   m.input("in_end_i", Type::bit(), "the pass has no steps beyond the offered ones");
@@ -61,6 +67,10 @@ vlog::Module TdFrontendGenerator::build() const {
   m.portGroup("Observation: the schedule of the beat (tests, counters).");
   m.output("out_sel_o", Type::bits(groups * lanes * sb), "selects of every group");
   m.output("out_advance_o", Type::bits(cntBits), "steps the windows moved after the beat");
+  m.output("out_stall_o", Type::bit(), "a group drained more steps than the common advance");
+  m.portGroup("This cycle (combinational): for the caller's beat decision.");
+  m.output("go_o", Type::bit(), "the head step is loaded: a beat can go unless held");
+  m.output("advance_o", Type::bits(cntBits), "steps a beat retires this cycle unless held");
   m.output("busy_o", Type::bit(), "a pass is in the window");
 
   vlog::Body& b = m.body();
@@ -99,24 +109,28 @@ vlog::Module TdFrontendGenerator::build() const {
   b.blank();
 
   b.comment("Schedule: one scheduler per group over the group's window bitmap.");
-  b.logic("go", Type::bit(), "the head slot is loaded: a beat this cycle");
+  b.logic("go", Type::bit(), "the head slot is loaded and not held: a beat this cycle");
   b.logic("pass_over", Type::bit(), "the head is past the pass's last step");
-  b.assign("go", slot("slot", 0) + " == Loaded");
+  b.assign("go_o", slot("slot", 0) + " == Loaded");
+  b.assign("go", "go_o && !hold_i");
   b.assign("pass_over", slot("slot", 0) + " == End");
   b.logic("sel", Type::bits(groups * lanes * sb), "the schedulers' selects");
   b.logic("sel_eff", Type::bits(groups * lanes * sb), "dense mode: every lane its own (0)");
   b.assign("sel_eff", "enable_i ? sel : '0");
-  std::string minAdv;
+  std::string minAdv, ownAdvances;
   for (int g = 0; g < groups; ++g) {
     const std::string gp = "g" + num(g) + "_";
     b.logic(gp + "pending", Type::bits(depth * lanes));
     b.logic(gp + "remaining", Type::bits(depth * lanes));
     b.logic(gp + "advance", Type::bits(cntBits), "leading known slots with nothing pending");
+    b.logic(gp + "left", Type::bits(depth * lanes),
+            "pending after this cycle: the scheduler's picks only if a beat goes");
     std::string window;
     for (int d = depth - 1; d >= 0; --d)
       window +=
           (window.empty() ? "{" : ", ") + slot("pend", d) + "[" + num(g * lanes) + " +: Lanes]";
     b.assign(gp + "pending", window + "}");
+    b.assign(gp + "left", "go ? " + gp + "remaining : " + gp + "pending");
     auto& inst = b.instance(names::kTdScheduler, "u_sched_" + num(g));
     inst.conns = {{"pending_i", gp + "pending"},
                   {"sel_o", "sel[" + num(g * lanes * sb) + " +: " + num(lanes * sb) + "]"},
@@ -131,9 +145,15 @@ vlog::Module TdFrontendGenerator::build() const {
     minAdv = minAdv.empty()
                  ? gp + "advance"
                  : "(" + gp + "advance < " + minAdv + " ? " + gp + "advance : " + minAdv + ")";
+    ownAdvances += (ownAdvances.empty() ? "" : " || ") + gp + "advance > advance";
   }
-  b.logic("advance", Type::bits(cntBits), "lockstep: the smallest own advance");
-  b.assign("advance", "!go ? '0 : !enable_i ? " + cnt + "1 : " + minAdv);
+  b.logic("retire", Type::bits(cntBits), "lockstep: the smallest own advance, if a beat goes");
+  b.logic("advance", Type::bits(cntBits), "the steps the windows move this cycle");
+  b.assign("retire", "!go_o ? '0 : !enable_i ? " + cnt + "1 : " + minAdv);
+  b.assign("advance", "hold_i ? '0 : retire");
+  b.assign("advance_o", "retire");
+  b.logic("stall", Type::bit(), "a group is held back by the lockstep (TensorDash on)");
+  b.assign("stall", "go && enable_i && (" + ownAdvances + ")");
   b.blank();
 
   b.comment("Refill: slots known after the move form a prefix of length `first`; the freed "
@@ -182,7 +202,7 @@ vlog::Module TdFrontendGenerator::build() const {
       moveB = cond + slot("wb", d + a) + " : " + moveB;
       std::string rem;
       for (int g = groups - 1; g >= 0; --g)
-        rem += (rem.empty() ? "{" : ", ") + std::string("g") + num(g) + "_remaining[" +
+        rem += (rem.empty() ? "{" : ", ") + std::string("g") + num(g) + "_left[" +
                num((d + a) * lanes) + " +: Lanes]";
       movePend = cond + rem + "} : " + movePend;
     }
@@ -231,6 +251,7 @@ vlog::Module TdFrontendGenerator::build() const {
   b.logic("out_b_q", Type::bits(cols * depth * lanes * iw));
   b.logic("out_sel_q", Type::bits(groups * lanes * sb));
   b.logic("out_advance_q", Type::bits(cntBits));
+  b.logic("out_stall_q", Type::bit());
   q.reset.line("out_valid_q <= 1'b0;").line("out_last_q <= 1'b0;").line("ended_q <= 1'b0;");
   q.clocked.line("ended_q <= ended_next;");
   q.clocked.line("out_valid_q <= go;");
@@ -240,7 +261,8 @@ vlog::Module TdFrontendGenerator::build() const {
     s.line("out_a_q <= beat_a;")
         .line("out_b_q <= beat_b;")
         .line("out_sel_q <= sel_eff;")
-        .line("out_advance_q <= advance;");
+        .line("out_advance_q <= advance;")
+        .line("out_stall_q <= stall;");
   });
   b.assign("out_valid_o", "out_valid_q");
   b.assign("out_last_o", "out_last_q");
@@ -248,6 +270,7 @@ vlog::Module TdFrontendGenerator::build() const {
   b.assign("out_b_o", "out_b_q");
   b.assign("out_sel_o", "out_sel_q");
   b.assign("out_advance_o", "out_advance_q");
+  b.assign("out_stall_o", "out_stall_q");
   return m;
 }
 

@@ -41,6 +41,7 @@ Instruction configEx(const ConfigExArgs& a) {
   i.rs1 = f.cmdType.place(f.configEx) | f.ex.dataflow.place(a.dataflow) |
           f.ex.activation.place(a.activation) | f.ex.setOnlyStrides.place(a.setOnlyStrides) |
           f.ex.aTranspose.place(a.aTranspose) | f.ex.bTranspose.place(a.bTranspose) |
+          f.ex.tdOff.place(a.tdOff) | f.ex.tdSide.place(static_cast<uint64_t>(a.tdSide)) |
           f.ex.aStride.place(a.aStride) | f.ex.accScale.place(a.accScaleBits);
   i.rs2 = f.ex.inShift.place(a.inShift) | f.ex.relu6Shift.place(a.relu6Shift) |
           f.ex.cStride.place(a.cStride);

@@ -159,13 +159,17 @@ int FuncModel::execConfigEx(uint64_t rs1, uint64_t rs2) {
   const int dataflow = static_cast<int>(f.ex.dataflow.extract(rs1));
   const int activation = static_cast<int>(f.ex.activation.extract(rs1));
   const uint64_t inShift = f.ex.inShift.extract(rs2);
+  const int tdSide = static_cast<int>(f.ex.tdSide.extract(rs1));
   if ((dataflow == hw::kDataflowWS && !params_.hasWs) ||
       (dataflow == hw::kDataflowOS && !params_.hasOs) ||
-      (activation != hw::isa::kActNone && activation != hw::isa::kActRelu))
+      (activation != hw::isa::kActNone && activation != hw::isa::kActRelu) ||
+      (tdSide != 0 && !params_.tensordash))
     return f.err.unsupported;
   if (inShift >= static_cast<uint64_t>(params_.accWidth))
     return f.err.badShift;
-  state_.ex = {dataflow, activation, static_cast<uint32_t>(inShift), aStride, cStride};
+  state_.ex = {dataflow, activation, static_cast<uint32_t>(inShift),
+               aStride,  cStride,    f.ex.tdOff.extract(rs1) != 0,
+               tdSide};
   // A new execute configuration invalidates the stationary data, discarding an OS
   // accumulation that was not written out.
   state_.array.valid = false;

@@ -356,7 +356,7 @@ void Generation::opIllegal(int errorClass) {
     return;
   }
   case 2: { // UNSUPPORTED
-    const uint64_t v = uniform(0, 6);
+    const uint64_t v = uniform(0, 7);
     Instruction i;
     if (v == 0 || v == 1) {
       ConfigExArgs a = legalEx();
@@ -377,6 +377,10 @@ void Generation::opIllegal(int errorClass) {
     } else if (v == 5 && p_.hasWs != p_.hasOs) {
       ConfigExArgs a = legalEx();
       a.dataflow = p_.hasWs ? hw::kDataflowOS : hw::kDataflowWS; // not built
+      i = configEx(a);
+    } else if (v == 7 && !p_.tensordash) {
+      ConfigExArgs a = legalEx();
+      a.tdSide = 1; // choosing the scheduled operand needs TensorDash
       i = configEx(a);
     } else {
       ConfigStArgs a = plainConfigSt(dim);

@@ -33,9 +33,9 @@ IsaFields resolve() {
   f.configSt = st.configType;
   f.cmdType = ex.rs1Field("cmd_type");
   f.ex = {ex.rs1Field("dataflow"),    ex.rs1Field("activation"),  ex.rs1Field("set_only_strides"),
-          ex.rs1Field("a_transpose"), ex.rs1Field("b_transpose"), ex.rs1Field("a_stride"),
-          ex.rs1Field("acc_scale"),   ex.rs2Field("in_shift"),    ex.rs2Field("relu6_shift"),
-          ex.rs2Field("c_stride")};
+          ex.rs1Field("a_transpose"), ex.rs1Field("b_transpose"), ex.rs1Field("td_off"),
+          ex.rs1Field("td_side"),     ex.rs1Field("a_stride"),    ex.rs1Field("acc_scale"),
+          ex.rs2Field("in_shift"),    ex.rs2Field("relu6_shift"), ex.rs2Field("c_stride")};
   f.ld = {ld.rs1Field("shrink"),       ld.rs1Field("state_id"), ld.rs1Field("pixel_repeats"),
           ld.rs1Field("block_stride"), ld.rs1Field("scale"),    ld.rs2Field("stride"),
           ld.rs1Field("compressed")};

@@ -21,7 +21,8 @@ struct IsaFields {
 
   Field cmdType;
   struct {
-    Field dataflow, activation, setOnlyStrides, aTranspose, bTranspose, aStride, accScale;
+    Field dataflow, activation, setOnlyStrides, aTranspose, bTranspose, tdOff, tdSide, aStride,
+        accScale;
     Field inShift, relu6Shift, cStride;
   } ex;
   struct {

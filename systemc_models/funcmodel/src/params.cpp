@@ -28,6 +28,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.maxBlockLenAcc = d.maxBlockLenAcc;
   p.hasWs = c.array.dataflow != config::Dataflow::OS;
   p.hasOs = c.array.dataflow != config::Dataflow::WS;
+  p.tensordash = c.tensordash.enabled;
   p.boveda = c.boveda.enabled;
   p.bovedaOnChip = c.boveda.enabled && c.boveda.onChip;
   if (p.boveda) {

@@ -217,6 +217,10 @@ ConfigExArgs Generation::randomConfigEx(int dataflow) {
   // Fields Brickyard accepts and ignores.
   a.accScaleBits = static_cast<uint32_t>(uniform(0, 0xffffffffu));
   a.relu6Shift = static_cast<uint32_t>(uniform(0, 0xffff));
+  if (p_.tensordash) { // only here, so that other configs keep their programs
+    a.tdOff = chance(0.25);
+    a.tdSide = chance(0.5) ? 1 : 0;
+  }
   return a;
 }
 

@@ -6,8 +6,8 @@
 namespace by::funcmodel {
 
 bool ExecConfig::operator==(const ExecConfig& o) const {
-  return std::tie(dataflow, activation, inShift, aStride, cStride) ==
-         std::tie(o.dataflow, o.activation, o.inShift, o.aStride, o.cStride);
+  return std::tie(dataflow, activation, inShift, aStride, cStride, tdOff, tdSide) ==
+         std::tie(o.dataflow, o.activation, o.inShift, o.aStride, o.cStride, o.tdOff, o.tdSide);
 }
 
 bool LoadChannel::operator==(const LoadChannel& o) const {

@@ -33,8 +33,12 @@ struct SramConfig {
   int ports{}; // 1 = single-port (read or write per cycle), 2 = one read + one write port
 };
 
+struct ScratchpadConfig : SramConfig {
+  int rowsPerWord{}; // consecutive rows one SRAM access reads (writes are masked to one row)
+};
+
 struct MemoryConfig {
-  SramConfig scratchpad;
+  ScratchpadConfig scratchpad;
   SramConfig accumulator;
 };
 

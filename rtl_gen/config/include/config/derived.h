@@ -17,6 +17,9 @@ struct Derived {
   int spBankRows = 0; // rows per bank
   int spAddrBits = 0; // log2(spRows)
   int spBankRowBits = 0;
+  int spWordRows = 1;     // memory.scratchpad.rows_per_word: rows per SRAM word
+  int spBankWords = 0;    // SRAM words per bank: spBankRows / spWordRows
+  int spBankWordBits = 0; // log2(spBankWords)
 
   int accRowBytes = 0; // one accumulator row: DIM acc_t
   int accRows = 0;

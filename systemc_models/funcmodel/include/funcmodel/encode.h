@@ -25,6 +25,9 @@ struct ConfigExArgs {
   uint32_t inShift = 0;
   uint32_t relu6Shift = 0;
   uint32_t cStride = 1;
+  bool tdOff =
+      false;      // TensorDash: dense beats (last, so that positional initialisers keep working)
+  int tdSide = 0; // TensorDash: scheduled operand (0 A, 1 B)
 };
 
 struct ConfigLdArgs {

@@ -21,6 +21,8 @@ struct ModelParams {
   int maxBlockLenAcc = 0; // MAX_BLOCK_LEN_ACC: column blocks of an mvin of acc_t
   bool hasWs = false;
   bool hasOs = false;
+  /// TensorDash (sparsity.tensordash): CONFIG_EX may select the scheduled operand (td_side).
+  bool tensordash = false;
   /// Boveda on the DMA path (compression.boveda): compressed MVIN/MVOUT are legal, in this
   /// format (blockValues is per move: rows x cols).
   bool boveda = false;

@@ -20,6 +20,9 @@ struct ExecConfig {
   uint32_t inShift = 0;
   uint32_t aStride = 1;
   uint32_t cStride = 1;
+  // TensorDash run-time control (performance only: results do not depend on it).
+  bool tdOff = false; // OS computes run as dense beats
+  int tdSide = 0;     // the scheduled operand: 0 A, 1 B
   bool operator==(const ExecConfig& o) const;
 };
 
