@@ -1,5 +1,5 @@
 // The host HAL (BY_HAL_HOST, BY_HAL_HOST_MMIO): commands go to the functional ISA model
-// (systemc_models/funcmodel), and the accelerator's control registers are emulated from the
+// (models/funcmodel), and the accelerator's control registers are emulated from the
 // model's state as far as the model knows them: STATUS (never busy: the model executes each
 // command when it arrives), ERROR / ERROR_COUNT, the CMD_* push path and RESP_*, the HW_*
 // identification, and the DMA byte and command counters. Timing counters read 0.

@@ -1,6 +1,6 @@
 #include "soc/elf.h"
 
-#include "format.h"
+#include "soc/format.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "host_cpu.h"
 
-#include "format.h"
+#include "soc/format.h"
 
 #include <algorithm>
 #include <cstdio>

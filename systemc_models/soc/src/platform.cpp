@@ -1,6 +1,6 @@
 #include "soc/platform.h"
 
-#include "format.h"
+#include "soc/format.h"
 #include "soc/elf.h"
 #include "soc_top.h"
 

@@ -1,6 +1,6 @@
 #include "soc_top.h"
 
-#include "format.h"
+#include "soc/format.h"
 
 namespace by::soc {
 

@@ -1,4 +1,4 @@
-#include "axi_memory.h"
+#include "axi/axi_memory.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -14,7 +14,7 @@
 // state beyond the transaction queues.
 #pragma once
 
-#include "axi_types.h"
+#include "axi/axi_types.h"
 
 #include <cstddef>
 #include <deque>

@@ -1,0 +1,528 @@
+#include "hw/isa.h"
+
+#include "hw/array_params.h"
+
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace by::hw::isa {
+
+namespace {
+
+constexpr const char* kMvinDramDoc = "DRAM byte address of the first row (0: write zeros); "
+                                     "compressed channel: of the block's pointer-table entry";
+
+// Operand layouts shared by several commands.
+std::vector<Field> localOperand(const std::string& what) {
+  return {{"local_addr", 0, 32, what + " local address (see Local addresses)"},
+          {"cols", 32, 16, "columns (elements per row)"},
+          {"rows", 48, 16, "rows"}};
+}
+
+std::vector<Command> buildCommands() {
+  std::vector<Command> c;
+  c.push_back(
+      {"CONFIG_EX",
+       kConfig,
+       kConfigEx,
+       "gemmini_extended_config_ex",
+       Queue::Execute,
+       "Configures the execute controller: dataflow, activation of results written to "
+       "the scratchpad, OS output shift, operand strides.",
+       {{"cmd_type", 0, 2, "0 (CONFIG_EX)"},
+        {"dataflow", 2, 1, "0 output-stationary, 1 weight-stationary"},
+        {"activation", 3, 2, "activation of results written to the scratchpad: 0 none, 1 ReLU"},
+        {"set_only_strides", 7, 1, "1: update a_stride and c_stride only"},
+        {"a_transpose", 8, 1, "transpose A (must be 0: no transposer for it)"},
+        {"b_transpose", 9, 1, "transpose B (must be 0: no transposer for it)"},
+        {"td_off", 10, 1,
+         "TensorDash: 1 runs OS computes as dense beats (one reduction step per cycle), 0 "
+         "skips zero operands; results are the same either way; ignored without TensorDash"},
+        {"td_side", 11, 1,
+         "TensorDash: the scheduled operand, whose zeros are skipped: 0 A, 1 B; results are "
+         "the same either way; UNSUPPORTED without TensorDash"},
+        {"a_stride", 16, 16, "scratchpad rows between consecutive A rows (0 means 1)"},
+        {"acc_scale", 32, 32, "accepted and ignored (Gemmini compatibility)"}},
+       {{"in_shift", 0, 32, "OS: rounding right shift of results leaving the array"},
+        {"relu6_shift", 32, 16, "accepted and ignored (no ReLU6)"},
+        {"c_stride", 48, 16, "rows between consecutive C rows written (0 means 1)"}}});
+  c.push_back({"CONFIG_LD",
+               kConfig,
+               kConfigLd,
+               "gemmini_extended3_config_ld",
+               Queue::Load,
+               "Configures one of the three mvin channels (MVIN, MVIN2, MVIN3).",
+               {{"cmd_type", 0, 2, "1 (CONFIG_LD)"},
+                {"shrink", 2, 1, "mvin to the accumulator reads elem_t values (sign-extended)"},
+                {"state_id", 3, 2, "channel: 0 MVIN, 1 MVIN2, 2 MVIN3"},
+                {"compressed", 5, 1,
+                 "Boveda: the channel's MVINs read compressed blocks (rs2 is then the stream "
+                 "base); UNSUPPORTED without Boveda"},
+                {"pixel_repeats", 8, 8, "must be 0 or 1 (no pixel repeater)"},
+                {"block_stride", 16, 16, "local rows between column blocks (0 means DIM)"},
+                {"scale", 32, 32, "mvin scale: must be 0 or 1.0f (no mvin scaling)"}},
+               {{"stride", 0, 64,
+                 "DRAM bytes between consecutive rows (0 repeats one row); compressed: the "
+                 "stream base, byte address of container 0"}}});
+  c.push_back(
+      {"CONFIG_ST",
+       kConfig,
+       kConfigSt,
+       "gemmini_extended_config_st",
+       Queue::Store,
+       "Configures mvout: DRAM stride, activation and scale of accumulator reads, "
+       "max-pooling.",
+       {{"cmd_type", 0, 2, "2 (CONFIG_ST)"},
+        {"activation", 2, 2, "activation on accumulator reads: 0 none, 1 ReLU"},
+        {"pool_stride", 4, 2, "max-pool stride; 0 disables pooling"},
+        {"pool_size", 6, 2, "max-pool window (pool_size x pool_size)"},
+        {"upad", 8, 2, "pooling: zero rows above the image"},
+        {"lpad", 10, 2, "pooling: zero columns left of the image"},
+        {"compressed", 12, 1,
+         "Boveda: MVOUTs write compressed blocks (rs2 stride is then the stream base; the next "
+         "block starts at container 0); UNSUPPORTED without Boveda"},
+        {"pool_out_dim", 24, 8, "pooling: pooled image width in DRAM (pixels per row)"},
+        {"porows", 32, 8, "pooling: pooled rows"},
+        {"pocols", 40, 8, "pooling: pooled columns"},
+        {"orows", 48, 8, "pooling: rows of the image in the local memory"},
+        {"ocols", 56, 8, "pooling: columns of the image in the local memory"}},
+       {{"stride", 0, 32,
+         "DRAM bytes between consecutive rows / pooled pixels; compressed: the stream base"},
+        {"acc_scale", 32, 32, "float scale of accumulator reads; 0xffffffff keeps the old"}}});
+  c.push_back({"MVIN2",
+               kMvin2,
+               -1,
+               "gemmini_extended_mvin2",
+               Queue::Load,
+               "Moves a block from DRAM into the scratchpad or accumulator (channel 1).",
+               {{"dram_addr", 0, 64, kMvinDramDoc}},
+               localOperand("destination")});
+  c.push_back({"MVIN",
+               kMvin,
+               -1,
+               "gemmini_extended_mvin",
+               Queue::Load,
+               "Moves a block from DRAM into the scratchpad or accumulator (channel 0).",
+               {{"dram_addr", 0, 64, kMvinDramDoc}},
+               localOperand("destination")});
+  c.push_back({"MVOUT",
+               kMvout,
+               -1,
+               "gemmini_extended_mvout",
+               Queue::Store,
+               "Moves a block from the scratchpad or accumulator to DRAM (with scale, "
+               "activation and optional max-pooling for accumulator reads).",
+               {{"dram_addr", 0, 64,
+                 "DRAM byte address of the first row; compressed: of the block's pointer-table "
+                 "entry"}},
+               localOperand("source")});
+  c.push_back({"COMPUTE_PRELOADED", kComputePreloaded, -1, "gemmini_extended_compute_preloaded",
+               Queue::Execute,
+               "Computes with the operands of the preceding PRELOAD, switching to its "
+               "stationary data (WS: its weights; OS: a new accumulation from its D).",
+               localOperand("A (rows: M, cols: K)"),
+               localOperand("WS: bias D; OS: B (rows: K, cols: N)")});
+  c.push_back({"COMPUTE_ACCUMULATED", kComputeAccumulated, -1,
+               "gemmini_extended_compute_accumulated", Queue::Execute,
+               "Computes keeping the stationary data (WS: the same weights; OS: keeps "
+               "accumulating).",
+               localOperand("A"), localOperand("WS: bias D; OS: B")});
+  c.push_back({"PRELOAD", kPreload, -1, "gemmini_extended_preload", Queue::Execute,
+               "Names the stationary operand and the output of the next COMPUTE.",
+               localOperand("WS: weights B; OS: initial accumulators D"),
+               localOperand("output C")});
+  c.push_back({"FLUSH",
+               kFlush,
+               -1,
+               "gemmini_flush",
+               Queue::Immediate,
+               "Flushes the TLB: Brickyard uses physical addresses, so there is none; with Boveda "
+               "it invalidates the loader's pointer lines (docs/boveda.md).",
+               {{"skip", 0, 1, "ignored"}},
+               {}});
+  c.push_back({"MVIN3",
+               kMvin3,
+               -1,
+               "gemmini_extended_mvin3",
+               Queue::Load,
+               "Moves a block from DRAM into the scratchpad or accumulator (channel 2).",
+               {{"dram_addr", 0, 64, kMvinDramDoc}},
+               localOperand("destination")});
+  c.push_back(
+      {"DECOMPRESS",
+       kDecompress,
+       -1,
+       "brickyard_decompress",
+       Queue::Load,
+       "Boveda on-chip form: decodes one compressed block held in scratchpad rows into raw "
+       "rows of the scratchpad (no DRAM traffic); UNKNOWN_FUNCT without "
+       "compression.boveda.on_chip.",
+       {{"src_addr", 0, 32,
+         "scratchpad local address of the block's first container row (see Local addresses)"},
+        {"containers", 32, 16, "containers of the block (1 or more)"}},
+       localOperand("destination (as MVIN channel 0: its block_stride)")});
+  c.push_back({"COUNTER_OP",
+               kCounterOp,
+               -1,
+               "gemmini_counter_access",
+               Queue::Immediate,
+               "Configures, resets, snapshots or reads the 8 event counters; returns the "
+               "selected counter in rd.",
+               {{"reset", 0, 1, "reset all counters"},
+                {"snapshot_reset", 1, 1, "leave snapshot mode"},
+                {"snapshot", 2, 1, "copy all counters to the snapshot; reads return it"},
+                {"configure", 3, 1, "set the event of counter `index` (and clear it)"},
+                {"index", 4, 3, "counter 0..7"},
+                {"event", 12, 6, "event id (see Counter events)"},
+                {"external", 31, 1, "the event is an external value counter"}},
+               {},
+               true});
+  return c;
+}
+
+std::vector<ErrorCode> buildErrors() {
+  return {
+      {0, "NONE", "no error"},
+      {1, "UNKNOWN_FUNCT",
+       "funct is not a Brickyard command (including Gemmini's LOOP_* commands)"},
+      {2, "BAD_CONFIG_TYPE", "CONFIG with rs1[1:0] = 3"},
+      {3, "UNSUPPORTED",
+       "a feature this hardware does not have: transposes, ReLU6, pixel "
+       "repeats, mvin scaling, a dataflow not built"},
+      {4, "LOCAL_RANGE", "the rows touched lie outside the scratchpad or accumulator"},
+      {5, "BAD_LOCAL_ADDR",
+       "accumulate/full flags on a scratchpad address, or GARBAGE_ADDR "
+       "where a real address is required"},
+      {6, "BAD_SIZE", "zero rows or columns, or more than the command allows"},
+      {7, "BAD_SHIFT", "CONFIG_EX in_shift of acc_width or more"},
+      {8, "UNPAIRED",
+       "COMPUTE without a PRELOAD before it, or a PRELOAD not followed by a COMPUTE"},
+      {9, "DMA_ERROR", "an AXI error response, or a DRAM address beyond 32 bits"},
+      {10, "BAD_POOL",
+       "inconsistent pooling parameters (e.g. pooling with more than DIM columns "
+       "or with a full-width read)"},
+  };
+}
+
+std::vector<CounterEvent> buildEvents() {
+  return {
+      {0, "DISABLE", "counts nothing", false},
+      {1, "MAIN_LD_CYCLES", "cycles only the load controller is busy", false},
+      {2, "MAIN_ST_CYCLES", "cycles only the store controller is busy", false},
+      {3, "MAIN_EX_CYCLES", "cycles only the execute controller is busy", false},
+      {4, "MAIN_LD_ST_CYCLES", "cycles load and store (not execute) are busy", false},
+      {5, "MAIN_LD_EX_CYCLES", "cycles load and execute (not store) are busy", false},
+      {6, "MAIN_ST_EX_CYCLES", "cycles store and execute (not load) are busy", false},
+      {7, "MAIN_LD_ST_EX_CYCLES", "cycles all three are busy", false},
+      {8, "LOAD_DMA_WAIT_CYCLE", "load controller waits for the DMA", false},
+      {9, "LOAD_ACTIVE_CYCLE", "load controller busy", false},
+      {11, "STORE_DMA_WAIT_CYCLE", "store controller waits for the DMA", false},
+      {12, "STORE_ACTIVE_CYCLE", "store controller busy", false},
+      {13, "STORE_POOLING_CYCLE", "store controller busy with a pooling mvout", false},
+      {18, "RDMA_ACTIVE_CYCLE", "DMA reads outstanding", false},
+      {21, "WDMA_ACTIVE_CYCLE", "DMA writes outstanding", false},
+      {24, "EXE_ACTIVE_CYCLE", "a valid beat enters the array", false},
+      {29, "SCRATCHPAD_WAIT_CYCLE", "execute waits for an SRAM bank", false},
+      {41, "ROB_FULL_CYCLES", "the reservation station is full", false},
+      {42, "ROB_ACTIVE_CYCLES", "the reservation station holds commands", false},
+      {1, "ROB_LD_COUNT", "load commands in the reservation station", true},
+      {2, "ROB_ST_COUNT", "store commands in the reservation station", true},
+      {3, "ROB_EX_COUNT", "execute commands in the reservation station", true},
+      {4, "RDMA_BYTES_REC", "bytes read by the DMA", true},
+      {5, "WDMA_BYTES_SENT", "bytes written by the DMA", true},
+  };
+}
+
+/// "0x42594431 (\"BYD1\")": kIdValue in hex and as its four ASCII characters, high byte first.
+std::string idDoc() {
+  char hex[11];
+  std::snprintf(hex, sizeof hex, "0x%08X", kIdValue);
+  std::string ascii;
+  for (int shift = 24; shift >= 0; shift -= 8)
+    ascii += static_cast<char>((kIdValue >> shift) & 0xff);
+  return std::string(hex) + " (\"" + ascii + "\")";
+}
+
+std::vector<Register> buildRegisters() {
+  std::vector<Register> r = {
+      {0x000, "ID", "RO", idDoc()},
+      {0x004, "VERSION", "RO", "hardware interface version (" + std::to_string(kVersion) + ")"},
+      {0x008, "STATUS", "RO",
+       "bit 0 busy, bit 1 command queue full, bit 2 error pending, "
+       "bit 3 response valid"},
+      {0x00c, "ERROR", "W1C",
+       "first error since cleared: bits 7:0 code, bits 14:8 funct; "
+       "writing 1s to bits 7:0 clears it"},
+      {0x010, "ERROR_COUNT", "RO", "commands rejected since reset"},
+      {0x014, "IRQ_ENABLE", "RW",
+       "bit 0 interrupt when the accelerator becomes idle, bit 1 on "
+       "an error"},
+      {0x018, "IRQ_STATUS", "W1C",
+       "bit 0 became idle, bit 1 error; irq_o = |(IRQ_STATUS & "
+       "IRQ_ENABLE)"},
+      {0x020, "CMD_FUNCT", "RW", "funct7 of the command to push"},
+      {0x024, "CMD_RS1_LO", "RW", "rs1[31:0]"},
+      {0x028, "CMD_RS1_HI", "RW", "rs1[63:32]"},
+      {0x02c, "CMD_RS2_LO", "RW", "rs2[31:0]"},
+      {0x030, "CMD_RS2_HI", "RW", "rs2[63:32]"},
+      {0x034, "CMD_PUSH", "WO",
+       "any write pushes {CMD_FUNCT, rs1, rs2} into the command "
+       "queue; the write response waits while the queue is full"},
+      {0x038, "RESP_LO", "RO", "low word of the last COUNTER_OP result"},
+      {0x03c, "RESP_HI", "RO",
+       "high word of the last COUNTER_OP result; reading it clears "
+       "STATUS.response valid"},
+      {0x040, "HW_DIM", "RO", "DIM"},
+      {0x044, "HW_LANES", "RO", "MAC lanes per PE"},
+      {0x048, "HW_SP_ROWS", "RO", "scratchpad rows"},
+      {0x04c, "HW_ACC_ROWS", "RO", "accumulator rows"},
+      {0x050, "HW_FEATURES", "RO", "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda"},
+      {0x0fc, "COUNTERS_RESET", "WO", "writing 1 clears the 64-bit counters below"},
+  };
+  const char* counters[][2] = {
+      {"CYCLES", "clock cycles since reset"},
+      {"BUSY_CYCLES", "cycles with any command in flight"},
+      {"MACS", "multiply-accumulate slots issued to the array: DIM x DIM x lanes per dense "
+               "compute beat; with TensorDash, the lanes that got an operand pair"},
+      {"MACS_SKIPPED", "TensorDash: MAC slots the dense array would have spent on the reduction "
+                       "steps that left the window, minus the slots issued (zero products "
+                       "skipped; exact once the pass is over)"},
+      {"EXEC_ACTIVE_CYCLES", "cycles a valid beat enters the array"},
+      {"LOAD_ACTIVE_CYCLES", "cycles the load controller is busy"},
+      {"STORE_ACTIVE_CYCLES", "cycles the store controller is busy"},
+      {"DMA_READ_BYTES", "bytes read over AXI"},
+      {"DMA_WRITE_BYTES", "bytes written over AXI"},
+      {"STALL_DEPENDENCY_CYCLES", "cycles a queue head waits for an older command (hazard)"},
+      {"STALL_BANK_CYCLES", "cycles the execute controller waits for an SRAM bank"},
+      {"STALL_DMA_CYCLES", "cycles the load or store controller waits for the DMA"},
+      {"COMMANDS", "commands completed"},
+      {"COMPRESSED_BYTES", "bytes moved in compressed form (Boveda)"},
+      {"WINDOW_STALLS", "TensorDash: beats whose window was held back by another scheduler "
+                        "group (lockstep)"},
+      {"COMPUTE_BEATS", "compute beats entering the array (dense or TensorDash): MACS / "
+                        "(COMPUTE_BEATS x DIM x DIM x lanes) is the array's utilization while "
+                        "it computes"},
+      {"FEED_STALLS", "TensorDash: cycles a compute beat waits because its window has no step "
+                      "yet (the operand feeder is behind)"},
+      {"SHORT_BEATS", "TensorDash: compute beats issued while the window lacked steps of its "
+                      "pass that the operand feeder had not brought yet (such a beat may retire "
+                      "fewer steps than the C++ model's full window)"},
+  };
+  uint32_t offset = 0x100;
+  for (const auto& c : counters) {
+    r.push_back(
+        {offset, std::string(c[0]) + "_LO", "RO", std::string(c[1]) + "; reading LO latches HI"});
+    r.push_back({offset + 4, std::string(c[0]) + "_HI", "RO", "high word latched by the LO read"});
+    offset += 8;
+  }
+  return r;
+}
+
+std::vector<RegisterField> buildRegisterFields() {
+  // The bit positions the register descriptions above state in prose.
+  return {
+      {"STATUS", "BUSY", 0, 1},
+      {"STATUS", "QUEUE_FULL", 1, 1},
+      {"STATUS", "ERROR_PENDING", 2, 1},
+      {"STATUS", "RESP_VALID", 3, 1},
+      {"ERROR", "CODE", 0, 8},
+      {"ERROR", "FUNCT", 8, 7},
+      {"IRQ_ENABLE", "IDLE", 0, 1},
+      {"IRQ_ENABLE", "ERROR", 1, 1},
+      {"IRQ_STATUS", "IDLE", 0, 1},
+      {"IRQ_STATUS", "ERROR", 1, 1},
+      {"HW_FEATURES", "WS", 0, 1},
+      {"HW_FEATURES", "OS", 1, 1},
+      {"HW_FEATURES", "TENSORDASH", 2, 1},
+      {"HW_FEATURES", "BOVEDA", 3, 1},
+  };
+}
+
+const Field& findField(const std::vector<Field>& fields, const std::string& name,
+                       const std::string& cmd) {
+  for (const Field& f : fields)
+    if (f.name == name)
+      return f;
+  throw std::logic_error("ISA: command " + cmd + " has no field " + name);
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string upper(std::string s) {
+  for (char& ch : s)
+    ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+} // namespace
+
+const Field& Command::rs1Field(const std::string& f) const {
+  return findField(rs1, f, name);
+}
+const Field& Command::rs2Field(const std::string& f) const {
+  return findField(rs2, f, name);
+}
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = buildCommands();
+  return table;
+}
+
+const Command& command(const std::string& name) {
+  for (const Command& c : commands())
+    if (c.name == name)
+      return c;
+  throw std::logic_error("ISA: no command " + name);
+}
+
+const std::vector<ErrorCode>& errorCodes() {
+  static const std::vector<ErrorCode> table = buildErrors();
+  return table;
+}
+
+int errorCode(const std::string& name) {
+  for (const ErrorCode& e : errorCodes())
+    if (e.name == name)
+      return e.code;
+  throw std::logic_error("ISA: no error code " + name);
+}
+
+const std::vector<CounterEvent>& counterEvents() {
+  static const std::vector<CounterEvent> table = buildEvents();
+  return table;
+}
+
+const std::vector<Register>& registers() {
+  static const std::vector<Register> table = buildRegisters();
+  return table;
+}
+
+const std::vector<RegisterField>& registerFields() {
+  static const std::vector<RegisterField> table = buildRegisterFields();
+  return table;
+}
+
+uint32_t registerOffset(const std::string& name) {
+  for (const Register& r : registers())
+    if (r.name == name)
+      return r.offset;
+  throw std::logic_error("ISA: no register " + name);
+}
+
+std::string referenceMarkdown() {
+  std::ostringstream os;
+  os << "### Commands\n\n| funct | command | queue | gemmini.h | summary "
+        "|\n|---|---|---|---|---|\n";
+  auto queueName = [](Queue q) {
+    switch (q) {
+    case Queue::Load:
+      return "load";
+    case Queue::Store:
+      return "store";
+    case Queue::Execute:
+      return "execute";
+    case Queue::Immediate:
+      return "immediate";
+    }
+    return "";
+  };
+  for (const Command& c : commands())
+    os << "| " << c.funct
+       << (c.configType >= 0 ? " (rs1[1:0] = " + std::to_string(c.configType) + ")" : "") << " | `"
+       << c.name << "` | " << queueName(c.queue) << " | `" << c.gemminiName << "` | " << c.summary
+       << " |\n";
+  for (const Command& c : commands()) {
+    os << "\n#### `" << c.name
+       << "` operands\n\n| operand | bits | field | meaning |\n|---|---|---|---|\n";
+    auto rows = [&](const char* reg, const std::vector<Field>& fields) {
+      for (const Field& f : fields)
+        os << "| " << reg << " | " << f.lsb + f.width - 1 << ":" << f.lsb << " | `" << f.name
+           << "` | " << f.doc << " |\n";
+    };
+    rows("rs1", c.rs1);
+    rows("rs2", c.rs2);
+    if (c.writesRd)
+      os << "| rd | 63:0 | `value` | the selected counter (zero-extended) |\n";
+  }
+  os << "\n### Error codes\n\n| code | name | cause |\n|---|---|---|\n";
+  for (const ErrorCode& e : errorCodes())
+    os << "| " << e.code << " | `" << e.name << "` | " << e.doc << " |\n";
+  os << "\n### Counter events\n\n| id | kind | name | counts |\n|---|---|---|---|\n";
+  for (const CounterEvent& e : counterEvents())
+    os << "| " << e.id << " | " << (e.external ? "external (rs1[31] = 1)" : "event") << " | `"
+       << e.name << "` | " << e.doc << " |\n";
+  os << "\n### Control registers (AXI4-Lite, 32-bit)\n\n| offset | name | access | meaning "
+        "|\n|---|---|---|---|\n";
+  for (const Register& r : registers())
+    os << "| " << hex(r.offset) << " | `" << r.name << "` | " << r.access << " | " << r.doc
+       << " |\n";
+  return os.str();
+}
+
+std::string cHeader(const std::string& generator) {
+  std::ostringstream os;
+  os << "// Generated by " << generator
+     << " from the ISA table (spec/hw/src/isa.cpp). Do not edit.\n"
+        "// Brickyard's command encodings (Gemmini-compatible), control registers, error codes "
+        "and\n"
+        "// counter events. See docs/isa.md.\n"
+        "#ifndef BRICKYARD_ISA_H\n#define BRICKYARD_ISA_H\n\n";
+  os << "/* Commands: RoCC funct7 values. */\n";
+  for (const Command& c : commands()) {
+    if (c.configType >= 0)
+      os << "#define BY_CONFIG_TYPE_" << c.name.substr(7) << " " << c.configType << "\n";
+    else
+      os << "#define BY_FUNCT_" << c.name << " " << c.funct << "\n";
+  }
+  os << "#define BY_FUNCT_CONFIG " << kConfig << "\n";
+  os << "\n/* Operand fields: BY_<COMMAND>_<RS>_<FIELD>_SHIFT and _MASK (mask before shifting). "
+        "*/\n";
+  for (const Command& c : commands()) {
+    auto fields = [&](const char* reg, const std::vector<Field>& list) {
+      for (const Field& f : list) {
+        const std::string base = "BY_" + c.name + "_" + reg + "_" + upper(f.name);
+        os << "#define " << base << "_SHIFT " << f.lsb << "\n";
+        os << "#define " << base << "_MASK " << hex(f.mask()) << "ULL\n";
+      }
+    };
+    fields("RS1", c.rs1);
+    fields("RS2", c.rs2);
+  }
+  os << "\n/* Local addresses. */\n"
+     << "#define BY_LOCAL_ACC_BIT " << kLocalAccBit << "\n"
+     << "#define BY_LOCAL_ACCUMULATE_BIT " << kLocalAccumulateBit << "\n"
+     << "#define BY_LOCAL_FULL_BIT " << kLocalFullBit << "\n"
+     << "#define BY_LOCAL_ROW_MASK " << hex((1ull << kLocalRowBits) - 1) << "u\n"
+     << "#define BY_GARBAGE_ADDR " << hex(kGarbageAddr) << "u\n"
+     << "#define BY_ACC_SCALE_KEEP " << hex(kAccScaleKeep) << "u\n"
+     << "#define BY_ACT_NONE " << kActNone << "\n#define BY_ACT_RELU " << kActRelu << "\n"
+     << "#define BY_DATAFLOW_OS " << kDataflowOS << "\n#define BY_DATAFLOW_WS " << kDataflowWS
+     << "\n";
+  os << "\n/* Control registers (byte offsets from the accelerator's base address). */\n";
+  for (const Register& r : registers())
+    os << "#define BY_REG_" << r.name << " " << hex(r.offset) << "u\n";
+  os << "\n/* Register bit fields: BY_REG_<REGISTER>_<FIELD>_SHIFT and _MASK (mask before "
+        "shifting). */\n";
+  for (const RegisterField& f : registerFields()) {
+    const std::string base = "BY_REG_" + f.reg + "_" + f.name;
+    os << "#define " << base << "_SHIFT " << f.lsb << "\n";
+    os << "#define " << base << "_MASK " << hex((1ull << f.width) - 1) << "u\n";
+  }
+  os << "\n/* Error codes (ERROR register bits 7:0). */\n";
+  for (const ErrorCode& e : errorCodes())
+    os << "#define BY_ERROR_" << e.name << " " << e.code << "\n";
+  os << "\n/* COUNTER_OP events; external ones need rs1[31] = 1. */\n";
+  for (const CounterEvent& e : counterEvents())
+    os << "#define BY_EVENT_" << e.name << " " << e.id << (e.external ? " /* external */" : "")
+       << "\n";
+  os << "#define BY_NUM_COUNTERS " << kNumCounters << "\n";
+  os << "\n#endif /* BRICKYARD_ISA_H */\n";
+  return os.str();
+}
+
+} // namespace by::hw::isa
