@@ -7,6 +7,7 @@
 #include "hw/design.h"
 #include "vlog/printer.h"
 
+#include <functional>
 #include <gtest/gtest.h>
 #include <sstream>
 
@@ -114,6 +115,56 @@ TEST(Vlog, DependencyOrderPutsChildrenFirst) {
   vlog::Design bad;
   bad.modules = {top};
   EXPECT_THROW(bad.dependencyOrder(), std::logic_error);
+}
+
+// Every instance connection must name a real port (and parameter) of the child, once, and
+// every input of the child must be connected.
+TEST(Vlog, InstancesConnectRealPorts) {
+  vlog::Module leaf("by_leaf", "l");
+  leaf.param("Width", "8");
+  leaf.input("a_i", vlog::Type::bits("Width"));
+  leaf.input("b_i", vlog::Type::bit());
+  leaf.output("y_o", vlog::Type::bit());
+  auto check = [&](const std::function<void(vlog::InstanceItem&)>& fill) {
+    vlog::Module top("by_top", "t");
+    fill(top.body().genFor("i", "2", "gen_i").instance("by_leaf", "u_leaf"));
+    vlog::Design d;
+    d.modules = {top, leaf};
+    std::string error;
+    try {
+      d.dependencyOrder();
+    } catch (const std::logic_error& e) {
+      error = e.what();
+    }
+    return error;
+  };
+  EXPECT_EQ(check([](vlog::InstanceItem& i) {
+              i.params = {{"Width", "4"}};
+              i.conns = {{"a_i", "x"}, {"b_i", "y"}, {"y_o", "z"}};
+            }),
+            "");
+  EXPECT_EQ(check([](vlog::InstanceItem& i) {
+              i.conns = {{"a_i", "x"}, {"b_i", "y"}};
+            }),
+            "")
+      << "an output may stay open";
+  EXPECT_EQ(check([](vlog::InstanceItem& i) {
+              i.conns = {{"a_i", "x"}, {"b_i", "y"}, {"c_i", "z"}};
+            }),
+            "module 'by_top', instance u_leaf of by_leaf: 'c_i' is not a port of by_leaf");
+  EXPECT_EQ(check([](vlog::InstanceItem& i) {
+              i.conns = {{"a_i", "x"}};
+            }),
+            "module 'by_top', instance u_leaf of by_leaf: input 'b_i' is not connected");
+  EXPECT_EQ(check([](vlog::InstanceItem& i) {
+              i.conns = {{"a_i", "x"}, {"b_i", "y"}, {"a_i", "w"}};
+            }),
+            "module 'by_top', instance u_leaf of by_leaf: port 'a_i' is connected twice");
+  EXPECT_EQ(check([](vlog::InstanceItem& i) {
+              i.params = {{"Depth", "4"}};
+              i.conns = {{"a_i", "x"}, {"b_i", "y"}};
+            }),
+            "module 'by_top', instance u_leaf of by_leaf: 'Depth' is not a parameter of by_leaf");
 }
 
 class EmittedRtl : public ::testing::TestWithParam<std::string> {};

@@ -83,11 +83,16 @@ Stmts& Stmts::caseOf(const std::string& subject,
   return *this;
 }
 
-Stmts& Stmts::forLoop(const std::string& var, const std::string& count, const Fill& body) {
+Stmts& Stmts::forLoop(const std::string& var, const std::string& count, const Fill& body,
+                      bool down) {
   Stmts b;
   body(b);
-  lines_.emplace_back(0, "for (int " + var + " = 0; " + var + " < " + count + "; " + var +
-                             "++) begin");
+  if (down)
+    lines_.emplace_back(0, "for (int " + var + " = " + count + " - 1; " + var + " >= 0; " + var +
+                               "--) begin");
+  else
+    lines_.emplace_back(0, "for (int " + var + " = 0; " + var + " < " + count + "; " + var +
+                               "++) begin");
   append(b, 1);
   lines_.emplace_back(0, "end");
   return *this;
@@ -211,7 +216,54 @@ const Module* Design::find(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+// Every instance of `parent` in `body` against the module it instantiates: each connection and
+// parameter override names a port or parameter of the child, none twice, and every input of
+// the child is connected (an unconnected input would float; outputs may be left open).
+void checkInstances(const Design& d, const Module& parent, const Body& body) {
+  for (const Item& item : body.items()) {
+    if (const auto* loop = std::get_if<GenForItem>(&item)) {
+      checkInstances(d, parent, *loop->body);
+    } else if (const auto* cond = std::get_if<GenIfItem>(&item)) {
+      checkInstances(d, parent, *cond->then);
+      if (cond->otherwise)
+        checkInstances(d, parent, *cond->otherwise);
+    } else if (const auto* inst = std::get_if<InstanceItem>(&item)) {
+      const Module* child = d.find(inst->module);
+      if (!child)
+        continue; // reported by dependencyOrder()
+      auto fail = [&](const std::string& why) {
+        throw std::logic_error("module '" + parent.name() + "', instance " + inst->name + " of " +
+                               child->name() + ": " + why);
+      };
+      std::set<std::string> seen;
+      for (const auto& [name, value] : inst->params) {
+        const auto& ps = child->params();
+        if (std::none_of(ps.begin(), ps.end(), [&](const Param& p) { return p.name == name; }))
+          fail("'" + name + "' is not a parameter of " + child->name());
+        if (!seen.insert("#" + name).second)
+          fail("parameter '" + name + "' is set twice");
+      }
+      for (const auto& [name, signal] : inst->conns) {
+        const auto& ports = child->ports();
+        if (std::none_of(ports.begin(), ports.end(), [&](const Port& p) { return p.name == name; }))
+          fail("'" + name + "' is not a port of " + child->name());
+        if (!seen.insert(name).second)
+          fail("port '" + name + "' is connected twice");
+      }
+      for (const Port& p : child->ports())
+        if (p.dir == Dir::Input && !seen.count(p.name))
+          fail("input '" + p.name + "' is not connected");
+    }
+  }
+}
+
+} // namespace
+
 std::vector<const Module*> Design::dependencyOrder() const {
+  for (const Module& m : modules)
+    checkInstances(*this, m, m.body());
   std::vector<const Module*> order;
   std::set<std::string> done, active;
   std::function<void(const Module&)> visit = [&](const Module& m) {

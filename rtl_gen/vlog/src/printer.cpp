@@ -66,8 +66,11 @@ void checkBody(const Module& m, const Body& body, std::set<std::string>& names) 
       if (!endsWith(e->typeName, "_e"))
         nameError(m, e->typeName, "is an enum type and must end in _e");
       declare(e->typeName);
-      for (const auto& v : e->values)
+      for (const auto& v : e->values) {
         declare(v.first);
+        if (!std::isupper(static_cast<unsigned char>(v.first[0])))
+          nameError(m, v.first, "is an enum value and must be UpperCamelCase");
+      }
       for (const auto& v : e->variables)
         declare(v);
     } else if (const auto* inst = std::get_if<InstanceItem>(&item)) {
@@ -175,6 +178,8 @@ std::string wrapExpression(const std::string& text, const std::string& indent) {
 }
 
 std::string typeText(const Type& t) {
+  if (!t.name.empty())
+    return t.name;
   std::string s = "logic";
   if (t.isSigned)
     s += " signed";
@@ -328,15 +333,25 @@ private:
     std::vector<Flop> withReset, withoutReset;
     for (const Flop& flop : f.flops)
       (flop.resetValue.empty() ? withoutReset : withReset).push_back(flop);
+    // An array register loads (and resets) element by element: Icarus and Yosys take no
+    // whole-array assignments.
+    auto load = [&](const Flop& flop, const std::string& in, const std::string& value,
+                    bool elementwise) {
+      if (flop.count.empty())
+        os_ << in << flop.q << " <= " << value << ";\n";
+      else
+        os_ << in << "for (int i = 0; i < " << flop.count << "; i++) " << flop.q
+            << "[i] <= " << value << (elementwise ? "[i]" : "") << ";\n";
+    };
     auto loads = [&](const std::vector<Flop>& list, const std::string& in) {
       for (const Flop& flop : list)
-        os_ << in << flop.q << " <= " << flop.d << ";\n";
+        load(flop, in, flop.d, true);
     };
     if (!withReset.empty()) {
       os_ << ind << "always_ff @(posedge " << f.clock << " or negedge " << f.resetN << ") begin\n";
       os_ << ind << "  if (!" << f.resetN << ") begin\n";
       for (const Flop& flop : withReset)
-        os_ << ind << "    " << flop.q << " <= " << flop.resetValue << ";\n";
+        load(flop, ind + "    ", flop.resetValue, false);
       if (f.enable.empty()) {
         os_ << ind << "  end else begin\n";
       } else {

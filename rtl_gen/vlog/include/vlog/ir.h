@@ -15,16 +15,19 @@
 
 namespace by::vlog {
 
-/// A packed logic type: a width expression (a number or a constant expression of parameters).
+/// A packed logic type: a width expression (a number or a constant expression of parameters),
+/// or a named type of the module (an enum declared with EnumItem).
 struct Type {
   std::string width = "1";
   bool isSigned = false;
+  std::string name; // a named type (e.g. state_e): printed instead of logic [..]
 
   static Type bit() { return {}; }
-  static Type bits(int n) { return {std::to_string(n), false}; }
-  static Type bits(std::string expr) { return {std::move(expr), false}; }
-  static Type sbits(std::string expr) { return {std::move(expr), true}; }
-  static Type sbits(int n) { return {std::to_string(n), true}; }
+  static Type bits(int n) { return {std::to_string(n), false, ""}; }
+  static Type bits(std::string expr) { return {std::move(expr), false, ""}; }
+  static Type sbits(std::string expr) { return {std::move(expr), true, ""}; }
+  static Type sbits(int n) { return {std::to_string(n), true, ""}; }
+  static Type named(std::string typeName) { return {"", false, std::move(typeName)}; }
 
   /// "[7:0]", "[Width-1:0]" or "" for a single bit.
   std::string range() const;
@@ -56,7 +59,9 @@ public:
   Stmts& ifElse(const std::string& cond, const Fill& then, const Fill& otherwise = {});
   Stmts& caseOf(const std::string& subject, const std::vector<std::pair<std::string, Fill>>& arms,
                 const Fill& fallback);
-  Stmts& forLoop(const std::string& var, const std::string& count, const Fill& body);
+  /// for (int var = 0; var < count; var++), or from count-1 down to 0 when `down`.
+  Stmts& forLoop(const std::string& var, const std::string& count, const Fill& body,
+                 bool down = false);
 
   const std::vector<std::pair<int, std::string>>& lines() const { return lines_; }
 
@@ -84,6 +89,9 @@ struct DeclItem {
   std::string unpacked;  // element count of an unpacked array ("" for a plain vector)
   std::string attribute; // e.g. "mem2reg": printed as (* mem2reg *)
 };
+/// `typedef enum logic [width-1:0] {...} typeName;` with the values numbered 0, 1, ... in
+/// order (UpperCamelCase names, a comment each). Variables of the type are declared with
+/// Type::named(typeName), or listed here.
 struct EnumItem {
   std::string typeName; // e.g. state_e
   int width = 1;
@@ -100,9 +108,13 @@ struct CombItem {
 };
 /// One register: q <= d, optionally with a reset value and a load enable.
 struct Flop {
+  Flop(std::string q_, std::string d_, std::string reset = "", std::string elements = "")
+      : q(std::move(q_)), d(std::move(d_)), resetValue(std::move(reset)),
+        count(std::move(elements)) {}
   std::string q;
   std::string d;
   std::string resetValue; // empty: no reset (datapath register)
+  std::string count;      // an unpacked array of `count` elements, loaded element by element
 };
 struct FlopsItem {
   FlopsItem(std::vector<Flop> registers, std::string loadEnable = "")
@@ -221,7 +233,10 @@ struct Design {
   std::string top;
 
   const Module* find(const std::string& name) const;
-  /// Modules ordered so that every module comes after the modules it instantiates.
+  /// Modules ordered so that every module comes after the modules it instantiates. Checks the
+  /// instances first: an unknown module, a connection or parameter that is not a port or
+  /// parameter of the child, one made twice, or an input left unconnected throws
+  /// std::logic_error.
   std::vector<const Module*> dependencyOrder() const;
 };
 
