@@ -97,17 +97,6 @@ void burstSplitter(vlog::Body& b, const std::string& prefix) {
   b.assign(prefix + "_final", beats + " == CountW'(" + prefix + "_left)");
 }
 
-void firstIndex(vlog::Body& b, const std::string& count, const std::string& cond,
-                const std::string& any, const std::string& index, const std::string& width) {
-  b.logic(any, Type::bit());
-  b.logic(index, Type::bits(width));
-  b.comb().line(any + " = 1'b0;").line(index + " = '0;").forLoop("i", count, [&](vlog::Stmts& s) {
-    s.ifElse("!" + any + " && " + cond, [&](vlog::Stmts& t) {
-      t.line(any + " = 1'b1;").line(index + " = " + width + "'(i);");
-    });
-  });
-}
-
 void freeIdSearch(vlog::Body& b) {
   b.comment("ID pool: an ID is busy from its burst's address handshake until its last beat "
             "(reads) or its response (writes); new bursts take the lowest free ID.");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hw/generators.h"
+#include "search.h"
 #include "vlog/ir.h"
 
 #include <string>
@@ -37,10 +38,6 @@ void freeIdSearch(vlog::Body& b);
 /// split_addr, split_beats} on `<ch>_load` (declared and driven by the caller) and holds them
 /// stable until the handshake, so AxVALID never drops and the payload never changes early.
 void addressChannelRegister(vlog::Body& b, const std::string& ch);
-
-/// Lowest index i < count with `cond(i)` true: declares `<any>` and `<index>` (width bits).
-void firstIndex(vlog::Body& b, const std::string& count, const std::string& cond,
-                const std::string& any, const std::string& index, const std::string& width);
 
 /// Round-robin pick among `cand[Slots]`: the first candidate after `last`, wrapping around.
 /// Declares `<pick>_valid` and `<pick>_slot`.

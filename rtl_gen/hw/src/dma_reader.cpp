@@ -90,7 +90,7 @@ vlog::Module DmaReaderGenerator::build() const {
   b.comment("Requests take the lowest free slot; a request's fields stay in its slot until it "
             "is answered. Lengths above MaxBytes are clamped to MaxBytes; length 0 is answered "
             "with no data.");
-  dma::firstIndex(b, "Slots", "!slot_busy[i]", "slot_free", "alloc_slot", "SlotW");
+  firstIndex(b, "Slots", "!slot_busy[i]", "slot_free", "alloc_slot", "SlotW");
   b.logic("req_offset", Type::bits("OffsetW"), "start byte within the first beat");
   b.logic("req_base", Type::bits("BeatAddrW"), "beat address of the first beat");
   b.logic("req_len", Type::bits("LenW"));

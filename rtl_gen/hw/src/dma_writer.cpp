@@ -102,7 +102,7 @@ vlog::Module DmaWriterGenerator::build() const {
   b.comment("Requests take the lowest free slot and the next queue entry. The data is stored "
             "shifted up by the start offset, so entry beat j is bus beat j. Lengths above "
             "MaxBytes are clamped to MaxBytes; length 0 completes without bus traffic.");
-  dma::firstIndex(b, "Slots", "!slot_busy[i]", "slot_free", "alloc_slot", "SlotW");
+  firstIndex(b, "Slots", "!slot_busy[i]", "slot_free", "alloc_slot", "SlotW");
   b.logic("entry_wr_q", Type::bits("EntryW"), "next entry to fill");
   b.logic("req_offset", Type::bits("OffsetW"), "start byte within the first beat");
   b.logic("req_base", Type::bits("BeatAddrW"), "beat address of the first beat");
