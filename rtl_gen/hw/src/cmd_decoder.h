@@ -1,17 +1,64 @@
 #pragma once
 
 #include "hw/generators.h"
+#include "packed_layout.h"
+#include "state_regs.h"
+
+#include <map>
+#include <set>
+#include <string>
 
 namespace by::hw {
+
+/// Named wires for the ISA fields of the command at the decoder's head ("<prefix>_<field>" =
+/// its bits of cmd_rs1_i / cmd_rs2_i), declared on first use, so the RTL names fields instead
+/// of slicing the operands where they are used.
+class IsaFieldWires {
+public:
+  explicit IsaFieldWires(vlog::Body& b) : b_(b) {}
+  /// The wire of field `name` of `command`'s operand `reg` ("rs1"/"rs2").
+  std::string operator()(const std::string& prefix, const std::string& command,
+                         const std::string& reg, const std::string& name);
+
+private:
+  vlog::Body& b_;
+  std::set<std::string> declared_;
+};
 
 /// See cmd_decoder.cpp.
 class CmdDecoderGenerator {
 public:
-  explicit CmdDecoderGenerator(const AccelParams& p) : p_(p) {}
+  explicit CmdDecoderGenerator(const AccelParams& p);
   vlog::Module build() const;
 
 private:
+  void ports(vlog::Module& m) const;
+  void localParams(vlog::Body& b) const;
+  void configState(vlog::Body& b, StateRegs& regs) const;
+  void commandClass(vlog::Body& b, IsaFieldWires& f) const;
+  void localOperands(vlog::Body& b, IsaFieldWires& f) const;
+  void mvinChecks(vlog::Body& b, IsaFieldWires& f) const;
+  void decompressChecks(vlog::Body& b, IsaFieldWires& f) const;
+  void mvoutChecks(vlog::Body& b) const;
+  void configChecks(vlog::Body& b, IsaFieldWires& f) const;
+  void computeChecks(vlog::Body& b) const;
+  void outcome(vlog::Body& b) const;
+  void operationOut(vlog::Body& b) const;
+  void ranges(vlog::Body& b) const;
+  /// The CONFIG fields the next-state logic loads (their wires).
+  struct ConfigFields {
+    std::string aStride, cStride, exAct, shift, onlyStrides, ws, tdOff, tdSide;
+    std::string state, bstride, ldStride, shrink, ldComp;
+    std::string stStride, stAct, stScale, stComp;
+    std::map<std::string, std::string> pool;
+  };
+  ConfigFields configFields(IsaFieldWires& f) const;
+  void nextState(vlog::Stmts& n, const ConfigFields& c) const;
+  void nextConfig(vlog::Stmts& n, const ConfigFields& c) const;
+
   AccelParams p_;
+  PackedLayout ld_, st_, ex_, range_;
+  bool boveda_, td_, onChip_;
 };
 
 } // namespace by::hw
