@@ -29,11 +29,16 @@ void countVerilator(ToolRun& r) {
   }
 }
 
-// Icarus prints "file:line: warning: ...", "...: error: ..." and "sorry: ..." messages.
+// Icarus prints "file:line: warning: ...", "...: error: ..." and "sorry: ..." messages. One
+// note is not a finding: Icarus 11 does not check `unique case` (the RTL uses it where the
+// labels are distinct constants, for synthesis and for Verilator's checks) and says so once
+// per statement; the RTL is the same without the check.
 void countIcarus(ToolRun& r) {
   std::istringstream lines(r.output);
   std::string l;
   while (std::getline(lines, l)) {
+    if (l.find("Case unique/unique0 qualities are ignored") != std::string::npos)
+      continue;
     if (l.find("error") != std::string::npos || l.find("I give up") != std::string::npos)
       ++r.errors;
     else if (!l.empty())

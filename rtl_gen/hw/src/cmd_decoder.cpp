@@ -8,6 +8,7 @@
 
 #include "encodings.h"
 #include "hw/isa.h"
+#include "isa_fields.h"
 #include "op_layouts.h"
 #include "text_util.h"
 
@@ -20,34 +21,9 @@ using vlog::Type;
 
 namespace {
 
-// "MVIN_ERROR_NAME" or "COMPUTE_PRELOADED" to UpperCamelCase ("ComputePreloaded").
-std::string upperCamel(const std::string& name) {
-  std::string s;
-  bool up = true;
-  for (char ch : name) {
-    if (ch == '_') {
-      up = true;
-      continue;
-    }
-    s += up ? ch : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    up = false;
-  }
-  return s;
-}
-
-const isa::Field& isaField(const std::string& command, const std::string& reg,
-                           const std::string& name) {
-  const isa::Command& c = isa::command(command);
-  return reg == "rs1" ? c.rs1Field(name) : c.rs2Field(name);
-}
-
 // "cmd_rs2_i[47:32]" for a field of a command's operand.
 std::string slice(const std::string& command, const std::string& reg, const std::string& name) {
-  const isa::Field& f = isaField(command, reg, name);
-  const std::string vec = "cmd_" + reg + "_i";
-  if (f.width == 1)
-    return vec + "[" + num(f.lsb) + "]";
-  return vec + "[" + num(f.lsb + f.width - 1) + ":" + num(f.lsb) + "]";
+  return isaFieldSlice("cmd_", command, reg, name);
 }
 
 // "32'h3f800000"
@@ -95,17 +71,6 @@ PackedLayout poolLayout() {
 }
 
 } // namespace
-
-std::string IsaFieldWires::operator()(const std::string& prefix, const std::string& command,
-                                      const std::string& reg, const std::string& name) {
-  const std::string wire = prefix + "_" + name;
-  if (declared_.insert(wire).second) {
-    const isa::Field& f = isaField(command, reg, name);
-    b_.logic(wire, Type::bits(f.width), command + " " + reg + "." + name);
-    b_.assign(wire, slice(command, reg, name));
-  }
-  return wire;
-}
 
 CmdDecoderGenerator::CmdDecoderGenerator(const AccelParams& p)
     : p_(p), ld_(loadOpLayout(p)), st_(storeOpLayout(p)), ex_(execOpLayout(p)),

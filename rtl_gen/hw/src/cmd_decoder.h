@@ -1,6 +1,7 @@
 #pragma once
 
 #include "hw/generators.h"
+#include "isa_fields.h"
 #include "packed_layout.h"
 #include "state_regs.h"
 
@@ -9,21 +10,6 @@
 #include <string>
 
 namespace by::hw {
-
-/// Named wires for the ISA fields of the command at the decoder's head ("<prefix>_<field>" =
-/// its bits of cmd_rs1_i / cmd_rs2_i), declared on first use, so the RTL names fields instead
-/// of slicing the operands where they are used.
-class IsaFieldWires {
-public:
-  explicit IsaFieldWires(vlog::Body& b) : b_(b) {}
-  /// The wire of field `name` of `command`'s operand `reg` ("rs1"/"rs2").
-  std::string operator()(const std::string& prefix, const std::string& command,
-                         const std::string& reg, const std::string& name);
-
-private:
-  vlog::Body& b_;
-  std::set<std::string> declared_;
-};
 
 /// See cmd_decoder.cpp.
 class CmdDecoderGenerator {

@@ -64,7 +64,19 @@ Stmts& Stmts::ifElse(const std::string& cond, const Fill& then, const Fill& othe
 
 Stmts& Stmts::caseOf(const std::string& subject,
                      const std::vector<std::pair<std::string, Fill>>& arms, const Fill& fallback) {
-  lines_.emplace_back(0, "case (" + subject + ")");
+  return caseStatement("case", subject, arms, fallback);
+}
+
+Stmts& Stmts::uniqueCaseOf(const std::string& subject,
+                           const std::vector<std::pair<std::string, Fill>>& arms,
+                           const Fill& fallback) {
+  return caseStatement("unique case", subject, arms, fallback);
+}
+
+Stmts& Stmts::caseStatement(const std::string& keyword, const std::string& subject,
+                            const std::vector<std::pair<std::string, Fill>>& arms,
+                            const Fill& fallback) {
+  lines_.emplace_back(0, keyword + " (" + subject + ")");
   auto arm = [&](const std::string& label, const Fill& fill) {
     Stmts s;
     fill(s);

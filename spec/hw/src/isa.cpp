@@ -309,7 +309,7 @@ std::vector<Register> buildRegisters() {
                       "pass that the operand feeder had not brought yet (such a beat may retire "
                       "fewer steps than the C++ model's full window)"},
   };
-  uint32_t offset = 0x100;
+  uint32_t offset = kPerfRegisterBase;
   for (const auto& c : counters) {
     r.push_back(
         {offset, std::string(c[0]) + "_LO", "RO", std::string(c[1]) + "; reading LO latches HI"});

@@ -59,6 +59,10 @@ public:
   Stmts& ifElse(const std::string& cond, const Fill& then, const Fill& otherwise = {});
   Stmts& caseOf(const std::string& subject, const std::vector<std::pair<std::string, Fill>>& arms,
                 const Fill& fallback);
+  /// `unique case`: the arms' labels never overlap (distinct constants), so synthesis may
+  /// build a parallel mux; a default arm is still required.
+  Stmts& uniqueCaseOf(const std::string& subject,
+                      const std::vector<std::pair<std::string, Fill>>& arms, const Fill& fallback);
   /// for (int var = 0; var < count; var++), or from count-1 down to 0 when `down`.
   Stmts& forLoop(const std::string& var, const std::string& count, const Fill& body,
                  bool down = false);
@@ -67,6 +71,8 @@ public:
 
 private:
   void append(const Stmts& inner, int extraIndent);
+  Stmts& caseStatement(const std::string& keyword, const std::string& subject,
+                       const std::vector<std::pair<std::string, Fill>>& arms, const Fill& fallback);
   std::vector<std::pair<int, std::string>> lines_; // (indent level, text)
 };
 

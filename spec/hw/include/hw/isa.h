@@ -70,6 +70,7 @@ constexpr uint32_t kAccScaleKeep = 0xffffffffu; // CONFIG_ST acc_scale that keep
 constexpr uint32_t kFloatOne = 0x3f800000u;     // 1.0f
 constexpr uint32_t kIdValue = 0x42594431u;      // the ID register: "BYD1"
 constexpr uint32_t kVersion = 1;                // the VERSION register: interface version
+constexpr uint32_t kPerfRegisterBase = 0x100;   // the 64-bit counters' registers (LO, HI, ...)
 
 // --- Boveda: the loader's pointer-line buffer (docs/boveda.md, "Pointer lines"). Compressed
 // MVINs read their 8-byte pointer entries through kBovedaPtrLines aligned lines of
