@@ -9,6 +9,7 @@
 #include "execute_td.h"
 
 #include "hw/generators.h"
+#include "state_regs.h"
 #include "text_util.h"
 
 namespace by::hw {
@@ -23,36 +24,41 @@ int tdDoneBits(const AccelParams& p) {
   return bits;
 }
 
-void addTdReadPorts(vlog::Module& m, const AccelParams& p) {
-  const int word = p.spWordRows * p.spElems * p.iw;
+void addTdReadPorts(vlog::Module& m) {
   for (const char* n : {"spfa", "spfb"}) {
     const std::string c = n;
     m.portGroup(std::string("Scratchpad wide read client ") + n + ": the TensorDash feeder's " +
                 (c == "spfa" ? "A tiles" : "B rows") + " (whole SRAM words).");
     m.output(c + "_valid_o", Type::bit());
     m.input(c + "_ready_i", Type::bit());
-    m.output(c + "_row_o", Type::bits(p.spRowBits));
-    m.input(c + "_rdata_i", Type::bits(word));
+    m.output(c + "_row_o", Type::bits("SpRowBits"));
+    m.input(c + "_rdata_i", Type::bits("SpWordRows*SpElems*ElemWidth"));
   }
 }
 
 void emitTdIntake(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
-  const int db = p.dimBits, w = ex.width();
-  const std::string in = "op_payload_i";
   b.comment("TensorDash pre-queue: operations wait here (two deep) before the lookahead slot; "
             "every OS compute entering it is handed to the operand feeder as a job, so that "
             "its operands are read while the operations before it compute.");
-  b.logic("pq_count_q", Type::bits(2));
-  b.logicArray("pq_payload_q", Type::bits(w), "2", "", "mem2reg");
-  b.logicArray("pq_id_q", Type::bits(p.rsIdBits), "2", "", "mem2reg");
+  b.localParam("PqDepth", "2", "the pre-queue");
+  b.localParam("PqBits", "$clog2(PqDepth+1)");
+  StateRegs regs(b);
+  regs.add("pq_count", Type::bits("PqBits"), "'0")
+      .add("pass_open", Type::bit(), "1'b0",
+           "the last operation taken was an OS compute that did not end its accumulation");
+  b.logicArray("pq_payload_q", Type::bits("ExWidth"), "PqDepth", "", "mem2reg");
+  b.logicArray("pq_id_q", Type::bits("IdBits"), "PqDepth", "", "mem2reg");
   b.logic("pq_take", Type::bit(), "an operation enters from the reservation station");
   b.logic("pq_push", Type::bit(), "... into entry pq_count_q - (pop this cycle)");
   b.logic("rs_os", Type::bit(), "the entering operation is an OS compute: a feeder job");
-  b.logic("pass_open_q", Type::bit(),
-          "the last operation taken was an OS compute that did not end its accumulation");
   b.logic("job_ready", Type::bit(), "the feeder has a free job slot");
-  b.assign("rs_os", "!" + ex.slice(in, "ws"));
-  b.assign("op_ready_o", "pq_count_q != 2'd2 && (!rs_os || job_ready)");
+  b.logic("rs_op", Type::bits("ExWidth"), "the operation entering");
+  b.assign("rs_op", "op_payload_i[ExWidth-1:0]");
+  ex.unpack(b, "rs_op", "rs_",
+            {"ws", "flip", "c_garbage", "a_garbage", "a_row", "a_rows", "a_cols", "a_stride",
+             "d_garbage", "d_row", "d_rows", "d_cols", "td_side"});
+  b.assign("rs_os", "!rs_ws");
+  b.assign("op_ready_o", "pq_count_q != PqBits'(PqDepth) && (!rs_os || job_ready)");
   b.assign("pq_take", "op_valid_i && op_ready_o");
   b.assign("pq_push", "pq_take");
   b.assign("in_valid", "pq_count_q != '0");
@@ -60,52 +66,52 @@ void emitTdIntake(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
   b.assign("in_id", "pq_id_q[0]");
   b.comment("The job: A is the COMPUTE's rs1, B its rs2 (payload fields a and d); its steps "
             "are the dense beats of the operation (A's steps or B's rows, the larger).");
-  const int laneLog2 = config::log2Exact(p.lanes);
-  const int eb = p.spElemBits;
-  b.logic("job_a_steps", Type::bits(db));
-  b.assign("job_a_steps", num(db) + "'((" + num(eb + 1) + "'(" + ex.slice(in, "a_cols") + ") + " +
-                              num(eb + 1) + "'(" + num(p.lanes - 1) + ")) >> " + num(laneLog2) +
-                              ")");
-  b.logic("job_steps", Type::bits(db));
-  b.assign("job_steps", "job_a_steps > " + ex.slice(in, "d_rows") +
-                            " ? job_a_steps : " + ex.slice(in, "d_rows"));
+  b.logic("job_a_steps", Type::bits("DimBits"));
+  b.assign("job_a_steps", "DimBits'((ColCalcBits'(rs_a_cols) + ColCalcBits'(Lanes-1)) >> " +
+                              num(config::log2Exact(p.lanes)) + ")");
+  b.logic("job_steps", Type::bits("DimBits"));
+  b.assign("job_steps", "job_a_steps > rs_d_rows ? job_a_steps : rs_d_rows");
   b.logic("job_new_pass", Type::bit(), "a flip, or the first compute after another kind");
-  b.assign("job_new_pass", ex.slice(in, "flip") + " || !pass_open_q");
-  vlog::SeqItem& q = b.sequential();
-  q.reset.line("pq_count_q <= '0;").line("pass_open_q <= 1'b0;");
-  q.clocked.line("pq_count_q <= pq_count_q + 2'(pq_take) - 2'(accept);");
-  q.clocked.ifElse("pq_take", [&](vlog::Stmts& s) {
-    s.line("pass_open_q <= rs_os && " + ex.slice(in, "c_garbage") + ";");
-  });
+  b.assign("job_new_pass", "rs_flip || !pass_open_q");
+  regs.next()
+      .line("pq_count_d = pq_count_q + PqBits'(pq_take) - PqBits'(accept);")
+      .ifElse("pq_take", [](vlog::Stmts& s) { s.line("pass_open_d = rs_os && rs_c_garbage;"); });
+  b.comment("The pre-queue's entries: the head leaves on accept, a new one lands behind.");
   vlog::SeqItem& d = b.clocked();
   d.clocked.ifElse("accept", [](vlog::Stmts& s) {
     s.line("pq_payload_q[0] <= pq_payload_q[1];").line("pq_id_q[0] <= pq_id_q[1];");
   });
-  d.clocked.ifElse("pq_push", [&](vlog::Stmts& s) {
-    s.line("pq_payload_q[1'(pq_count_q - 2'(accept))] <= " + in + "[" + num(w - 1) + ":0];");
-    s.line("pq_id_q[1'(pq_count_q - 2'(accept))] <= op_id_i;");
+  d.clocked.ifElse("pq_push", [](vlog::Stmts& s) {
+    s.line("pq_payload_q[1'(pq_count_q - PqBits'(accept))] <= rs_op;");
+    s.line("pq_id_q[1'(pq_count_q - PqBits'(accept))] <= op_id_i;");
   });
   // The feeder's job port is driven here (its instance is in emitTdArray).
   b.logic("job_valid", Type::bit());
   b.assign("job_valid", "pq_take && rs_os");
+  b.logic("unused_rs", Type::bit(), "row fields wider than a scratchpad row address");
+  b.assign("unused_rs", "^{rs_a_row, rs_d_row}");
 }
 
-void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
+void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout&) {
   const ArrayParams& a = p.array;
   const int depth = a.tdDepth, groups = p.dim / a.tdRowsPerScheduler, lanes = p.lanes;
   int cntBits = 1;
   while ((1 << cntBits) <= depth)
     ++cntBits;
-  const int rw = p.spElems * p.iw, rb = p.spRowBits;
-  const std::string in = "op_payload_i";
   b.comment("TensorDash: the operand feeder and the array (front end + mesh). A compute beat "
             "of an OS operation goes when the front end has a step (td_go); the feeder says "
             "how many operations a beat completes (td_done).");
-  b.logic("td_retire", Type::bits(cntBits), "steps it retires");
-  b.logic("td_avail", Type::bits(cntBits));
-  b.logic("td_take", Type::bits(cntBits));
-  b.logic("td_step_a", Type::bits(depth * rw));
-  b.logic("td_step_b", Type::bits(depth * rw));
+  b.localParam("TdDepth", num(depth), "window steps: lookahead + 1");
+  b.localParam("TdStepBits", num(cntBits), "holds 0..TdDepth");
+  b.localParam("TdSelBits", num(a.tdSelBits), "a lane's select");
+  b.localParam("TdLaneSelects", num(groups * lanes), "selects of a beat: groups x lanes");
+  b.localParam("TdIdleSelect", Type::bits("TdSelBits"),
+               num(a.tdSelBits) + "'d" + num(a.tdIdleSelect()), "a lane that does nothing");
+  b.logic("td_retire", Type::bits("TdStepBits"), "steps it retires");
+  b.logic("td_avail", Type::bits("TdStepBits"));
+  b.logic("td_take", Type::bits("TdStepBits"));
+  b.logic("td_step_a", Type::bits("TdDepth*SpRowWidth"));
+  b.logic("td_step_b", Type::bits("TdDepth*SpRowWidth"));
   b.logic("td_feeder_busy", Type::bit());
   b.logic("td_fe_busy", Type::bit());
   b.logic("td_short", Type::bit(), "the window is short of steps the feeder has not brought");
@@ -116,18 +122,18 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
                {"rst_ni", "rst_ni"},
                {"job_valid_i", "job_valid"},
                {"job_ready_o", "job_ready"},
-               {"job_a_zero_i", ex.slice(in, "a_garbage")},
-               {"job_a_row_i", num(rb) + "'(" + ex.slice(in, "a_row") + ")"},
-               {"job_a_rows_i", ex.slice(in, "a_rows")},
-               {"job_a_cols_i", ex.slice(in, "a_cols")},
-               {"job_a_stride_i", ex.slice(in, "a_stride")},
-               {"job_b_zero_i", ex.slice(in, "d_garbage")},
-               {"job_b_row_i", num(rb) + "'(" + ex.slice(in, "d_row") + ")"},
-               {"job_b_rows_i", ex.slice(in, "d_rows")},
-               {"job_b_cols_i", ex.slice(in, "d_cols")},
+               {"job_a_zero_i", "rs_a_garbage"},
+               {"job_a_row_i", "SpRowBits'(rs_a_row)"},
+               {"job_a_rows_i", "rs_a_rows"},
+               {"job_a_cols_i", "rs_a_cols"},
+               {"job_a_stride_i", "rs_a_stride"},
+               {"job_b_zero_i", "rs_d_garbage"},
+               {"job_b_row_i", "SpRowBits'(rs_d_row)"},
+               {"job_b_rows_i", "rs_d_rows"},
+               {"job_b_cols_i", "rs_d_cols"},
                {"job_steps_i", "job_steps"},
                {"job_new_pass_i", "job_new_pass"},
-               {"job_side_i", ex.slice(in, "td_side")},
+               {"job_side_i", "rs_td_side"},
                {"spa_valid_o", "spfa_valid_o"},
                {"spa_ready_i", "spfa_ready_i"},
                {"spa_row_o", "spfa_row_o"},
@@ -146,8 +152,8 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
                {"short_o", "td_short"},
                {"busy_o", "td_feeder_busy"}};
   }
-  b.logic("td_sel", Type::bits(groups * lanes * a.tdSelBits), "selects of the beat in the mesh");
-  b.logic("td_adv", Type::bits(cntBits), "steps its window moved");
+  b.logic("td_sel", Type::bits("TdLaneSelects*TdSelBits"), "selects of the beat in the mesh");
+  b.logic("td_adv", Type::bits("TdStepBits"), "steps its window moved");
   b.logic("td_stall", Type::bit(), "... held back by the lockstep");
   b.logic("td_out_beat", Type::bit());
   b.logic("td_out_last", Type::bit());
@@ -180,119 +186,100 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
   }
   b.blank();
 
-  // ---------------------------------------------------------------- counters
   // A group's selects apply to its rows_per_scheduler PE rows and, through them, to every PE
   // column; a beat that retires `adv` steps spent adv*groups*lanes lane-steps of the dense
   // array's time on them, of which the non-idle lanes did products.
-  const int perLane = a.tdRowsPerScheduler * p.dim; // MACs of one select: its rows x columns
-  const int nl = groups * lanes;
-  int cb = 1;
-  while ((1LL << cb) <= nl)
-    ++cb;
   b.comment("MAC counters of the beat in the mesh: a non-idle lane select is one product in "
             "each of its group's PE rows and in every PE column.");
-  b.logic("td_issued", Type::bits(cb), "non-idle lane selects of the beat");
-  std::string sum;
-  for (int k = 0; k < nl; ++k)
-    sum += (k ? " + " : "") + num(cb) + "'(td_sel[" + num(k * a.tdSelBits) +
-           " +: " + num(a.tdSelBits) + "] != " + num(a.tdSelBits) + "'d" + num(a.tdIdleSelect()) +
-           ")";
-  b.assign("td_issued", sum);
-  const int macBits = macCountBits(p);
+  b.localParam("TdIssuedBits", "$clog2(TdLaneSelects+1)");
+  b.logic("td_issued", Type::bits("TdIssuedBits"), "non-idle lane selects of the beat");
+  b.comb().line("td_issued = '0;").forLoop("k", "TdLaneSelects", [](vlog::Stmts& s) {
+    s.line("td_issued = td_issued + TdIssuedBits'(td_sel[k*TdSelBits +: TdSelBits] != "
+           "TdIdleSelect);");
+  });
   b.logic("td_beat_in_mesh", Type::bit());
   b.assign("td_beat_in_mesh", "d_valid_q && d_td_q");
-  b.assign("macs_skipped_o", "td_beat_in_mesh ? " + num(macBits) + "'((" + num(macBits) +
-                                 "'(td_adv) * " + num(macBits) + "'d" + num(nl) + " - " +
-                                 num(macBits) + "'(td_issued)) * " + num(macBits) + "'d" +
-                                 num(perLane) + ") : '0");
+  b.assign("macs_skipped_o",
+           "td_beat_in_mesh ?\n"
+           "      MacBits'((MacBits'(td_adv) * MacBits'(TdLaneSelects) - MacBits'(td_issued)) *\n"
+           "               MacBits'(TdSelectMacs)) : '0");
   b.assign("window_stall_o", "td_beat_in_mesh && td_stall");
   b.assign("feed_stall_o", "is_compute && !cur_ws && !td_go");
   b.assign("short_beat_o", "td_beat_go && td_short");
-  b.logic("unused_td", Type::bits(2));
+  b.logic("unused_td", Type::bits("2"));
   b.assign("unused_td", "{td_out_beat, td_out_last}");
-  (void)p;
 }
 
-} // namespace by::hw
-
-namespace by::hw {
-
-void emitTdDTransposer(vlog::Body& b, const AccelParams& p) {
-  const int db = p.dimBits, rb = p.localRowBits;
+void emitTdDTransposer(vlog::Body& b, const AccelParams&) {
   b.comment("D transposer (B-scheduled flips): the array accumulates C transposed, so row s "
             "of its preload is column s of D. The flipping operation's D rows are read into "
             "dt_q first (one per cycle through the spd / acc clients, as OutWidth values, zero "
             "past D's rows and cols); its flip is planned once they are all there.");
-  b.logicArray("dt_q", Type::bits(p.dim * p.ow), "Dim", "row c holds D[c][.]", "mem2reg");
-  b.logic("dt_i_q", Type::bits(db), "next row to load");
+  StateRegs regs(b);
+  regs.add("dt_i", Type::bits("DimBits"), "'0", "next row to load")
+      .add("dt_ret", Type::bit(), "1'b0", "a D row arrives this cycle");
+  b.logicArray("dt_q", Type::bits("Dim*OutWidth"), "Dim", "row c holds D[c][.]", "mem2reg");
   b.logic("dt_want", Type::bit(), "the current operation needs its D transposed");
   b.logic("dt_real", Type::bit(), "row dt_i_q is one of D's (else zero)");
   b.logic("dt_go", Type::bit(), "row dt_i_q is read (granted) or zeroed this cycle");
-  b.logic("dt_ret_q", Type::bit(), "a D row arrives this cycle");
-  const int ib = std::max(1, config::log2Exact(p.dim));
-  b.logic("dt_ret_row_q", Type::bits(ib));
+  b.logic("dt_ret_row_q", Type::bits("IdxBits"));
   b.logic("dt_ret_acc_q", Type::bit());
-  b.logic("dt_in", Type::bits(p.dim * p.ow), "the arriving row, as OutWidth values");
-  b.logic("dt_col", Type::bits(p.dim * p.ow), "column d_dt_col_q: element c is D[c][s]");
+  b.logic("dt_in", Type::bits("Dim*OutWidth"), "the arriving row, as OutWidth values");
+  b.logic("dt_col", Type::bits("Dim*OutWidth"), "column d_dt_col_q: element c is D[c][s]");
   b.assign("ev_tr", "ev_on_cur && !cur_ws && cur_td_side");
   b.assign("dt_want", "cur_valid_q && !cur_ws && cur_td_side && cur_flip && !cur_flipped_q &&\n"
-                      "      !cur_bd_garbage && !dt_ready_q && dt_i_q != " +
-                          num(db) + "'(Dim)");
+                      "      !cur_bd_garbage && !dt_ready_q && dt_i_q != DimBits'(Dim)");
   b.assign("dt_real", "dt_i_q < cur_bd_rows");
   b.assign("dt_rd_sp", "dt_want && dt_real && !cur_bd_acc");
   b.assign("dt_rd_acc", "dt_want && dt_real && cur_bd_acc");
-  b.assign("dt_row", num(rb + 1) + "'(cur_bd_row) + " + num(rb + 1) + "'(dt_i_q)");
+  b.assign("dt_row", "RowAddrBits'(cur_bd_row) + RowAddrBits'(dt_i_q)");
   b.assign("dt_go", "dt_want && (!dt_real || (cur_bd_acc ? acc_ready_i : spd_ready_i))");
-  {
-    vlog::Body& e = b.genFor("c", "Dim", "gen_dt");
-    e.logic("sp", Type::sbits("ElemWidth"), "element c of a scratchpad row");
-    e.assign("sp", "spd_rdata_i[c*ElemWidth +: ElemWidth]");
-    e.assign(
-        "dt_in[c*OutWidth +: OutWidth]",
-        "32'(c) >= 32'(cur_bd_cols) ? '0 : dt_ret_acc_q ? acc_rdata_i[c*AccWidth +: OutWidth] :\n"
-        "        OutWidth'(sp)");
-    e.logic("row", Type::bits(p.dim * p.ow));
-    e.assign("row", "dt_q[c]");
-    e.assign("dt_col[c*OutWidth +: OutWidth]", "row[32'(d_dt_col_q)*OutWidth +: OutWidth]");
-  }
-  vlog::SeqItem& q = b.sequential();
-  q.reset.line("dt_i_q <= '0;").line("dt_ready_q <= 1'b0;").line("dt_ret_q <= 1'b0;");
-  q.clocked.line("dt_ret_q <= dt_go && dt_real;");
-  q.clocked.ifElse("dt_go",
-                   [&](vlog::Stmts& s) { s.line("dt_i_q <= dt_i_q + " + num(db) + "'d1;"); });
-  q.clocked.comment("All rows in (the last read has arrived): the flip can be planned.");
-  q.clocked.ifElse("dt_i_q == " + num(db) + "'(Dim) && !dt_ret_q && !dt_ready_q",
-                   [](vlog::Stmts& s) { s.line("dt_ready_q <= 1'b1;").line("dt_i_q <= '0;"); });
-  q.clocked.ifElse("beat_go && flip_op && ev_tr",
-                   [](vlog::Stmts& s) { s.line("dt_ready_q <= 1'b0;"); });
+  vlog::Body& e = b.genFor("c", "Dim", "gen_dt");
+  e.logic("sp", Type::sbits("ElemWidth"), "element c of a scratchpad row");
+  e.assign("sp", "spd_rdata_i[c*ElemWidth +: ElemWidth]");
+  e.assign("dt_in[c*OutWidth +: OutWidth]",
+           "32'(c) >= 32'(cur_bd_cols) ? '0 : dt_ret_acc_q ? acc_rdata_i[c*AccWidth +: OutWidth] "
+           ":\n        OutWidth'(sp)");
+  e.logic("row", Type::bits("Dim*OutWidth"));
+  e.assign("row", "dt_q[c]");
+  e.assign("dt_col[c*OutWidth +: OutWidth]", "row[32'(d_dt_col_q)*OutWidth +: OutWidth]");
+  vlog::Stmts& n = regs.next();
+  n.line("dt_ready_d = dt_ready_q;");
+  n.line("dt_ret_d = dt_go && dt_real;");
+  n.ifElse("dt_go", [](vlog::Stmts& s) { s.line("dt_i_d = dt_i_q + DimBits'(1);"); });
+  n.comment("All rows in (the last read has arrived): the flip can be planned.");
+  n.ifElse("dt_i_q == DimBits'(Dim) && !dt_ret_q && !dt_ready_q",
+           [](vlog::Stmts& s) { s.line("dt_ready_d = 1'b1;").line("dt_i_d = '0;"); });
+  n.ifElse("beat_go && flip_op && ev_tr", [](vlog::Stmts& s) { s.line("dt_ready_d = 1'b0;"); });
+  b.comment("D's rows, stored as they arrive (a row past D's is zeroed without a read).");
   vlog::SeqItem& d = b.clocked();
-  d.clocked.ifElse("dt_go", [&](vlog::Stmts& s) {
-    s.line("dt_ret_row_q <= " + num(ib) + "'(dt_i_q);").line("dt_ret_acc_q <= cur_bd_acc;");
-    s.ifElse("!dt_real", [&](vlog::Stmts& t) { t.line("dt_q[" + num(ib) + "'(dt_i_q)] <= '0;"); });
+  d.clocked.ifElse("dt_go", [](vlog::Stmts& s) {
+    s.line("dt_ret_row_q <= IdxBits'(dt_i_q);").line("dt_ret_acc_q <= cur_bd_acc;");
+    s.ifElse("!dt_real", [](vlog::Stmts& t) { t.line("dt_q[IdxBits'(dt_i_q)] <= '0;"); });
   });
   d.clocked.ifElse("dt_ret_q", [](vlog::Stmts& s) { s.line("dt_q[dt_ret_row_q] <= dt_in;"); });
 }
 
-void emitTdTransposedDrain(vlog::Body& b, const AccelParams& p) {
-  const int db = p.dimBits, rb = p.localRowBits, ib = std::max(1, config::log2Exact(p.dim));
+void emitTdTransposedDrain(vlog::Body& b, const AccelParams&) {
   b.comment("C transposer (B-scheduled accumulations): their drained rows are columns of C. "
             "Each is collected into a buffer (two, so a drain can collect while the previous "
             "one is written out); the last one starts the write-out of the rows of C, one per "
             "cycle. Beats whose result is written wait while their write could meet it.");
-  b.logicArray("wo_q", Type::bits(p.dim * p.ow), "2*Dim", "row i of buffer k at k*Dim + i",
+  StateRegs regs(b);
+  regs.add("wo_fill", Type::bit(), "1'b0", "the buffer collecting")
+      .add("wo_act", Type::bit(), "1'b0", "a write-out is running")
+      .add("wo_i", Type::bits("DimBits"), "'0", "row of C written this cycle")
+      .add("wo_buf", Type::bit(), "", "the buffer written out");
+  b.logicArray("wo_q", Type::bits("Dim*OutWidth"), "2*Dim", "row i of buffer k at k*Dim + i",
                "mem2reg");
-  b.logic("wo_fill_q", Type::bit(), "the buffer collecting");
-  b.logic("wo_act_q", Type::bit(), "a write-out is running");
-  b.logic("wo_buf_q", Type::bit());
-  b.logic("wo_i_q", Type::bits(db), "row of C written this cycle");
-  b.logic("wo_row_q", Type::bits(rb));
-  b.logic("wo_stride_q", Type::bits(16));
-  b.logic("wo_rows_q", Type::bits(db));
-  b.logic("wo_cols_q", Type::bits(db));
+  b.logic("wo_row_q", Type::bits("RowBits"));
+  b.logic("wo_stride_q", Type::bits("StrideBits"));
+  b.logic("wo_rows_q", Type::bits("DimBits"));
+  b.logic("wo_cols_q", Type::bits("DimBits"));
   b.logic("wo_acc_q", Type::bit());
   b.logic("wo_accumulate_q", Type::bit());
   b.logic("wo_relu_q", Type::bit());
-  b.logic("wo_entry_q", Type::bits(2));
+  b.logic("wo_entry_q", Type::bits("OpBits"));
   b.logic("collect", Type::bit(), "a transposed drain's column arrives");
   b.logic("wo_start", Type::bit(), "... its last one (column 0)");
   b.assign("collect", "res_valid && t_tr");
@@ -301,12 +288,12 @@ void emitTdTransposedDrain(vlog::Body& b, const AccelParams& p) {
   b.assign("wb_acc", "wo_act_q ? wo_acc_q : t_acc");
   b.assign("wb_accumulate", "wo_act_q ? wo_accumulate_q : t_accumulate");
   b.assign("wb_relu", "wo_act_q ? wo_relu_q : t_relu");
-  b.assign("wb_row", "wo_act_q ? " + num(rb) + "'(" + num(rb + 16) + "'(wo_row_q) + " +
-                         num(rb + 16) + "'(wo_i_q) * " + num(rb + 16) + "'(wo_stride_q)) : t_row");
+  b.assign("wb_row", "wo_act_q ? RowBits'(RowCalcBits'(wo_row_q) + RowCalcBits'(wo_i_q) * "
+                     "RowCalcBits'(wo_stride_q)) :\n      t_row");
   b.assign("wb_cols", "wo_act_q ? wo_cols_q : t_cols");
   b.assign("wb_entry", "wo_act_q ? wo_entry_q : t_entry");
-  b.logic("wo_out", Type::bits(p.dim * p.ow));
-  b.assign("wo_out", "wo_q[{wo_buf_q, " + num(ib) + "'(wo_i_q)}]");
+  b.logic("wo_out", Type::bits("Dim*OutWidth"));
+  b.assign("wo_out", "wo_q[{wo_buf_q, IdxBits'(wo_i_q)}]");
   b.assign("wb_data", "wo_act_q ? wo_out : res_data");
   b.clocked().clocked.ifElse("collect", [&](vlog::Stmts& s) {
     s.comment("Row i of C takes element i of the drained row, in its column t_col.");
@@ -315,39 +302,36 @@ void emitTdTransposedDrain(vlog::Body& b, const AccelParams& p) {
       t.line("    res_data[i*OutWidth +: OutWidth];");
     });
   });
-  vlog::SeqItem& q = b.sequential();
-  q.reset.line("wo_fill_q <= 1'b0;").line("wo_act_q <= 1'b0;").line("wo_i_q <= '0;");
-  q.reset.line("wo_hold_q <= '0;");
-  q.clocked.ifElse("wo_act_q", [&](vlog::Stmts& s) {
+  vlog::Stmts& n = regs.next();
+  n.line("wo_hold_d = wo_hold_q;");
+  n.ifElse("wo_act_q", [](vlog::Stmts& s) {
     s.ifElse(
-        "wo_i_q + " + num(db) + "'d1 == wo_rows_q",
-        [](vlog::Stmts& t) { t.line("wo_act_q <= 1'b0;"); },
-        [&](vlog::Stmts& t) { t.line("wo_i_q <= wo_i_q + " + num(db) + "'d1;"); });
+        "wo_i_q + DimBits'(1) == wo_rows_q", [](vlog::Stmts& t) { t.line("wo_act_d = 1'b0;"); },
+        [](vlog::Stmts& t) { t.line("wo_i_d = wo_i_q + DimBits'(1);"); });
   });
-  q.clocked.ifElse("wo_start", [](vlog::Stmts& s) {
-    s.line("wo_act_q <= 1'b1;").line("wo_buf_q <= wo_fill_q;").line("wo_fill_q <= !wo_fill_q;");
-    s.line("wo_i_q <= '0;");
+  n.ifElse("wo_start", [](vlog::Stmts& s) {
+    s.line("wo_act_d = 1'b1;").line("wo_buf_d = wo_fill_q;").line("wo_fill_d = !wo_fill_q;");
+    s.line("wo_i_d = '0;");
   });
-  q.clocked.comment("The last collecting beat's result starts a write-out of up to DIM rows "
-                    "when it leaves the array: beats that write wait DIM cycles after it.");
-  q.clocked.ifElse(
+  n.comment("The last collecting beat's result starts a write-out of up to DIM rows when it "
+            "leaves the array: beats that write wait DIM cycles after it.");
+  n.ifElse(
       "beat_go && draining && dr_tr && drain_row_idx == '0",
-      [&](vlog::Stmts& s) { s.line("wo_hold_q <= " + num(db) + "'(Dim);"); },
+      [](vlog::Stmts& s) { s.line("wo_hold_d = DimBits'(Dim);"); },
       [](vlog::Stmts& s) {
         s.ifElse("wo_hold_q != '0",
-                 [](vlog::Stmts& t) { t.line("wo_hold_q <= wo_hold_q - 1'b1;"); });
+                 [](vlog::Stmts& t) { t.line("wo_hold_d = wo_hold_q - DimBits'(1);"); });
       });
-  vlog::SeqItem& d = b.clocked();
-  d.clocked.ifElse("wo_start", [](vlog::Stmts& s) {
-    s.line("wo_row_q <= t_row;")
-        .line("wo_stride_q <= t_c_stride;")
-        .line("wo_rows_q <= t_c_rows;")
-        .line("wo_cols_q <= t_cols;")
-        .line("wo_acc_q <= t_acc;")
-        .line("wo_accumulate_q <= t_accumulate;")
-        .line("wo_relu_q <= t_relu;")
-        .line("wo_entry_q <= t_entry;");
-  });
+  b.comment("The write-out's destination, from the last column's tag.");
+  b.flops(vlog::FlopsItem({{"wo_row_q", "t_row"},
+                           {"wo_stride_q", "t_c_stride"},
+                           {"wo_rows_q", "t_c_rows"},
+                           {"wo_cols_q", "t_cols"},
+                           {"wo_acc_q", "t_acc"},
+                           {"wo_accumulate_q", "t_accumulate"},
+                           {"wo_relu_q", "t_relu"},
+                           {"wo_entry_q", "t_entry"}},
+                          "wo_start"));
 }
 
 } // namespace by::hw

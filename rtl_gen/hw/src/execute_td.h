@@ -10,8 +10,9 @@
 namespace by::hw {
 
 /// Drives in_valid, in_payload and in_id (the operation offered to the lookahead slot) and
-/// op_ready_o from a two-entry pre-queue; every OS compute entering it becomes a feeder job.
-/// Uses accept (the lookahead slot takes in_*).
+/// op_ready_o from a two-entry pre-queue (registers pq_count, pass_open; storage pq_payload,
+/// pq_id); every OS compute entering it becomes a feeder job (job_*). Uses accept (the
+/// lookahead slot takes in_*).
 void emitTdIntake(vlog::Body& b, const AccelParams& p, const PackedLayout& ex);
 
 /// The feeder, the TensorDash array and the MAC counters of its beats. Drives td_go,
@@ -21,19 +22,21 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout& ex);
 
 /// The D transposer: a B-scheduled operation's array holds C transposed, so its initial
 /// accumulators are D transposed. Reads the current flipping operation's D rows ahead (through
-/// the spd / acc clients, dt_rd_*), and drives ev_tr, dt_ready_q and dt_col (column
-/// d_dt_col_q, the row of D^T a stream beat carries).
+/// the spd / acc clients, dt_rd_*), and drives ev_tr, dt_ready_d (the controller's register)
+/// and dt_col (column d_dt_col_q, the row of D^T a stream beat carries).
 void emitTdDTransposer(vlog::Body& b, const AccelParams& p);
 
 /// The C transposer: a B-scheduled accumulation drains columns of C (tag tr); they are
 /// collected in one of two buffers and written out as rows. Drives wb_* (the row written this
-/// cycle) and wo_hold_q (beats with a write wait while a write-out could overlap them).
+/// cycle) and wo_hold_d, the controller's register of how long beats with a write wait while a
+/// write-out could overlap them.
 void emitTdTransposedDrain(vlog::Body& b, const AccelParams& p);
 
 /// Bits of a count of operations one TensorDash beat completes (up to lookahead+1).
 int tdDoneBits(const AccelParams& p);
 
-/// Ports of the feeder's two wide scratchpad read clients (A tiles, B rows).
-void addTdReadPorts(vlog::Module& m, const AccelParams& p);
+/// Ports of the feeder's two wide scratchpad read clients (A tiles, B rows), sized by the
+/// module parameters SpRowBits, SpWordRows, SpElems and ElemWidth.
+void addTdReadPorts(vlog::Module& m);
 
 } // namespace by::hw

@@ -15,7 +15,14 @@ StateRegs& StateRegs::add(const std::string& name, const vlog::Type& type, const
     body_.logicArray(name + "_q", type, count, comment, "mem2reg");
     body_.logicArray(name + "_d", type, count, "", "mem2reg");
   }
-  regs_.push_back({name, reset, count});
+  regs_.push_back({name, reset, count, false});
+  return *this;
+}
+
+StateRegs& StateRegs::addDriven(const std::string& name, const vlog::Type& type,
+                                const std::string& reset, const std::string& comment) {
+  add(name, type, reset, comment);
+  regs_.back().driven = true;
   return *this;
 }
 
@@ -29,6 +36,8 @@ vlog::Stmts& StateRegs::next() {
   body_.flops(vlog::FlopsItem(flops));
   vlog::Stmts& n = body_.comb();
   for (const Reg& r : regs_) {
+    if (r.driven)
+      continue;
     if (r.count.empty())
       n.line(r.name + "_d = " + r.name + "_q;");
     else

@@ -29,6 +29,11 @@ public:
   StateRegs& add(const std::string& name, const vlog::Type& type, const std::string& reset,
                  const std::string& comment = "", const std::string& count = "");
 
+  /// Declares name_q and name_d of a register whose next value the caller drives itself (an
+  /// assign of name_d): the flops load it, the always_comb block leaves it alone.
+  StateRegs& addDriven(const std::string& name, const vlog::Type& type, const std::string& reset,
+                       const std::string& comment = "");
+
   /// Emits the flops and the always_comb block of the next values, with every name_d = name_q
   /// written first, and returns that block for the caller to fill. Call once, after add().
   vlog::Stmts& next();
@@ -36,6 +41,7 @@ public:
 private:
   struct Reg {
     std::string name, reset, count;
+    bool driven = false; // the caller drives name_d
   };
   vlog::Body& body_;
   std::vector<Reg> regs_;
