@@ -17,6 +17,15 @@ namespace by::hw {
 using vlog::Type;
 
 vlog::Module BovedaDecompressorGenerator::build() const {
+  vlog::Module m = ports();
+  vlog::Body& b = m.body();
+  groupDecode(b);
+  consume(b);
+  return m;
+}
+
+vlog::Module BovedaDecompressorGenerator::ports() const {
+
   vlog::Module m(names::kBovedaDecompressor,
                  "Boveda decompressor: container-stream words in, decoded groups of GroupSize "
                  "values out (docs/boveda.md). A block is announced with its length in values "
@@ -48,7 +57,11 @@ vlog::Module BovedaDecompressorGenerator::build() const {
            "malformed: a width code above ElemWidth, too few words for its values, or padding "
            "that is not zero or not exactly up to the container boundary");
 
-  vlog::Body& b = m.body();
+  return m;
+}
+
+void BovedaDecompressorGenerator::groupDecode(vlog::Body& b) const {
+
   boveda::declareGroupLocals(b, 2);
   b.localParam("FillWidth", "$clog2(BufBits+1)");
   b.localParam("SlotBits", "$clog2(GroupSize)", "a lane index");
@@ -112,6 +125,9 @@ vlog::Module BovedaDecompressorGenerator::build() const {
                      "SlotBits'(i)");
   lane.assign("values[i*ElemWidth +: ElemWidth]", "bitmap[i] ? slot[src] : '0");
   b.blank();
+}
+
+void BovedaDecompressorGenerator::consume(vlog::Body& b) const {
 
   b.comment("Consume a group once all its bits are in: the header first, then the bitmap (so "
             "that the popcount is of real bits), then the whole group. Once every word of the "
@@ -217,7 +233,6 @@ vlog::Module BovedaDecompressorGenerator::build() const {
           [](vlog::Stmts& s) {
             s.ifElse("out_ready_i", [](vlog::Stmts& t) { t.line("out_valid_q <= 1'b0;"); });
           });
-  return m;
 }
 
 } // namespace by::hw

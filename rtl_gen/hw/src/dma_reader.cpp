@@ -22,6 +22,16 @@ const char* kWires = "mem2reg";
 } // namespace
 
 vlog::Module DmaReaderGenerator::build() const {
+  vlog::Module m = ports();
+  vlog::Body& b = m.body();
+  slots(b);
+  splitQueue(b);
+  channels(b);
+  return m;
+}
+
+vlog::Module DmaReaderGenerator::ports() const {
+
   vlog::Module m(names::kDmaReader,
                  "DMA reader: an AXI4 read master. Each request (byte address, 1..MaxBytes "
                  "bytes, tag) is split into INCR bursts of full-width beats, at most MaxBurst "
@@ -58,7 +68,11 @@ vlog::Module DmaReaderGenerator::build() const {
   m.input("m_axi_rresp_i", Type::bits(2));
   m.input("m_axi_rlast_i", Type::bit());
 
-  vlog::Body& b = m.body();
+  return m;
+}
+
+void DmaReaderGenerator::slots(vlog::Body& b) const {
+
   dma::declareLocalParams(b);
   b.localParam("RespW", "MaxBytes * 8", "bits of a response");
   b.localParam("SplitCntW", "SlotW + 1", "split queue fill, 0..Slots");
@@ -119,6 +133,10 @@ vlog::Module DmaReaderGenerator::build() const {
   b.blank();
 
   // --- Split queue and splitter.
+}
+
+void DmaReaderGenerator::splitQueue(vlog::Body& b) const {
+
   b.comment("Split queue: slots in request order, waiting for their bursts to be issued. It "
             "holds each busy slot at most once, so Slots entries never overflow. When it is "
             "empty the splitter takes a new request straight from the request port, so that its "
@@ -193,6 +211,10 @@ vlog::Module DmaReaderGenerator::build() const {
   id.assign("id_pos[i]", "pos_q");
   id.assign("id_last[i]", "pos_q == last_q");
   b.blank();
+}
+
+void DmaReaderGenerator::channels(vlog::Body& b) const {
+
   b.comment("AR register: the next burst of the head request, under a free ID.");
   dma::addressChannelRegister(b, "ar");
   b.assign("ar_load", "split_valid & id_free & (~ar_valid_q | m_axi_arready_i)");
@@ -281,7 +303,6 @@ vlog::Module DmaReaderGenerator::build() const {
   b.comb().line("busy_o = 1'b0;").forLoop("i", "Slots", [](vlog::Stmts& s) {
     s.line("busy_o = busy_o | slot_busy[i];");
   });
-  return m;
 }
 
 } // namespace by::hw

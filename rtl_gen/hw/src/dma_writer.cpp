@@ -26,6 +26,17 @@ const char* kWires = "mem2reg";
 } // namespace
 
 vlog::Module DmaWriterGenerator::build() const {
+  vlog::Module m = ports();
+  vlog::Body& b = m.body();
+  requests(b);
+  awSide(b);
+  wSide(b);
+  completions(b);
+  return m;
+}
+
+vlog::Module DmaWriterGenerator::ports() const {
+
   vlog::Module m(names::kDmaWriter,
                  "DMA writer: an AXI4 write master. Each request (byte address, 1..MaxBytes "
                  "bytes of data, tag) is written with INCR bursts of full-width beats, at most "
@@ -65,7 +76,11 @@ vlog::Module DmaWriterGenerator::build() const {
   m.input("m_axi_bid_i", Type::bits("IdWidth"));
   m.input("m_axi_bresp_i", Type::bits(2));
 
-  vlog::Body& b = m.body();
+  return m;
+}
+
+void DmaWriterGenerator::requests(vlog::Body& b) const {
+
   dma::declareLocalParams(b);
   b.localParam("Entries", "2", "request queue entries");
   b.localParam("EntryW", "1", "an entry index");
@@ -143,6 +158,10 @@ vlog::Module DmaWriterGenerator::build() const {
   b.blank();
 
   // --- AW side.
+}
+
+void DmaWriterGenerator::awSide(vlog::Body& b) const {
+
   b.comment("AW side: the splitter cuts the entry at aw_ptr_q into bursts. When it has nothing "
             "to do, it takes a new request straight from the request port (the entry it is "
             "written to is then entry aw_ptr_q), so that its first burst reaches the AW register "
@@ -214,6 +233,10 @@ vlog::Module DmaWriterGenerator::build() const {
   id.assign("id_busy[i]", "busy_q");
   id.assign("id_slot[i]", "slot_q");
   b.blank();
+}
+
+void DmaWriterGenerator::wSide(vlog::Body& b) const {
+
   b.comment("AW register: the next burst of the entry, under a free ID.");
   dma::addressChannelRegister(b, "aw");
   b.assign("aw_load", "split_valid & id_free & (~aw_valid_q | m_axi_awready_i)");
@@ -276,6 +299,10 @@ vlog::Module DmaWriterGenerator::build() const {
   b.blank();
 
   // --- Completion slots.
+}
+
+void DmaWriterGenerator::completions(vlog::Body& b) const {
+
   b.comment("Per slot: taken at the request; done when all its bursts are issued and "
             "answered; free again when reported.");
   vlog::Body& slot = b.genFor("s", "Slots", "gen_slot");
@@ -342,7 +369,6 @@ vlog::Module DmaWriterGenerator::build() const {
   b.comb().line("busy_o = 1'b0;").forLoop("i", "Slots", [](vlog::Stmts& s) {
     s.line("busy_o = busy_o | slot_busy[i];");
   });
-  return m;
 }
 
 } // namespace by::hw

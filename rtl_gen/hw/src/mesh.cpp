@@ -19,8 +19,22 @@ namespace {
 const char* kWires = "mem2reg";
 } // namespace
 
+void MeshGenerator::initSizes() {
+  both_ = p_.both();
+}
+
 vlog::Module MeshGenerator::build() const {
-  const bool both = p_.both();
+  vlog::Module m = ports();
+  vlog::Body& b = m.body();
+  tileSignals(b);
+  inputSkew(b);
+  tileGrid(b);
+  outputDeskew(b);
+  return m;
+}
+
+vlog::Module MeshGenerator::ports() const {
+
   vlog::Module m(names::kMesh,
                  "Mesh: MeshRows x MeshCols tiles with pipeline registers between tiles, input "
                  "skew and output de-skew. A beat entering at cycle t leaves at t + Latency, "
@@ -37,7 +51,7 @@ vlog::Module MeshGenerator::build() const {
   m.portGroup("Input beat, aligned: the mesh skews it internally.");
   m.input("in_valid_i", Type::bit());
   m.input("in_prop_i", Type::bit(), "shadow register select, see by_pe");
-  if (both)
+  if (both_)
     m.input("in_dataflow_i", Type::bit(), "1 = weight-stationary, 0 = output-stationary");
   if (p_.hasOs)
     m.input("in_shift_i", Type::bits("ShiftWidth"), "OS result rounding right shift");
@@ -48,18 +62,22 @@ vlog::Module MeshGenerator::build() const {
   m.output("out_valid_o", Type::bit());
   m.output("out_result_o", Type::bits("MeshCols*TileCols*OutputWidth"), "per PE column");
 
-  vlog::Body& b = m.body();
+  return m;
+}
+
+void MeshGenerator::tileSignals(vlog::Body& b) const {
+
   b.localParam("Tiles", "MeshRows*MeshCols");
   b.localParam("TileA", "TileRows*AWidth", "a bits entering a tile");
   b.localParam("TileB", "TileCols*BWidth", "b bits entering a tile");
   b.localParam("TileD", "TileCols*DWidth", "preload bits entering a tile");
   b.localParam("TileOut", "TileCols*OutputWidth", "result bits leaving a tile column");
   // Control word layout: {valid, prop[, dataflow][, shift]}.
-  const int ctrlWidth = 2 + (both ? 1 : 0) + (p_.hasOs ? p_.shiftWidth : 0);
+  const int ctrlWidth = 2 + (both_ ? 1 : 0) + (p_.hasOs ? p_.shiftWidth : 0);
   b.localParam("CtrlWidth", std::to_string(ctrlWidth), "{valid, prop, dataflow?, shift?}");
   b.localParam("ValidBit", "CtrlWidth-1");
   b.localParam("PropBit", "CtrlWidth-2");
-  if (both)
+  if (both_)
     b.localParam("DataflowBit", p_.hasOs ? "ShiftWidth" : "0");
   b.blank();
 
@@ -75,12 +93,15 @@ vlog::Module MeshGenerator::build() const {
   b.logicArray("result_skewed", Type::bits("TileOut"), "MeshCols", "results before de-skew",
                kWires);
   std::string ctrlConcat = "{in_valid_i, in_prop_i";
-  if (both)
+  if (both_)
     ctrlConcat += ", in_dataflow_i";
   if (p_.hasOs)
     ctrlConcat += ", in_shift_i";
   b.assign("in_ctrl", ctrlConcat + "}");
   b.blank();
+}
+
+void MeshGenerator::inputSkew(vlog::Body& b) const {
 
   // --- Input skew.
   b.comment("Input skew: tile row tr receives its a slice tr cycles late.");
@@ -108,6 +129,9 @@ vlog::Module MeshGenerator::build() const {
     skewTop.assign("tile_ctrl_in[tc]", "top_skewed[TileB+TileD +: CtrlWidth]");
   }
   b.blank();
+}
+
+void MeshGenerator::tileGrid(vlog::Body& b) const {
 
   // --- Tile grid.
   b.comment("Tile grid with pipeline registers between tiles. Data registers load only with "
@@ -132,7 +156,7 @@ vlog::Module MeshGenerator::build() const {
                   {"out_c_o", "tile_c_out[T]"},
                   {"in_valid_i", "ctrl[ValidBit]"},
                   {"in_prop_i", "ctrl[PropBit]"}};
-    if (both)
+    if (both_)
       inst.conns.emplace_back("in_dataflow_i", "ctrl[DataflowBit]");
     if (p_.hasOs)
       inst.conns.emplace_back("in_shift_i", "ctrl[ShiftWidth-1:0]");
@@ -173,7 +197,7 @@ vlog::Module MeshGenerator::build() const {
     col.localParam("PsumLsb", "j*BWidth", "WS partial sum in the b chain");
   if (p_.hasOs)
     col.localParam("OsLsb", "j*DWidth", "OS result in the preload chain");
-  if (both) {
+  if (both_) {
     col.logic("ws_result", Type::bits("OutputWidth"));
     col.logic("os_result", Type::bits("OutputWidth"));
     col.assign("ws_result", "tile_b_out[T][PsumLsb +: OutputWidth]");
@@ -185,6 +209,9 @@ vlog::Module MeshGenerator::build() const {
     col.assign("result[ResultLsb +: OutputWidth]", "tile_c_out[T][OsLsb +: OutputWidth]");
   }
   b.blank();
+}
+
+void MeshGenerator::outputDeskew(vlog::Body& b) const {
 
   // --- Output de-skew.
   b.comment("Output de-skew: tile column tc is delayed by MeshCols-1-tc cycles so that all "
@@ -206,7 +233,6 @@ vlog::Module MeshGenerator::build() const {
                   {"data_i", "tile_ctrl_in[(MeshRows-1)*MeshCols][ValidBit]"},
                   {"data_o", "out_valid_o"}};
   }
-  return m;
 }
 
 } // namespace by::hw

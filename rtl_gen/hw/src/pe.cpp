@@ -34,14 +34,28 @@ void PeGenerator::emitTensorDashMux(vlog::Body& b) const {
   }
 }
 
+void PeGenerator::initSizes() {
+  both_ = p_.both();
+}
+
 vlog::Module PeGenerator::build() const {
-  const bool both = p_.both();
+  vlog::Module m = ports();
+  vlog::Body& b = m.body();
+  dotProduct(b);
+  weightStationary(b);
+  outputStationary(b);
+  outputsAndNextState(b);
+  return m;
+}
+
+vlog::Module PeGenerator::ports() const {
+
   vlog::Module m(names::kPe,
                  "Processing element: a dot product of Lanes input pairs per beat and two "
                  "stationary registers c1/c2. The register selected by prop is the shadow, "
                  "filled through the preload chain (d in, c out); the other is active: the WS "
                  "weights or the OS accumulator. Dataflows: " +
-                     std::string(both       ? "WS and OS (run-time select)"
+                     std::string(both_      ? "WS and OS (run-time select)"
                                  : p_.hasWs ? "WS"
                                             : "OS") +
                      ".");
@@ -56,8 +70,8 @@ vlog::Module PeGenerator::build() const {
   const std::string osOperand = p_.tensordash ? "OS operand window (" + std::to_string(p_.tdDepth) +
                                                     " steps of Lanes elements)"
                                               : "OS operands (Lanes elements)";
-  m.portGroup(both ? "b chain, moving down: WS partial sums (low OutputWidth bits) or " +
-                         osOperand + "."
+  m.portGroup(both_ ? "b chain, moving down: WS partial sums (low OutputWidth bits) or " +
+                          osOperand + "."
               : p_.hasWs ? "b chain, moving down: WS partial sums."
                          : "b chain, moving down: " + osOperand + ".");
   m.input("in_b_i", Type::bits("BWidth"));
@@ -68,12 +82,16 @@ vlog::Module PeGenerator::build() const {
   m.portGroup("Control of the beat at this PE; valid gates every state update.");
   m.input("in_valid_i", Type::bit());
   m.input("in_prop_i", Type::bit(), "shadow register: 1 = c1, 0 = c2");
-  if (both)
+  if (both_)
     m.input("in_dataflow_i", Type::bit(), "1 = weight-stationary, 0 = output-stationary");
   if (p_.hasOs)
     m.input("in_shift_i", Type::bits("ShiftWidth"), "OS result rounding right shift");
 
-  vlog::Body& b = m.body();
+  return m;
+}
+
+void PeGenerator::dotProduct(vlog::Body& b) const {
+
   b.comment("Stationary registers.");
   b.logic("c1_q", Type::bits("RegWidth"));
   b.logic("c1_d", Type::bits("RegWidth"));
@@ -87,7 +105,7 @@ vlog::Module PeGenerator::build() const {
 
   b.comment("Dot product of the lanes: sum of a[l] * mul_b[l], wrapping at AccWidth bits.");
   b.logic("mul_b", Type::bits("Lanes*InputWidth"),
-          both       ? "WS: active weights, OS: operand b"
+          both_      ? "WS: active weights, OS: operand b"
           : p_.hasWs ? "active weights"
                      : "operand b");
   b.logic("a_lane", Type::sbits("InputWidth"));
@@ -98,7 +116,7 @@ vlog::Module PeGenerator::build() const {
     emitTensorDashMux(b);
     osB = "td_b";
   }
-  if (both)
+  if (both_)
     b.assign("mul_b", "in_dataflow_i ? active_reg[Lanes*InputWidth-1:0] : " + osB);
   else if (p_.hasWs)
     b.assign("mul_b", "active_reg");
@@ -114,6 +132,9 @@ vlog::Module PeGenerator::build() const {
             .line("dot = dot + AccWidth'(a_lane * b_lane);");
       });
   b.blank();
+}
+
+void PeGenerator::weightStationary(vlog::Body& b) const {
 
   if (p_.hasWs) {
     b.comment("Weight-stationary: the partial sum from above plus the dot product, wrapping at "
@@ -124,6 +145,10 @@ vlog::Module PeGenerator::build() const {
     b.assign("d_weights", "in_d_i[Lanes*InputWidth-1:0]");
     b.blank();
   }
+}
+
+void PeGenerator::outputStationary(vlog::Body& b) const {
+
   if (p_.hasOs) {
     b.comment("Output-stationary: the active register accumulates; the shadow register leaves "
               "through the preload chain. A result is shifted (rounding half to even) only on "
@@ -163,10 +188,13 @@ vlog::Module PeGenerator::build() const {
     b.assign("d_result", "in_d_i[OutputWidth-1:0]");
     b.blank();
   }
+}
+
+void PeGenerator::outputsAndNextState(vlog::Body& b) const {
 
   b.comment("Outputs.");
   b.assign("out_a_o", "in_a_i");
-  if (both) {
+  if (both_) {
     b.assign("out_b_o", "in_dataflow_i ? BWidth'(ws_psum) : in_b_i");
     b.assign("out_c_o", "in_dataflow_i ? DWidth'(shadow_reg[Lanes*InputWidth-1:0]) : "
                         "DWidth'(os_out)");
@@ -183,7 +211,7 @@ vlog::Module PeGenerator::build() const {
             "accumulates (OS) or holds (WS).");
   b.logic("shadow_next", Type::bits("RegWidth"));
   b.logic("active_next", Type::bits("RegWidth"));
-  if (both) {
+  if (both_) {
     b.assign("shadow_next", "in_dataflow_i ? RegWidth'(d_weights) : RegWidth'(d_result)");
     b.assign("active_next", "in_dataflow_i ? active_reg : RegWidth'(os_acc)");
   } else if (p_.hasWs) {
@@ -202,7 +230,6 @@ vlog::Module PeGenerator::build() const {
   b.flops({{{"c1_q", "c1_d", "'0"}, {"c2_q", "c2_d", "'0"}}});
   if (p_.hasOs)
     b.flops({{{"last_prop_q", "in_prop_i", "1'b0"}}, "in_valid_i"});
-  return m;
 }
 
 } // namespace by::hw

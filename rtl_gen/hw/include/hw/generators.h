@@ -54,12 +54,19 @@ public:
 /// (Gemmini's double-buffered preload/propagate scheme), WS and/or OS datapaths.
 class PeGenerator {
 public:
-  explicit PeGenerator(const ArrayParams& params) : p_(params) {}
+  explicit PeGenerator(const ArrayParams& params) : p_(params) { initSizes(); }
   vlog::Module build() const;
 
 private:
+  void initSizes();
+  vlog::Module ports() const;
+  void dotProduct(vlog::Body& b) const;
+  void weightStationary(vlog::Body& b) const;
+  void outputStationary(vlog::Body& b) const;
+  void outputsAndNextState(vlog::Body& b) const;
   void emitTensorDashMux(vlog::Body& body) const;
   ArrayParams p_;
+  bool both_ = false;
 };
 
 /// A combinational grid of tile_rows x tile_cols PEs.
@@ -76,11 +83,19 @@ private:
 /// output de-skew, so that its ports see whole aligned row beats.
 class MeshGenerator {
 public:
-  explicit MeshGenerator(const ArrayParams& params) : p_(params) {}
+  explicit MeshGenerator(const ArrayParams& params) : p_(params) { initSizes(); }
   vlog::Module build() const;
 
 private:
+  void initSizes();
+  vlog::Module ports() const;
+  void tileSignals(vlog::Body& b) const;
+  void inputSkew(vlog::Body& b) const;
+  void tileGrid(vlog::Body& b) const;
+  void outputDeskew(vlog::Body& b) const;
+
   ArrayParams p_;
+  bool both_ = false;
 };
 
 /// mvout scaling of one accumulator value (docs/arithmetic.md, accScale): int to IEEE single,
@@ -171,6 +186,10 @@ public:
   vlog::Module build() const;
 
 private:
+  vlog::Module ports() const;
+  void slots(vlog::Body& b) const;
+  void splitQueue(vlog::Body& b) const;
+  void channels(vlog::Body& b) const;
   DmaParams p_;
 };
 
@@ -182,6 +201,11 @@ public:
   vlog::Module build() const;
 
 private:
+  vlog::Module ports() const;
+  void requests(vlog::Body& b) const;
+  void awSide(vlog::Body& b) const;
+  void wSide(vlog::Body& b) const;
+  void completions(vlog::Body& b) const;
   DmaParams p_;
 };
 
@@ -228,6 +252,9 @@ public:
   vlog::Module build() const;
 
 private:
+  vlog::Module ports() const;
+  void groupDecode(vlog::Body& b) const;
+  void consume(vlog::Body& b) const;
   BovedaHwParams p_;
 };
 
