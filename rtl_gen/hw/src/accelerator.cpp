@@ -3,8 +3,10 @@
 // "Accelerator"). It holds no logic of its own beyond status and event collection.
 #include "accelerator.h"
 
+#include "axi_ports.h"
 #include "cmd_frontend.h"
 #include "hw/isa.h"
+#include "memory_clients.h"
 #include "op_layouts.h"
 #include "text_util.h"
 
@@ -16,6 +18,9 @@ namespace by::hw {
 using vlog::Type;
 
 namespace {
+// The controllers the reservation station dispatches to (the prefixes of their wires).
+const char* const kControllers[] = {"ld", "st", "ex"};
+
 using Conns = std::vector<std::pair<std::string, std::string>>;
 
 /// Reconnects the ports `ports` of an instance to "pl_" + the wire they had (declared by
@@ -120,27 +125,78 @@ void bovedaLoader(vlog::Body& b, vlog::InstanceItem& load, const AccelParams& p)
                                    {"sp_rd_rvalid_i", "sp_rd_ld_rvalid"},
                                    {"sp_rd_rdata_i", "sp_rd_ld_rdata"}});
 }
+// A wire of w bits.
+void wire(vlog::Body& b, const std::string& n, int w) {
+  b.logic(n, Type::bits(w));
+}
+
+// A controller's operation and completion ports to the reservation station's wires of kind k.
+Conns opConns(const std::string& k) {
+  return Conns{{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"op_valid_i", k + "_op_valid"},
+               {"op_ready_o", k + "_op_ready"},
+               {"op_id_i", k + "_op_id"},
+               {"op_payload_i", k + "_op_payload"},
+               {"done_valid_o", k + "_done_valid"},
+               {"done_id_o", k + "_done_id"}};
+}
+
+// A memory's client ports to the wires <prefix>_rd_<client>_* / <prefix>_wr_<client>_*.
+Conns memConns(const std::string& prefix, const std::vector<std::string>& reads,
+               const std::vector<std::string>& writes, bool acc) {
+  Conns c = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}};
+  for (const std::string& r : reads)
+    for (const char* s : {"valid_i", "ready_o", "row_i", "rvalid_o", "rdata_o"}) {
+      const std::string sig = s;
+      c.emplace_back("rd_" + r + "_" + sig,
+                     prefix + "_rd_" + r + "_" + sig.substr(0, sig.size() - 2));
+    }
+  for (const std::string& w : writes) {
+    std::vector<std::string> sigs = {"valid_i", "ready_o", "row_i", "data_i", "mask_i"};
+    if (acc) {
+      sigs.push_back("accumulate_i");
+      sigs.push_back("done_o");
+    }
+    for (const std::string& sig : sigs)
+      c.emplace_back("wr_" + w + "_" + sig,
+                     prefix + "_wr_" + w + "_" + sig.substr(0, sig.size() - 2));
+  }
+  return c;
+}
+
 } // namespace
 
-vlog::Module AcceleratorGenerator::build() const {
+void AcceleratorGenerator::initSizes() {
   const AccelParams& p = p_;
-  const DmaParams dma = dmaParams(p.config, p.dmaTagBits);
-  const PackedLayout range = rangeLayout(p);
-  const int payload = opPayloadWidth(p);
-  const int rangesWidth = kRangesPerOp * range.width();
-  const int lenBits = dma.lenWidth();
-  const int idBits = dma.idWidth();
-  const int spRow = p.spElems * p.iw, accRow = p.dim * p.aw;
-  const int byteBits = config::log2Exact(p.maxBytes) + 2;
-  const bool boveda = p.config.boveda.enabled;
-  const bool onChip = boveda && p.config.boveda.onChip;
-  const bool td = p.config.tensordash.enabled;
-  std::vector<std::string> spReads = {"exe_a", "exe_b", "exe_d", "st"};
-  if (td) // the TensorDash feeder's wide reads (A tiles, B rows)
-    spReads.insert(spReads.begin() + 3, {"exe_fa", "exe_fb"});
-  if (onChip)
-    spReads.push_back("ld"); // the Boveda loader's DECOMPRESS
+  dma_ = dmaParams(p.config, p.dmaTagBits);
+  range_ = rangeLayout(p);
+  payload_ = opPayloadWidth(p);
+  rangesWidth_ = kRangesPerOp * range_.width();
+  lenBits_ = dma_.lenWidth();
+  idBits_ = dma_.idWidth();
+  spRow_ = p.spElems * p.iw;
+  accRow_ = p.dim * p.aw;
+  byteBits_ = config::log2Exact(p.maxBytes) + 2;
+  boveda_ = p.config.boveda.enabled;
+  td_ = p.config.tensordash.enabled;
+  spReads_ = scratchpadClients(p).reads;
+}
 
+vlog::Module AcceleratorGenerator::build() const {
+  vlog::Module m = ports();
+  vlog::Body& b = m.body();
+  controlWires(b);
+  memoryAndDmaWires(b);
+  frontendAndDecoder(b);
+  controllers(b);
+  executeMemoriesDma(b);
+  statusAndEvents(b);
+  return m;
+}
+
+vlog::Module AcceleratorGenerator::ports() const {
+  const AccelParams& p = p_;
   vlog::Module m(names::kAccelerator,
                  "Brickyard accelerator: a " + num(p.dim) + "x" + num(p.dim) +
                      (p.lanes > 1 ? " array of " + num(p.lanes) + "-lane vector PEs" : " array") +
@@ -159,207 +215,159 @@ vlog::Module AcceleratorGenerator::build() const {
   m.input("resp_ready_i", Type::bit());
   m.output("resp_data_o", Type::bits(64));
   m.portGroup("AXI4-Lite slave: control registers.");
-  for (const auto& [n, dir, w] :
-       std::vector<std::tuple<std::string, char, int>>{{"awvalid", 'i', 1},
-                                                       {"awready", 'o', 1},
-                                                       {"awaddr", 'i', 16},
-                                                       {"wvalid", 'i', 1},
-                                                       {"wready", 'o', 1},
-                                                       {"wdata", 'i', 32},
-                                                       {"wstrb", 'i', 4},
-                                                       {"bvalid", 'o', 1},
-                                                       {"bready", 'i', 1},
-                                                       {"bresp", 'o', 2},
-                                                       {"arvalid", 'i', 1},
-                                                       {"arready", 'o', 1},
-                                                       {"araddr", 'i', 16},
-                                                       {"rvalid", 'o', 1},
-                                                       {"rready", 'i', 1},
-                                                       {"rdata", 'o', 32},
-                                                       {"rresp", 'o', 2}}) {
-    if (dir == 'i')
-      m.input("s_axil_" + n + "_i", Type::bits(w));
-    else
-      m.output("s_axil_" + n + "_o", Type::bits(w));
-  }
-  struct AxiPort {
-    std::string name;
-    char dir;
-    std::string width;
-  };
-  const std::string idw = num(idBits), aw = num(dma.addrWidth), dw = num(dma.dataWidth);
-  const std::vector<AxiPort> axi = {{"awvalid", 'o', "1"},
-                                    {"awready", 'i', "1"},
-                                    {"awid", 'o', idw},
-                                    {"awaddr", 'o', aw},
-                                    {"awlen", 'o', "8"},
-                                    {"awsize", 'o', "3"},
-                                    {"awburst", 'o', "2"},
-                                    {"awcache", 'o', "4"},
-                                    {"awprot", 'o', "3"},
-                                    {"wvalid", 'o', "1"},
-                                    {"wready", 'i', "1"},
-                                    {"wdata", 'o', dw},
-                                    {"wstrb", 'o', num(dma.dataWidth / 8)},
-                                    {"wlast", 'o', "1"},
-                                    {"bvalid", 'i', "1"},
-                                    {"bready", 'o', "1"},
-                                    {"bid", 'i', idw},
-                                    {"bresp", 'i', "2"},
-                                    {"arvalid", 'o', "1"},
-                                    {"arready", 'i', "1"},
-                                    {"arid", 'o', idw},
-                                    {"araddr", 'o', aw},
-                                    {"arlen", 'o', "8"},
-                                    {"arsize", 'o', "3"},
-                                    {"arburst", 'o', "2"},
-                                    {"arcache", 'o', "4"},
-                                    {"arprot", 'o', "3"},
-                                    {"rvalid", 'i', "1"},
-                                    {"rready", 'o', "1"},
-                                    {"rid", 'i', idw},
-                                    {"rdata", 'i', dw},
-                                    {"rresp", 'i', "2"},
-                                    {"rlast", 'i', "1"}};
+  axi::addPorts(m, "s_axil_", axi::liteSignals(), false,
+                {{"ADDR", "16"}, {"DATA", "32"}, {"STRB", "4"}});
   m.portGroup("AXI4 master: DMA to memory.");
-  for (const AxiPort& a : axi) {
-    if (a.dir == 'i')
-      m.input("m_axi_" + a.name + "_i", Type::bits(a.width));
-    else
-      m.output("m_axi_" + a.name + "_o", Type::bits(a.width));
-  }
+  axi::addPorts(m, "m_axi_", axi::fullSignals(), true,
+                {{"ID", num(idBits_)},
+                 {"ADDR", num(dma_.addrWidth)},
+                 {"DATA", num(dma_.dataWidth)},
+                 {"STRB", num(dma_.dataWidth / 8)}});
   m.portGroup("Status.");
   m.output("irq_o", Type::bit());
   m.output("busy_o", Type::bit(), "commands in flight (a fence waits for this to fall)");
 
-  vlog::Body& b = m.body();
-  auto wire = [&](const std::string& n, int w) { b.logic(n, Type::bits(w)); };
+  return m;
+}
+
+void AcceleratorGenerator::controlWires(vlog::Body& b) const {
+  const AccelParams& p = p_;
 
   // ---------------------------------------------------------------- frontend <-> decoder
   b.comment("Frontend to decoder.");
-  wire("cmd_valid", 1);
-  wire("cmd_ready", 1);
-  wire("cmd_funct", 7);
-  wire("cmd_rs1", 64);
-  wire("cmd_rs2", 64);
-  wire("cmd_xd", 1);
-  wire("cmd_mmio", 1);
-  wire("dec_resp_valid", 1);
-  wire("dec_resp_ready", 1);
-  wire("dec_resp_mmio", 1);
-  wire("dec_resp_data", 64);
-  wire("dec_err_valid", 1);
-  wire("dec_err_code", 8);
-  wire("dec_err_funct", 7);
-  wire("ctr_valid", 1);
-  wire("ctr_rs1", 32);
-  wire("ctr_value", 32);
-  wire("queue_busy", 1);
+  wire(b, "cmd_valid", 1);
+  wire(b, "cmd_ready", 1);
+  wire(b, "cmd_funct", 7);
+  wire(b, "cmd_rs1", 64);
+  wire(b, "cmd_rs2", 64);
+  wire(b, "cmd_xd", 1);
+  wire(b, "cmd_mmio", 1);
+  wire(b, "dec_resp_valid", 1);
+  wire(b, "dec_resp_ready", 1);
+  wire(b, "dec_resp_mmio", 1);
+  wire(b, "dec_resp_data", 64);
+  wire(b, "dec_err_valid", 1);
+  wire(b, "dec_err_code", 8);
+  wire(b, "dec_err_funct", 7);
+  wire(b, "ctr_valid", 1);
+  wire(b, "ctr_rs1", 32);
+  wire(b, "ctr_value", 32);
+  wire(b, "queue_busy", 1);
   b.comment("Decoder to reservation station.");
-  wire("op_valid", 1);
-  wire("op_ready", 1);
-  wire("op_kind", 2);
-  wire("op_payload", payload);
-  wire("op_ranges", rangesWidth);
-  const std::vector<std::string> kinds = {"ld", "st", "ex"};
+  wire(b, "op_valid", 1);
+  wire(b, "op_ready", 1);
+  wire(b, "op_kind", 2);
+  wire(b, "op_payload", payload_);
+  wire(b, "op_ranges", rangesWidth_);
   b.comment("Reservation station to the controllers and back.");
-  for (const std::string& k : kinds) {
-    wire(k + "_op_valid", 1);
-    wire(k + "_op_ready", 1);
-    wire(k + "_op_id", p.rsIdBits);
-    wire(k + "_op_payload", payload);
-    wire(k + "_done_valid", 1);
-    wire(k + "_done_id", p.rsIdBits);
-    wire(k + "_busy", 1);
+  for (const std::string k : kControllers) {
+    wire(b, k + "_op_valid", 1);
+    wire(b, k + "_op_ready", 1);
+    wire(b, k + "_op_id", p.rsIdBits);
+    wire(b, k + "_op_payload", payload_);
+    wire(b, k + "_done_valid", 1);
+    wire(b, k + "_done_id", p.rsIdBits);
+    wire(b, k + "_busy", 1);
   }
-  wire("rs_busy", 1);
-  wire("rs_full", 1);
-  wire("rs_stall", 1);
-  wire("rs_ld_count", p.rsIdBits + 1);
-  wire("rs_st_count", p.rsIdBits + 1);
-  wire("rs_ex_count", p.rsIdBits + 1);
+  wire(b, "rs_busy", 1);
+  wire(b, "rs_full", 1);
+  wire(b, "rs_stall", 1);
+  wire(b, "rs_ld_count", p.rsIdBits + 1);
+  wire(b, "rs_st_count", p.rsIdBits + 1);
+  wire(b, "rs_ex_count", p.rsIdBits + 1);
   b.comment("Memory clients: scratchpad reads (exe a/b/d, store), writes (exe, load); "
             "accumulator reads (exe, store), writes (exe, load).");
-  for (const std::string& r : spReads) {
+  for (const std::string& r : spReads_) {
     const std::string c = "sp_rd_" + r;
-    wire(c + "_valid", 1);
-    wire(c + "_ready", 1);
-    wire(c + "_row", p.spRowBits);
-    wire(c + "_rvalid", 1);
-    wire(c + "_rdata", r == "exe_fa" || r == "exe_fb" ? spRow * p.spWordRows : spRow);
+    wire(b, c + "_valid", 1);
+    wire(b, c + "_ready", 1);
+    wire(b, c + "_row", p.spRowBits);
+    wire(b, c + "_rvalid", 1);
+    wire(b, c + "_rdata", r == "exe_fa" || r == "exe_fb" ? spRow_ * p.spWordRows : spRow_);
   }
-  for (const std::string& c : {std::string("acc_rd_exe"), std::string("acc_rd_st")}) {
-    wire(c + "_valid", 1);
-    wire(c + "_ready", 1);
-    wire(c + "_row", p.accRowBits);
-    wire(c + "_rvalid", 1);
-    wire(c + "_rdata", accRow);
+  for (const std::string& r : accumulatorClients().reads) {
+    const std::string c = "acc_rd_" + r;
+    wire(b, c + "_valid", 1);
+    wire(b, c + "_ready", 1);
+    wire(b, c + "_row", p.accRowBits);
+    wire(b, c + "_rvalid", 1);
+    wire(b, c + "_rdata", accRow_);
   }
-  for (const std::string& c : {std::string("sp_wr_exe"), std::string("sp_wr_ld")}) {
-    wire(c + "_valid", 1);
-    wire(c + "_ready", 1);
-    wire(c + "_row", p.spRowBits);
-    wire(c + "_data", spRow);
-    wire(c + "_mask", p.spElems);
+  for (const std::string& w : scratchpadClients(p).writes) {
+    const std::string c = "sp_wr_" + w;
+    wire(b, c + "_valid", 1);
+    wire(b, c + "_ready", 1);
+    wire(b, c + "_row", p.spRowBits);
+    wire(b, c + "_data", spRow_);
+    wire(b, c + "_mask", p.spElems);
   }
-  for (const std::string& c : {std::string("acc_wr_exe"), std::string("acc_wr_ld")}) {
-    wire(c + "_valid", 1);
-    wire(c + "_ready", 1);
-    wire(c + "_row", p.accRowBits);
-    wire(c + "_data", accRow);
-    wire(c + "_mask", p.dim);
-    wire(c + "_accumulate", 1);
-    wire(c + "_done", 1);
+  for (const std::string& w : accumulatorClients().writes) {
+    const std::string c = "acc_wr_" + w;
+    wire(b, c + "_valid", 1);
+    wire(b, c + "_ready", 1);
+    wire(b, c + "_row", p.accRowBits);
+    wire(b, c + "_data", accRow_);
+    wire(b, c + "_mask", p.dim);
+    wire(b, c + "_accumulate", 1);
+    wire(b, c + "_done", 1);
   }
+}
+
+void AcceleratorGenerator::memoryAndDmaWires(vlog::Body& b) const {
+  const AccelParams& p = p_;
   b.comment("DMA engines.");
   for (const std::string& d : {std::string("rd"), std::string("wr")}) {
-    wire("dma_" + d + "_req_valid", 1);
-    wire("dma_" + d + "_req_ready", 1);
-    wire("dma_" + d + "_req_addr", 32);
-    wire("dma_" + d + "_req_len", lenBits);
-    wire("dma_" + d + "_req_tag", p.dmaTagBits);
-    wire("dma_" + d + "_busy", 1);
-    wire("dma_" + d + "_bytes", lenBits);
+    wire(b, "dma_" + d + "_req_valid", 1);
+    wire(b, "dma_" + d + "_req_ready", 1);
+    wire(b, "dma_" + d + "_req_addr", 32);
+    wire(b, "dma_" + d + "_req_len", lenBits_);
+    wire(b, "dma_" + d + "_req_tag", p.dmaTagBits);
+    wire(b, "dma_" + d + "_busy", 1);
+    wire(b, "dma_" + d + "_bytes", lenBits_);
   }
-  wire("dma_wr_req_data", p.maxBytes * 8);
-  wire("dma_rd_resp_valid", 1);
-  wire("dma_rd_resp_ready", 1);
-  wire("dma_rd_resp_tag", p.dmaTagBits);
-  wire("dma_rd_resp_data", p.maxBytes * 8);
-  wire("dma_rd_resp_error", 1);
-  wire("dma_wr_done_valid", 1);
-  wire("dma_wr_done_ready", 1);
-  wire("dma_wr_done_tag", p.dmaTagBits);
-  wire("dma_wr_done_error", 1);
+  wire(b, "dma_wr_req_data", p.maxBytes * 8);
+  wire(b, "dma_rd_resp_valid", 1);
+  wire(b, "dma_rd_resp_ready", 1);
+  wire(b, "dma_rd_resp_tag", p.dmaTagBits);
+  wire(b, "dma_rd_resp_data", p.maxBytes * 8);
+  wire(b, "dma_rd_resp_error", 1);
+  wire(b, "dma_wr_done_valid", 1);
+  wire(b, "dma_wr_done_ready", 1);
+  wire(b, "dma_wr_done_tag", p.dmaTagBits);
+  wire(b, "dma_wr_done_error", 1);
   b.comment("Errors and status from the controllers.");
-  wire("ld_err", 1);
-  wire("ld_err_ch", 2);
-  if (boveda) {
+  wire(b, "ld_err", 1);
+  wire(b, "ld_err_ch", 2);
+  if (boveda_) {
     b.comment("Boveda loader status.");
-    wire("bl_busy", 1);
-    wire("bl_dma_wait", 1);
-    wire("bl_stream_bytes", lenBits);
-    wire("bs_stream_bytes", lenBits);
+    wire(b, "bl_busy", 1);
+    wire(b, "bl_dma_wait", 1);
+    wire(b, "bl_stream_bytes", lenBits_);
+    wire(b, "bs_stream_bytes", lenBits_);
   }
-  wire("st_err", 1);
-  wire("ld_dma_wait", 1);
-  wire("st_dma_wait", 1);
-  wire("st_pooling", 1);
-  wire("ex_beat", 1);
-  wire("ex_compute_beat", 1);
-  wire("ex_macs", macCountBits(p));
-  wire("ex_bank_stall", 1);
-  if (td) {
-    wire("ex_macs_skipped", macCountBits(p));
-    wire("ex_window_stall", 1);
-    wire("ex_feed_stall", 1);
-    wire("ex_short_beat", 1);
+  wire(b, "st_err", 1);
+  wire(b, "ld_dma_wait", 1);
+  wire(b, "st_dma_wait", 1);
+  wire(b, "st_pooling", 1);
+  wire(b, "ex_beat", 1);
+  wire(b, "ex_compute_beat", 1);
+  wire(b, "ex_macs", macCountBits(p));
+  wire(b, "ex_bank_stall", 1);
+  if (td_) {
+    wire(b, "ex_macs_skipped", macCountBits(p));
+    wire(b, "ex_window_stall", 1);
+    wire(b, "ex_feed_stall", 1);
+    wire(b, "ex_short_beat", 1);
   }
-  wire("busy", 1);
-  wire("events", 64);
+  wire(b, "busy", 1);
+  wire(b, "events", 64);
   b.blank();
 
   // ---------------------------------------------------------------- instances
+}
+
+void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
+  const AccelParams& p = p_;
   {
     auto& i = b.instance(names::kFrontend, "u_frontend");
     i.conns = {{"clk_i", "clk_i"},
@@ -373,12 +381,8 @@ vlog::Module AcceleratorGenerator::build() const {
                {"rocc_resp_valid_o", "resp_valid_o"},
                {"rocc_resp_ready_i", "resp_ready_i"},
                {"rocc_resp_data_o", "resp_data_o"}};
-    for (const char* n :
-         {"awvalid", "awaddr", "wvalid", "wdata", "wstrb", "bready", "arvalid", "araddr", "rready"})
-      i.conns.emplace_back(std::string("s_axil_") + n + "_i", std::string("s_axil_") + n + "_i");
-    for (const char* n :
-         {"awready", "wready", "bvalid", "bresp", "arready", "rvalid", "rdata", "rresp"})
-      i.conns.emplace_back(std::string("s_axil_") + n + "_o", std::string("s_axil_") + n + "_o");
+    const Conns lite = axi::connect(axi::liteSignals(), "s_axil_", "s_axil_", false);
+    i.conns.insert(i.conns.end(), lite.begin(), lite.end());
     const Conns rest = {{"cmd_valid_o", "cmd_valid"},
                         {"cmd_ready_i", "cmd_ready"},
                         {"cmd_funct_o", "cmd_funct"},
@@ -403,8 +407,8 @@ vlog::Module AcceleratorGenerator::build() const {
                         {"ext_rob_ld_i", "8'(rs_ld_count)"},
                         {"ext_rob_st_i", "8'(rs_st_count)"},
                         {"ext_rob_ex_i", "8'(rs_ex_count)"},
-                        {"ext_rd_bytes_i", num(byteBits) + "'(dma_rd_bytes)"},
-                        {"ext_wr_bytes_i", num(byteBits) + "'(dma_wr_bytes)"}};
+                        {"ext_rd_bytes_i", num(byteBits_) + "'(dma_rd_bytes)"},
+                        {"ext_wr_bytes_i", num(byteBits_) + "'(dma_wr_bytes)"}};
     i.conns.insert(i.conns.end(), rest.begin(), rest.end());
     for (const PerfEvent& e : perfEvents(p)) {
       if (e.port.empty())
@@ -414,13 +418,13 @@ vlog::Module AcceleratorGenerator::build() const {
         v = "busy";
       else if (e.port == "ev_macs_i")
         v = num(e.width) + "'(ex_macs)";
-      else if (e.port == "ev_macs_skipped_i" && td)
+      else if (e.port == "ev_macs_skipped_i" && td_)
         v = num(e.width) + "'(ex_macs_skipped)";
-      else if (e.port == "ev_window_stalls_i" && td)
+      else if (e.port == "ev_window_stalls_i" && td_)
         v = "ex_window_stall";
-      else if (e.port == "ev_feed_stalls_i" && td)
+      else if (e.port == "ev_feed_stalls_i" && td_)
         v = "ex_feed_stall";
-      else if (e.port == "ev_short_beats_i" && td)
+      else if (e.port == "ev_short_beats_i" && td_)
         v = "ex_short_beat";
       else if (e.port == "ev_compute_beats_i")
         v = "ex_compute_beat";
@@ -440,7 +444,7 @@ vlog::Module AcceleratorGenerator::build() const {
         v = "ex_bank_stall";
       else if (e.port == "ev_stall_dma_i")
         v = "ld_dma_wait || st_dma_wait";
-      else if (e.port == "ev_compressed_bytes_i" && boveda)
+      else if (e.port == "ev_compressed_bytes_i" && boveda_)
         v = num(e.width) + "'(bl_stream_bytes) + " + num(e.width) + "'(bs_stream_bytes)";
       else if (e.port == "ev_commands_i")
         v = "2'(ld_done_valid) + 2'(st_done_valid) + 2'(ex_done_valid)";
@@ -479,6 +483,10 @@ vlog::Module AcceleratorGenerator::build() const {
                {"err_code_o", "dec_err_code"},
                {"err_funct_o", "dec_err_funct"}};
   }
+}
+
+void AcceleratorGenerator::controllers(vlog::Body& b) const {
+  const AccelParams& p = p_;
   {
     auto& i = b.instance(names::kReservationStation, "u_rs");
     i.conns = {{"clk_i", "clk_i"},
@@ -488,7 +496,7 @@ vlog::Module AcceleratorGenerator::build() const {
                {"alloc_kind_i", "op_kind"},
                {"alloc_payload_i", "op_payload"},
                {"alloc_ranges_i", "op_ranges"}};
-    for (const std::string& k : kinds) {
+    for (const std::string k : kControllers) {
       i.conns.emplace_back(k + "_valid_o", k + "_op_valid");
       i.conns.emplace_back(k + "_ready_i", k + "_op_ready");
       i.conns.emplace_back(k + "_id_o", k + "_op_id");
@@ -503,16 +511,6 @@ vlog::Module AcceleratorGenerator::build() const {
                                    {"ex_count_o", "rs_ex_count"},
                                    {"stall_o", "rs_stall"}});
   }
-  auto opConns = [](const std::string& k) {
-    return Conns{{"clk_i", "clk_i"},
-                 {"rst_ni", "rst_ni"},
-                 {"op_valid_i", k + "_op_valid"},
-                 {"op_ready_o", k + "_op_ready"},
-                 {"op_id_i", k + "_op_id"},
-                 {"op_payload_i", k + "_op_payload"},
-                 {"done_valid_o", k + "_done_valid"},
-                 {"done_id_o", k + "_done_id"}};
-  };
   {
     Conns conns = opConns("ld");
     conns.insert(conns.end(), {{"dma_req_valid_o", "dma_rd_req_valid"},
@@ -541,11 +539,11 @@ vlog::Module AcceleratorGenerator::build() const {
                                {"dma_wait_o", "ld_dma_wait"},
                                {"err_valid_o", "ld_err"},
                                {"err_ch_o", "ld_err_ch"}});
-    if (boveda)
+    if (boveda_)
       declareDiverted(b, conns, loaderDiverted(p));
     auto& i = b.instance(names::kLoadController, "u_load");
     i.conns = conns;
-    if (boveda)
+    if (boveda_)
       bovedaLoader(b, i, p);
   }
   {
@@ -575,9 +573,13 @@ vlog::Module AcceleratorGenerator::build() const {
                                    {"dma_wait_o", "st_dma_wait"},
                                    {"pooling_o", "st_pooling"},
                                    {"err_valid_o", "st_err"}});
-    if (boveda)
+    if (boveda_)
       i.conns.emplace_back("stream_bytes_o", "bs_stream_bytes");
   }
+}
+
+void AcceleratorGenerator::executeMemoriesDma(vlog::Body& b) const {
+  const AccelParams& p = p_;
   {
     auto& i = b.instance(names::kExecController, "u_execute");
     i.conns = opConns("ex");
@@ -585,7 +587,7 @@ vlog::Module AcceleratorGenerator::build() const {
                                                            {"spb", "sp_rd_exe_b"},
                                                            {"spd", "sp_rd_exe_d"},
                                                            {"acc", "acc_rd_exe"}};
-    if (td)
+    if (td_)
       rd.insert(rd.end(), {{"spfa", "sp_rd_exe_fa"}, {"spfb", "sp_rd_exe_fb"}});
     for (const auto& [port, w] : rd) {
       i.conns.emplace_back(port + "_valid_o", w + "_valid");
@@ -608,43 +610,22 @@ vlog::Module AcceleratorGenerator::build() const {
                                    {"compute_beat_o", "ex_compute_beat"},
                                    {"macs_o", "ex_macs"},
                                    {"bank_stall_o", "ex_bank_stall"}});
-    if (td)
+    if (td_)
       i.conns.insert(i.conns.end(), {{"macs_skipped_o", "ex_macs_skipped"},
                                      {"window_stall_o", "ex_window_stall"},
                                      {"feed_stall_o", "ex_feed_stall"},
                                      {"short_beat_o", "ex_short_beat"}});
   }
-  auto memConns = [&](const std::string& prefix, const std::vector<std::string>& reads,
-                      const std::vector<std::string>& writes, bool acc) {
-    Conns c = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}};
-    for (const std::string& r : reads)
-      for (const char* s : {"valid_i", "ready_o", "row_i", "rvalid_o", "rdata_o"}) {
-        const std::string sig = s;
-        c.emplace_back("rd_" + r + "_" + sig,
-                       prefix + "_rd_" + r + "_" + sig.substr(0, sig.size() - 2));
-      }
-    for (const std::string& w : writes) {
-      std::vector<std::string> sigs = {"valid_i", "ready_o", "row_i", "data_i", "mask_i"};
-      if (acc) {
-        sigs.push_back("accumulate_i");
-        sigs.push_back("done_o");
-      }
-      for (const std::string& sig : sigs)
-        c.emplace_back("wr_" + w + "_" + sig,
-                       prefix + "_wr_" + w + "_" + sig.substr(0, sig.size() - 2));
-    }
-    return c;
-  };
   b.instance(names::kScratchpad, "u_scratchpad").conns =
-      memConns("sp", spReads, {"exe", "ld"}, false);
+      memConns("sp", spReads_, scratchpadClients(p).writes, false);
   b.instance(names::kAccumulator, "u_accumulator").conns =
-      memConns("acc", {"exe", "st"}, {"exe", "ld"}, true);
+      memConns("acc", accumulatorClients().reads, accumulatorClients().writes, true);
   b.comment("The execute controller's scratchpad writes are always granted (top priority).");
   b.logic("unused_grants", Type::bit());
   b.assign("unused_grants",
            "^{sp_wr_exe_ready, acc_wr_exe_ready, sp_rd_exe_a_rvalid, "
            "sp_rd_exe_b_rvalid, sp_rd_exe_d_rvalid, acc_rd_exe_rvalid, " +
-               std::string(td ? "sp_rd_exe_fa_rvalid, sp_rd_exe_fb_rvalid, " : "") +
+               std::string(td_ ? "sp_rd_exe_fa_rvalid, sp_rd_exe_fb_rvalid, " : "") +
                "dec_resp_ready}");
   {
     auto& i = b.instance(names::kDmaReader, "u_dma_reader");
@@ -662,13 +643,8 @@ vlog::Module AcceleratorGenerator::build() const {
                {"resp_error_o", "dma_rd_resp_error"},
                {"busy_o", "dma_rd_busy"},
                {"bytes_read_o", "dma_rd_bytes"}};
-    for (const AxiPort& a : axi)
-      if (a.name[0] == 'a' && a.name[1] == 'r')
-        i.conns.emplace_back("m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"),
-                             "m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"));
-      else if (a.name[0] == 'r')
-        i.conns.emplace_back("m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"),
-                             "m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"));
+    const Conns bus = axi::connect(axi::fullSignals(), "m_axi_", "m_axi_", true, {"ar", "r"});
+    i.conns.insert(i.conns.end(), bus.begin(), bus.end());
   }
   {
     auto& i = b.instance(names::kDmaWriter, "u_dma_writer");
@@ -686,12 +662,13 @@ vlog::Module AcceleratorGenerator::build() const {
                {"done_error_o", "dma_wr_done_error"},
                {"busy_o", "dma_wr_busy"},
                {"bytes_written_o", "dma_wr_bytes"}};
-    for (const AxiPort& a : axi)
-      if ((a.name[0] == 'a' && a.name[1] == 'w') || a.name[0] == 'w' || a.name[0] == 'b')
-        i.conns.emplace_back("m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"),
-                             "m_axi_" + a.name + (a.dir == 'i' ? "_i" : "_o"));
+    const Conns bus = axi::connect(axi::fullSignals(), "m_axi_", "m_axi_", true, {"aw", "w", "b"});
+    i.conns.insert(i.conns.end(), bus.begin(), bus.end());
   }
   b.blank();
+}
+
+void AcceleratorGenerator::statusAndEvents(vlog::Body& b) const {
 
   // ---------------------------------------------------------------- status and events
   b.comment("The DMA byte counts arrive the cycle after a transfer completes: busy covers "
@@ -725,7 +702,6 @@ vlog::Module AcceleratorGenerator::build() const {
     concat += id ? ", " : "}";
   }
   b.assign("events", concat);
-  return m;
 }
 
 } // namespace by::hw

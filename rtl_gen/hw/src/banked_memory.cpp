@@ -14,6 +14,7 @@
 // a read returns one row to its client, or the whole word to a *wide* client (the TensorDash
 // operand feeder, which wants several reduction steps per access).
 #include "hw/generators.h"
+#include "memory_clients.h"
 #include "text_util.h"
 
 #include <algorithm>
@@ -46,7 +47,53 @@ std::string rmwPath(const std::string& client) {
   return client == "exe" ? "1'b1" : "wr_" + client + "_accumulate_i";
 }
 
-vlog::Module buildBankedMemory(const MemorySpec& s) {
+// One memory built from its spec: ports, then each part of its body.
+class BankedMemory {
+public:
+  explicit BankedMemory(const MemorySpec& s);
+  vlog::Module build() const;
+
+private:
+  vlog::Module ports() const;
+  void localParams(vlog::Body& b) const;
+  void clientRows(vlog::Body& b) const;
+  void arbitration(vlog::Body& b) const;
+  void banks(vlog::Body& b) const;
+  void readReturns(vlog::Body& b) const;
+  // The SRAM address of a client's request: its bank-local row, or the word holding it.
+  std::string addrOf(const std::string& c) const { return c + (words_ ? "_bword" : "_brow"); }
+
+  MemorySpec spec_;
+  bool multiBank_, words_; // several banks; SRAM words of several rows
+  int bankBits_, slotBits_;
+  std::vector<std::string> all_; // every client: rd_<client>, wr_<client>
+};
+
+BankedMemory::BankedMemory(const MemorySpec& s)
+    : spec_(s), multiBank_(s.banks > 1), words_(s.wordRows > 1),
+      bankBits_(multiBank_ ? s.bankRowBits >= 0 ? s.rowBits - s.bankRowBits : 1 : 1),
+      slotBits_(config::log2Exact(s.wordRows)) {
+  if (words_ && s.accumulate)
+    throw std::logic_error("banked memory: read-modify-write needs one row per word");
+  for (const std::string& c : s.readClients)
+    all_.push_back("rd_" + c);
+  for (const std::string& c : s.writeClients)
+    all_.push_back("wr_" + c);
+}
+
+vlog::Module BankedMemory::build() const {
+  vlog::Module m = ports();
+  vlog::Body& b = m.body();
+  localParams(b);
+  clientRows(b);
+  arbitration(b);
+  banks(b);
+  readReturns(b);
+  return m;
+}
+
+vlog::Module BankedMemory::ports() const {
+  const MemorySpec& s = spec_;
   vlog::Module m(s.name, s.description);
   m.clockAndReset();
   for (const std::string& c : s.readClients) {
@@ -73,20 +120,18 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     }
   }
 
-  vlog::Body& b = m.body();
-  const bool multiBank = s.banks > 1;
-  const int bankBits = multiBank ? s.bankRowBits >= 0 ? s.rowBits - s.bankRowBits : 1 : 1;
-  const bool words = s.wordRows > 1; // SRAM words of several rows
-  if (words && s.accumulate)
-    throw std::logic_error("banked memory: read-modify-write needs one row per word");
-  const int slotBits = config::log2Exact(s.wordRows);
+  return m;
+}
+
+void BankedMemory::localParams(vlog::Body& b) const {
+  const MemorySpec& s = spec_;
   b.localParam("Banks", num(s.banks));
   b.localParam("BankRows", num(s.bankRows));
   b.localParam("BankRowBits", num(s.bankRowBits), "row within a bank");
-  b.localParam("BankBits", num(bankBits));
-  if (words) {
+  b.localParam("BankBits", num(bankBits_));
+  if (words_) {
     b.localParam("WordRows", num(s.wordRows), "rows per SRAM word");
-    b.localParam("SlotBits", num(slotBits), "row within a word");
+    b.localParam("SlotBits", num(slotBits_), "row within a word");
     b.localParam("BankWords", "BankRows / WordRows");
     b.localParam("BankWordBits", "BankRowBits - SlotBits", "word within a bank");
   }
@@ -94,21 +139,17 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
   b.localParam("ElemWidth", num(s.elemWidth));
   b.localParam("RowWidth", "Elems*ElemWidth");
   b.blank();
-  // The SRAM address of a client's request: its bank-local row, or the word holding it.
-  auto addrOf = [&](const std::string& c) { return c + (words ? "_bword" : "_brow"); };
+}
 
+void BankedMemory::clientRows(vlog::Body& b) const {
+  const MemorySpec& s = spec_;
   // --- Per-client bank and bank-local row.
-  std::vector<std::string> all;
-  for (const std::string& c : s.readClients)
-    all.push_back("rd_" + c);
-  for (const std::string& c : s.writeClients)
-    all.push_back("wr_" + c);
   b.comment("Bank and bank-local row of every client's request.");
-  for (const std::string& c : all) {
+  for (const std::string& c : all_) {
     b.logic(c + "_bank", Type::bits("BankBits"));
     b.assign(c + "_bank",
-             multiBank ? c + "_row_i[" + num(s.rowBits - 1) + ":BankRowBits]" : "1'b0");
-    if (!words) {
+             multiBank_ ? c + "_row_i[" + num(s.rowBits - 1) + ":BankRowBits]" : "1'b0");
+    if (!words_) {
       b.logic(c + "_brow", Type::bits("BankRowBits"));
       b.assign(c + "_brow", c + "_row_i[BankRowBits-1:0]");
       continue;
@@ -123,9 +164,9 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
       b.assign("unused_" + c + "_slot", "^" + c + "_row_i[SlotBits-1:0]");
     }
   }
-  if (!multiBank) {
+  if (!multiBank_) {
     std::string unused;
-    for (const std::string& c : all)
+    for (const std::string& c : all_)
       unused += (unused.empty() ? "" : ", ") + c + "_row_i[" + num(s.rowBits - 1) + "]";
     if (s.rowBits > s.bankRowBits) {
       b.logic("unused_row_msbs", Type::bit(), "one bank: row bits above the bank row");
@@ -144,7 +185,10 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     b.logicArray("rmw_mask_q", Type::bits("Elems"), "Banks", "", "mem2reg");
     b.logic("rmw_add_q", Type::bits("Banks"), "add (else overwrite) at write-back");
   }
+}
 
+void BankedMemory::arbitration(vlog::Body& b) const {
+  const MemorySpec& s = spec_;
   // --- Arbitration: chains of taken ports in priority order.
   b.comment("Arbitration: *_taken_<n> are the banks whose port is claimed by the first n "
             "clients in priority order.");
@@ -184,7 +228,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
       if (c.rfind("exe", 0) != 0)
         order.push_back({"rd_" + c, "rd_" + c + "_valid_i"});
     chain("port", "'0", order);
-    for (const std::string& c : all)
+    for (const std::string& c : all_)
       b.assign(c + "_ready_o", c + "_grant_port");
   } else {
     std::vector<std::pair<std::string, std::string>> readOrder, writeOrder;
@@ -207,17 +251,20 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
                                            : "wr_" + c + "_grant_wport");
   }
   b.blank();
+}
 
+void BankedMemory::banks(vlog::Body& b) const {
+  const MemorySpec& s = spec_;
   // --- Banks.
   b.comment("Bank SRAM ports, the last write (for read forwarding) and the read in flight.");
-  // With words of several rows every SRAM signal below is a word; rows sit side by side.
-  if (words) {
+  // With words_ of several rows every SRAM signal below is a word; rows sit side by side.
+  if (words_) {
     b.localParam("WordWidth", "WordRows*RowWidth");
     b.localParam("WordElems", "WordRows*Elems");
   }
-  const std::string rw = words ? "WordWidth" : "RowWidth";
-  const std::string elems = words ? "WordElems" : "Elems";
-  const std::string addrBits = words ? "BankWordBits" : "BankRowBits";
+  const std::string rw = words_ ? "WordWidth" : "RowWidth";
+  const std::string elems = words_ ? "WordElems" : "Elems";
+  const std::string addrBits = words_ ? "BankWordBits" : "BankRowBits";
   b.logicArray("bank_rdata", Type::bits(rw), "Banks", "SRAM read data", "mem2reg");
   b.logicArray("bank_merged", Type::bits(rw), "Banks", "read data with the last write merged",
                "mem2reg");
@@ -278,7 +325,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
                   [&](vlog::Stmts& t) { t.line("re = 1'b1;").line("raddr = wr_" + c + "_brow;"); });
       st.ifElse("wr_" + c + wgrant + " && wr_" + c + "_bank == BankBits'(bk)", [&](vlog::Stmts& t) {
         t.line("we = 1'b1;").line("waddr = " + addrOf("wr_" + c) + ";");
-        if (words) // the row in every slot of the word, written only in its own
+        if (words_) // the row in every slot of the word, written only in its own
           t.line("wdata = {WordRows{wr_" + c + "_data_i}};")
               .line("wmask = WordElems'(wr_" + c + "_mask_i) << (32'(wr_" + c + "_slot) * Elems);");
         else
@@ -288,7 +335,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
   }
   {
     auto& sram = bank.instance(s.dualPort ? names::kSramDp : names::kSramSp, "u_sram");
-    sram.params = {{"Depth", words ? "BankWords" : "BankRows"},
+    sram.params = {{"Depth", words_ ? "BankWords" : "BankRows"},
                    {"Width", rw},
                    {"MaskWidth", elems},
                    {"AddrWidth", addrBits}};
@@ -321,7 +368,11 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     });
   }
   b.blank();
+}
 
+void BankedMemory::readReturns(vlog::Body& b) const {
+  const MemorySpec& s = spec_;
+  const std::string rw = words_ ? "WordWidth" : "RowWidth"; // a bank's data width
   // --- Read returns.
   b.comment("Read data returns to each client the cycle after its grant.");
   for (const std::string& c : s.readClients) {
@@ -331,7 +382,7 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
     b.flops({{{"rd_" + c + "_rvalid_q", g, "1'b0"}}});
     b.assign("rd_" + c + "_rvalid_o", "rd_" + c + "_rvalid_q");
     b.flops({{{"rd_" + c + "_bank_q", "rd_" + c + "_bank", ""}}, g});
-    if (!words || s.wide(c)) {
+    if (!words_ || s.wide(c)) {
       b.assign("rd_" + c + "_rdata_o", "bank_merged[rd_" + c + "_bank_q]");
       continue;
     }
@@ -366,7 +417,10 @@ vlog::Module buildBankedMemory(const MemorySpec& s) {
       b.assign("wr_" + c + "_done_o", "wr_" + c + "_done_q");
     }
   }
-  return m;
+}
+
+vlog::Module buildBankedMemory(const MemorySpec& s) {
+  return BankedMemory(s).build();
 }
 
 /// Boveda's on-chip form gives the loader a scratchpad read port (DECOMPRESS).
@@ -395,14 +449,10 @@ vlog::Module ScratchpadGenerator::build() const {
   s.elemWidth = p_.iw;
   s.dualPort = p_.spDualPort;
   s.accumulate = false;
-  s.readClients = {"exe_a", "exe_b", "exe_d", "st"};
-  if (p_.config.tensordash.enabled) { // the TensorDash feeder's A tiles and B rows
-    s.readClients.insert(s.readClients.begin() + 3, {"exe_fa", "exe_fb"});
-    s.wideClients = {"exe_fa", "exe_fb"};
-  }
-  if (onChip(p_))
-    s.readClients.push_back("ld");
-  s.writeClients = {"exe", "ld"};
+  const MemoryClients clients = scratchpadClients(p_);
+  s.readClients = clients.reads;
+  s.wideClients = clients.wide;
+  s.writeClients = clients.writes;
   s.wordRows = p_.spWordRows;
   return buildBankedMemory(s);
 }
@@ -424,8 +474,8 @@ vlog::Module AccumulatorGenerator::build() const {
   s.elemWidth = p_.aw;
   s.dualPort = true;
   s.accumulate = true;
-  s.readClients = {"exe", "st"};
-  s.writeClients = {"exe", "ld"};
+  s.readClients = accumulatorClients().reads;
+  s.writeClients = accumulatorClients().writes;
   return buildBankedMemory(s);
 }
 
