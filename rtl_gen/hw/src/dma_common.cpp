@@ -97,6 +97,21 @@ void burstSplitter(vlog::Body& b, const std::string& prefix) {
   b.assign(prefix + "_final", beats + " == CountW'(" + prefix + "_left)");
 }
 
+void requestIntake(vlog::Body& b) {
+  firstIndex(b, "Slots", "!slot_busy[i]", "slot_free", "alloc_slot", "SlotW");
+  b.logic("req_offset", Type::bits("OffsetW"), "start byte within the first beat");
+  b.logic("req_base", Type::bits("BeatAddrW"), "beat address of the first beat");
+  b.logic("req_len", Type::bits("LenW"));
+  b.logic("req_end", Type::bits("EndW"));
+  b.logic("req_beats", Type::bits("BeatW"), "beats touched: ceil((offset + len) / BeatBytes)");
+  b.logic("req_empty", Type::bit(), "length 0: no bus traffic");
+  b.assign("req_offset", "req_addr_i[OffsetW-1:0]");
+  b.assign("req_base", "req_addr_i[AddrWidth-1:OffsetW]");
+  b.assign("req_len", "(req_len_i > LenW'(MaxBytes)) ? LenW'(MaxBytes) : req_len_i");
+  b.assign("req_end", "EndW'(req_offset) + EndW'(req_len) + EndW'(BeatBytes - 1)");
+  b.assign("req_empty", "req_len == '0");
+}
+
 void freeIdSearch(vlog::Body& b) {
   b.comment("ID pool: an ID is busy from its burst's address handshake until its last beat "
             "(reads) or its response (writes); new bursts take the lowest free ID.");

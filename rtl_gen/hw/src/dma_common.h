@@ -39,6 +39,12 @@ void freeIdSearch(vlog::Body& b);
 /// stable until the handshake, so AxVALID never drops and the payload never changes early.
 void addressChannelRegister(vlog::Body& b, const std::string& ch);
 
+/// Request intake shared by both engines: a request takes the lowest free slot (slot_free,
+/// alloc_slot from slot_busy[Slots]); declares req_offset, req_base, req_len (clamped to
+/// MaxBytes), req_end, req_beats and req_empty and drives all but req_beats (the engines count
+/// an empty request's beats differently).
+void requestIntake(vlog::Body& b);
+
 /// Round-robin pick among `cand[Slots]`: the first candidate after `last`, wrapping around.
 /// Declares `<pick>_valid` and `<pick>_slot`.
 void roundRobin(vlog::Body& b, const std::string& cand, const std::string& last,

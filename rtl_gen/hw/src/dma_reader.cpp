@@ -104,20 +104,9 @@ void DmaReaderGenerator::slots(vlog::Body& b) const {
   b.comment("Requests take the lowest free slot; a request's fields stay in its slot until it "
             "is answered. Lengths above MaxBytes are clamped to MaxBytes; length 0 is answered "
             "with no data.");
-  firstIndex(b, "Slots", "!slot_busy[i]", "slot_free", "alloc_slot", "SlotW");
-  b.logic("req_offset", Type::bits("OffsetW"), "start byte within the first beat");
-  b.logic("req_base", Type::bits("BeatAddrW"), "beat address of the first beat");
-  b.logic("req_len", Type::bits("LenW"));
-  b.logic("req_end", Type::bits("EndW"));
-  b.logic("req_beats", Type::bits("BeatW"), "beats touched: ceil((offset + len) / BeatBytes)");
-  b.logic("req_empty", Type::bit(), "length 0: answered without bus traffic");
+  dma::requestIntake(b);
   b.assign("req_ready_o", "slot_free");
   b.assign("req_fire", "req_valid_i & slot_free");
-  b.assign("req_offset", "req_addr_i[OffsetW-1:0]");
-  b.assign("req_base", "req_addr_i[AddrWidth-1:OffsetW]");
-  b.assign("req_len", "(req_len_i > LenW'(MaxBytes)) ? LenW'(MaxBytes) : req_len_i");
-  b.assign("req_end", "EndW'(req_offset) + EndW'(req_len) + EndW'(BeatBytes - 1)");
-  b.assign("req_empty", "req_len == '0");
   b.assign("req_beats", "req_empty ? '0 : BeatW'(req_end >> OffsetW)");
   b.logicArray("slot_base_q", Type::bits("BeatAddrW"), "Slots", "", kWires);
   b.logicArray("slot_offset_q", Type::bits("OffsetW"), "Slots", "", kWires);

@@ -117,23 +117,12 @@ void DmaWriterGenerator::requests(vlog::Body& b) const {
   b.comment("Requests take the lowest free slot and the next queue entry. The data is stored "
             "shifted up by the start offset, so entry beat j is bus beat j. Lengths above "
             "MaxBytes are clamped to MaxBytes; length 0 completes without bus traffic.");
-  firstIndex(b, "Slots", "!slot_busy[i]", "slot_free", "alloc_slot", "SlotW");
+  dma::requestIntake(b);
   b.logic("entry_wr_q", Type::bits("EntryW"), "next entry to fill");
-  b.logic("req_offset", Type::bits("OffsetW"), "start byte within the first beat");
-  b.logic("req_base", Type::bits("BeatAddrW"), "beat address of the first beat");
-  b.logic("req_len", Type::bits("LenW"));
-  b.logic("req_end", Type::bits("EndW"));
-  b.logic("req_beats", Type::bits("BeatW"), "beats touched: ceil((offset + len) / BeatBytes)");
   b.logic("req_tail", Type::bits("TailW"), "bytes in the last beat");
-  b.logic("req_empty", Type::bit(), "length 0: completed without bus traffic");
   b.logic("entry_push", Type::bit(), "a request with bytes enters the queue");
   b.assign("req_ready_o", "slot_free & ~entry_valid[entry_wr_q]");
   b.assign("req_fire", "req_valid_i & req_ready_o");
-  b.assign("req_offset", "req_addr_i[OffsetW-1:0]");
-  b.assign("req_base", "req_addr_i[AddrWidth-1:OffsetW]");
-  b.assign("req_len", "(req_len_i > LenW'(MaxBytes)) ? LenW'(MaxBytes) : req_len_i");
-  b.assign("req_end", "EndW'(req_offset) + EndW'(req_len) + EndW'(BeatBytes - 1)");
-  b.assign("req_empty", "req_len == '0");
   b.assign("entry_push", "req_fire & ~req_empty");
   b.assign("req_beats", "BeatW'(req_end >> OffsetW)");
   b.assign("req_tail", "{1'b0, req_end[OffsetW-1:0]} + TailW'(1)");

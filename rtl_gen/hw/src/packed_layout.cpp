@@ -41,7 +41,7 @@ std::string PackedLayout::pack(const std::map<std::string, std::string>& values)
   for (size_t i = fields_.size(); i-- > 0;) {
     const Field& f = fields_[i];
     auto it = values.find(f.name);
-    out += it != values.end() ? it->second : std::to_string(f.width) + "'d0";
+    out += it != values.end() ? it->second : std::to_string(f.width) + "'(0)";
     out += i ? ", " : "}";
   }
   return out;
