@@ -1,11 +1,10 @@
 #include "command.h"
 
-#include <array>
+#include "process/process.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace by::cli {
 
@@ -92,49 +91,18 @@ std::string ArgParser::help() const {
 }
 
 int runProgram(const std::vector<std::string>& argv, const std::string& cwd, std::string& output) {
-  int pipeFd[2];
-  if (pipe(pipeFd) != 0)
-    throw std::runtime_error("cannot create a pipe");
-  pid_t pid = fork();
-  if (pid < 0)
-    throw std::runtime_error("cannot fork to run " + argv.at(0));
-  if (pid == 0) {
-    dup2(pipeFd[1], STDOUT_FILENO);
-    dup2(pipeFd[1], STDERR_FILENO);
-    close(pipeFd[0]);
-    close(pipeFd[1]);
-    if (!cwd.empty() && chdir(cwd.c_str()) != 0)
-      _exit(127);
-    std::vector<char*> cargs;
-    for (const std::string& s : argv)
-      cargs.push_back(const_cast<char*>(s.c_str()));
-    cargs.push_back(nullptr);
-    execvp(cargs[0], cargs.data());
-    _exit(127);
-  }
-  close(pipeFd[1]);
-  output.clear();
-  std::array<char, 4096> buf;
-  ssize_t n;
-  while ((n = read(pipeFd[0], buf.data(), buf.size())) > 0)
-    output.append(buf.data(), static_cast<size_t>(n));
-  close(pipeFd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status))
-    return WEXITSTATUS(status);
-  return 128 + WTERMSIG(status);
+  process::Options options;
+  options.cwd = cwd;
+  options.output = process::Output::CaptureMerged;
+  const process::Result r = process::run(argv, options);
+  output = r.out + r.err; // err holds why a program that never ran did not
+  return r.status;
 }
 
 void requireProgram(const std::string& program, const std::string& debianPackage) {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':'))
-    if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0)
-      return;
-  throw std::runtime_error(program + " is not installed (Debian package " + debianPackage +
-                           "); run scripts/setup.sh");
+  if (process::find(program).empty())
+    throw std::runtime_error(program + " is not installed (Debian package " + debianPackage +
+                             "); run scripts/setup.sh");
 }
 
 } // namespace by::cli

@@ -13,6 +13,7 @@ packages=(
   verilator iverilog yosys zlib1g-dev
   # C++ libraries
   libyaml-cpp-dev nlohmann-json3-dev libgtest-dev googletest libboost-dev libfmt-dev
+  libboost-filesystem-dev libcli11-dev
   libsystemc-dev libunicorn-dev libonnx-dev libprotobuf-dev protobuf-compiler
   # bare-metal RISC-V toolchain
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf

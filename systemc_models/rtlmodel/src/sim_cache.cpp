@@ -5,6 +5,7 @@
 #include "emit/generate.h"
 #include "file_lock.h"
 #include "process.h"
+#include "process/process.h"
 #include "rtlmodel/model_abi.h"
 
 #include <chrono>
@@ -28,7 +29,7 @@ constexpr const char* kBuildInfo = "build.json";
 std::string cxxCompiler() {
   if (const char* cxx = std::getenv("BRICKYARD_CXX"); cxx && *cxx)
     return cxx;
-  return programExists(BY_BUILD_CXX) ? BY_BUILD_CXX : "c++";
+  return !process::find(BY_BUILD_CXX).empty() ? BY_BUILD_CXX : "c++";
 }
 
 std::string verilatorProgram() {
@@ -139,7 +140,7 @@ void build(const Plan& plan, const config::Config& config, const fs::path& stagi
     writeFile(staging / "src" / f.path, f.text);
   const fs::path log = staging / "build.log";
   const std::string verilator = verilatorProgram();
-  if (!programExists(verilator))
+  if (process::find(verilator).empty())
     throw BuildError("'" + verilator +
                      "' not found: building the RTL simulator needs Verilator (Debian package "
                      "verilator; run scripts/setup.sh)");
@@ -151,7 +152,7 @@ void build(const Plan& plan, const config::Config& config, const fs::path& stagi
   argv.insert(argv.end(), {"-F", "rtl/filelist.f", "src/model_adapter.cpp", "-Mdir", "obj", "-o",
                            kLibraryName, "-j", std::to_string(buildJobs())});
   std::vector<std::string> env = {"CXX=" + cxx};
-  if (!std::getenv("OBJCACHE") && programExists("ccache"))
+  if (!std::getenv("OBJCACHE") && !process::find("ccache").empty())
     env.push_back("OBJCACHE=ccache");
   {
     std::ofstream(log) << "$";
@@ -161,7 +162,12 @@ void build(const Plan& plan, const config::Config& config, const fs::path& stagi
     out << "\n";
   }
   const auto start = std::chrono::steady_clock::now();
-  const int status = runLogged(argv, staging, log, env);
+  process::Options options;
+  options.cwd = staging;
+  options.env = env;
+  options.output = process::Output::AppendToLog;
+  options.log = log;
+  const int status = process::run(argv, options).status;
   if (status != 0 || !fs::exists(staging / "obj" / kLibraryName))
     throw BuildError("Verilator build of config '" + config.name + "' failed (exit status " +
                      std::to_string(status) + ")");
