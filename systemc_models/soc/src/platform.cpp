@@ -123,7 +123,8 @@ uint64_t checkedQuantumPs(const SimOptions& options, const Clock& clock) {
 
 void checkSimOptions(const SimOptions& options) {
   const ElfImage program = readElf(options.programPath);
-  const Region& dram = MemoryMap(options.config.soc).region(RegionId::Dram);
+  const MemoryMap map(options.config.soc);
+  const Region& dram = map.region(RegionId::Dram);
   checkElfFits(program, dram);
   resolveLoads(options, program, dram);
   resolveDumps(options, program, dram);
