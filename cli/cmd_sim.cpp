@@ -1,5 +1,7 @@
 #include "command.h"
 #include "config/loader.h"
+#include "config_arg.h"
+#include "funcaccel/func_accelerator.h"
 #include "rtlmodel/rtl_accelerator.h"
 #include "rtlmodel/sim_cache.h"
 #include "soc/elf.h"
@@ -9,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 namespace by::cli {
 namespace {
@@ -22,7 +25,13 @@ const char* kSimDescription =
     "The accelerator (--model rtl) is the config's Verilated RTL. Its simulator is built on\n"
     "the first run of a config (a minute for a small config, a few for the 16x16 default) and\n"
     "cached in --cache-dir, $BRICKYARD_CACHE_DIR, $XDG_CACHE_HOME/brickyard or\n"
-    "~/.cache/brickyard; later runs start at once.\n"
+    "~/.cache/brickyard; later runs start at once. --model func puts the functional ISA model\n"
+    "in the accelerator's place: the same results, untimed (cycles are the host's alone).\n"
+    "\n"
+    "--load FILE@WHERE copies a file's bytes into DRAM after the program is loaded, before it\n"
+    "starts; --dump WHERE=FILE writes DRAM to a file when the run ends. WHERE is a symbol of\n"
+    "the program (its whole size for a dump, SYMBOL:BYTES for part of it) or ADDRESS:BYTES\n"
+    "(hex with 0x). Both may be given several times (comma-separated lists also work).\n"
     "\n"
     "exit codes:\n"
     "  0-255  the program's exit code (exit(code) or return from main), modulo 256\n"
@@ -67,22 +76,90 @@ void parseWindow(const std::string& text, uint64_t& first, uint64_t& last) {
     throw UsageError("--trace-window '" + text + "': FIRST is after LAST");
 }
 
+/// A number in decimal or 0x hex.
+uint64_t parseNumber(const std::string& option, const std::string& text) {
+  try {
+    size_t used = 0;
+    const uint64_t v = std::stoull(text, &used, 0);
+    if (used == text.size())
+      return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(option + ": '" + text + "' is not a number");
+}
+
+/// WHERE = SYMBOL, SYMBOL:BYTES or ADDRESS:BYTES.
+void parseWhere(const std::string& option, const std::string& where, std::string& symbol,
+                uint64_t& address, uint64_t& size) {
+  const size_t colon = where.find(':');
+  const std::string head = where.substr(0, colon);
+  if (colon != std::string::npos)
+    size = parseNumber(option, where.substr(colon + 1));
+  if (head.empty())
+    throw UsageError(option + " '" + where + "': expected SYMBOL[:BYTES] or ADDRESS:BYTES");
+  if (head[0] >= '0' && head[0] <= '9') {
+    address = parseNumber(option, head);
+    if (colon == std::string::npos)
+      throw UsageError(option + " '" + where + "': an address needs :BYTES");
+  } else {
+    symbol = head;
+  }
+}
+
+std::vector<std::string> splitList(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const std::string& item : items) {
+    size_t start = 0;
+    while (start <= item.size()) {
+      const size_t comma = item.find(',', start);
+      const std::string part =
+          item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!part.empty())
+        out.push_back(part);
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+soc::MemoryLoad parseLoad(const std::string& spec) {
+  const size_t at = spec.rfind('@');
+  if (at == std::string::npos || at == 0)
+    throw UsageError("--load '" + spec + "': expected FILE@SYMBOL or FILE@ADDRESS");
+  soc::MemoryLoad l;
+  l.source = spec.substr(0, at);
+  uint64_t size = 0;
+  parseWhere("--load", spec.substr(at + 1), l.symbol, l.address, size);
+  if (l.symbol.empty() && size == 0)
+    size = ~uint64_t(0); // an address load takes the whole file
+  std::ifstream f(l.source, std::ios::binary);
+  if (!f)
+    throw UsageError("--load: cannot read " + l.source + ": " + std::strerror(errno));
+  l.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  if (l.bytes.empty())
+    throw UsageError("--load: " + l.source + " is empty");
+  return l;
+}
+
 } // namespace
 
 int runSim(const std::vector<std::string>& args) {
   std::string configPath, program, statsPath, maxCyclesText, quantumText, model = "rtl", trace,
                                                                           window, cacheDir;
+  std::vector<std::string> loadSpecs, dumpSpecs;
   bool quiet = false, noGating = false;
   ArgParser p("sim",
-              "--config CONFIG.yaml PROGRAM.elf [--model rtl|none] [--trace FILE.fst "
+              "--config CONFIG.yaml PROGRAM.elf [--model rtl|func|none] [--trace FILE.fst "
               "[--trace-window FIRST:LAST]] [--stats FILE.json] [--max-cycles N] "
-              "[--quantum-ns N] [--cache-dir DIR]",
+              "[--quantum-ns N] [--cache-dir DIR] [--load FILE@WHERE] [--dump WHERE=FILE]",
               kSimDescription);
   p.positional("PROGRAM.elf", "bare-metal RISC-V ELF64 executable", &program);
   p.option("--config", "CONFIG.yaml", "SoC + accelerator configuration (required)", &configPath);
-  p.option("--model", "rtl|none",
-           "accelerator: rtl (the Verilated RTL, default) or none (no accelerator); the fast "
-           "tlm model is not available yet",
+  p.option("--model", "rtl|func|none",
+           "accelerator: rtl (the Verilated RTL, default), func (the functional model, "
+           "untimed) or none (no accelerator)",
            &model);
   p.option("--trace", "FILE.fst",
            "write an FST waveform of the accelerator (builds a traced "
@@ -103,15 +180,20 @@ int runSim(const std::vector<std::string>& args) {
          "then counts every cycle)",
          &noGating);
   p.flag("--quiet", "no progress or summary lines on stderr after a normal exit", &quiet);
+  p.multiOption("--load", "FILE@WHERE", "copy FILE into DRAM at WHERE before the program starts",
+                &loadSpecs);
+  p.multiOption("--dump", "WHERE=FILE", "write DRAM at WHERE to FILE when the run ends",
+                &dumpSpecs);
   if (!p.parse(args))
     return kExitOk;
   if (configPath.empty())
     throw UsageError("missing --config CONFIG.yaml (usage: brickyard sim --config CONFIG.yaml "
                      "PROGRAM.elf)");
   if (model == "tlm")
-    throw UsageError("--model tlm: the fast TLM model is not available yet; use --model rtl");
-  if (model != "rtl" && model != "none")
-    throw UsageError("--model " + model + ": expected rtl or none");
+    throw UsageError("--model tlm: the fast timed model is not available yet; use --model rtl "
+                     "or --model func");
+  if (model != "rtl" && model != "func" && model != "none")
+    throw UsageError("--model " + model + ": expected rtl, func or none");
   if (!trace.empty() && model != "rtl")
     throw UsageError("--trace: waveforms come from the RTL model (--model rtl)");
   if (!window.empty() && trace.empty())
@@ -122,8 +204,20 @@ int runSim(const std::vector<std::string>& args) {
     parseWindow(window, rtl.traceFirstCycle, rtl.traceLastCycle);
 
   soc::SimOptions options;
-  options.config = config::loadConfigFile(configPath);
+  options.config = config::loadConfigFile(resolveConfigArg(configPath));
   options.programPath = program;
+  for (const std::string& spec : splitList(loadSpecs))
+    options.loads.push_back(parseLoad(spec));
+  std::vector<std::string> dumpFiles;
+  for (const std::string& spec : splitList(dumpSpecs)) {
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      throw UsageError("--dump '" + spec + "': expected WHERE=FILE");
+    soc::MemoryDump d;
+    parseWhere("--dump", spec.substr(0, eq), d.symbol, d.address, d.size);
+    options.dumps.push_back(d);
+    dumpFiles.push_back(spec.substr(eq + 1));
+  }
   // The simulated time limit must fit SystemC's 64-bit picosecond clock.
   constexpr uint64_t kMaxCycles = 1'000'000'000'000'000; // 1e15
   if (!maxCyclesText.empty()) {
@@ -168,6 +262,8 @@ int runSim(const std::vector<std::string>& args) {
     }
     rtl.tracePath = trace;
     options.accelerator = rtlmodel::rtlAcceleratorFactory(rtl);
+  } else if (model == "func") {
+    options.accelerator = funcaccel::funcAcceleratorFactory();
   }
 
   soc::SimResult result;
@@ -177,6 +273,13 @@ int runSim(const std::vector<std::string>& args) {
     throw UsageError(e.what());
   } catch (const soc::SimSetupError& e) {
     throw UsageError(e.what());
+  }
+  for (size_t i = 0; i < dumpFiles.size() && i < result.dumps.size(); ++i) {
+    std::ofstream f(dumpFiles[i], std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(result.dumps[i].data()),
+            std::streamsize(result.dumps[i].size()));
+    if (!f.flush())
+      std::fprintf(stderr, "brickyard sim: error: cannot write %s\n", dumpFiles[i].c_str());
   }
   if (stats.is_open()) {
     stats << result.stats.dump(2) << "\n";

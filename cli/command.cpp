@@ -21,6 +21,11 @@ void ArgParser::option(const std::string& name, const std::string& metavar, cons
   options_.push_back({name, metavar, help, nullptr, target});
 }
 
+void ArgParser::multiOption(const std::string& name, const std::string& metavar,
+                            const std::string& help, std::vector<std::string>* target) {
+  options_.push_back({name, metavar, help, nullptr, nullptr, target});
+}
+
 void ArgParser::positional(const std::string& metavar, const std::string& help,
                            std::string* target) {
   positionals_.push_back({metavar, help, target});
@@ -52,12 +57,14 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
         if (hasInline)
           throw UsageError("option " + name + " takes no value");
         *opt->flag = true;
-      } else if (hasInline) {
-        *opt->value = inlineValue;
       } else {
-        if (i + 1 >= args.size())
+        if (!hasInline && i + 1 >= args.size())
           throw UsageError("option " + name + " needs a value " + opt->metavar);
-        *opt->value = args[++i];
+        const std::string value = hasInline ? inlineValue : args[++i];
+        if (opt->values)
+          opt->values->push_back(value);
+        else
+          *opt->value = value;
       }
       continue;
     }

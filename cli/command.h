@@ -37,6 +37,9 @@ public:
   void option(const std::string& name, const std::string& metavar, const std::string& help,
               std::string* target);
   void positional(const std::string& metavar, const std::string& help, std::string* target);
+  /// An option that may be given several times; every value is appended.
+  void multiOption(const std::string& name, const std::string& metavar, const std::string& help,
+                   std::vector<std::string>* target);
 
   /// Parses; returns false when --help was given (and printed). Throws UsageError.
   bool parse(const std::vector<std::string>& args);
@@ -47,6 +50,7 @@ private:
     std::string name, metavar, help;
     bool* flag = nullptr;
     std::string* value = nullptr;
+    std::vector<std::string>* values = nullptr;
   };
   struct Pos {
     std::string metavar, help;

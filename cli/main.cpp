@@ -2,8 +2,10 @@
 // compilation. Each subcommand lives in its own cmd_*.cpp and is listed in commands().
 #include "brickyard_version.h"
 #include "command.h"
+#include "compiler/error.h"
 #include "config/loader.h"
 #include "emit/output_dir.h"
+#include "soc/platform.h"
 
 #include <cstdio>
 #include <string>
@@ -16,6 +18,8 @@ int runLint(const std::vector<std::string>& args);
 int runSynth(const std::vector<std::string>& args);
 int runDoc(const std::vector<std::string>& args);
 int runSim(const std::vector<std::string>& args);
+int runCompile(const std::vector<std::string>& args);
+int runRun(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
@@ -23,6 +27,8 @@ const std::vector<Command>& commands() {
       {"lint", "lint generated RTL with Verilator -Wall and Icarus Verilog", runLint},
       {"synth", "synthesize generated RTL with Yosys; per-module area report", runSynth},
       {"sim", "run a bare-metal RISC-V program on the SystemC SoC", runSim},
+      {"compile", "compile an ONNX model into a bare-metal program for a config", runCompile},
+      {"run", "compile, run on the SoC and check an ONNX model against its reference", runRun},
       {"doc", "print generated reference documentation (config keys)", runDoc},
   };
   return table;
@@ -74,6 +80,12 @@ int main(int argc, char** argv) {
     return command->run(rest);
   } catch (const by::config::ConfigError& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    return kExitRejected;
+  } catch (const by::compiler::CompileError& e) {
+    std::fprintf(stderr, "brickyard %s: error: %s\n", command->name, e.what());
+    return kExitRejected;
+  } catch (const by::soc::SimSetupError& e) {
+    std::fprintf(stderr, "brickyard %s: error: %s\n", command->name, e.what());
     return kExitRejected;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "brickyard %s: error: %s\n", command->name, e.what());

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Sets everything up, builds, and runs the full stack on the default config (16x16 int8):
-# generate the accelerator, lint and synthesize it, then run bare-metal driver programs
-# (tiled matmul and convolution, each checked against its CPU reference) on the SystemC SoC
-# with the config's Verilated RTL (built on first use and cached in ~/.cache/brickyard).
+# generate the accelerator and lint it, then compile a trained CNN (ONNX) for it and run the
+# program on the SystemC SoC with the config's Verilated RTL (built on first use and cached in
+# ~/.cache/brickyard), checking every output bit against the compiler's int8 reference and
+# printing the per-layer table; finally a bare-metal driver program (tiled matmul). Synthesis
+# of the 16x16 default takes about 11 minutes: the demo synthesises the 4x4 tiny config
+# instead (`brickyard synth out/demo-default` does the default).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 name=default
 config="$root/configs/$name.yaml"
 out="$root/out/demo-$name"
+models="$root/testbenches/compiler/models"
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 by="$root/build/bin/brickyard"
@@ -15,12 +19,17 @@ echo "== brickyard gen $config"
 "$by" gen "$config" -o "$out"
 echo "== brickyard lint"
 "$by" lint "$out"
-echo "== brickyard synth (Yosys; about 11 minutes on the 16x16 default)"
-"$by" synth "$out" | tail -n 4
-echo "== bare-metal driver programs on the SoC with the $name accelerator's RTL"
+echo "== brickyard synth of the tiny config (Yosys)"
+"$by" gen "$root/configs/tiny.yaml" -o "$root/out/demo-tiny" --quiet
+"$by" synth "$root/out/demo-tiny" | tail -n 4
+echo "== brickyard compile: the digits CNN (trained with torch, float ONNX) for $name"
+"$by" compile "$models/digits.onnx" --config "$config" --calib "$models/digits.calib.npy" \
+  -o "$out/digits"
+echo "== brickyard run: the same model on the SoC with the $name accelerator's RTL"
+"$by" run "$models/digits.onnx" --config "$config" --calib "$models/digits.calib.npy" \
+  --input "$models/digits.input.npy"
+echo "== a bare-metal driver program on the SoC"
 "$root/scripts/build.sh" "baremetal_sw_$name" >/dev/null # not part of the default build
-for program in tiled_matmul conv; do
-  echo "-- brickyard sim --config configs/$name.yaml build/baremetal/$name/$program.elf"
-  "$by" sim --config "$config" "$root/build/baremetal/$name/$program.elf"
-done
-echo "demo: done; generated outputs in $out"
+echo "-- brickyard sim --config configs/$name.yaml build/baremetal/$name/tiled_matmul.elf"
+"$by" sim --config "$config" "$root/build/baremetal/$name/tiled_matmul.elf"
+echo "demo: done; generated outputs in $out (the compiled model in $out/digits)"

@@ -84,6 +84,22 @@ by_status_t by_boveda_matrix_check(const by_boveda_matrix_t* m) {
   return BY_OK;
 }
 
+by_status_t by_boveda_matrix_check_read(const by_boveda_matrix_t* m) {
+  if (!BY_HAS_BOVEDA)
+    return BY_ERR_UNSUPPORTED;
+  if (!m || !shape_ok(m) || !m->stream || !m->table)
+    return BY_ERR_ARG;
+  if (!by_dram_reachable(m->table, by_boveda_matrix_table_bytes(m)))
+    return BY_ERR_ADDR;
+  /* Only the containers the blocks use must exist (e.g. weights compressed offline). */
+  const size_t used = by_boveda_matrix_used_bytes(m);
+  if (m->stream_bytes && m->stream_bytes < used)
+    return BY_ERR_ARG;
+  if (used && !by_dram_reachable(m->stream, used))
+    return BY_ERR_ADDR;
+  return BY_OK;
+}
+
 /* Scratchpad slots of one block each (block_cols rows), at most 4. */
 static uint32_t slot_rows(const by_boveda_matrix_t* m) {
   return (uint32_t)by_boveda_matrix_block_cols(m);

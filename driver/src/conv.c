@@ -26,11 +26,28 @@ void by_conv_init(by_conv_t* c) {
   c->stride = 1;
 }
 
+size_t by_conv_stride_cols(const by_conv_t* c) {
+  return c->stride_cols ? c->stride_cols : c->stride;
+}
+size_t by_conv_pad_top(const by_conv_t* c) {
+  return c->explicit_pads ? c->pad_top : c->padding;
+}
+size_t by_conv_pad_left(const by_conv_t* c) {
+  return c->explicit_pads ? c->pad_left : c->padding;
+}
+static size_t pad_bottom(const by_conv_t* c) {
+  return c->explicit_pads ? c->pad_bottom : c->padding;
+}
+static size_t pad_right(const by_conv_t* c) {
+  return c->explicit_pads ? c->pad_right : c->padding;
+}
 size_t by_conv_out_rows(const by_conv_t* c) {
-  return (c->in_rows + 2 * c->padding - c->kernel_rows) / c->stride + 1;
+  return (c->in_rows + by_conv_pad_top(c) + pad_bottom(c) - c->kernel_rows) / c->stride + 1;
 }
 size_t by_conv_out_cols(const by_conv_t* c) {
-  return (c->in_cols + 2 * c->padding - c->kernel_cols) / c->stride + 1;
+  return (c->in_cols + by_conv_pad_left(c) + pad_right(c) - c->kernel_cols) /
+             by_conv_stride_cols(c) +
+         1;
 }
 size_t by_conv_pool_rows(const by_conv_t* c) {
   const size_t o = by_conv_out_rows(c);
@@ -133,7 +150,8 @@ static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
     return BY_ERR_ARG;
   if (c->depthwise && c->out_ch != c->in_ch)
     return BY_ERR_ARG;
-  if (c->kernel_rows > c->in_rows + 2 * c->padding || c->kernel_cols > c->in_cols + 2 * c->padding)
+  if (c->kernel_rows > c->in_rows + by_conv_pad_top(c) + pad_bottom(c) ||
+      c->kernel_cols > c->in_cols + by_conv_pad_left(c) + pad_right(c))
     return BY_ERR_ARG;
   if (c->pool_stride && (c->pool_size == 0 || c->pool_size > g->orows + 2 * c->pool_padding ||
                          c->pool_size > g->ocols + 2 * c->pool_padding))
@@ -171,14 +189,15 @@ static by_status_t check_hardware(const by_conv_t* c, const geom_t* g) {
 static void gather_run(const geom_t* g, size_t b, size_t y, size_t x, size_t n, size_t kr,
                        size_t kc, size_t ch0, size_t nch, uint32_t local) {
   const by_conv_t* c = g->c;
-  const long irow = (long)(y * c->stride + kr) - (long)c->padding;
+  const size_t pt = by_conv_pad_top(c), pl = by_conv_pad_left(c), sc = by_conv_stride_cols(c);
+  const long irow = (long)(y * c->stride + kr) - (long)pt;
   const size_t group = BY_MAX_BLOCK_LEN * BY_DIM; /* channels per mvin */
   /* Output columns whose input column is inside the image: [xlo, xhi). */
   size_t xlo = 0, xhi = 0;
   if (irow >= 0 && irow < (long)c->in_rows) {
-    xlo = c->padding > kc ? (c->padding - kc + c->stride - 1) / c->stride : 0;
-    const long last = (long)c->in_cols - 1 + (long)c->padding - (long)kc;
-    xhi = last < 0 ? 0 : (size_t)last / c->stride + 1;
+    xlo = pl > kc ? (pl - kc + sc - 1) / sc : 0;
+    const long last = (long)c->in_cols - 1 + (long)pl - (long)kc;
+    xhi = last < 0 ? 0 : (size_t)last / sc + 1;
   }
   const size_t x_end = x + n;
   const size_t a = xlo > x ? (xlo < x_end ? xlo : x_end) : x; /* first real column */
@@ -189,7 +208,7 @@ static void gather_run(const geom_t* g, size_t b, size_t y, size_t x, size_t n, 
     if (a > x)
       by_mvin(0, 0, by_sp_addr(local + off), (uint32_t)(a - x), cols);
     if (e > a) {
-      const size_t icol = a * c->stride + kc - c->padding;
+      const size_t icol = a * sc + kc - pl;
       const by_elem_t* src =
           c->input + ((b * c->in_rows + (size_t)irow) * c->in_cols + icol) * c->in_ch + ch0 + q;
       by_mvin(0, src, by_sp_addr(local + off + (uint32_t)(a - x)), (uint32_t)(e - a), cols);
@@ -376,7 +395,7 @@ by_status_t by_conv(const by_conv_t* c) {
   if (c->depthwise)
     build_diagonals(&g);
   by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
-  by_config_ld(0, c->stride * c->in_ch, 0, 0);
+  by_config_ld(0, by_conv_stride_cols(c) * c->in_ch, 0, 0);
   by_config_ld(1, c->depthwise ? BY_DIM : c->out_ch, 0, 0);
   by_config_ld(2, 0, 0, 0);
   by_config_st((uint32_t)c->out_ch, c->activation, c->scale, 0);

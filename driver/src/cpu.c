@@ -74,8 +74,9 @@ static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, si
   const size_t ich_hi = c->depthwise ? och + 1 : c->in_ch;
   for (size_t kr = 0; kr < c->kernel_rows; ++kr)
     for (size_t kc = 0; kc < c->kernel_cols; ++kc) {
-      const int64_t irow = (int64_t)(y * c->stride + kr) - (int64_t)c->padding;
-      const int64_t icol = (int64_t)(x * c->stride + kc) - (int64_t)c->padding;
+      const int64_t irow = (int64_t)(y * c->stride + kr) - (int64_t)by_conv_pad_top(c);
+      const int64_t icol =
+          (int64_t)(x * by_conv_stride_cols(c) + kc) - (int64_t)by_conv_pad_left(c);
       const int inside =
           irow >= 0 && irow < (int64_t)c->in_rows && icol >= 0 && icol < (int64_t)c->in_cols;
       for (size_t cb = ich_lo; cb < ich_hi; cb += BY_DIM) {

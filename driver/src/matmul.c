@@ -130,7 +130,7 @@ static by_status_t check_compressed(const by_matmul_t* m, const by_boveda_matrix
     return BY_ERR_UNSUPPORTED;
   if (transposed || x->rows != rows || x->cols != cols)
     return BY_ERR_ARG;
-  return by_boveda_matrix_check(x);
+  return by_boveda_matrix_check_read(x);
 }
 
 static by_status_t check_operands(const by_matmul_t* m) {

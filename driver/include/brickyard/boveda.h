@@ -186,6 +186,10 @@ void* by_boveda_matrix_entry(const by_boveda_matrix_t* m, size_t band, size_t co
 size_t by_boveda_matrix_used_bytes(const by_boveda_matrix_t* m);
 /* BY_OK if the matrix is well formed, its buffers large enough and reachable. */
 by_status_t by_boveda_matrix_check(const by_boveda_matrix_t* m);
+/* The same for a matrix that is only read (already compressed, e.g. weights a compiler laid
+ * out): the stream must hold the containers the pointer table names (stream_bytes 0: not
+ * checked against a capacity). */
+by_status_t by_boveda_matrix_check_read(const by_boveda_matrix_t* m);
 
 /* Compresses `src` (m->rows x m->cols, ld elements between rows) into m's stream and table
  * through the accelerator: each block is moved into the scratchpad and out again with a

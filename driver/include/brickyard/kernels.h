@@ -115,6 +115,11 @@ by_status_t by_pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_
 typedef struct {
   size_t batch, in_rows, in_cols, in_ch, out_ch; /* depthwise: out_ch = in_ch */
   size_t kernel_rows, kernel_cols, stride, padding;
+  /* Unequal strides and padding (ONNX pads top, left, bottom, right): stride_cols 0 means
+   * `stride`; with explicit_pads the four pads replace `padding`. */
+  size_t stride_cols;
+  int explicit_pads;
+  size_t pad_top, pad_left, pad_bottom, pad_right;
   int depthwise;
   /* NHWC input [batch][in_rows][in_cols][in_ch]. Weights: dense [kernel_rows][kernel_cols]
    * [in_ch][out_ch] (a (kr*kc*in_ch) x out_ch matrix, Gemmini's layout); depthwise
@@ -134,6 +139,10 @@ typedef struct {
 } by_conv_t;
 
 void by_conv_init(by_conv_t* c);
+/* The effective column stride and top / left padding (from the fields above). */
+size_t by_conv_stride_cols(const by_conv_t* c);
+size_t by_conv_pad_top(const by_conv_t* c);
+size_t by_conv_pad_left(const by_conv_t* c);
 size_t by_conv_out_rows(const by_conv_t* c); /* before pooling */
 size_t by_conv_out_cols(const by_conv_t* c);
 size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */

@@ -28,6 +28,42 @@ const char* machineName(uint16_t machine) {
   }
 }
 
+/// Objects and functions of .symtab (a stripped program has none; malformed tables are
+/// ignored: symbols are optional).
+void readSymbols(const std::vector<uint8_t>& bytes, const Elf64_Ehdr& eh, ElfImage& image) {
+  if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff == 0 ||
+      eh.e_shoff + uint64_t{eh.e_shnum} * sizeof(Elf64_Shdr) > bytes.size())
+    return;
+  auto section = [&](unsigned i) {
+    Elf64_Shdr sh;
+    std::memcpy(&sh, bytes.data() + eh.e_shoff + i * sizeof(Elf64_Shdr), sizeof sh);
+    return sh;
+  };
+  for (unsigned i = 0; i < eh.e_shnum; ++i) {
+    const Elf64_Shdr sh = section(i);
+    if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum || sh.sh_entsize != sizeof(Elf64_Sym))
+      continue;
+    const Elf64_Shdr strtab = section(sh.sh_link);
+    if (sh.sh_offset + sh.sh_size > bytes.size() ||
+        strtab.sh_offset + strtab.sh_size > bytes.size())
+      return;
+    for (uint64_t off = 0; off + sizeof(Elf64_Sym) <= sh.sh_size; off += sizeof(Elf64_Sym)) {
+      Elf64_Sym sym;
+      std::memcpy(&sym, bytes.data() + sh.sh_offset + off, sizeof sym);
+      const int type = ELF64_ST_TYPE(sym.st_info);
+      if ((type != STT_OBJECT && type != STT_FUNC && type != STT_NOTYPE) ||
+          sym.st_name >= strtab.sh_size || sym.st_shndx == SHN_UNDEF)
+        continue;
+      const char* name =
+          reinterpret_cast<const char*>(bytes.data() + strtab.sh_offset + sym.st_name);
+      const size_t maxLen = strtab.sh_size - sym.st_name;
+      const std::string n(name, strnlen(name, maxLen));
+      if (!n.empty() && (ELF64_ST_BIND(sym.st_info) == STB_GLOBAL || !image.symbols.count(n)))
+        image.symbols[n] = ElfSymbol{sym.st_value, sym.st_size};
+    }
+  }
+}
+
 } // namespace
 
 ElfImage readElf(const std::string& path) {
@@ -98,6 +134,7 @@ ElfImage parseElf(const std::vector<uint8_t>& bytes, const std::string& path) {
   }
   if (image.segments.empty())
     fail("ELF has no loadable (PT_LOAD) segment");
+  readSymbols(bytes, eh, image);
   return image;
 }
 

@@ -1,11 +1,13 @@
 #include "soc/platform.h"
 
+#include "memory_ops.h"
 #include "soc/format.h"
 #include "soc/elf.h"
 #include "soc_top.h"
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 // libsystemc defines main() and needs an sc_main() to link. Brickyard never uses that
@@ -121,7 +123,11 @@ uint64_t checkedQuantumPs(const SimOptions& options, const Clock& clock) {
 
 void checkSimOptions(const SimOptions& options) {
   const ElfImage program = readElf(options.programPath);
-  checkElfFits(program, MemoryMap(options.config.soc).region(RegionId::Dram));
+  const MemoryMap map(options.config.soc);
+  const Region& dram = map.region(RegionId::Dram);
+  checkElfFits(program, dram);
+  resolveLoads(options, program, dram);
+  resolveDumps(options, program, dram);
   checkedQuantumPs(options, Clock(options.config.soc.clockMHz));
 }
 
@@ -133,7 +139,10 @@ SimResult runSimulation(const SimOptions& options) {
   // Everything that can reject the input is checked before any SystemC object exists.
   const ElfImage program = readElf(options.programPath);
   const MemoryMap map(options.config.soc);
-  checkElfFits(program, map.region(RegionId::Dram));
+  const Region& dramRegion = map.region(RegionId::Dram);
+  checkElfFits(program, dramRegion);
+  const std::vector<MemoryRange> loads = resolveLoads(options, program, dramRegion);
+  const std::vector<MemoryRange> dumps = resolveDumps(options, program, dramRegion);
   const Clock clock(options.config.soc.clockMHz);
   const uint64_t quantumPs = checkedQuantumPs(options, clock);
   const sc_core::sc_time quantum = Clock::picoseconds(quantumPs);
@@ -142,6 +151,10 @@ SimResult runSimulation(const SimOptions& options) {
             0);
 
   SocTop soc("soc", options, map, clock, program);
+  // The program is in place; the loads go over it before the first instruction runs.
+  for (size_t i = 0; i < loads.size(); ++i)
+    std::memcpy(soc.dram().data() + (loads[i].address - dramRegion.base),
+                options.loads[i].bytes.data(), loads[i].size);
 
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
@@ -166,6 +179,10 @@ SimResult runSimulation(const SimOptions& options) {
                      " (pc " + hex(soc.cpu().lastPc()) + ")";
   }
   result.stats = statsJson(options, result, soc, clock, quantum, endTime, wallSeconds);
+  for (const MemoryRange& d : dumps) {
+    const uint8_t* p = soc.dram().data() + (d.address - dramRegion.base);
+    result.dumps.emplace_back(p, p + d.size);
+  }
   return result;
 }
 

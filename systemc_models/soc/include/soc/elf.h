@@ -4,6 +4,7 @@
 #include "soc/memory_map.h"
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,10 +24,17 @@ struct ElfSegment {
   std::vector<uint8_t> data;
 };
 
+/// A data or function symbol of the program (from .symtab).
+struct ElfSymbol {
+  uint64_t address = 0;
+  uint64_t size = 0;
+};
+
 struct ElfImage {
   std::string path;
   uint64_t entry = 0;
-  std::vector<ElfSegment> segments; // the PT_LOAD segments
+  std::vector<ElfSegment> segments;         // the PT_LOAD segments
+  std::map<std::string, ElfSymbol> symbols; // named objects and functions (may be empty)
 };
 
 /// Reads and validates an ELF: magic, ELF64, little-endian, EM_RISCV, ET_EXEC, header and

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace by::soc {
 
@@ -23,6 +24,23 @@ using AcceleratorFactory =
 /// Quantum used when SimOptions::quantumPs is 0: 1000 clock periods (1 us at 1 GHz).
 constexpr uint64_t kDefaultQuantumCycles = 1000;
 
+/// Bytes placed into DRAM after the program is loaded, before it starts: at a program
+/// symbol (whose size must hold them) or at an address.
+struct MemoryLoad {
+  std::string symbol; // empty: use address
+  uint64_t address = 0;
+  std::vector<uint8_t> bytes;
+  std::string source; // for messages (e.g. the file they came from)
+};
+
+/// DRAM read when the simulation ends: a program symbol (its whole size, or `size` bytes)
+/// or `size` bytes at an address. The bytes appear in SimResult::dumps, in order.
+struct MemoryDump {
+  std::string symbol;
+  uint64_t address = 0;
+  uint64_t size = 0;
+};
+
 struct SimOptions {
   config::Config config;
   std::string programPath;
@@ -30,6 +48,8 @@ struct SimOptions {
   uint64_t quantumPs = 0;         // TLM global quantum; a multiple of the clock period
   std::FILE* console = stdout;    // where the UART writes (flushed at newlines)
   AcceleratorFactory accelerator; // empty: no accelerator
+  std::vector<MemoryLoad> loads;  // checked with the program (SimSetupError)
+  std::vector<MemoryDump> dumps;
 };
 
 enum class SimEnd {
@@ -43,6 +63,7 @@ struct SimResult {
   int exitCode = 0;    // the program's exit code when end == Exit
   std::string message; // one line for Timeout / Fault
   nlohmann::json stats;
+  std::vector<std::vector<uint8_t>> dumps; // SimOptions::dumps, however the run ended
 };
 
 /// Exit codes of a simulator process (besides 2 = input rejected, see cli/command.h).

@@ -1,0 +1,140 @@
+// The compiler's graph IR: layers over tensors with explicit shapes and one physical layout.
+//
+// Every activation tensor is stored NHWC (the layout the driver's kernels read and write); a
+// 2-D ONNX tensor [N, C] is N x 1 x 1 x C. Constants (weights, biases) belong to the layers
+// that use them, already in the kernels' layouts. ONNX ops that only rename or reshape data
+// (Identity, Dropout, Flatten, Reshape, Squeeze, Unsqueeze) become *aliases*: tensors that
+// share their source's storage. A layer is one accelerator (or CPU) operation; the passes
+// fold BatchNormalization into convolutions and fuse activations and max-pooling into the
+// layer before them, so that a layer may stand for several ONNX nodes (`onnxNodes`).
+//
+// The same graph carries the quantization (quantize.h): a scale per tensor, int8 weights,
+// int32 biases and the requantization multiplier of each layer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace by::compiler {
+
+struct Shape {
+  int n = 1, h = 1, w = 1, c = 1; // NHWC
+  int64_t elems() const { return int64_t(n) * h * w * c; }
+  int64_t pixels() const { return int64_t(n) * h * w; }
+  bool operator==(const Shape& o) const { return n == o.n && h == o.h && w == o.w && c == o.c; }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+  std::string str() const; // "1x8x8x16 (NHWC)"
+};
+
+struct Tensor {
+  std::string name;               // ONNX value name
+  Shape shape;                    // physical, NHWC
+  std::vector<int64_t> onnxShape; // the ONNX shape (NCHW for 4-D), for files and messages
+  /// A flattened map [N, C*H*W] whose data is still in the NHWC order of `chwFrom` (C, H, W):
+  /// ONNX element (c*H + y)*W + x of a row lives at physical (y*W + x)*C + c.
+  std::optional<Shape> chwFrom;
+  int aliasOf = -1; // shares the storage of this tensor (a reshape or identity)
+  double scale = 0; // int8 quantization: real value = q * scale (0: not quantized yet)
+  /// The scale a pre-quantized model (QDQ, QLinear*) gives this tensor; 0: calibrate it.
+  double fixedScale = 0;
+  double zeroFraction = 0; // exact zeros in calibration (TensorDash side choice)
+};
+
+enum class LayerKind {
+  Conv,          // dense or depthwise 2-D convolution (+ bias, activation, fused max-pool)
+  Dense,         // x[N, K] * W[K, J] + b (Gemm, MatMul)
+  Add,           // element-wise sum of two tensors of one shape (+ activation)
+  MaxPool,       // stand-alone max pooling
+  AvgPool,       // average pooling
+  GlobalAvgPool, // mean over all pixels of a channel
+  Concat,        // channel concatenation
+  Pad,           // constant zero padding of H and W
+  Softmax,       // over the channels of each row
+  Clamp,         // stand-alone activation (Relu, Clip) that could not be fused
+  Reorder,       // a flattened map from NHWC order into ONNX's CHW order
+};
+const char* layerKindName(LayerKind kind);
+
+/// An activation on a layer's output, in real values: max(x, lo) and min(x, hi).
+struct Activation {
+  bool hasLo = false, hasHi = false;
+  float lo = 0, hi = 0;
+  bool none() const { return !hasLo && !hasHi; }
+  bool isRelu() const { return hasLo && lo == 0 && !hasHi; }
+  std::string str() const; // "none", "relu", "clip(0, 6)"
+};
+
+/// Window geometry of convolutions and pools (ONNX pads: top, left, bottom, right).
+struct Window {
+  int kh = 1, kw = 1, strideH = 1, strideW = 1;
+  int padT = 0, padL = 0, padB = 0, padR = 0;
+  bool ceilMode = false;        // pools: output size rounds up
+  bool countIncludePad = false; // AveragePool: padding counts in the divisor
+  int outH(int inH) const;
+  int outW(int inW) const;
+  bool symmetricPads() const { return padT == padB && padL == padR && padT == padL; }
+};
+
+/// Max pooling the hardware applies on a convolution's way out (mvout).
+struct FusedPool {
+  int size = 0, stride = 0, pad = 0; // stride 0: none
+  bool present() const { return stride != 0; }
+};
+
+struct Layer {
+  LayerKind kind = LayerKind::Conv;
+  std::string name;                   // the first ONNX node's name (messages, report)
+  std::vector<std::string> onnxNodes; // every ONNX node folded into this layer
+  std::vector<std::string> onnxOps;   // their op types, e.g. Conv, BatchNormalization, Relu
+  std::vector<int> inputs;            // tensor ids
+  int output = -1;
+
+  Window window;          // Conv, MaxPool, AvgPool
+  bool depthwise = false; // Conv: one filter per channel (group = channels)
+  /// Conv dense [kh][kw][cin][cout]; Conv depthwise [c][kh][kw]; Dense [K][J] (rows in the
+  /// physical order of the input). Float, then int8 after quantization.
+  std::vector<float> weights;
+  std::vector<float> bias; // [cout] / [J]; empty: none
+  /// Pre-quantized weights: their int8 scale (the float weights are exact multiples of it);
+  /// 0: quantize from the float values.
+  double fixedWeightScale = 0;
+  Activation act;
+  FusedPool pool;
+
+  // ---- quantized (quantize.h) ----
+  std::vector<int8_t> qweights;
+  std::vector<int32_t> qbias;
+  double weightScale = 0;
+  /// The accumulator scale of the mvout (docs/arithmetic.md accScale): accumulator units to
+  /// output units. AvgPool with count_include_pad = 0: one per window size (`poolScales`).
+  float multiplier = 1.0f;
+  std::vector<float> poolScales; // AvgPool without padding counted: index = elements counted
+  int qmin = -128, qmax = 127;   // the activation as an int8 clamp on the output
+  /// Softmax: exp table, entry d = round(2^16 * exp(-d * scale_in)) for d = max - x, 0..255.
+  std::vector<uint32_t> expTable;
+
+  bool hasWeights() const { return kind == LayerKind::Conv || kind == LayerKind::Dense; }
+  std::string opsString() const; // "Conv+BatchNormalization+Relu"
+};
+
+struct Graph {
+  std::string name;
+  std::vector<Tensor> tensors;
+  std::vector<Layer> layers; // in execution (topological) order
+  int input = -1, output = -1;
+  int64_t opset = 0;
+
+  /// The tensor that owns `t`'s storage (follows aliases).
+  int storageOf(int t) const;
+  /// Layers reading tensor `t` or any alias of it.
+  std::vector<int> consumers(int t) const;
+  /// Ids of `t` and every tensor aliasing it.
+  std::vector<int> aliasGroup(int t) const;
+  int addTensor(Tensor t);
+  /// Number of multiply-accumulates of a layer (0 for data movement).
+  int64_t macs(const Layer& l) const;
+};
+
+} // namespace by::compiler

@@ -1,0 +1,35 @@
+// Graph passes between import and quantization (docs/compiler.md, "Passes"). Each keeps the
+// graph's float semantics exactly (up to float rounding of folded weights).
+#pragma once
+
+#include "compiler/graph.h"
+
+#include <string>
+#include <vector>
+
+namespace by::compiler {
+
+/// BatchNormalization (imported as a depthwise 1x1 convolution) and per-channel constant adds
+/// folded into the Conv / Dense before them when that layer's output feeds nothing else; the
+/// ones that cannot be folded stay depthwise 1x1 convolutions.
+void foldBatchNormAndBias(Graph& g);
+/// Zero Pad layers folded into the padding of the convolution (or count-including average
+/// pool) that is their only consumer.
+void foldPadding(Graph& g);
+/// Relu / Clip folded into the Conv, Dense, Add or AvgPool before them (the mvout applies
+/// them), consecutive clamps merged.
+void fuseActivations(Graph& g);
+/// Square max-pools with equal strides and symmetric padding folded into the convolution
+/// before them (the hardware pools on mvout); padding only where the values are >= 0 (the
+/// hardware pads with zeros, ONNX with -infinity).
+void fusePooling(Graph& g);
+/// Layers whose results reach no output removed.
+void removeDeadLayers(Graph& g);
+/// A flattened map leaving the model goes back into ONNX's CHW order (a Reorder layer).
+void restoreOutputLayout(Graph& g);
+
+/// All of the above, in order. Returns one line per change made ("folded BatchNormalization
+/// 'bn_3' into 'conv_2'"), for the plan.
+std::vector<std::string> runPasses(Graph& g);
+
+} // namespace by::compiler

@@ -1,0 +1,98 @@
+// Lowering (docs/compiler.md, "Lowering"): each layer of the quantized graph onto a driver
+// call for the configuration, with its tiling, dataflow, TensorDash side and arithmetic chunks;
+// the constants laid out in the weights blob (packed for vector PEs, Boveda-compressed where
+// the hardware reads them compressed); and a static DRAM plan of the activations (an arena
+// with liveness-based reuse).
+#pragma once
+
+#include "compiler/graph.h"
+#include "compiler/interpret.h"
+#include "config/config.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace by::compiler {
+
+enum class Kernel {
+  Conv,         // by_conv: implicit-im2col convolution on the WS array (dense or depthwise)
+  Im2colMatmul, // by_im2col (strided copies) then by_matmul
+  Matmul,       // by_matmul
+  Resadd,       // by_resadd
+  GlobalAvg,    // by_global_average
+  AvgPoolConv,  // by_conv, depthwise by ones, scaled: average pooling on the array
+  AvgPool,      // by_avgpool (CPU)
+  MaxPool,      // by_maxpool (CPU)
+  Copy,         // by_copy: Concat slices, Pad
+  Softmax,      // by_softmax (CPU)
+  Clamp,        // by_clamp (CPU)
+  Reorder,      // by_nhwc_to_chw (CPU)
+};
+const char* kernelName(Kernel k);
+
+/// A range of the weights blob (weights.bin).
+struct BlobRange {
+  int64_t offset = -1, bytes = 0;
+  bool present() const { return offset >= 0; }
+};
+
+struct LayerPlan {
+  int layer = -1;
+  Kernel kernel = Kernel::Conv;
+  bool onCpu = false;                      // the driver's CPU code runs it
+  std::string cpuReason;                   // why (empty on the accelerator)
+  std::string dataflow;                    // "WS" / "OS" for array kernels, else ""
+  int64_t tileA = 0, tileB = 0, tileK = 0; // conv: rows, out-channel blocks, K blocks;
+                                           // matmul: I, J, K blocks; 0: the driver chooses
+  ChunkRule chunk;                         // how the array sums the reduction
+  int tdMode = 0;                          // BY_TD_SCHEDULE_A (0), _B (1), OFF (2)
+  double zerosA = 0, zerosB = 0;           // operand zero fractions the side choice used
+  bool poolOnMvout = false;                // the fused max-pool runs on the mvout
+  bool separatePool = false;               // ... or as a CPU max-pool after the layer
+  bool clampAfter = false;                 // a CPU clamp applies qmin/qmax after the kernel
+  BlobRange weights, bias, table;          // table: avgpool scales / softmax exp table
+  BlobRange bovedaStream, bovedaTable;     // Boveda-compressed weights
+  int bovedaBlockCols = 0;
+  int64_t workspaceOffset = -1, workspaceBytes = 0; // in the arena (only during the layer)
+  int64_t tempOffset = -1, tempBytes = 0;           // pre-pool output (separatePool)
+  int64_t estDramBytes = 0;                         // the tiling's traffic estimate
+  int64_t macs = 0;
+};
+
+/// Where every activation lives. Offsets are into the arena; the model input and output have
+/// their own buffers (the simulator fills / dumps them by symbol).
+struct MemoryPlan {
+  std::vector<int64_t> offset; // per tensor (storage roots); -1: not in the arena
+  int64_t arenaBytes = 0;      // the peak of the arena
+  int64_t naiveBytes = 0;      // every tensor in its own buffer (for comparison)
+  int64_t inputBytes = 0, outputBytes = 0;
+};
+
+struct PlanOptions {
+  bool bovedaWeights = true; // compress weights on Boveda configs
+  bool tensordash = true;    // use TensorDash on configs that have it (else BY_TD_OFF)
+};
+
+struct Program {
+  std::vector<LayerPlan> layers; // one per graph layer, same order
+  MemoryPlan memory;
+  std::string blob; // weights.bin
+  std::vector<std::string> notes;
+  config::Config config;
+  int64_t dramBytesNeeded = 0; // blob + arena + input + output
+};
+
+/// Plans every layer of a quantized graph for `config`. Throws CompileError when the model
+/// cannot fit (e.g. too large for DRAM).
+Program planProgram(const Graph& g, const config::Config& config, const PlanOptions& options);
+
+/// Rejects (CompileError) a model that cannot fit the config's DRAM whatever the plan: its
+/// weights, input, output and largest activation; checked before the costly calibration.
+void checkFitsDram(const Graph& g, const config::Config& config);
+
+/// The chunk rules of a program (for runInt8).
+std::vector<ChunkRule> chunkRules(const Program& p);
+IntWidths intWidths(const config::Config& config);
+
+} // namespace by::compiler

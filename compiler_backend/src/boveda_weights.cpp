@@ -1,0 +1,39 @@
+#include "boveda_weights.h"
+
+#include "boveda/codec.h"
+#include "boveda/params.h"
+
+namespace by::compiler {
+
+BovedaMatrix compressMatrix(const std::vector<int8_t>& m, int64_t rows, int64_t cols, int blockCols,
+                            int dim, const config::Config& config) {
+  BovedaMatrix out;
+  out.blockCols = blockCols;
+  const int containerBytes = config.boveda.containerBits / 8;
+  uint32_t containers = 0;
+  for (int64_t r0 = 0; r0 < rows; r0 += dim)
+    for (int64_t c0 = 0; c0 < cols; c0 += blockCols) {
+      const int64_t br = std::min<int64_t>(dim, rows - r0),
+                    bc = std::min<int64_t>(blockCols, cols - c0);
+      std::vector<int8_t> block;
+      block.reserve(size_t(br * bc));
+      for (int64_t r = 0; r < br; ++r)
+        for (int64_t c = 0; c < bc; ++c)
+          block.push_back(m[size_t((r0 + r) * cols + c0 + c)]);
+      const boveda::BovedaParams params =
+          boveda::paramsFromConfig(config.boveda, config.types.inputWidth, int(br * bc));
+      const boveda::CompressedTensor t = boveda::compress(params, block);
+      const std::vector<uint8_t> bytes = t.bytes();
+      const uint32_t count = uint32_t(t.numContainers());
+      for (int i = 0; i < 4; ++i)
+        out.table.push_back(char(containers >> (8 * i)));
+      for (int i = 0; i < 4; ++i)
+        out.table.push_back(char(count >> (8 * i)));
+      out.stream.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      out.stream.resize(size_t(containers + count) * size_t(containerBytes), '\0');
+      containers += count;
+    }
+  return out;
+}
+
+} // namespace by::compiler

@@ -1,0 +1,163 @@
+#include "compiler/compile.h"
+
+#include "brickyard_version.h"
+#include "compiler/emit_c.h"
+#include "compiler/error.h"
+#include "compiler/files.h"
+#include "compiler/interpret.h"
+#include "compiler/npy.h"
+#include "compiler/onnx_import.h"
+#include "compiler/passes.h"
+#include "emit/generate.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <unistd.h>
+
+namespace by::compiler {
+namespace fs = std::filesystem;
+
+std::string toolVersion() {
+  return std::string("brickyard ") + BRICKYARD_VERSION;
+}
+
+namespace {
+
+std::string dimsText(const std::vector<int64_t>& d) {
+  std::string s = "[";
+  for (size_t i = 0; i < d.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(d[i]);
+  return s + "]";
+}
+
+void say(const CompileOptions& o, const std::string& line) {
+  if (o.progress)
+    o.progress(line);
+}
+
+std::vector<std::vector<float>> calibrationInputs(const CompileOptions& o, const Tensor& in) {
+  std::vector<std::vector<float>> samples;
+  const int64_t n = in.shape.elems();
+  for (const std::string& f : o.calibFiles) {
+    bool isInt8 = false;
+    // A file may hold several samples stacked along the batch axis.
+    NpyArray probe;
+    int count = 1;
+    if (f.size() > 4 && f.substr(f.size() - 4) == ".npy") {
+      probe = readNpy(f);
+      if (probe.numel() % n != 0)
+        throw CompileError(f + ": " + std::to_string(probe.numel()) +
+                           " values are not a whole number of inputs of " + std::to_string(n));
+      count = int(probe.numel() / n);
+    }
+    const std::vector<float> all = readInputFile(f, in, &isInt8, count);
+    if (isInt8)
+      throw CompileError(f + ": calibration samples must be float (they are the float model's "
+                             "inputs)");
+    for (int s = 0; s < count; ++s)
+      samples.emplace_back(all.begin() + s * n, all.begin() + (s + 1) * n);
+  }
+  if (samples.empty()) {
+    // Random samples: standard normal (the range of normalised image inputs), seeded.
+    std::mt19937_64 rng(o.seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (int s = 0; s < std::max(o.calibRandom, 1); ++s) {
+      std::vector<float> x(static_cast<size_t>(n));
+      for (float& v : x)
+        v = normal(rng);
+      samples.push_back(std::move(x));
+    }
+  }
+  return samples;
+}
+
+} // namespace
+
+Compiled compileModel(const CompileOptions& o) {
+  Compiled c;
+  if (o.config.types.inputWidth != 8)
+    throw CompileError("config '" + o.config.name + "' has " +
+                       std::to_string(o.config.types.inputWidth) +
+                       "-bit inputs; the compiler quantizes to int8 (types.input_width: 8)");
+  const std::string bytes = readFile(o.modelPath);
+  c.modelHash = hashHex(bytes);
+  ImportOptions io;
+  io.batch = o.batch;
+  say(o, "importing " + o.modelPath);
+  c.graph = importOnnxBytes(bytes, o.modelPath, io);
+  c.passLog = runPasses(c.graph);
+  checkFitsDram(c.graph, o.config);
+  const auto samples = calibrationInputs(o, c.graph.tensors[c.graph.input]);
+  say(o, "calibrating on " + std::to_string(samples.size()) +
+             (o.calibFiles.empty() ? " random samples (seed " + std::to_string(o.seed) + ")"
+                                   : " samples"));
+  c.calib = calibrate(c.graph, samples, o.calib);
+  c.quant = quantize(c.graph, c.calib);
+  say(o,
+      "planning " + std::to_string(c.graph.layers.size()) + " layers for '" + o.config.name + "'");
+  c.program = planProgram(c.graph, o.config, o.plan);
+  emit::GenerateResult gen;
+  emit::renderOutputs(o.config, &gen);
+  c.configHash = gen.configHash;
+  // SQNR of every tensor on the first calibration sample: the int8 graph (as the hardware
+  // computes it) against the float one.
+  const FloatValues f = runFloat(c.graph, samples.front());
+  const Int8Values q =
+      runInt8(c.graph, quantizeInput(samples.front(), c.graph.tensors[c.graph.input].scale),
+              chunkRules(c.program), intWidths(o.config));
+  c.sqnr.assign(c.graph.tensors.size(), 0);
+  for (size_t t = 0; t < c.graph.tensors.size(); ++t)
+    if (!f[t].empty() && !q[t].empty())
+      c.sqnr[t] = sqnrDb(f[t], q[t], c.graph.tensors[t].scale);
+  return c;
+}
+
+std::vector<int8_t> quantizeInput(const std::vector<float>& x, double scale) {
+  std::vector<int8_t> q(x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    q[i] = int8_t(std::clamp<double>(std::nearbyint(double(x[i]) / scale), -128, 127));
+  return q;
+}
+
+std::vector<float> readInputFile(const std::string& path, const Tensor& in, bool* isInt8,
+                                 int samples) {
+  const int64_t n = in.shape.elems() * samples;
+  std::vector<float> onnx;
+  *isInt8 = false;
+  if (path.size() > 4 && path.substr(path.size() - 4) == ".npy") {
+    const NpyArray a = readNpy(path);
+    if (a.dtype != "f4" && a.dtype != "f8" && a.dtype != "i1")
+      throw CompileError(path + ": dtype " + a.dtype +
+                         " is not an input type (float32, float64, or int8 already quantized)");
+    std::vector<int64_t> want = in.onnxShape;
+    want[0] *= samples;
+    if (a.shape != want)
+      throw CompileError(path + ": shape " + dimsText(a.shape) +
+                         " does not match the model input '" + in.name + "' " + dimsText(want));
+    *isInt8 = a.dtype == "i1";
+    onnx.assign(a.values.begin(), a.values.end());
+  } else {
+    const std::string raw = readFile(path);
+    if (int64_t(raw.size()) != n * 4)
+      throw CompileError(path + ": " + std::to_string(raw.size()) + " bytes; a raw input of '" +
+                         in.name + "' " + dimsText(in.onnxShape) + " is " + std::to_string(n * 4) +
+                         " bytes of float32 (or give a .npy)");
+    onnx.resize(size_t(n));
+    std::memcpy(onnx.data(), raw.data(), raw.size());
+  }
+  for (float v : onnx)
+    if (!std::isfinite(v))
+      throw CompileError(path + ": the input holds a NaN or infinity");
+  // Sample by sample into NHWC.
+  std::vector<float> out;
+  const int64_t per = in.shape.elems();
+  for (int s = 0; s < samples; ++s) {
+    const std::vector<float> one(onnx.begin() + s * per, onnx.begin() + (s + 1) * per);
+    const std::vector<float> nhwc = onnxToNhwc(in, one);
+    out.insert(out.end(), nhwc.begin(), nhwc.end());
+  }
+  return out;
+}
+
+} // namespace by::compiler

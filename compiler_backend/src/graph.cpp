@@ -1,0 +1,128 @@
+#include "compiler/graph.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace by::compiler {
+
+std::string Shape::str() const {
+  return std::to_string(n) + "x" + std::to_string(h) + "x" + std::to_string(w) + "x" +
+         std::to_string(c) + " (NHWC)";
+}
+
+const char* layerKindName(LayerKind kind) {
+  switch (kind) {
+  case LayerKind::Conv:
+    return "conv";
+  case LayerKind::Dense:
+    return "dense";
+  case LayerKind::Add:
+    return "add";
+  case LayerKind::MaxPool:
+    return "maxpool";
+  case LayerKind::AvgPool:
+    return "avgpool";
+  case LayerKind::GlobalAvgPool:
+    return "global_avgpool";
+  case LayerKind::Concat:
+    return "concat";
+  case LayerKind::Pad:
+    return "pad";
+  case LayerKind::Softmax:
+    return "softmax";
+  case LayerKind::Clamp:
+    return "clamp";
+  case LayerKind::Reorder:
+    return "reorder";
+  }
+  return "?";
+}
+
+std::string Activation::str() const {
+  if (none())
+    return "none";
+  if (isRelu())
+    return "relu";
+  std::ostringstream s;
+  s << "clip(" << (hasLo ? std::to_string(lo) : "-inf") << ", "
+    << (hasHi ? std::to_string(hi) : "inf") << ")";
+  return s.str();
+}
+
+namespace {
+int windowOut(int in, int padA, int padB, int k, int stride, bool ceil) {
+  const int span = in + padA + padB - k;
+  if (span < 0)
+    return 0;
+  int out = (ceil ? (span + stride - 1) / stride : span / stride) + 1;
+  // ONNX ceil mode: the last window must start inside the input or its left padding.
+  if (ceil && (out - 1) * stride >= in + padA)
+    --out;
+  return out;
+}
+} // namespace
+
+int Window::outH(int inH) const {
+  return windowOut(inH, padT, padB, kh, strideH, ceilMode);
+}
+int Window::outW(int inW) const {
+  return windowOut(inW, padL, padR, kw, strideW, ceilMode);
+}
+
+std::string Layer::opsString() const {
+  std::string s;
+  for (const std::string& op : onnxOps)
+    s += (s.empty() ? "" : "+") + op;
+  return s;
+}
+
+int Graph::storageOf(int t) const {
+  while (tensors[t].aliasOf >= 0)
+    t = tensors[t].aliasOf;
+  return t;
+}
+
+std::vector<int> Graph::aliasGroup(int t) const {
+  std::vector<int> group;
+  const int root = storageOf(t);
+  for (int i = 0; i < int(tensors.size()); ++i)
+    if (storageOf(i) == root)
+      group.push_back(i);
+  return group;
+}
+
+std::vector<int> Graph::consumers(int t) const {
+  std::vector<int> result;
+  for (int i = 0; i < int(layers.size()); ++i)
+    for (int in : layers[i].inputs)
+      if (in == t) {
+        result.push_back(i);
+        break;
+      }
+  return result;
+}
+
+int Graph::addTensor(Tensor t) {
+  tensors.push_back(std::move(t));
+  return int(tensors.size()) - 1;
+}
+
+int64_t Graph::macs(const Layer& l) const {
+  const Shape& out = tensors[l.output].shape;
+  switch (l.kind) {
+  case LayerKind::Conv: {
+    const int64_t perOutput =
+        int64_t(l.window.kh) * l.window.kw * (l.depthwise ? 1 : tensors[l.inputs[0]].shape.c);
+    // Fused pooling: the convolution's own output size.
+    const Shape& in = tensors[l.inputs[0]].shape;
+    const int64_t convPixels = int64_t(in.n) * l.window.outH(in.h) * l.window.outW(in.w);
+    return convPixels * out.c * perOutput;
+  }
+  case LayerKind::Dense:
+    return out.pixels() * out.c * tensors[l.inputs[0]].shape.c;
+  default:
+    return 0;
+  }
+}
+
+} // namespace by::compiler

@@ -1,0 +1,33 @@
+#include "hw_facts.h"
+
+#include "config/derived.h"
+#include "hw/isa.h"
+
+namespace by::compiler {
+
+HwFacts hwFacts(const config::Config& c) {
+  const config::Derived d = config::derive(c);
+  HwFacts h;
+  h.dim = d.dim;
+  h.lanes = c.array.lanes;
+  h.kb = d.dim * c.array.lanes;
+  h.spRows = d.spRows;
+  h.accRows = d.accRows;
+  h.spHalf = d.spRows / 2;
+  h.accHalf = d.accRows / 2;
+  h.maxBlockLen = d.maxBlockLen;
+  h.ws = c.array.dataflow != config::Dataflow::OS;
+  h.os = c.array.dataflow != config::Dataflow::WS;
+  h.td = c.tensordash.enabled;
+  h.boveda = c.boveda.enabled;
+  const auto& st = hw::isa::command("CONFIG_ST");
+  h.poolSmallMax = int(st.rs1Field("pool_size").mask());
+  h.poolDimMax = int(st.rs1Field("orows").mask());
+  return h;
+}
+
+int64_t depthwiseWorkspace(const HwFacts& hw, int channels, int taps) {
+  return int64_t((channels + hw.dim - 1) / hw.dim) * taps * hw.dim * hw.dim;
+}
+
+} // namespace by::compiler

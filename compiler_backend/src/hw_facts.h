@@ -1,0 +1,31 @@
+// The facts of a configuration that the driver's kernels size their tiles by: the values of
+// the generated brickyard_params.h (config::derive) and the pooling field limits of the ISA
+// table, read from the same sources as the headers.
+#pragma once
+
+#include "config/config.h"
+
+#include <cstdint>
+
+namespace by::compiler {
+
+struct HwFacts {
+  int dim = 0, lanes = 1, kb = 0; // kb: reduction elements per pass (DIM x lanes)
+  int spRows = 0, accRows = 0;    // rows of the scratchpad / accumulator
+  int spHalf = 0, accHalf = 0;    // tiles double-buffer over the halves
+  int maxBlockLen = 0;
+  bool ws = false, os = false, td = false, boveda = false;
+  int poolSmallMax = 0, poolDimMax = 0; // CONFIG_ST pool_size/stride/pad and dims fields
+  bool poolFits(int size, int stride, int pad, int convCols, int poolCols) const {
+    return size <= poolSmallMax && stride <= poolSmallMax && pad <= poolSmallMax &&
+           convCols <= poolDimMax && poolCols <= poolDimMax;
+  }
+};
+
+HwFacts hwFacts(const config::Config& config);
+
+/// by_conv_workspace_bytes() of a depthwise convolution: one DIM x DIM diagonal block per
+/// channel block and tap.
+int64_t depthwiseWorkspace(const HwFacts& hw, int channels, int taps);
+
+} // namespace by::compiler

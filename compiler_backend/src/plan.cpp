@@ -1,0 +1,457 @@
+// Lowering and memory planning (compiler/plan.h).
+#include "compiler/plan.h"
+
+#include "boveda_weights.h"
+#include "compiler/error.h"
+#include "hw_facts.h"
+#include "tiling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace by::compiler {
+
+const char* kernelName(Kernel k) {
+  switch (k) {
+  case Kernel::Conv:
+    return "by_conv";
+  case Kernel::Im2colMatmul:
+    return "by_im2col+by_matmul";
+  case Kernel::Matmul:
+    return "by_matmul";
+  case Kernel::Resadd:
+    return "by_resadd";
+  case Kernel::GlobalAvg:
+    return "by_global_average";
+  case Kernel::AvgPoolConv:
+    return "by_conv(avgpool)";
+  case Kernel::AvgPool:
+    return "by_avgpool";
+  case Kernel::MaxPool:
+    return "by_maxpool";
+  case Kernel::Copy:
+    return "by_copy";
+  case Kernel::Softmax:
+    return "by_softmax";
+  case Kernel::Clamp:
+    return "by_clamp";
+  case Kernel::Reorder:
+    return "by_nhwc_to_chw";
+  }
+  return "?";
+}
+
+IntWidths intWidths(const config::Config& c) {
+  return IntWidths{c.types.accWidth, c.types.spatialOutputWidth};
+}
+
+std::vector<ChunkRule> chunkRules(const Program& p) {
+  std::vector<ChunkRule> r;
+  for (const LayerPlan& l : p.layers)
+    r.push_back(l.chunk);
+  return r;
+}
+
+namespace {
+
+constexpr int64_t kAlign = 64;
+
+int64_t alignUp(int64_t v) {
+  return (v + kAlign - 1) / kAlign * kAlign;
+}
+
+BlobRange put(std::string& blob, const void* data, size_t bytes) {
+  blob.resize(size_t(alignUp(int64_t(blob.size()))), '\0');
+  BlobRange r{int64_t(blob.size()), int64_t(bytes)};
+  blob.append(static_cast<const char*>(data), bytes);
+  return r;
+}
+
+template <typename T> BlobRange putVec(std::string& blob, const std::vector<T>& v) {
+  return put(blob, v.data(), v.size() * sizeof(T));
+}
+
+/// The weights of a Dense / im2col matmul, K x J int8, lane-packed for vector PEs
+/// (docs/isa.md "Vector PEs": packed[t][j*L + l] = B[t*L + l][j]).
+std::vector<int8_t> packB(const std::vector<int8_t>& b, int64_t k, int64_t j, int lanes) {
+  if (lanes == 1)
+    return b;
+  const int64_t rows = (k + lanes - 1) / lanes;
+  std::vector<int8_t> p(size_t(rows * j * lanes), 0);
+  for (int64_t t = 0; t < rows; ++t)
+    for (int64_t c = 0; c < j; ++c)
+      for (int l = 0; l < lanes; ++l)
+        if (t * lanes + l < k)
+          p[size_t((t * j + c) * lanes + l)] = b[size_t((t * lanes + l) * j + c)];
+  return p;
+}
+
+/// The activation the hardware applies on mvout, and whether a CPU clamp must follow.
+void mvoutActivation(const Layer& l, LayerPlan& p) {
+  p.clampAfter = (l.qmin != 0 && l.qmin != -128) || l.qmax != 127;
+}
+
+class Planner {
+public:
+  Planner(const Graph& g, const config::Config& cfg, const PlanOptions& o)
+      : g_(g), hw_(hwFacts(cfg)), opt_(o) {
+    prog_.config = cfg;
+  }
+  Program run();
+
+private:
+  const Graph& g_;
+  HwFacts hw_;
+  PlanOptions opt_;
+  Program prog_;
+
+  const Shape& shapeOf(int t) const { return g_.tensors[t].shape; }
+  double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }
+  void planLayer(int li, LayerPlan& p);
+  void planConv(const Layer& l, LayerPlan& p);
+  void planDepthwise(const Layer& l, LayerPlan& p);
+  void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
+  void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
+  void planMemory();
+};
+
+void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j,
+                         double zerosA) {
+  const bool os = hw_.td ? hw_.os : !hw_.ws;
+  p.dataflow = os ? "OS" : "WS";
+  // Boveda weights: blocks of DIM rows x up to MAX_BLOCK_LEN column blocks (fewer pointer
+  // entries per value), which J tiles must not split.
+  const bool boveda = hw_.boveda && opt_.bovedaWeights && hw_.lanes == 1;
+  const int64_t jBlocks = (j + hw_.dim - 1) / hw_.dim;
+  const int64_t jGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, jBlocks) : 1;
+  const MatmulTiles t = chooseMatmulTiles(hw_, rows, j, k, jGroup);
+  if (t.ti == 0)
+    throw CompileError("layer '" + l.name + "': no matmul tiling fits the config's memories");
+  p.tileA = t.ti;
+  p.tileB = t.tj;
+  p.tileK = t.tk;
+  p.estDramBytes = t.bytes;
+  p.chunk.chunk = os ? int(t.tk * hw_.kb) : hw_.kb;
+  p.chunk.saturate = os;
+  p.chunk.perTap = false;
+  if (boveda) {
+    // Weights stored compressed, read by compressed mvins.
+    const BovedaMatrix b =
+        compressMatrix(l.qweights, k, j, int(jGroup * hw_.dim), hw_.dim, prog_.config);
+    p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
+    p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
+    p.bovedaBlockCols = b.blockCols;
+    p.estDramBytes += int64_t(b.stream.size() + b.table.size()) - k * j;
+  } else {
+    p.weights = putVec(prog_.blob, packB(l.qweights, k, j, hw_.lanes));
+  }
+  if (!l.qbias.empty())
+    p.bias = putVec(prog_.blob, l.qbias);
+  // TensorDash: schedule the operand with more zeros (C^T = B^T A^T, docs/tensordash.md).
+  int64_t zw = 0;
+  for (int8_t w : l.qweights)
+    zw += w == 0;
+  p.zerosA = zerosA;
+  p.zerosB = l.qweights.empty() ? 0 : double(zw) / double(l.qweights.size());
+  if (!hw_.td || !opt_.tensordash)
+    p.tdMode = hw_.td ? 2 : 0;
+  else
+    p.tdMode = p.zerosB > p.zerosA ? 1 : 0;
+}
+
+void Planner::planPooling(const Layer& l, LayerPlan& p, const Shape& convOut) {
+  if (!l.pool.present())
+    return;
+  const Shape& out = shapeOf(l.output);
+  if (p.kernel == Kernel::Conv && !p.onCpu &&
+      hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, convOut.w, out.w)) {
+    p.poolOnMvout = true;
+    return;
+  }
+  p.separatePool = true;
+  p.tempBytes = convOut.elems();
+}
+
+void Planner::planConv(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), shapeOf(l.output).c};
+  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
+  const double zerosA = calibZeros(l.inputs[0]);
+  if (hw_.ws && hw_.lanes == 1 && !(hw_.boveda && opt_.bovedaWeights)) {
+    p.kernel = Kernel::Conv;
+    p.dataflow = "WS";
+    p.chunk = ChunkRule{hw_.dim, true, false};
+    // The tiling must leave room for the fused pool's rows.
+    const ConvTiles t =
+        chooseConvTiles(hw_, in, l.window, co.c, false,
+                        l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
+                                                         co.w, shapeOf(l.output).w)
+                            ? l.pool
+                            : FusedPool{});
+    if (t.rows == 0)
+      throw CompileError("layer '" + l.name +
+                         "': one output row of the convolution does not "
+                         "fit half the accumulator of this config");
+    p.tileA = t.rows;
+    p.tileB = t.tn;
+    p.tileK = t.tk;
+    p.estDramBytes = t.bytes;
+    p.weights = putVec(prog_.blob, l.qweights);
+    if (!l.qbias.empty())
+      p.bias = putVec(prog_.blob, l.qbias);
+    p.zerosA = zerosA;
+    planPooling(l, p, co);
+    return;
+  }
+  // The im2col matrix then a matmul (vector PEs, OS-only arrays, compressed weights).
+  p.kernel = Kernel::Im2colMatmul;
+  const int64_t k = taps * in.c;
+  p.workspaceBytes = co.pixels() * k;
+  planMatmul(l, p, co.pixels(), k, co.c, zerosA);
+  p.estDramBytes += 2 * p.workspaceBytes; // the im2col matrix written and read
+  planPooling(l, p, co);
+}
+
+void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), in.c};
+  p.kernel = Kernel::Conv;
+  p.chunk = ChunkRule{hw_.dim, true, false};
+  p.weights = putVec(prog_.blob, l.qweights);
+  if (!l.qbias.empty())
+    p.bias = putVec(prog_.blob, l.qbias);
+  // by_conv checks a depthwise convolution's workspace also for its CPU version.
+  p.workspaceBytes = depthwiseWorkspace(hw_, in.c, int(l.window.kh * l.window.kw));
+  if (!(hw_.ws && hw_.lanes == 1)) {
+    p.onCpu = true;
+    p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs"
+                                : "depthwise convolution needs the WS dataflow";
+  } else {
+    p.dataflow = "WS";
+    const ConvTiles t =
+        chooseConvTiles(hw_, in, l.window, co.c, true,
+                        l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
+                                                         co.w, shapeOf(l.output).w)
+                            ? l.pool
+                            : FusedPool{});
+    if (t.rows == 0)
+      throw CompileError("layer '" + l.name + "': one output row does not fit the accumulator");
+    p.tileA = t.rows;
+    p.tileB = t.tn;
+    p.tileK = t.tk;
+    p.estDramBytes = t.bytes;
+  }
+  planPooling(l, p, co);
+}
+
+void Planner::planLayer(int li, LayerPlan& p) {
+  const Layer& l = g_.layers[li];
+  p.layer = li;
+  p.macs = g_.macs(l);
+  mvoutActivation(l, p);
+  const bool oneLane = hw_.lanes == 1;
+  switch (l.kind) {
+  case LayerKind::Conv:
+    if (l.depthwise)
+      planDepthwise(l, p);
+    else
+      planConv(l, p);
+    break;
+  case LayerKind::Dense: {
+    const Shape& in = shapeOf(l.inputs[0]);
+    p.kernel = Kernel::Matmul;
+    planMatmul(l, p, in.pixels(), in.c, shapeOf(l.output).c, calibZeros(l.inputs[0]));
+    break;
+  }
+  case LayerKind::Add:
+    p.kernel = Kernel::Resadd;
+    p.onCpu = !oneLane;
+    if (p.onCpu)
+      p.cpuReason = "the residual add needs one-lane scratchpad rows";
+    p.estDramBytes = 3 * shapeOf(l.output).elems();
+    break;
+  case LayerKind::GlobalAvgPool:
+    p.kernel = Kernel::GlobalAvg;
+    p.onCpu = !oneLane;
+    if (p.onCpu)
+      p.cpuReason = "global average pooling needs one-lane scratchpad rows";
+    p.estDramBytes = shapeOf(l.inputs[0]).elems() + shapeOf(l.output).elems();
+    break;
+  case LayerKind::AvgPool: {
+    const Shape& in = shapeOf(l.inputs[0]);
+    if (l.poolScales.empty() && hw_.ws && oneLane) {
+      // Average pooling = a depthwise convolution by ones, scaled by 1 / window.
+      p.kernel = Kernel::AvgPoolConv;
+      p.dataflow = "WS";
+      p.chunk = ChunkRule{hw_.dim, true, false};
+      const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
+      p.weights = putVec(prog_.blob, ones);
+      const Shape& out = shapeOf(l.output);
+      const ConvTiles t = chooseConvTiles(hw_, in, l.window, out.c, true, FusedPool{});
+      p.tileA = t.rows;
+      p.tileB = t.tn;
+      p.tileK = t.tk;
+      p.estDramBytes = t.bytes;
+      p.workspaceBytes = depthwiseWorkspace(hw_, in.c, l.window.kh * l.window.kw);
+      p.macs = in.n * int64_t(out.h) * out.w * out.c * l.window.kh * l.window.kw;
+    } else {
+      p.kernel = Kernel::AvgPool;
+      p.onCpu = true;
+      p.cpuReason = !l.poolScales.empty()
+                        ? "average pooling that does not count the padding"
+                        : "average pooling on the array needs one-lane PEs and WS";
+      if (!l.poolScales.empty())
+        p.table = putVec(prog_.blob, l.poolScales);
+    }
+    break;
+  }
+  case LayerKind::MaxPool:
+    p.kernel = Kernel::MaxPool;
+    p.onCpu = true;
+    p.cpuReason = "stand-alone max pooling (the array pools only on a convolution's mvout)";
+    break;
+  case LayerKind::Concat:
+  case LayerKind::Pad:
+    p.kernel = Kernel::Copy;
+    p.estDramBytes = 2 * shapeOf(l.output).elems();
+    break;
+  case LayerKind::Softmax:
+    p.kernel = Kernel::Softmax;
+    p.onCpu = true;
+    p.cpuReason = "softmax (exp table)";
+    p.table = putVec(prog_.blob, l.expTable);
+    break;
+  case LayerKind::Clamp:
+    p.kernel = Kernel::Clamp;
+    p.onCpu = true;
+    p.cpuReason = "stand-alone activation";
+    p.clampAfter = false;
+    break;
+  case LayerKind::Reorder:
+    p.kernel = Kernel::Reorder;
+    p.onCpu = true;
+    p.cpuReason = "layout change to ONNX's CHW order";
+    break;
+  }
+  if (p.onCpu) {
+    p.dataflow.clear();
+    p.estDramBytes = 0;
+  }
+}
+
+void Planner::planMemory() {
+  MemoryPlan& m = prog_.memory;
+  const int nl = int(g_.layers.size());
+  m.offset.assign(g_.tensors.size(), -1);
+  const int in = g_.storageOf(g_.input), out = g_.storageOf(g_.output);
+  m.inputBytes = shapeOf(in).elems();
+  m.outputBytes = shapeOf(out).elems();
+  struct Buf {
+    int tensor; // -1: a layer's workspace
+    int layer;  // for workspaces
+    bool temp;  // workspace vs pre-pool temp
+    int first, last;
+    int64_t bytes;
+    int64_t offset = -1;
+  };
+  std::vector<Buf> bufs;
+  for (int li = 0; li < nl; ++li) {
+    const int t = g_.storageOf(g_.layers[li].output);
+    if (t != out) {
+      int last = li;
+      for (int lj = li + 1; lj < nl; ++lj)
+        for (int x : g_.layers[lj].inputs)
+          if (g_.storageOf(x) == t)
+            last = lj;
+      bufs.push_back({t, li, false, li, last, alignUp(shapeOf(t).elems())});
+    }
+    const LayerPlan& p = prog_.layers[li];
+    if (p.workspaceBytes > 0)
+      bufs.push_back({-1, li, false, li, li, alignUp(p.workspaceBytes)});
+    if (p.tempBytes > 0)
+      bufs.push_back({-1, li, true, li, li, alignUp(p.tempBytes)});
+  }
+  for (const Buf& b : bufs)
+    m.naiveBytes += b.bytes;
+  // Largest first, each at the lowest offset free over its lifetime.
+  std::vector<int> order(bufs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = int(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return bufs[a].bytes > bufs[b].bytes; });
+  std::vector<int> placed;
+  for (int i : order) {
+    Buf& b = bufs[i];
+    std::vector<std::pair<int64_t, int64_t>> busy;
+    for (int j : placed)
+      if (!(bufs[j].last < b.first || bufs[j].first > b.last))
+        busy.push_back({bufs[j].offset, bufs[j].offset + bufs[j].bytes});
+    std::sort(busy.begin(), busy.end());
+    int64_t at = 0;
+    for (auto [lo, hi] : busy) {
+      if (at + b.bytes <= lo)
+        break;
+      at = std::max(at, hi);
+    }
+    b.offset = at;
+    placed.push_back(i);
+    m.arenaBytes = std::max(m.arenaBytes, at + b.bytes);
+  }
+  for (const Buf& b : bufs) {
+    if (b.tensor >= 0)
+      m.offset[b.tensor] = b.offset;
+    else if (b.temp)
+      prog_.layers[b.layer].tempOffset = b.offset;
+    else
+      prog_.layers[b.layer].workspaceOffset = b.offset;
+  }
+}
+
+/// The DRAM a program needs besides its own buffers: code, the C library, stack and the
+/// per-layer statistics (a generous bound).
+constexpr int64_t kProgramReserve = int64_t(4) << 20;
+
+void dramError(const config::Config& cfg, int64_t need, int64_t weights, int64_t activations) {
+  throw CompileError("the model needs at least " + std::to_string((need + (1 << 20) - 1) >> 20) +
+                     " MiB of DRAM (weights " + std::to_string(weights >> 10) +
+                     " KiB, activations " + std::to_string(activations >> 10) +
+                     " KiB, program 4 MiB); the config has " +
+                     std::to_string(cfg.soc.dram.sizeMiB) + " MiB (soc.dram.size_mib)");
+}
+
+Program Planner::run() {
+  prog_.layers.resize(g_.layers.size());
+  for (int li = 0; li < int(g_.layers.size()); ++li)
+    planLayer(li, prog_.layers[li]);
+  planMemory();
+  const MemoryPlan& m = prog_.memory;
+  prog_.dramBytesNeeded =
+      int64_t(prog_.blob.size()) + m.arenaBytes + alignUp(m.inputBytes) + alignUp(m.outputBytes);
+  const int64_t need = prog_.dramBytesNeeded + kProgramReserve;
+  if (need > int64_t(prog_.config.soc.dram.sizeMiB) << 20)
+    dramError(prog_.config, need, int64_t(prog_.blob.size()),
+              m.arenaBytes + m.inputBytes + m.outputBytes);
+  return std::move(prog_);
+}
+
+} // namespace
+
+void checkFitsDram(const Graph& g, const config::Config& config) {
+  int64_t weights = 0, largest = 0;
+  for (const Layer& l : g.layers)
+    weights += int64_t(l.weights.size()) + 4 * int64_t(l.bias.size());
+  for (const Tensor& t : g.tensors)
+    largest = std::max(largest, t.shape.elems());
+  const int64_t acts =
+      g.tensors[g.input].shape.elems() + g.tensors[g.output].shape.elems() + largest;
+  const int64_t need = weights + acts + kProgramReserve;
+  if (need > int64_t(config.soc.dram.sizeMiB) << 20)
+    dramError(config, need, weights, acts);
+}
+
+Program planProgram(const Graph& g, const config::Config& config, const PlanOptions& options) {
+  return Planner(g, config, options).run();
+}
+
+} // namespace by::compiler

@@ -1,0 +1,199 @@
+#include "compiler/run_report.h"
+
+#include "compiler/emit_c.h"
+#include "config/derived.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace by::compiler {
+
+std::vector<std::string> LayerStats::names() {
+  std::vector<std::string> n = {"LAYER_CYCLES"};
+  for (const std::string& r : statRegisters())
+    n.push_back(r);
+  return n;
+}
+
+uint64_t LayerStats::field(const std::string& name) const {
+  static const std::vector<std::string> n = names();
+  for (size_t i = 0; i < n.size() && i < fields.size(); ++i)
+    if (n[i] == name)
+      return fields[i];
+  return 0;
+}
+
+std::vector<LayerStats> parseStats(const std::vector<uint8_t>& bytes, size_t layers) {
+  const size_t per = LayerStats::names().size();
+  std::vector<LayerStats> out(layers);
+  for (size_t l = 0; l < layers; ++l) {
+    out[l].fields.resize(per);
+    for (size_t f = 0; f < per; ++f) {
+      const size_t at = (l * per + f) * 8;
+      if (at + 8 <= bytes.size())
+        std::memcpy(&out[l].fields[f], bytes.data() + at, 8);
+    }
+  }
+  return out;
+}
+
+RunCheck checkOutput(const Graph& g, const std::vector<int8_t>& got,
+                     const std::vector<int8_t>& want, const std::vector<float>* floatOut) {
+  RunCheck c;
+  c.values = int64_t(want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    if (i >= got.size() || got[i] != want[i]) {
+      if (c.firstMismatch < 0) {
+        c.firstMismatch = int64_t(i);
+        c.firstGot = i < got.size() ? got[i] : 0;
+        c.firstWant = want[i];
+      }
+      ++c.mismatches;
+    }
+  if (!floatOut)
+    return c;
+  const Tensor& out = g.tensors[g.output];
+  c.haveFloat = true;
+  std::vector<float> deq(got.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    deq[i] = float(got[i] * out.scale);
+  double sig = 0, noise = 0;
+  for (size_t i = 0; i < deq.size() && i < floatOut->size(); ++i) {
+    const double e = double((*floatOut)[i]) - deq[i];
+    sig += double((*floatOut)[i]) * (*floatOut)[i];
+    noise += e * e;
+    c.maxAbsError = std::max(c.maxAbsError, std::abs(e));
+  }
+  c.sqnrDb = noise == 0 ? 200.0 : sig == 0 ? -200.0 : 10.0 * std::log10(sig / noise);
+  // Top-1 per row of the output's channels (NHWC: a row is one pixel's channels).
+  const int64_t cols = out.shape.c, rows = out.shape.pixels();
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto a = std::max_element(deq.begin() + r * cols, deq.begin() + (r + 1) * cols);
+    const auto b =
+        std::max_element(floatOut->begin() + r * cols, floatOut->begin() + (r + 1) * cols);
+    c.top1Agree += (a - (deq.begin() + r * cols)) == (b - (floatOut->begin() + r * cols));
+  }
+  c.rows = rows;
+  return c;
+}
+
+namespace {
+
+std::string human(double v) {
+  char buf[32];
+  if (v >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
+  else if (v >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
+  else if (v >= 1e4)
+    std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+struct Row {
+  std::string name, kernel;
+  int64_t macs = 0;
+  uint64_t cycles = 0, rd = 0, wr = 0, skipped = 0, compressed = 0;
+  bool cpu = false;
+};
+
+} // namespace
+
+std::string reportTable(const Compiled& c, const RunReport& r) {
+  const Graph& g = c.graph;
+  const int peak = config::derive(c.program.config).peakMacsPerCycle;
+  const bool timed = r.model == "rtl";
+  std::vector<Row> rows;
+  Row total;
+  total.name = "total";
+  for (size_t i = 0; i < g.layers.size() && i < r.layers.size(); ++i) {
+    const LayerPlan& p = c.program.layers[i];
+    const LayerStats& s = r.layers[i];
+    Row row{g.layers[i].name,        kernelName(p.kernel),        p.macs,
+            s.field("LAYER_CYCLES"), s.field("DMA_READ_BYTES"),   s.field("DMA_WRITE_BYTES"),
+            s.field("MACS_SKIPPED"), s.field("COMPRESSED_BYTES"), p.onCpu};
+    if (row.name.size() > 24)
+      row.name = row.name.substr(0, 21) + "...";
+    if (row.cpu)
+      row.kernel += " (cpu)";
+    total.macs += row.macs;
+    total.cycles += row.cycles;
+    total.rd += row.rd;
+    total.wr += row.wr;
+    total.skipped += row.skipped;
+    total.compressed += row.compressed;
+    rows.push_back(row);
+  }
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof line, "%4s  %-24s %-26s %8s %10s %6s %9s %9s %9s %9s\n", "#", "layer",
+                "kernel", "MACs", timed ? "cycles" : "host cyc", "util", "DRAM rd", "DRAM wr",
+                "TD skip", "Boveda");
+  out += line;
+  auto emit = [&](const Row& row, const std::string& idx) {
+    const double util =
+        timed && row.cycles && row.macs ? double(row.macs) / (double(row.cycles) * peak) : -1;
+    char u[16];
+    if (util >= 0)
+      std::snprintf(u, sizeof u, "%5.1f%%", 100.0 * util);
+    else
+      std::snprintf(u, sizeof u, "%6s", "-");
+    std::snprintf(line, sizeof line, "%4s  %-24s %-26s %8s %10s %6s %9s %9s %9s %9s\n", idx.c_str(),
+                  row.name.c_str(), row.kernel.c_str(), human(double(row.macs)).c_str(),
+                  human(double(row.cycles)).c_str(), u, human(double(row.rd)).c_str(),
+                  human(double(row.wr)).c_str(), human(double(row.skipped)).c_str(),
+                  human(double(row.compressed)).c_str());
+    out += line;
+  };
+  for (size_t i = 0; i < rows.size(); ++i)
+    emit(rows[i], std::to_string(i));
+  emit(total, "");
+  return out;
+}
+
+nlohmann::json reportJson(const Compiled& c, const RunReport& r) {
+  const Graph& g = c.graph;
+  const int peak = config::derive(c.program.config).peakMacsPerCycle;
+  nlohmann::json layers = nlohmann::json::array();
+  const auto names = LayerStats::names();
+  for (size_t i = 0; i < g.layers.size() && i < r.layers.size(); ++i) {
+    const LayerPlan& p = c.program.layers[i];
+    nlohmann::json counters;
+    for (size_t f = 0; f < names.size() && f < r.layers[i].fields.size(); ++f)
+      counters[names[f]] = r.layers[i].fields[f];
+    const uint64_t cycles = r.layers[i].field("LAYER_CYCLES");
+    layers.push_back({{"index", i},
+                      {"name", g.layers[i].name},
+                      {"kind", layerKindName(g.layers[i].kind)},
+                      {"kernel", kernelName(p.kernel)},
+                      {"on_cpu", p.onCpu},
+                      {"macs", p.macs},
+                      {"cycles", cycles},
+                      {"ideal_cycles", (p.macs + peak - 1) / peak},
+                      {"utilization",
+                       r.model == "rtl" && cycles ? double(p.macs) / (double(cycles) * peak) : 0.0},
+                      {"counters", counters}});
+  }
+  const RunCheck& k = r.check;
+  nlohmann::json check = {
+      {"values", k.values}, {"mismatches", k.mismatches}, {"bit_exact", k.exact()}};
+  if (k.haveFloat)
+    check["float"] = {{"sqnr_db", k.sqnrDb},
+                      {"max_abs_error", k.maxAbsError},
+                      {"rows", k.rows},
+                      {"top1_agree", k.top1Agree}};
+  return {{"model", r.model},
+          {"config", c.program.config.name},
+          {"peak_macs_per_cycle", peak},
+          {"total_cycles", r.totalCycles},
+          {"host_instructions", r.hostInstructions},
+          {"wall_seconds", r.wallSeconds},
+          {"check", check},
+          {"layers", layers}};
+}
+
+} // namespace by::compiler

@@ -1,0 +1,97 @@
+#include "tiling.h"
+
+#include <algorithm>
+
+namespace by::compiler {
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+} // namespace
+
+MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K, int64_t jGroup) {
+  const int64_t bi = ceilDiv(I, hw.dim), bj = ceilDiv(J, hw.dim), bk = ceilDiv(K, hw.kb);
+  MatmulTiles best;
+  int64_t bestCost = -1, bestVolume = 0;
+  // driver/src/matmul.c auto_tiles: A is reloaded for every column of C tiles, B for every
+  // row; the last term counts tile iterations; ties go to the bigger tile.
+  for (int64_t ti = 1; ti <= bi; ++ti)
+    for (int64_t tj = 1; tj <= bj && ti * tj * hw.dim <= hw.accHalf; ++tj) {
+      if (tj % jGroup != 0 && tj != bj)
+        continue;
+      int64_t tk = hw.spHalf / hw.dim / (ti + tj);
+      if (tk >= bk)
+        tk = bk;
+      if (tk == 0)
+        continue;
+      const int64_t cost = bi * bk * ceilDiv(bj, tj) + bk * bj * ceilDiv(bi, ti) +
+                           ceilDiv(bi, ti) * ceilDiv(bj, tj) * ceilDiv(bk, tk);
+      const int64_t volume = ti * tj * tk;
+      if (bestCost < 0 || cost < bestCost || (cost == bestCost && volume > bestVolume)) {
+        bestCost = cost;
+        bestVolume = volume;
+        best.ti = ti;
+        best.tj = tj;
+        best.tk = tk;
+      }
+    }
+  if (best.ti) {
+    best.bytes = I * K * ceilDiv(bj, best.tj) + K * J * ceilDiv(bi, best.ti) + I * J + 4 * I * J;
+  }
+  return best;
+}
+
+ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,
+                          bool depthwise, const FusedPool& pool) {
+  const int64_t orows = w.outH(in.h), ocols = w.outW(in.w);
+  const int64_t psize = pool.present() ? pool.size : 1, pstride = pool.present() ? pool.stride : 1;
+  const int64_t ppad = pool.present() ? pool.pad : 0;
+  const int64_t prows = pool.present() ? (orows + 2 * ppad - psize) / pstride + 1 : orows;
+  const int64_t taps = int64_t(w.kh) * w.kw, cblocks = ceilDiv(in.c, hw.dim);
+  const int64_t kblocks = depthwise ? taps : taps * cblocks;
+  const int64_t nblocks = depthwise ? 1 : ceilDiv(outCh, hw.dim);
+  auto convRows = [&](int64_t rows) { return std::min((rows - 1) * pstride + psize, orows); };
+  // driver/src/conv.c conv_fits.
+  auto fits = [&](int64_t rows, int64_t tn, int64_t tk) {
+    const int64_t mt = ceilDiv(convRows(rows) * ocols, hw.dim);
+    if (pool.present() && ((rows - 1) * pstride + psize > hw.poolDimMax || rows > hw.poolDimMax))
+      return false;
+    return tn * mt * hw.dim <= hw.accHalf && (mt * tk + tk * tn) * hw.dim <= hw.spHalf;
+  };
+  ConvTiles best;
+  int64_t bestVolume = 0;
+  for (int64_t tn = 1; tn <= nblocks; ++tn)
+    for (int64_t tk = 1; tk <= kblocks; ++tk) {
+      if (!fits(1, tn, tk))
+        continue;
+      int64_t lo = 1, hi = prows; // the most rows that fit (fits is monotone in rows)
+      while (lo < hi) {
+        const int64_t mid = (lo + hi + 1) / 2;
+        if (fits(mid, tn, tk))
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      const int64_t rows = lo;
+      const int64_t bands = in.n * ceilDiv(prows, rows);
+      const int64_t ntiles = ceilDiv(nblocks, tn), passes = depthwise ? cblocks : 1;
+      const int64_t bandPixels = convRows(rows) * ocols;
+      const int64_t aBytes = bands * passes * ntiles * bandPixels * taps *
+                             (depthwise ? std::min<int64_t>(hw.dim, in.c) : in.c);
+      const int64_t wBytes =
+          bands * (depthwise ? cblocks * taps * hw.dim * hw.dim : taps * in.c * outCh);
+      const int64_t biasBytes = bands * bandPixels * outCh * 4;
+      const int64_t outBytes = in.n * prows *
+                               (pool.present() ? (ocols + 2 * ppad - psize) / pstride + 1 : ocols) *
+                               outCh;
+      const int64_t bytes = aBytes + wBytes + biasBytes + outBytes;
+      const int64_t volume = rows * tn * tk;
+      if (best.rows == 0 || bytes < best.bytes || (bytes == best.bytes && volume > bestVolume)) {
+        best = ConvTiles{rows, tn, tk, bytes};
+        bestVolume = volume;
+      }
+    }
+  return best;
+}
+
+} // namespace by::compiler

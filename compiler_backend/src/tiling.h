@@ -1,0 +1,32 @@
+// Tile choices of the compiler (docs/compiler.md, "Tiling"): the tiles that move the fewest
+// DRAM bytes under the driver's capacity rules (tiles double-buffer over halves of the
+// scratchpad and accumulator: driver/src/matmul.c tile_fits, driver/src/conv.c conv_fits).
+// The compiler passes them to the driver explicitly, so the arithmetic chunks it models are
+// the ones the hardware runs.
+#pragma once
+
+#include "compiler/graph.h"
+#include "hw_facts.h"
+
+#include <cstdint>
+
+namespace by::compiler {
+
+struct MatmulTiles {
+  int64_t ti = 0, tj = 0, tk = 0; // blocks; ti = 0: nothing fits
+  int64_t bytes = 0;              // estimated DRAM traffic (A, B, bias and C)
+};
+/// C[I x J] = A[I x K] * B[K x J]: the driver's automatic choice (min blocks moved). With B
+/// compressed in blocks of `jGroup` column blocks, tile_j is a multiple of it or all of J.
+MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K,
+                              int64_t jGroup = 1);
+
+struct ConvTiles {
+  int64_t rows = 0, tn = 0, tk = 0; // output (pooled) rows, out-channel blocks, K blocks
+  int64_t bytes = 0;
+};
+/// by_conv's tiles with the least estimated traffic; rows = 0 when one row does not fit.
+ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,
+                          bool depthwise, const FusedPool& pool);
+
+} // namespace by::compiler

@@ -1,0 +1,160 @@
+#include "compiler/toolchain.h"
+
+#include "compiler/files.h"
+#include "embedded_driver.h"
+#include "emit/generate.h"
+#include "file_lock.h"
+#include "process.h"
+#include "process/process.h"
+#include "soc/layout.h"
+#include "soc/memory_map.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+namespace by::compiler {
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kGcc = "riscv64-unknown-elf-gcc";
+const char* kAr = "riscv64-unknown-elf-ar";
+
+/// cmake/riscv64-toolchain.cmake: RV64IMAFDC, lp64d, DRAM beyond +-2 GiB, picolibc.
+std::vector<std::string> archFlags() {
+  return {"-march=rv64imafdc",      "-mabi=lp64d",         "-mcmodel=medany",
+          "--specs=picolibc.specs", "-ffunction-sections", "-fdata-sections"};
+}
+
+std::string gccProgram() {
+  const char* p = std::getenv("BRICKYARD_RISCV_GCC");
+  return p && *p ? p : kGcc;
+}
+
+void run(const std::vector<std::string>& argv, const fs::path& cwd, const fs::path& log) {
+  process::Options options;
+  options.cwd = cwd;
+  options.output = process::Output::AppendToLog;
+  options.log = log;
+  const int rc = process::run(argv, options).status;
+  if (rc != 0) {
+    std::string cmd;
+    for (const auto& a : argv)
+      cmd += (cmd.empty() ? "" : " ") + a;
+    throw ToolchainError("'" + cmd + "' failed (exit " + std::to_string(rc) + "):\n" +
+                         rtlmodel::tailOfFile(log, 30));
+  }
+}
+
+void writeText(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  writeFileAtomic(p.string(), text);
+}
+
+} // namespace
+
+const char* halName(Hal hal) {
+  return hal == Hal::Rocc ? "rocc" : "mmio";
+}
+
+fs::path cacheRoot(const std::string& dir) {
+  if (!dir.empty())
+    return dir;
+  if (const char* d = std::getenv("BRICKYARD_CACHE_DIR"); d && *d)
+    return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return fs::path(x) / "brickyard";
+  const char* home = std::getenv("HOME");
+  return fs::path(home && *home ? home : "/tmp") / ".cache" / "brickyard";
+}
+
+DriverBuild driverBuild(const config::Config& config, Hal hal, const std::string& cacheDir) {
+  if (process::find(gccProgram()).empty())
+    throw ToolchainError(std::string(kGcc) + " is not installed (Debian packages "
+                                             "gcc-riscv64-unknown-elf and "
+                                             "picolibc-riscv64-unknown-elf; scripts/setup.sh)");
+  // Everything the library depends on goes into its key.
+  emit::GenerateResult gen;
+  std::vector<emit::OutputFile> outputs = emit::renderOutputs(config, &gen);
+  const soc::MemoryMap map(config.soc);
+  std::string keyText = std::string("hal ") + halName(hal) + "\n";
+  for (const auto& a : archFlags())
+    keyText += a + "\n";
+  for (const auto& f : driverSources())
+    keyText += std::string(f.path) + "\n" + f.text;
+  std::vector<std::pair<std::string, std::string>> headers;
+  for (const auto& f : outputs)
+    if (f.path.rfind("include/", 0) == 0)
+      headers.push_back({f.path, f.text});
+  headers.push_back({"include/brickyard_soc.ld", soc::linkerScriptFragment(map, config.name)});
+  for (const auto& [p, t] : headers)
+    keyText += p + "\n" + t;
+  DriverBuild b;
+  b.dir = cacheRoot(cacheDir) / ("driver-" + config.name + "-" + gen.configHash + "-" +
+                                 halName(hal) + "-" + hashHex(keyText));
+  b.include = b.dir / "include";
+  b.library = b.dir / "libby_driver.a";
+  b.halDefine = std::string("-DBY_HAL_") + (hal == Hal::Rocc ? "ROCC" : "MMIO");
+  fs::create_directories(b.dir);
+  rtlmodel::FileLock lock(b.dir / "lock");
+  lock.lock();
+  if (fs::exists(b.dir / "done"))
+    return b;
+
+  for (const auto& [p, t] : headers)
+    writeText(b.dir / p, t);
+  for (const auto& f : driverSources())
+    writeText(b.dir / "driver" / f.path, f.text);
+  const fs::path log = b.dir / "build.log";
+  std::vector<std::string> objects;
+  auto compile = [&](const std::string& src, const std::vector<std::string>& extra) {
+    const std::string obj = fs::path(src).filename().string() + ".o";
+    std::vector<std::string> argv = {gccProgram()};
+    for (const auto& a : archFlags())
+      argv.push_back(a);
+    argv.insert(argv.end(), {"-O2", "-g", "-Wall", "-Wextra", "-Werror", b.halDefine,
+                             "-I" + b.include.string(), "-I" + (b.dir / "driver/include").string(),
+                             "-I" + (b.dir / "driver/runtime/include").string()});
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.insert(argv.end(), {"-c", (b.dir / "driver" / src).string(), "-o", obj});
+    run(argv, b.dir, log);
+    objects.push_back(obj);
+  };
+  for (const auto& f : driverSources()) {
+    const std::string p = f.path;
+    if (p.rfind("src/", 0) == 0 && p.size() > 2 && p.substr(p.size() - 2) == ".c")
+      compile(p, {"-std=c99", "-ffreestanding"});
+    else if (p.rfind("runtime/src/", 0) == 0)
+      compile(p, {});
+  }
+  std::vector<std::string> ar = {kAr, "rcs", "libby_driver.a.tmp"};
+  ar.insert(ar.end(), objects.begin(), objects.end());
+  fs::remove(b.dir / "libby_driver.a.tmp");
+  run(ar, b.dir, log);
+  fs::rename(b.dir / "libby_driver.a.tmp", b.library);
+  writeText(b.dir / "done", "ok\n");
+  return b;
+}
+
+void linkProgram(const DriverBuild& d, const fs::path& workDir,
+                 const std::vector<std::string>& sources, const fs::path& elf) {
+  std::vector<std::string> argv = {gccProgram()};
+  for (const auto& a : archFlags())
+    argv.push_back(a);
+  argv.insert(argv.end(), {"-O2", "-g", "-std=c99", "-Wall", "-Wextra", d.halDefine,
+                           "-I" + d.include.string(), "-I" + (d.dir / "driver/include").string(),
+                           "-I" + (d.dir / "driver/runtime/include").string(), "-nostartfiles",
+                           "-T" + (d.dir / "driver/runtime/brickyard.ld").string(),
+                           "-L" + d.include.string(), "-Wl,--gc-sections",
+                           // The runtime's objects are all needed (crt0, console, exit).
+                           "-Wl,--whole-archive", d.library.string(), "-Wl,--no-whole-archive"});
+  argv.insert(argv.end(), sources.begin(), sources.end());
+  argv.insert(argv.end(), {"-o", elf.string()});
+  const fs::path log = workDir / "link.log";
+  fs::remove(log);
+  run(argv, workDir, log);
+  fs::remove(log);
+}
+
+} // namespace by::compiler

@@ -1,0 +1,67 @@
+/* Layer operations a compiled network needs besides the matmul/conv kernels (brickyard/
+ * kernels.h): moving tensors around on the accelerator (2-D copies, im2col), and the CPU
+ * versions of the layers the array has no datapath for (stand-alone max and average pooling,
+ * softmax, clamping, layout changes). All work on NHWC int8 tensors; the arithmetic is that
+ * of docs/arithmetic.md and docs/compiler.md ("Layers on the CPU"). */
+#ifndef BRICKYARD_LAYERS_H
+#define BRICKYARD_LAYERS_H
+
+#include "brickyard/kernels.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A 2-D window over an NHWC image: kernel, strides and the four paddings. */
+typedef struct {
+  size_t batch, in_rows, in_cols, channels;
+  size_t kernel_rows, kernel_cols, stride_rows, stride_cols;
+  size_t pad_top, pad_left, pad_bottom, pad_right;
+  int ceil_mode; /* output sizes round up (ONNX ceil_mode) */
+} by_window_t;
+
+size_t by_window_out_rows(const by_window_t* w);
+size_t by_window_out_cols(const by_window_t* w);
+
+/* dst[r][c] = src[r][c] for a rows x cols block (lds / ldd elements between rows); src NULL
+ * writes zeros. On the accelerator: mvins into the scratchpad and mvouts from it (several
+ * rows per command); on_cpu: a CPU loop. */
+by_status_t by_copy(size_t rows, size_t cols, const by_elem_t* src, size_t lds, by_elem_t* dst,
+                    size_t ldd, int on_cpu);
+
+/* The im2col matrix of a convolution over an NHWC image: one row per output pixel (batch,
+ * row, column order), kernel_rows * kernel_cols * channels columns in (tap, channel) order,
+ * zeros where a tap reads the padding; rows ldd elements apart. On the accelerator it is a
+ * sequence of strided copies (by_copy). channels is the image's channel count. */
+by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* dst, size_t ldd,
+                      int on_cpu);
+
+/* Max pooling, ONNX semantics: padding never wins (CPU). */
+by_status_t by_maxpool(const by_window_t* w, const by_elem_t* input, by_elem_t* output);
+
+/* Average pooling (CPU): each output is act(saturate(accScale(sum, s))) where sum adds the
+ * elements inside the image and s = scales[count of them] when scales is given (ONNX
+ * count_include_pad = 0, or ceil mode), else `scale`. */
+by_status_t by_avgpool(const by_window_t* w, const by_elem_t* input, by_elem_t* output, float scale,
+                       const float* scales, int activation);
+
+/* Softmax over rows of cols int8 logits (CPU), through exp_table[d] = round(2^16 exp(-d s))
+ * for d = max - x (0..255): out = round(127 * e / sum(e)), ties to even; output scale 1/127. */
+by_status_t by_softmax(size_t rows, size_t cols, const by_elem_t* input, by_elem_t* output,
+                       const uint32_t* exp_table);
+
+/* out[i] = min(max(in[i], lo), hi) (CPU). */
+by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo, int hi);
+
+/* A flattened NHWC map written in CHW order (per batch element) (CPU). */
+by_status_t by_nhwc_to_chw(size_t batch, size_t rows, size_t cols, size_t channels,
+                           const by_elem_t* input, by_elem_t* output);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BRICKYARD_LAYERS_H */

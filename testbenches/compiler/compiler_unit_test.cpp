@@ -1,0 +1,375 @@
+// Unit tests of the compiler backend that need no simulation: the importer and the float
+// interpreter against numpy (make_models.py computes each test model's output with its own
+// numpy implementation of the ONNX ops), the passes (folding keeps the float results), the
+// quantizer's scale classes, the int8 reference's arithmetic against hand-worked cases, the
+// memory plan (no two live tensors overlap), the tiling rules, and the .npy reader.
+#include "compiler/compile.h"
+#include "compiler/error.h"
+#include "compiler/files.h"
+#include "compiler/interpret.h"
+#include "compiler/npy.h"
+#include "compiler/onnx_import.h"
+#include "compiler/passes.h"
+#include "compiler/plan.h"
+#include "compiler/quantize.h"
+#include "config/loader.h"
+#include "seed.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <random>
+
+namespace by::compiler {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kModels = {"mlp", "lenet", "resnet_block", "mbv2_block",
+                                          "pool_concat"};
+
+std::string modelPath(const std::string& name, const std::string& suffix = ".onnx") {
+  return std::string(BY_SOURCE_DIR) + "/testbenches/compiler/models/" + name + suffix;
+}
+
+config::Config tiny() {
+  return config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml");
+}
+
+std::vector<float> toFloat(const NpyArray& a) {
+  return std::vector<float>(a.values.begin(), a.values.end());
+}
+
+/// Largest |a - b| relative to the largest |b|.
+double relError(const std::vector<float>& a, const std::vector<float>& b) {
+  double err = 0, mag = 1e-6;
+  for (size_t i = 0; i < b.size(); ++i) {
+    err = std::max(err, double(std::abs(a[i] - b[i])));
+    mag = std::max(mag, double(std::abs(b[i])));
+  }
+  return err / mag;
+}
+
+std::vector<float> runModelFloat(const Graph& g, const std::string& name) {
+  const Tensor& in = g.tensors[g.input];
+  const std::vector<float> x = onnxToNhwc(in, toFloat(readNpy(modelPath(name, ".input.npy"))));
+  const FloatValues v = runFloat(g, x);
+  const Tensor& out = g.tensors[g.output];
+  return nhwcToOnnx(out, v[g.storageOf(g.output)]);
+}
+
+TEST(Import, FloatInterpreterMatchesNumpyBeforeAndAfterPasses) {
+  for (const std::string& name : kModels) {
+    SCOPED_TRACE(name);
+    Graph g = importOnnxFile(modelPath(name));
+    const std::vector<float> want = toFloat(readNpy(modelPath(name, ".output.npy")));
+    const std::vector<float> raw = runModelFloat(g, name);
+    ASSERT_EQ(raw.size(), want.size());
+    EXPECT_LT(relError(raw, want), 1e-5);
+    const auto log = runPasses(g);
+    EXPECT_FALSE(log.empty());
+    const std::vector<float> folded = runModelFloat(g, name);
+    EXPECT_LT(relError(folded, want), 1e-5);
+  }
+}
+
+TEST(Import, PassesFoldWhatTheyShould) {
+  Graph g = importOnnxFile(modelPath("resnet_block"));
+  runPasses(g);
+  int bn = 0, clamps = 0, adds = 0;
+  for (const Layer& l : g.layers) {
+    bn += std::count(l.onnxOps.begin(), l.onnxOps.end(), "BatchNormalization");
+    clamps += l.kind == LayerKind::Clamp;
+    adds += l.kind == LayerKind::Add;
+    if (l.kind == LayerKind::Conv) {
+      EXPECT_EQ(l.onnxOps[0], "Conv") << l.name; // every BN was folded into a conv
+    }
+  }
+  EXPECT_EQ(bn, 6);
+  EXPECT_EQ(clamps, 0); // every Relu fused
+  EXPECT_EQ(adds, 2);
+
+  Graph lenet = importOnnxFile(modelPath("lenet"));
+  runPasses(lenet);
+  int pooled = 0;
+  for (const Layer& l : lenet.layers)
+    pooled += l.pool.present();
+  EXPECT_EQ(pooled, 2); // both max-pools ride on the convolutions' mvout
+
+  Graph pc = importOnnxFile(modelPath("pool_concat"));
+  runPasses(pc);
+  for (const Layer& l : pc.layers)
+    EXPECT_NE(l.kind, LayerKind::Pad) << "the Pad folds into the next convolution";
+}
+
+TEST(Import, FlattenOfAMapPermutesTheNextWeights) {
+  // lenet flattens a 16x2x2 map: the Gemm's rows are permuted, the output stays exact
+  // (covered by the numpy comparison); here the alias keeps the NHWC data.
+  Graph g = importOnnxFile(modelPath("lenet"));
+  bool found = false;
+  for (const Tensor& t : g.tensors)
+    if (t.chwFrom) {
+      found = true;
+      EXPECT_EQ(t.chwFrom->c, 16);
+      EXPECT_EQ(t.chwFrom->h * t.chwFrom->w, 4);
+      EXPECT_GE(t.aliasOf, 0);
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(Import, BatchOverride) {
+  ImportOptions o;
+  o.batch = 3;
+  Graph g = importOnnxFile(modelPath("lenet"), o);
+  EXPECT_EQ(g.tensors[g.input].shape.n, 3);
+  EXPECT_EQ(g.tensors[g.output].shape.n, 3);
+}
+
+TEST(Quantize, AddInputsShareAScaleAndWeightsUseTheirRange) {
+  Graph g = importOnnxFile(modelPath("resnet_block"));
+  runPasses(g);
+  const Tensor& in = g.tensors[g.input];
+  std::vector<std::vector<float>> samples;
+  std::mt19937 rng(by::test::testSeed(1, "compiler_unit_test"));
+  std::normal_distribution<float> n(0, 1);
+  for (int s = 0; s < 2; ++s) {
+    std::vector<float> x(static_cast<size_t>(in.shape.elems()));
+    for (float& v : x)
+      v = n(rng);
+    samples.push_back(x);
+  }
+  const Calibration c = calibrate(g, samples, {});
+  quantize(g, c);
+  for (const Layer& l : g.layers) {
+    if (l.kind == LayerKind::Add) {
+      EXPECT_EQ(g.tensors[l.inputs[0]].scale, g.tensors[l.inputs[1]].scale) << l.name;
+      EXPECT_NEAR(l.multiplier, g.tensors[l.inputs[0]].scale / g.tensors[l.output].scale, 1e-6);
+    }
+    if (l.hasWeights()) {
+      int8_t maxAbs = 0;
+      for (int8_t w : l.qweights)
+        maxAbs = std::max<int8_t>(maxAbs, int8_t(std::abs(int(w))));
+      EXPECT_EQ(maxAbs, 127) << l.name << ": the largest weight maps to 127";
+      EXPECT_EQ(l.qweights.size(), l.weights.size());
+    }
+    EXPECT_GT(g.tensors[l.output].scale, 0);
+  }
+}
+
+TEST(Quantize, PreQuantizedModelsKeepTheirScalesAndAgreeWithTheirArithmetic) {
+  // make_models.py computes the QDQ / QLinear models' outputs with numpy in their own
+  // arithmetic (float products, rounding at every QuantizeLinear); the compiler's int8 graph
+  // uses the model's scales, so its dequantized output is within a few output steps.
+  for (const char* name : {"qdq_cnn", "qlinear_cnn"}) {
+    SCOPED_TRACE(name);
+    CompileOptions o;
+    o.modelPath = modelPath(name);
+    o.config = tiny();
+    o.calibRandom = 1;
+    const Compiled c = compileModel(o);
+    const Graph& g = c.graph;
+    EXPECT_NEAR(g.tensors[g.input].scale, 0.03, 1e-9);
+    int fixed = 0;
+    for (const TensorQuant& q : c.quant.tensors)
+      fixed += q.fixed;
+    EXPECT_GE(fixed, 4);
+    bool i8 = false;
+    const std::vector<float> x =
+        readInputFile(modelPath(name, ".input.npy"), g.tensors[g.input], &i8);
+    const Int8Values v = runInt8(g, quantizeInput(x, g.tensors[g.input].scale),
+                                 chunkRules(c.program), intWidths(o.config));
+    const std::vector<int8_t>& out = v[g.storageOf(g.output)];
+    const std::vector<float> want = toFloat(readNpy(modelPath(name, ".output.npy")));
+    const double s = g.tensors[g.output].scale;
+    ASSERT_EQ(out.size(), want.size());
+    for (size_t i = 0; i < out.size(); ++i)
+      EXPECT_NEAR(out[i] * s, want[i], 3 * s + 1e-6) << "output " << i;
+  }
+}
+
+TEST(Quantize, Relu6OutputSaturatesAtSix) {
+  Graph g = importOnnxFile(modelPath("mbv2_block"));
+  runPasses(g);
+  std::vector<float> x(static_cast<size_t>(g.tensors[g.input].shape.elems()), 3.0f);
+  quantize(g, calibrate(g, {x}, {}));
+  int relu6 = 0;
+  for (const Layer& l : g.layers)
+    if (l.act.hasHi && l.act.hi == 6.0f) {
+      ++relu6;
+      // The clip at 6 is the int8 saturation (scale <= 6/127) or an explicit clamp.
+      EXPECT_TRUE(g.tensors[l.output].scale <= 6.0 / 127 + 1e-12 || l.qmax < 127) << l.name;
+      EXPECT_EQ(l.qmin, 0);
+    }
+  EXPECT_EQ(relu6, 4);
+}
+
+/// A one-layer graph: a 1 x K Dense layer with given int8 values, for hand-worked arithmetic.
+Graph denseGraph(const std::vector<int8_t>& x, const std::vector<int8_t>& w, int32_t bias,
+                 float multiplier) {
+  Graph g;
+  const int k = int(x.size());
+  g.input = g.addTensor(Tensor{"x", Shape{1, 1, 1, k}, {1, k}, {}, -1, 1.0, 0, 0});
+  g.output = g.addTensor(Tensor{"y", Shape{1, 1, 1, 1}, {1, 1}, {}, -1, 1.0, 0, 0});
+  Layer l;
+  l.kind = LayerKind::Dense;
+  l.inputs = {g.input};
+  l.output = g.output;
+  l.qweights = w;
+  l.qbias = {bias};
+  l.multiplier = multiplier;
+  g.layers.push_back(l);
+  return g;
+}
+
+TEST(Int8Reference, ChunksWrapInWsAndSaturateInOs) {
+  // 40 products of -128 * -128 = 655,360: over the 20-bit spatial range.
+  const std::vector<int8_t> x(40, -128), w(40, -128);
+  const IntWidths iw{32, 20};
+  Graph g = denseGraph(x, w, 0, 1.0f / 65536.0f);
+  // One chunk of 40 in WS wraps: 655360 - 2^20 = -393216 -> * 2^-16 = -6.
+  auto run = [&](ChunkRule r) { return runInt8(g, x, {r}, iw)[g.storageOf(g.output)][0]; };
+  EXPECT_EQ(run({40, false, false}), -6);
+  // OS saturates at 2^19 - 1 = 524287 -> 8.0 (rounded) = 8.
+  EXPECT_EQ(run({40, false, true}), 8);
+  // Chunks of 8 never overflow: 655360 * 2^-16 = 10.
+  EXPECT_EQ(run({8, false, false}), 10);
+  EXPECT_EQ(run({8, false, true}), 10);
+}
+
+TEST(Int8Reference, RequantizationRoundsHalfToEvenAndSaturates) {
+  const IntWidths iw{32, 20};
+  auto one = [&](int32_t bias, float m) {
+    Graph g = denseGraph({0}, {0}, bias, m);
+    return int(runInt8(g, {0}, {}, iw)[g.storageOf(g.output)][0]);
+  };
+  EXPECT_EQ(one(5, 0.5f), 2);      // 2.5 -> 2
+  EXPECT_EQ(one(7, 0.5f), 4);      // 3.5 -> 4
+  EXPECT_EQ(one(-5, 0.5f), -2);    // -2.5 -> -2
+  EXPECT_EQ(one(1000, 1.0f), 127); // saturates
+  EXPECT_EQ(one(-1000, 1.0f), -128);
+}
+
+TEST(Int8Reference, SoftmaxSumsToAbout127AndKeepsOrder) {
+  const std::vector<uint32_t> t = softmaxTable(0.05);
+  std::mt19937 rng(by::test::testSeed(1, "compiler_unit_test"));
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<int8_t> x(10), y(10);
+    for (int8_t& v : x)
+      v = int8_t(int(rng() % 256) - 128);
+    softmaxRow(x.data(), y.data(), 10, t);
+    int sum = 0;
+    for (int i = 0; i < 10; ++i) {
+      sum += y[i];
+      for (int j = 0; j < 10; ++j) {
+        if (x[i] > x[j]) {
+          EXPECT_GE(y[i], y[j]);
+        }
+      }
+    }
+    EXPECT_NEAR(sum, 127, 6);
+  }
+}
+
+TEST(Plan, LiveTensorsNeverOverlapAndWeightsAreAligned) {
+  for (const char* cfgName : {"tiny", "td8"}) {
+    const config::Config cfg = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/" +
+                                                      std::string(cfgName) + ".yaml");
+    for (const std::string& name : kModels) {
+      SCOPED_TRACE(name + " on " + std::string(cfgName));
+      CompileOptions o;
+      o.modelPath = modelPath(name);
+      o.config = cfg;
+      o.calibRandom = 1;
+      const Compiled c = compileModel(o);
+      const Graph& g = c.graph;
+      const Program& p = c.program;
+      // Lifetimes: [producer, last reader] per storage tensor.
+      const int n = int(g.layers.size());
+      std::vector<int> first(g.tensors.size(), -1), last(g.tensors.size(), -1);
+      for (int li = 0; li < n; ++li) {
+        first[g.storageOf(g.layers[li].output)] = li;
+        for (int in : g.layers[li].inputs)
+          last[g.storageOf(in)] = std::max(last[g.storageOf(in)], li);
+      }
+      for (size_t a = 0; a < g.tensors.size(); ++a)
+        for (size_t b = a + 1; b < g.tensors.size(); ++b) {
+          if (p.memory.offset[a] < 0 || p.memory.offset[b] < 0)
+            continue;
+          const int la = std::max(last[a], first[a]), lb = std::max(last[b], first[b]);
+          if (la < first[b] || lb < first[a])
+            continue; // not alive together
+          const int64_t a0 = p.memory.offset[a], a1 = a0 + g.tensors[a].shape.elems();
+          const int64_t b0 = p.memory.offset[b], b1 = b0 + g.tensors[b].shape.elems();
+          EXPECT_TRUE(a1 <= b0 || b1 <= a0) << g.tensors[a].name << " / " << g.tensors[b].name;
+        }
+      EXPECT_LE(p.memory.arenaBytes, p.memory.naiveBytes);
+      for (const LayerPlan& l : p.layers) {
+        if (l.weights.present()) {
+          EXPECT_EQ(l.weights.offset % 64, 0);
+        }
+        EXPECT_EQ(l.onCpu, !l.cpuReason.empty());
+      }
+    }
+  }
+}
+
+TEST(Plan, VectorPeConfigsLowerConvolutionsToIm2colMatmulsWithTheSparserSide) {
+  CompileOptions o;
+  o.modelPath = modelPath("resnet_block");
+  o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/td8.yaml");
+  o.calibRandom = 1;
+  const Compiled c = compileModel(o);
+  int im2col = 0;
+  for (const LayerPlan& l : c.program.layers) {
+    if (l.kernel == Kernel::Im2colMatmul) {
+      ++im2col;
+      EXPECT_EQ(l.dataflow, "OS"); // TensorDash skips zeros only in OS
+      EXPECT_EQ(l.tdMode, l.zerosB > l.zerosA ? 1 : 0);
+      EXPECT_TRUE(l.chunk.saturate);
+    }
+    if (l.kernel == Kernel::Resadd) {
+      EXPECT_TRUE(l.onCpu); // the residual add needs one-lane rows
+    }
+  }
+  EXPECT_EQ(im2col, 6);
+}
+
+TEST(Npy, RoundTripAndRejections) {
+  const fs::path dir = fs::temp_directory_path() / ("by_npy_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string f = (dir / "a.npy").string();
+  writeNpyFloat(f, {2, 3}, {1, 2, 3, 4, 5, 6.5f});
+  NpyArray a = readNpy(f);
+  EXPECT_EQ(a.dtype, "f4");
+  EXPECT_EQ(a.shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(a.values.back(), 6.5);
+  writeNpyInt8(f, {4}, {-1, 2, -3, 4});
+  a = readNpy(f);
+  EXPECT_EQ(a.dtype, "i1");
+  EXPECT_EQ(a.values[2], -3);
+  writeFileAtomic(f, "not numpy");
+  EXPECT_THROW(readNpy(f), CompileError);
+  writeFileAtomic(f, std::string("\x93NUMPY\x01\x00\x10\x00", 10) + "{'descr': '<f4'}");
+  EXPECT_THROW(readNpy(f), CompileError);
+  fs::remove_all(dir);
+}
+
+TEST(Input, WrongShapeOrTypeIsRejected) {
+  Graph g = importOnnxFile(modelPath("mlp"));
+  const fs::path dir = fs::temp_directory_path() / ("by_in_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string f = (dir / "x.npy").string();
+  bool i8 = false;
+  writeNpyFloat(f, {1, 63}, std::vector<float>(63, 0.0f));
+  EXPECT_THROW(readInputFile(f, g.tensors[g.input], &i8), CompileError);
+  writeNpyFloat(f, {1, 64}, std::vector<float>(64, NAN));
+  EXPECT_THROW(readInputFile(f, g.tensors[g.input], &i8), CompileError);
+  writeNpyInt8(f, {1, 64}, std::vector<int8_t>(64, 3));
+  EXPECT_EQ(readInputFile(f, g.tensors[g.input], &i8)[5], 3.0f);
+  EXPECT_TRUE(i8);
+  fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace by::compiler

@@ -1,0 +1,403 @@
+#!/usr/bin/python3
+"""Writes the compiler's test models (ONNX, float, random weights) and one input per model.
+
+Deterministic (numpy's default_rng with fixed seeds), built with python3-onnx's helper API
+only (no torch), small enough for configs/tiny.yaml. Together they cover every op the
+compiler imports (docs/compiler.md): Conv (dense, depthwise, strided, padded, non-square
+kernels and images), Gemm (transB) / MatMul + Add bias, Relu, Clip (Relu6, opset 11 inputs and
+opset 6 attributes), BatchNormalization, Add (residual), MaxPool, AveragePool,
+GlobalAveragePool, Flatten, Reshape, Squeeze, Concat, Pad, Identity, Dropout and Softmax.
+
+    /usr/bin/python3 testbenches/compiler/make_models.py OUT_DIR
+
+writes OUT_DIR/<name>.onnx, OUT_DIR/<name>.input.npy (float32, the model's input shape) and
+OUT_DIR/<name>.output.npy: the float output for that input, computed here by a small numpy
+interpreter (NCHW, written from the ONNX operator specs), the independent reference that the
+compiler's float interpreter is tested against.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+class Builder:
+    """A graph under construction: weights with He-scaled random values, unique names."""
+
+    def __init__(self, name, seed):
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+        self.nodes = []
+        self.inits = []
+        self.count = 0
+
+    def fresh(self, base):
+        self.count += 1
+        return f"{base}_{self.count}"
+
+    def const(self, base, array):
+        name = self.fresh(base)
+        self.inits.append(numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def node(self, op, inputs, base=None, n_out=1, **attrs):
+        outs = [self.fresh(base or op.lower()) for _ in range(n_out)]
+        self.nodes.append(helper.make_node(op, inputs, outs, name=self.fresh(op), **attrs))
+        return outs[0] if n_out == 1 else outs
+
+    def conv(self, x, cin, cout, k, stride=1, pads=None, group=1, bias=True):
+        kh, kw = (k, k) if isinstance(k, int) else k
+        fan_in = cin // group * kh * kw
+        w = self.rng.normal(0, np.sqrt(2.0 / fan_in), (cout, cin // group, kh, kw))
+        inputs = [x, self.const("w", w.astype(np.float32))]
+        if bias:
+            inputs.append(self.const("b", self.rng.normal(0, 0.1, cout).astype(np.float32)))
+        sh, sw = (stride, stride) if isinstance(stride, int) else stride
+        if pads is None:
+            pads = [kh // 2, kw // 2, kh // 2, kw // 2]
+        return self.node("Conv", inputs, "conv", kernel_shape=[kh, kw], strides=[sh, sw],
+                         pads=pads, group=group)
+
+    def bn(self, x, c):
+        r = self.rng
+        params = [r.uniform(0.5, 1.5, c), r.normal(0, 0.1, c), r.normal(0, 0.2, c),
+                  r.uniform(0.5, 2.0, c)]  # gamma, beta, mean, var
+        names = [self.const(n, p.astype(np.float32))
+                 for n, p in zip(["gamma", "beta", "mean", "var"], params)]
+        return self.node("BatchNormalization", [x] + names, "bn", epsilon=1e-5)
+
+    def relu6(self, x, opset):
+        if opset >= 11:
+            lo = self.const("lo", np.array(0.0, np.float32))
+            hi = self.const("hi", np.array(6.0, np.float32))
+            return self.node("Clip", [x, lo, hi], "relu6")
+        return self.node("Clip", [x], "relu6", min=0.0, max=6.0)
+
+    def gemm(self, x, k, n, trans_b=True):
+        w = self.rng.normal(0, np.sqrt(2.0 / k), (n, k) if trans_b else (k, n))
+        b = self.rng.normal(0, 0.1, n)
+        return self.node("Gemm", [x, self.const("w", w.astype(np.float32)),
+                                  self.const("b", b.astype(np.float32))], "fc",
+                         transB=1 if trans_b else 0)
+
+    def model(self, x_shape, out, out_shape, opset, domains=()):
+        graph = helper.make_graph(
+            self.nodes, self.name,
+            [helper.make_tensor_value_info("input", TensorProto.FLOAT, x_shape)],
+            [helper.make_tensor_value_info(out, TensorProto.FLOAT, out_shape)],
+            self.inits)
+        imports = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains]
+        model = helper.make_model(graph, opset_imports=imports,
+                                  producer_name="brickyard make_models.py")
+        model.ir_version = 7 if opset < 15 else 8
+        onnx.checker.check_model(model, full_check=True)
+        return model
+
+
+def mlp():
+    """Gemm (transB) + Relu, Gemm without transB, MatMul + Add (bias) + Softmax-free logits."""
+    b = Builder("mlp", 1)
+    h = b.node("Relu", [b.gemm("input", 64, 48)])
+    h = b.node("Relu", [b.gemm(h, 48, 32, trans_b=False)])
+    w = b.const("w", b.rng.normal(0, np.sqrt(2 / 32), (32, 10)).astype(np.float32))
+    h = b.node("MatMul", [h, w])
+    out = b.node("Add", [h, b.const("b", b.rng.normal(0, 0.1, 10).astype(np.float32))])
+    return b.model([1, 64], out, [1, 10], 13), [1, 64]
+
+
+def lenet():
+    """Conv 5x5 (padded, then not) + Relu + MaxPool, Flatten of a 16x2x2 map, Gemm, Softmax."""
+    b = Builder("lenet", 2)
+    h = b.node("Relu", [b.conv("input", 1, 6, 5)])
+    h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    h = b.node("Relu", [b.conv(h, 6, 16, 5, pads=[0, 0, 0, 0])])
+    h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    h = b.node("Flatten", [h], axis=1)
+    h = b.node("Relu", [b.gemm(h, 64, 32)])
+    h = b.gemm(h, 32, 10)
+    out = b.node("Softmax", [h], axis=1)
+    return b.model([1, 1, 16, 16], out, [1, 10], 13), [1, 1, 16, 16]
+
+
+def resnet_block():
+    """A ResNet basic block with a strided 1x1 downsample (BN folded, residual Add, Relu),
+    global average pooling and a classifier; opset 11."""
+    b = Builder("resnet_block", 3)
+    stem = b.node("Relu", [b.bn(b.conv("input", 8, 16, 3, bias=False), 16)])
+    h = b.node("Relu", [b.bn(b.conv(stem, 16, 32, 3, stride=2, bias=False), 32)])
+    h = b.bn(b.conv(h, 32, 32, 3, bias=False), 32)
+    short = b.bn(b.conv(stem, 16, 32, 1, stride=2, pads=[0, 0, 0, 0], bias=False), 32)
+    h = b.node("Relu", [b.node("Add", [h, short])])
+    # A second block with an identity shortcut.
+    y = b.node("Relu", [b.bn(b.conv(h, 32, 32, 3, bias=False), 32)])
+    y = b.bn(b.conv(y, 32, 32, 3, bias=False), 32)
+    h = b.node("Relu", [b.node("Add", [y, h])])
+    h = b.node("GlobalAveragePool", [h])
+    h = b.node("Flatten", [h])
+    out = b.gemm(h, 32, 10)
+    return b.model([1, 8, 10, 10], out, [1, 10], 11), [1, 8, 10, 10]
+
+
+def mbv2_block():
+    """MobileNetV2 inverted residuals: 1x1 expand + Relu6, depthwise 3x3 + Relu6 (stride 1 and
+    2), 1x1 project, residual Add; a non-square image and a 1x3 kernel; opset 12."""
+    b = Builder("mbv2_block", 4)
+    x = b.node("Relu", [b.bn(b.conv("input", 3, 8, 3, stride=2, bias=False), 8)])
+
+    def inverted(x, cin, cout, stride, t, opset_clip):
+        e = cin * t
+        h = b.relu6(b.bn(b.conv(x, cin, e, 1, pads=[0, 0, 0, 0], bias=False), e), opset_clip)
+        h = b.relu6(b.bn(b.conv(h, e, e, 3, stride=stride, group=e, bias=False), e), opset_clip)
+        h = b.bn(b.conv(h, e, cout, 1, pads=[0, 0, 0, 0], bias=False), cout)
+        return b.node("Add", [x, h]) if stride == 1 and cin == cout else h
+
+    x = inverted(x, 8, 8, 1, 6, 12)
+    x = inverted(x, 8, 16, 2, 4, 12)
+    x = b.node("Relu", [b.conv(x, 16, 16, (1, 3), pads=[0, 1, 0, 1])])
+    x = b.node("GlobalAveragePool", [x])
+    x = b.node("Reshape", [x, b.const("shape", np.array([1, 16], np.int64))])
+    out = b.gemm(x, 16, 6)
+    return b.model([1, 3, 12, 16], out, [1, 6], 12), [1, 3, 12, 16]
+
+
+def pool_concat():
+    """Max / average / global pooling, a channel Concat of three branches, Pad into a conv with
+    unequal strides, Identity, Dropout and Squeeze; a non-square image; opset 13."""
+    b = Builder("pool_concat", 5)
+    y = b.node("Relu", [b.conv("input", 4, 8, 3)])
+    y = b.node("Identity", [y])
+    a = b.node("Relu", [b.conv(y, 8, 8, 1, pads=[0, 0, 0, 0])])
+    m = b.node("MaxPool", [y], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1])
+    v = b.node("AveragePool", [y], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1],
+               count_include_pad=1)
+    h = b.node("Concat", [a, m, v], axis=1)
+    h = b.node("Relu", [b.conv(h, 24, 16, 1, pads=[0, 0, 0, 0])])
+    h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    h = b.node("AveragePool", [h], kernel_shape=[2, 2], strides=[1, 1])
+    pads = b.const("pads", np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64))
+    h = b.node("Pad", [h, pads], mode="constant")
+    h = b.node("Relu", [b.conv(h, 16, 8, 3, stride=(2, 1), pads=[0, 0, 0, 0])])
+    h = b.node("Dropout", [h])
+    h = b.node("GlobalAveragePool", [h])
+    h = b.node("Squeeze", [h, b.const("axes", np.array([2, 3], np.int64))])
+    out = b.gemm(h, 8, 5)
+    return b.model([1, 4, 12, 10], out, [1, 5], 13), [1, 4, 12, 10]
+
+
+def run_numpy(model, x):
+    """Evaluates `model` on input x with numpy, node by node (the ops MODELS use)."""
+    env = {"input": x.astype(np.float64)}
+    for init in model.graph.initializer:
+        a = numpy_helper.to_array(init)
+        # Zero points keep their dtype (it selects the quantized range); the rest computes
+        # in float64.
+        env[init.name] = a if a.dtype == np.uint8 else a.astype(np.float64)
+
+    def quantize(x, scale, zp):
+        z = 0 if zp is None else zp
+        lo, hi = (0, 255) if zp is not None and zp.dtype == np.uint8 else (-128, 127)
+        return np.clip(np.round(x / scale) + z, lo, hi)  # round half to even
+
+    def dequantize(q, scale, zp):
+        return (q - (0 if zp is None else zp)) * scale
+
+    def attr(node, name, default=None):
+        for a in node.attribute:
+            if a.name == name:
+                return helper.get_attribute_value(a)
+        return default
+
+    def conv(x, w, b, strides, pads, group):
+        n, c, h, wd = x.shape
+        co, ci, kh, kw = w.shape
+        x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+        oh = (x.shape[2] - kh) // strides[0] + 1
+        ow = (x.shape[3] - kw) // strides[1] + 1
+        y = np.zeros((n, co, oh, ow))
+        cpg, opg = c // group, co // group
+        for g in range(group):
+            xs = x[:, g * cpg:(g + 1) * cpg]
+            ws = w[g * opg:(g + 1) * opg]
+            for i in range(kh):
+                for j in range(kw):
+                    patch = xs[:, :, i:i + strides[0] * oh:strides[0], j:j + strides[1] * ow:strides[1]]
+                    y[:, g * opg:(g + 1) * opg] += np.einsum("nchw,oc->nohw", patch, ws[:, :, i, j])
+        return y + (b.reshape(1, -1, 1, 1) if b is not None else 0)
+
+    def pool(x, k, s, pads, fn, pad_value):
+        x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])),
+                   constant_values=pad_value)
+        oh = (x.shape[2] - k[0]) // s[0] + 1
+        ow = (x.shape[3] - k[1]) // s[1] + 1
+        win = [x[:, :, i:i + s[0] * oh:s[0], j:j + s[1] * ow:s[1]]
+               for i in range(k[0]) for j in range(k[1])]
+        return fn(np.stack(win), axis=0)
+
+    for node in model.graph.node:
+        i = [env[n] if n else None for n in node.input]
+        op = node.op_type
+        if op == "Conv":
+            y = conv(i[0], i[1], i[2] if len(i) > 2 else None, attr(node, "strides"),
+                     attr(node, "pads"), attr(node, "group", 1))
+        elif op == "BatchNormalization":
+            x, g, be, m, v = i
+            sh = (1, -1, 1, 1)
+            y = (x - m.reshape(sh)) / np.sqrt(v.reshape(sh) + attr(node, "epsilon")) * \
+                g.reshape(sh) + be.reshape(sh)
+        elif op == "Relu":
+            y = np.maximum(i[0], 0)
+        elif op == "Clip":
+            lo = i[1] if len(i) > 1 else attr(node, "min")
+            hi = i[2] if len(i) > 2 else attr(node, "max")
+            y = np.clip(i[0], lo, hi)
+        elif op == "Gemm":
+            w = i[1].T if attr(node, "transB", 0) else i[1]
+            y = i[0] @ w + i[2]
+        elif op == "MatMul":
+            y = i[0] @ i[1]
+        elif op == "Add":
+            y = i[0] + i[1]
+        elif op == "MaxPool":
+            k = attr(node, "kernel_shape")
+            y = pool(i[0], k, attr(node, "strides"), attr(node, "pads", [0] * 4), np.max, -np.inf)
+        elif op == "AveragePool":
+            k = attr(node, "kernel_shape")
+            y = pool(i[0], k, attr(node, "strides"), attr(node, "pads", [0] * 4), np.sum, 0)
+            y = y / (k[0] * k[1])  # count_include_pad=1
+        elif op == "GlobalAveragePool":
+            y = i[0].mean(axis=(2, 3), keepdims=True)
+        elif op == "Flatten":
+            y = i[0].reshape(i[0].shape[0], -1)
+        elif op == "Reshape":
+            y = i[0].reshape(i[1].astype(np.int64))
+        elif op == "Squeeze":
+            y = np.squeeze(i[0], axis=tuple(i[1].astype(np.int64)))
+        elif op == "Concat":
+            y = np.concatenate(i, axis=attr(node, "axis"))
+        elif op == "Pad":
+            p = i[1].astype(np.int64)
+            r = len(p) // 2
+            y = np.pad(i[0], [(p[d], p[d + r]) for d in range(r)])
+        elif op in ("Identity", "Dropout"):
+            y = i[0]
+        elif op == "QuantizeLinear":
+            y = quantize(i[0], i[1], i[2] if len(i) > 2 else None)
+        elif op == "DequantizeLinear":
+            y = dequantize(i[0], i[1], i[2] if len(i) > 2 else None)
+        elif op == "QLinearConv":
+            x = dequantize(i[0], i[1], i[2])
+            w = dequantize(i[3], i[4], i[5])
+            b = i[8] * i[1] * i[4] if len(i) > 8 else None
+            y = quantize(conv(x, w, b, attr(node, "strides", [1, 1]), attr(node, "pads", [0] * 4),
+                              attr(node, "group", 1)), i[6], i[7])
+        elif op == "QLinearMatMul":
+            y = quantize(dequantize(i[0], i[1], i[2]) @ dequantize(i[3], i[4], i[5]), i[6], i[7])
+        elif op == "QLinearAdd":
+            y = quantize(dequantize(i[0], i[1], i[2]) + dequantize(i[3], i[4], i[5]), i[6], i[7])
+        elif op == "QLinearGlobalAveragePool":
+            y = quantize(dequantize(i[0], i[1], i[2]).mean(axis=(2, 3), keepdims=True), i[3], i[4])
+        elif op == "Softmax":
+            e = np.exp(i[0] - i[0].max(axis=-1, keepdims=True))
+            y = e / e.sum(axis=-1, keepdims=True)
+        else:
+            raise ValueError("make_models.py: no numpy version of " + op)
+        env[node.output[0]] = y
+    return env[model.graph.output[0].name].astype(np.float32)
+
+
+def qdq_cnn():
+    """A pre-quantized CNN in QDQ form (as onnxruntime's quantize_static writes it with
+    symmetric int8): QuantizeLinear/DequantizeLinear around every activation, int8 weights and
+    int32 biases through DequantizeLinear; opset 13."""
+    b = Builder("qdq_cnn", 6)
+    r = b.rng
+
+    def qdq(x, scale):
+        s = b.const("s", np.array(scale, np.float32))
+        z = b.const("z", np.array(0, np.int8))
+        return b.node("DequantizeLinear", [b.node("QuantizeLinear", [x, s, z]), s, z])
+
+    def qconv(x, cin, cout, k, s_in, s_w, stride=1):
+        w = r.integers(-127, 128, (cout, cin, k, k)).astype(np.int8)
+        bias = r.integers(-2000, 2000, cout).astype(np.int32)
+        ws = b.const("ws", np.array(s_w, np.float32))
+        bs = b.const("bs", np.array(s_in * s_w, np.float32))
+        wdq = b.node("DequantizeLinear", [b.const("wq", w), ws])
+        bdq = b.node("DequantizeLinear", [b.const("bq", bias), bs])
+        return b.node("Conv", [x, wdq, bdq], "conv", kernel_shape=[k, k], strides=[stride, stride],
+                      pads=[k // 2] * 4)
+
+    x = qdq("input", 0.03)
+    h = qdq(qconv(x, 3, 8, 3, 0.03, 0.004), 0.05)
+    h = qdq(b.node("Relu", [h]), 0.05)
+    h = qdq(b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2]), 0.05)
+    h = qdq(b.node("Relu", [qconv(h, 8, 16, 3, 0.05, 0.003)]), 0.04)
+    h = qdq(b.node("GlobalAveragePool", [h]), 0.02)
+    h = b.node("Flatten", [h])
+    w = r.integers(-127, 128, (16, 5)).astype(np.int8)
+    wdq = b.node("DequantizeLinear", [b.const("wq", w), b.const("ws", np.array(0.01, np.float32))])
+    out = qdq(b.node("MatMul", [h, wdq]), 0.2)
+    return b.model([1, 3, 8, 8], out, [1, 5], 13), [1, 3, 8, 8]
+
+
+def qlinear_cnn():
+    """A pre-quantized CNN in QOperator form: QLinearConv, QLinearAdd and
+    QLinearGlobalAveragePool (com.microsoft), QLinearMatMul, int8 with zero points 0, and a
+    uint8 input quantized with zero point 128 (the same values as int8); opset 13."""
+    b = Builder("qlinear_cnn", 7)
+    r = b.rng
+    sc = lambda v: b.const("s", np.array(v, np.float32))  # noqa: E731
+    z8 = lambda: b.const("z", np.array(0, np.int8))  # noqa: E731
+
+    def qlconv(x, s_in, cin, cout, k, s_out):
+        w = r.integers(-127, 128, (cout, cin, k, k)).astype(np.int8)
+        bias = r.integers(-3000, 3000, cout).astype(np.int32)
+        return b.node("QLinearConv", [x, sc(s_in), z8(), b.const("wq", w), sc(0.004), z8(),
+                                      sc(s_out), z8(), b.const("bq", bias)],
+                      "qconv", kernel_shape=[k, k], pads=[k // 2] * 4)
+
+    zu = b.const("zu", np.array(128, np.uint8))
+    su = sc(0.03)
+    x = b.node("QuantizeLinear", ["input", su, zu])
+    x = b.node("DequantizeLinear", [x, su, zu])
+    x = b.node("QuantizeLinear", [x, sc(0.03), z8()])
+    h = qlconv(x, 0.03, 4, 8, 3, 0.06)
+    h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    a = qlconv(h, 0.06, 8, 8, 3, 0.05)
+    c = qlconv(h, 0.06, 8, 8, 1, 0.07)
+    h = b.node("QLinearAdd", [a, sc(0.05), z8(), c, sc(0.07), z8(), sc(0.08), z8()],
+               domain="com.microsoft")
+    h = b.node("QLinearGlobalAveragePool", [h, sc(0.08), z8(), sc(0.03), z8()],
+               domain="com.microsoft")
+    h = b.node("Flatten", [h])
+    w = r.integers(-127, 128, (8, 6)).astype(np.int8)
+    h = b.node("QLinearMatMul", [h, sc(0.03), z8(), b.const("wq", w), sc(0.01), z8(), sc(0.1),
+                                 z8()])
+    out = b.node("DequantizeLinear", [h, sc(0.1), z8()])
+    m = b.model([1, 4, 8, 8], out, [1, 6], 13, domains=["com.microsoft"])
+    return m, [1, 4, 8, 8]
+
+
+MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn]
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    for make in MODELS:
+        model, shape = make()
+        name = model.graph.name
+        onnx.save(model, os.path.join(out_dir, name + ".onnx"))
+        x = np.random.default_rng(100).normal(0, 1, shape).astype(np.float32)
+        np.save(os.path.join(out_dir, name + ".input.npy"), x)
+        np.save(os.path.join(out_dir, name + ".output.npy"), run_numpy(model, x))
+        print(f"{name}: {len(model.graph.node)} nodes")
+
+
+if __name__ == "__main__":
+    main()
