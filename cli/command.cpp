@@ -2,6 +2,7 @@
 
 #include "process/process.h"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -31,50 +32,66 @@ void ArgParser::positional(const std::string& metavar, const std::string& help,
   positionals_.push_back({metavar, help, target});
 }
 
+// The parsing itself is CLI11's; the checks before it and the mapping of what it leaves keep
+// brickyard's own messages (tests and scripts rely on them) and --help prints help() below.
 bool ArgParser::parse(const std::vector<std::string>& args) {
-  size_t nextPositional = 0;
+  auto find = [&](const std::string& name) -> const Opt* {
+    for (const Opt& o : options_)
+      if (o.name == name)
+        return &o;
+    return nullptr;
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
       std::fputs(help().c_str(), stdout);
       return false;
     }
-    if (a.size() > 1 && a[0] == '-') {
-      std::string name = a, inlineValue;
-      bool hasInline = false;
-      if (size_t eq = a.find('='); eq != std::string::npos && a.rfind("--", 0) == 0) {
-        name = a.substr(0, eq);
-        inlineValue = a.substr(eq + 1);
-        hasInline = true;
-      }
-      const Opt* opt = nullptr;
-      for (const Opt& o : options_)
-        if (o.name == name)
-          opt = &o;
-      if (!opt)
-        throw UsageError("unknown option '" + name + "' (see brickyard " + command_ + " --help)");
-      if (opt->flag) {
-        if (hasInline)
-          throw UsageError("option " + name + " takes no value");
-        *opt->flag = true;
-      } else {
-        if (!hasInline && i + 1 >= args.size())
-          throw UsageError("option " + name + " needs a value " + opt->metavar);
-        const std::string value = hasInline ? inlineValue : args[++i];
-        if (opt->values)
-          opt->values->push_back(value);
-        else
-          *opt->value = value;
-      }
-      continue;
-    }
-    if (nextPositional >= positionals_.size())
-      throw UsageError("unexpected argument '" + a + "' (see brickyard " + command_ + " --help)");
-    *positionals_[nextPositional++].target = a;
+    const size_t eq = a.rfind("--", 0) == 0 ? a.find('=') : std::string::npos;
+    const Opt* opt = find(eq == std::string::npos ? a : a.substr(0, eq));
+    if (opt && opt->flag && eq != std::string::npos)
+      throw UsageError("option " + opt->name + " takes no value");
+    if (opt && !opt->flag && eq == std::string::npos && i + 1 >= args.size())
+      throw UsageError("option " + opt->name + " needs a value " + opt->metavar);
+    if (opt && !opt->flag && eq == std::string::npos)
+      ++i; // its value, whatever it looks like
   }
-  if (nextPositional < positionals_.size())
-    throw UsageError("missing " + positionals_[nextPositional].metavar + " (usage: brickyard " +
-                     command_ + " " + synopsis_ + ")");
+
+  CLI::App app(description_, "brickyard " + command_);
+  app.set_help_flag(); // --help is handled above
+  app.allow_extras();  // reported below with brickyard's messages
+  for (const Opt& o : options_) {
+    if (o.flag)
+      app.add_flag(o.name, *o.flag, o.help);
+    else if (o.values)
+      app.add_option(o.name, *o.values, o.help)
+          ->expected(1)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    else
+      app.add_option(o.name, *o.value, o.help)
+          ->expected(1)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  std::vector<CLI::Option*> positionals;
+  for (size_t i = 0; i < positionals_.size(); ++i)
+    positionals.push_back(app.add_option("argument" + std::to_string(i), *positionals_[i].target,
+                                         positionals_[i].help));
+  std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 takes them last first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(std::string(e.what()) + " (see brickyard " + command_ + " --help)");
+  }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.size() > 1 && extra[0] == '-')
+      throw UsageError("unknown option '" + extra.substr(0, extra.find('=')) + "' (see brickyard " +
+                       command_ + " --help)");
+    throw UsageError("unexpected argument '" + extra + "' (see brickyard " + command_ + " --help)");
+  }
+  for (size_t i = 0; i < positionals.size(); ++i)
+    if (positionals[i]->count() == 0)
+      throw UsageError("missing " + positionals_[i].metavar + " (usage: brickyard " + command_ +
+                       " " + synopsis_ + ")");
   return true;
 }
 

@@ -28,7 +28,7 @@ struct Command {
 /// All subcommands, in the order `brickyard --help` lists them.
 const std::vector<Command>& commands();
 
-/// A declarative parser: options and positionals bound to variables, --help generated.
+/// A declarative parser on CLI11: options and positionals bound to variables, --help generated.
 class ArgParser {
 public:
   ArgParser(std::string command, std::string synopsis, std::string description);
