@@ -3,6 +3,7 @@
  * each checked against the CPU fallback. Prints the tiling, the ideal cycles (MACs / peak MACs
  * per cycle) and, on the SoC (BY_HAL_TIMED), measured cycles and utilization; on the host
  * (functional model) the commands issued. Builds for the host and the SoC. */
+#include "bench_util.h"
 #include "brickyard/brickyard.h"
 
 #include <stdio.h>
@@ -13,32 +14,6 @@
 static by_elem_t A[MM * MM], B[MM * MM], C[MM * MM], Cref[MM * MM];
 static by_elem_t in[H * H * CH], w[3 * 3 * CH * CH], out[H * H * CH], out_ref[H * H * CH];
 static by_acc_t bias[CH];
-
-static uint32_t lcg = 12345;
-static by_elem_t next(void) {
-  lcg = lcg * 1664525u + 1013904223u;
-  return (by_elem_t)((int)(lcg >> 24) - 128);
-}
-
-static int same(const by_elem_t* a, const by_elem_t* b, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i])
-      return 0;
-  return 1;
-}
-
-static void report(const char* name, uint64_t macs, uint64_t cycles) {
-  const uint64_t ideal = macs / BY_PEAK_MACS_PER_CYCLE;
-  printf("%s: %llu MACs, ideal %llu cycles", name, (unsigned long long)macs,
-         (unsigned long long)ideal);
-#if BY_HAL_TIMED
-  printf(", measured %llu cycles, utilization %.1f%%", (unsigned long long)cycles,
-         100.0 * (double)ideal / (double)cycles);
-#else
-  (void)cycles;
-#endif
-  printf("\n");
-}
 
 #if !BY_HAL_TIMED
 static void print_commands(const char* name, uint64_t before[128]) {
@@ -66,8 +41,8 @@ static void print_commands(const char* name, uint64_t before[128]) {
 int main(void) {
   int ok = 1;
   for (size_t i = 0; i < MM * MM; ++i) {
-    A[i] = next();
-    B[i] = next();
+    A[i] = bench_next();
+    B[i] = bench_next();
   }
 #if !BY_HAL_TIMED
   uint64_t counts[128] = {0};
@@ -92,18 +67,18 @@ int main(void) {
   uint64_t t0 = by_cycles();
   ok &= by_matmul(&m) == BY_OK;
   uint64_t t1 = by_cycles();
-  ok &= same(C, Cref, MM * MM);
-  report("matmul", (uint64_t)MM * MM * MM, t1 - t0);
+  ok &= bench_same(C, Cref, MM * MM);
+  bench_report("matmul", (uint64_t)MM * MM * MM, t1 - t0);
 #if !BY_HAL_TIMED
   print_commands("matmul", counts);
 #endif
 
   for (size_t i = 0; i < sizeof in; ++i)
-    in[i] = next();
+    in[i] = bench_next();
   for (size_t i = 0; i < sizeof w; ++i)
-    w[i] = (by_elem_t)(next() / 8);
+    w[i] = (by_elem_t)(bench_next() / 8);
   for (size_t i = 0; i < CH; ++i)
-    bias[i] = next() * 16;
+    bias[i] = bench_next() * 16;
   by_conv_t c;
   by_conv_init(&c);
   c.batch = 1;
@@ -124,8 +99,8 @@ int main(void) {
   t0 = by_cycles();
   ok &= by_conv(&c) == BY_OK;
   t1 = by_cycles();
-  ok &= same(out, out_ref, sizeof out);
-  report("conv 3x3 56x56x64->64", (uint64_t)H * H * CH * 9 * CH, t1 - t0);
+  ok &= bench_same(out, out_ref, sizeof out);
+  bench_report("conv 3x3 56x56x64->64", (uint64_t)H * H * CH * 9 * CH, t1 - t0);
 #if !BY_HAL_TIMED
   print_commands("conv", counts);
 #endif

@@ -6,6 +6,7 @@
  * cycle) and, on the SoC (BY_HAL_TIMED), the measured cycles and utilization. Built for
  * configs/lanes4.yaml (4x4 PEs of 4 lanes) and testbenches/configs/dense8.yaml (8x8 PEs of one
  * lane), both 64 MACs/cycle. */
+#include "bench_util.h"
 #include "brickyard/brickyard.h"
 
 #include <stdio.h>
@@ -18,19 +19,6 @@
 static by_elem_t A[MM * MM], B[MM * MM], Bp[PACKED_ROWS * MM * BY_LANES];
 static by_elem_t C[MM * MM], Cref[MM * MM];
 static by_elem_t workspace[PACKED_ROWS * MM * BY_LANES];
-
-static uint32_t lcg = 12345;
-static by_elem_t next(void) {
-  lcg = lcg * 1664525u + 1013904223u;
-  return (by_elem_t)((int)(lcg >> 24) - 128);
-}
-
-static int same(const by_elem_t* a, const by_elem_t* b, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i])
-      return 0;
-  return 1;
-}
 
 /* One timed by_matmul; returns 1 if it succeeded and matches the reference. */
 static int run(const char* name, int dataflow, int packed) {
@@ -70,15 +58,15 @@ static int run(const char* name, int dataflow, int packed) {
   (void)t0;
   (void)t1;
 #endif
-  const int ok = s == BY_OK && same(C, Cref, MM * MM);
+  const int ok = s == BY_OK && bench_same(C, Cref, MM * MM);
   printf("%s\n", ok ? "" : " -- WRONG RESULT");
   return ok;
 }
 
 int main(void) {
   for (size_t i = 0; i < MM * MM; ++i) {
-    A[i] = next();
-    B[i] = next();
+    A[i] = bench_next();
+    B[i] = bench_next();
   }
   printf("config %s: %dx%d PEs, %d lane(s), %d MACs/cycle; matmul %dx%dx%d\n", BY_CONFIG_NAME,
          BY_DIM, BY_DIM, BY_LANES, BY_PEAK_MACS_PER_CYCLE, MM, MM, MM);

@@ -8,6 +8,7 @@
 # PUBLIC definition, so programs see the same one. <gen> is a `brickyard gen` output directory;
 # its include/ holds brickyard_params.h, brickyard_isa.h and gemmini_params.h.
 include(${CMAKE_CURRENT_LIST_DIR}/runtime/baremetal.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/sources.cmake)
 
 set(BY_DRIVER_DIR ${CMAKE_CURRENT_LIST_DIR})
 
@@ -18,8 +19,7 @@ function(by_add_baremetal_driver name hal gen)
   if(NOT EXISTS ${gen}/include/brickyard_params.h)
     message(FATAL_ERROR "by_add_baremetal_driver(${name}): ${gen}/include has no generated headers")
   endif()
-  file(GLOB sources ${BY_DRIVER_DIR}/src/*.c)
-  add_library(${name} STATIC ${sources})
+  add_library(${name} STATIC ${BY_DRIVER_SOURCE_FILES})
   target_compile_definitions(${name} PUBLIC BY_HAL_${hal})
   # The layout dir first: its brickyard_soc.h is the one the runtime is linked against.
   target_include_directories(${name} PUBLIC ${BY_SOC_LAYOUT_DIR} ${BY_DRIVER_DIR}/include

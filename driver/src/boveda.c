@@ -117,6 +117,36 @@ static by_status_t check_dense(const by_boveda_matrix_t* m, const void* p, size_
   return BY_OK;
 }
 
+/* One block's pair of moves: between the dense matrix (its block at `offset` elements) and
+ * the compressed stream, through scratchpad row `local`. */
+typedef void (*block_move_fn)(const by_boveda_matrix_t* m, size_t band, size_t col_block,
+                              uint32_t local, uint32_t rows, uint32_t cols, size_t offset,
+                              void* dense);
+
+/* The blocks of m in table order, each through the next scratchpad slot in turn. */
+static void walk_blocks(const by_boveda_matrix_t* m, size_t ld, block_move_fn move, void* dense) {
+  const size_t bands = by_boveda_matrix_bands(m), cbs = by_boveda_matrix_col_blocks(m);
+  const size_t bc = by_boveda_matrix_block_cols(m);
+  const uint32_t n_slots = slots(m);
+  uint32_t slot = 0;
+  for (size_t b = 0; b < bands; ++b)
+    for (size_t c = 0; c < cbs; ++c, slot = slot + 1 == n_slots ? 0 : slot + 1)
+      move(m, b, c, by_sp_addr(slot * slot_rows(m)), band_rows(m, b), block_cols_at(m, c),
+           b * BY_DIM * ld + c * bc, dense);
+}
+
+static void compress_block(const by_boveda_matrix_t* m, size_t b, size_t c, uint32_t local,
+                           uint32_t rows, uint32_t cols, size_t offset, void* dense) {
+  by_mvin(0, (const by_elem_t*)dense + offset, local, rows, cols);
+  (void)by_mvout_compressed(by_boveda_matrix_entry(m, b, c), local, rows, cols);
+}
+
+static void decompress_block(const by_boveda_matrix_t* m, size_t b, size_t c, uint32_t local,
+                             uint32_t rows, uint32_t cols, size_t offset, void* dense) {
+  (void)by_mvin_compressed(0, by_boveda_matrix_entry(m, b, c), local, rows, cols);
+  by_mvout((by_elem_t*)dense + offset, local, rows, cols);
+}
+
 by_status_t by_boveda_compress(const by_boveda_matrix_t* m, const by_elem_t* src, size_t ld) {
   by_status_t s = by_boveda_matrix_check(m);
   if (s == BY_OK)
@@ -124,21 +154,11 @@ by_status_t by_boveda_compress(const by_boveda_matrix_t* m, const by_elem_t* src
   if (s != BY_OK)
     return s;
   const uint32_t errors = by_kernel_begin();
-  const size_t bands = by_boveda_matrix_bands(m), cbs = by_boveda_matrix_col_blocks(m);
-  const size_t bc = by_boveda_matrix_block_cols(m);
-  const uint32_t n_slots = slots(m);
-  uint32_t slot = 0;
   by_config_ld(0, ld * sizeof(by_elem_t), 0, 0);
   /* Scratchpad sources: the activation and scale do not apply. One CONFIG_ST, so the blocks
    * follow each other in the stream in table order. */
   (void)by_config_st_compressed(m->stream, BY_ACT_NONE, 1.0f);
-  for (size_t b = 0; b < bands; ++b)
-    for (size_t c = 0; c < cbs; ++c, slot = slot + 1 == n_slots ? 0 : slot + 1) {
-      const uint32_t rows = band_rows(m, b), cols = block_cols_at(m, c);
-      const uint32_t local = by_sp_addr(slot * slot_rows(m));
-      by_mvin(0, src + b * BY_DIM * ld + c * bc, local, rows, cols);
-      (void)by_mvout_compressed(by_boveda_matrix_entry(m, b, c), local, rows, cols);
-    }
+  walk_blocks(m, ld, compress_block, (void*)(uintptr_t)src);
   return by_kernel_end(errors);
 }
 
@@ -149,18 +169,8 @@ by_status_t by_boveda_decompress(const by_boveda_matrix_t* m, by_elem_t* dst, si
   if (s != BY_OK)
     return s;
   const uint32_t errors = by_kernel_begin();
-  const size_t bands = by_boveda_matrix_bands(m), cbs = by_boveda_matrix_col_blocks(m);
-  const size_t bc = by_boveda_matrix_block_cols(m);
-  const uint32_t n_slots = slots(m);
-  uint32_t slot = 0;
   (void)by_config_ld_compressed(0, m->stream, 0);
   by_config_st((uint32_t)(ld * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, NULL);
-  for (size_t b = 0; b < bands; ++b)
-    for (size_t c = 0; c < cbs; ++c, slot = slot + 1 == n_slots ? 0 : slot + 1) {
-      const uint32_t rows = band_rows(m, b), cols = block_cols_at(m, c);
-      const uint32_t local = by_sp_addr(slot * slot_rows(m));
-      (void)by_mvin_compressed(0, by_boveda_matrix_entry(m, b, c), local, rows, cols);
-      by_mvout(dst + b * BY_DIM * ld + c * bc, local, rows, cols);
-    }
+  walk_blocks(m, ld, decompress_block, dst);
   return by_kernel_end(errors);
 }

@@ -143,4 +143,25 @@ protected:
   axi::Rng rng;
 };
 
+/// One WS tile product of the matmul programs: the B tile at scratchpad row `spB` (weights,
+/// DIM x n), the A tile at `spA` (DIM x DIM), the result into accumulator rows from `accRow`,
+/// added to what is there when `accumulate`.
+inline void wsTileProduct(fm::Program& pr, int dim, int n, uint32_t spB, uint32_t spA,
+                          uint32_t accRow, bool accumulate) {
+  const fm::Operand w{fm::spAddr(spB), uint32_t(dim), uint32_t(n)};
+  const fm::Operand c{fm::accAddr(accRow, accumulate), uint32_t(dim), uint32_t(n)};
+  const fm::Operand a{fm::spAddr(spA), uint32_t(dim), uint32_t(dim)};
+  const fm::Operand none{fm::garbageAddr(), uint32_t(dim), uint32_t(n)};
+  pr.push_back(fm::preload(w, c));
+  pr.push_back(fm::compute(true, a, none));
+}
+
+/// The matmul programs' result: m x n rows of the accumulator, scaled to elem_t, to `dram`.
+inline void storeResult(fm::Program& pr, uint64_t dram, int m, int n, int inputBytes) {
+  fm::ConfigStArgs so;
+  so.stride = static_cast<uint32_t>(n * inputBytes);
+  pr.push_back(fm::configSt(so));
+  pr.push_back(fm::mvout(dram, fm::accAddr(0), uint32_t(m), uint32_t(n)));
+}
+
 } // namespace by::test::boveda_system

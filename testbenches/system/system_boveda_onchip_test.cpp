@@ -172,19 +172,9 @@ TEST_F(BovedaOnChip, MatmulFromCompressedTilesEqualsUncompressed) {
           rowA = workA;
           rowB = workB;
         }
-        const fm::Operand w{fm::spAddr(rowB), uint32_t(dim), uint32_t(n)};
-        const fm::Operand c{fm::accAddr(static_cast<uint32_t>(dim * i), kk > 0), uint32_t(dim),
-                            uint32_t(n)};
-        const fm::Operand av{fm::spAddr(rowA), uint32_t(dim), uint32_t(dim)};
-        const fm::Operand none{fm::garbageAddr(), uint32_t(dim), uint32_t(n)};
-        pr.push_back(fm::preload(w, c));
-        pr.push_back(fm::compute(true, av, none));
+        wsTileProduct(pr, dim, n, rowB, rowA, static_cast<uint32_t>(dim * i), kk > 0);
       }
-    fm::ConfigStArgs so;
-    so.stride = static_cast<uint32_t>(n * p.inputBytes);
-    pr.push_back(fm::configSt(so));
-    pr.push_back(
-        fm::mvout(compressed ? kOut + 0x1000 : kOut, fm::accAddr(0), uint32_t(m), uint32_t(n)));
+    storeResult(pr, compressed ? kOut + 0x1000 : kOut, m, n, p.inputBytes);
     return pr;
   };
   prog = program(false);

@@ -478,21 +478,11 @@ TEST_F(Boveda, MatmulWithCompressedOperandsEqualsUncompressed) {
     pr.push_back(fm::configEx(ex));
     for (int t = 0; t < aTiles; ++t)
       for (int kt = 0; kt < k / dim; ++kt) {
-        const fm::Operand w{fm::spAddr(static_cast<uint32_t>(200 + dim * kt)), uint32_t(dim),
-                            uint32_t(n)};
-        const fm::Operand c{fm::accAddr(static_cast<uint32_t>(dim * t), kt > 0), uint32_t(dim),
-                            uint32_t(n)};
-        const fm::Operand at{fm::spAddr(static_cast<uint32_t>(16 * t + dim * kt)), uint32_t(dim),
-                             uint32_t(dim)};
-        const fm::Operand none{fm::garbageAddr(), uint32_t(dim), uint32_t(n)};
-        pr.push_back(fm::preload(w, c));
-        pr.push_back(fm::compute(true, at, none));
+        wsTileProduct(pr, dim, n, static_cast<uint32_t>(200 + dim * kt),
+                      static_cast<uint32_t>(16 * t + dim * kt), static_cast<uint32_t>(dim * t),
+                      kt > 0);
       }
-    fm::ConfigStArgs so;
-    so.stride = static_cast<uint32_t>(n * p.inputBytes);
-    pr.push_back(fm::configSt(so));
-    pr.push_back(
-        fm::mvout(compressed ? kOut + 0x1000 : kOut, fm::accAddr(0), uint32_t(m), uint32_t(n)));
+    storeResult(pr, compressed ? kOut + 0x1000 : kOut, m, n, p.inputBytes);
     return pr;
   };
   prog = program(false);
