@@ -5,6 +5,7 @@
 #pragma once
 
 #include "boveda/codec.h"
+#include "funcmodel/encode.h"
 #include "funcmodel/params.h"
 #include "golden/arith.h"
 #include "rtl_config.h"
