@@ -1011,9 +1011,9 @@ void ExecuteControllerGenerator::stageDRegisters(vlog::Body& b) const {
     beat.emplace_back("d_a_src_q", "need_a ? SrcSp : SrcZero");
     beat.emplace_back("d_a_cols_q", "cur_a_cols");
   } else {
-    beat.emplace_back("d_a_src_q",
-                      "need_a ? SrcSp : (is_compute && !cur_ws && !cur_a_garbage) ? SrcTransposer "
-                      ": SrcZero");
+    beat.emplace_back(
+        "d_a_src_q", "need_a ? SrcSp :\n"
+                     "        (is_compute && !cur_ws && !cur_a_garbage) ? SrcTransposer : SrcZero");
     beat.emplace_back("d_a_cols_q", "cur_a_cols");
     beat.emplace_back("d_a_rows_q", "cur_a_rows");
     beat.emplace_back("d_col_q", "IdxBits'(beat_idx)");
