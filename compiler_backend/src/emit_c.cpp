@@ -57,6 +57,7 @@ private:
   void header();
   void layer(int li);
   void conv(const Layer& l, const LayerPlan& p, const std::string& out);
+  void bovedaWeights(const LayerPlan& p, int64_t cols);
   void convFields(const Layer& l, const LayerPlan& p);
   void im2colMatmul(const Layer& l, const LayerPlan& p, const std::string& out);
   void matmul(const Layer& l, const LayerPlan& p, const std::string& a, int64_t rows, int64_t k,
@@ -112,8 +113,9 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
      << "  c.explicit_pads = 1;\n  c.pad_top = " << w.padT << ";\n  c.pad_left = " << w.padL
      << ";\n  c.pad_bottom = " << w.padB << ";\n  c.pad_right = " << w.padR << ";\n"
      << "  c.depthwise = " << (l.depthwise || l.kind == LayerKind::AvgPool ? 1 : 0) << ";\n"
-     << "  c.input = " << tensor(l.inputs[0]) << ";\n"
-     << "  c.weights = " << blob(p.weights, "by_elem_t") << ";\n";
+     << "  c.input = " << tensor(l.inputs[0]) << ";\n";
+  if (p.weights.present())
+    o_ << "  c.weights = " << blob(p.weights, "by_elem_t") << ";\n";
   if (p.bias.present())
     o_ << "  c.bias = " << blob(p.bias, "by_acc_t") << ";\n";
   o_ << "  c.activation = " << act(l) << ";\n  c.scale = " << floatLiteral(l.multiplier) << ";\n";
@@ -129,8 +131,22 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
   o_ << "  c.on_cpu = " << (p.onCpu ? 1 : 0) << ";\n";
 }
 
+/// `static const by_boveda_matrix_t weights` for Boveda-compressed weights.
+void Emitter::bovedaWeights(const LayerPlan& p, int64_t cols) {
+  o_ << "  /* The weights, Boveda-compressed offline: " << p.bovedaStream.bytes
+     << " stream bytes + " << p.bovedaTable.bytes << " table bytes for " << p.bovedaRows * cols
+     << " values. */\n"
+     << "  static const by_boveda_matrix_t weights = {" << p.bovedaRows << ", " << cols << ", "
+     << p.bovedaBlockCols << ", (void*)(by_model_weights + " << p.bovedaStream.offset << "), "
+     << p.bovedaStream.bytes << ", (void*)(by_model_weights + " << p.bovedaTable.offset << ")};\n";
+}
+
 void Emitter::conv(const Layer& l, const LayerPlan& p, const std::string& out) {
+  if (p.bovedaStream.present())
+    bovedaWeights(p, g_.tensors[l.output].shape.c);
   convFields(l, p);
+  if (p.bovedaStream.present())
+    o_ << "  c.weights_boveda = &weights;\n";
   o_ << "  c.output = " << out << ";\n";
   o_ << "  by_status_t s = by_conv(&c);\n";
 }
@@ -140,13 +156,7 @@ void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a, i
   const int64_t j = g_.tensors[l.output].shape.c;
   const int lanes = p_.config.array.lanes;
   if (p.bovedaStream.present())
-    o_ << "  /* The weights, Boveda-compressed offline: " << p.bovedaStream.bytes
-       << " stream bytes + " << p.bovedaTable.bytes << " table bytes for " << k * j
-       << " values. */\n"
-       << "  static const by_boveda_matrix_t weights = {" << k << ", " << j << ", "
-       << p.bovedaBlockCols << ", (void*)(by_model_weights + " << p.bovedaStream.offset << "), "
-       << p.bovedaStream.bytes << ", (void*)(by_model_weights + " << p.bovedaTable.offset
-       << ")};\n";
+    bovedaWeights(p, j);
   o_ << "  by_matmul_t m;\n  by_matmul_init(&m);\n"
      << "  m.I = " << rows << ";\n  m.J = " << j << ";\n  m.K = " << k << ";\n"
      << "  m.A = " << a << ";\n  m.lda = " << k << ";\n";

@@ -142,6 +142,7 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
     p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
     p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
     p.bovedaBlockCols = b.blockCols;
+    p.bovedaRows = k;
     p.estDramBytes += int64_t(b.stream.size() + b.table.size()) - k * j;
   } else {
     p.weights = putVec(prog_.blob, packB(l.qweights, k, j, hw_.lanes));
@@ -178,17 +179,18 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), shapeOf(l.output).c};
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   const double zerosA = calibZeros(l.inputs[0]);
-  if (hw_.ws && hw_.lanes == 1 && !(hw_.boveda && opt_.bovedaWeights)) {
+  if (hw_.ws && hw_.lanes == 1) {
     p.kernel = Kernel::Conv;
     p.dataflow = "WS";
     p.chunk = ChunkRule{hw_.dim, true, false};
+    const bool boveda = hw_.boveda && opt_.bovedaWeights;
+    const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
+    const int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
     // The tiling must leave room for the fused pool's rows.
+    const bool hwPool = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
+                                                         co.w, shapeOf(l.output).w);
     const ConvTiles t =
-        chooseConvTiles(hw_, in, l.window, co.c, false,
-                        l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
-                                                         co.w, shapeOf(l.output).w)
-                            ? l.pool
-                            : FusedPool{});
+        chooseConvTiles(hw_, in, l.window, co.c, false, hwPool ? l.pool : FusedPool{}, nGroup);
     if (t.rows == 0)
       throw CompileError("layer '" + l.name +
                          "': one output row of the convolution does not "
@@ -197,7 +199,25 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     p.tileB = t.tn;
     p.tileK = t.tk;
     p.estDramBytes = t.bytes;
-    p.weights = putVec(prog_.blob, l.qweights);
+    if (boveda) {
+      // Compressed weights: each (tap, channel block) a band of DIM rows (by_conv_t
+      // weights_boveda), the channels of a tap's last block padded with zero rows.
+      const int64_t cblocks = (in.c + hw_.dim - 1) / hw_.dim, rows = taps * cblocks * hw_.dim;
+      std::vector<int8_t> padded(size_t(rows * co.c), 0);
+      for (int64_t tap = 0; tap < taps; ++tap)
+        for (int64_t ci = 0; ci < in.c; ++ci)
+          std::copy_n(&l.qweights[size_t((tap * in.c + ci) * co.c)], co.c,
+                      &padded[size_t((tap * cblocks * hw_.dim + ci) * co.c)]);
+      const BovedaMatrix b =
+          compressMatrix(padded, rows, co.c, int(nGroup * hw_.dim), hw_.dim, prog_.config);
+      p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
+      p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
+      p.bovedaBlockCols = b.blockCols;
+      p.bovedaRows = rows;
+      p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
+    } else {
+      p.weights = putVec(prog_.blob, l.qweights);
+    }
     if (!l.qbias.empty())
       p.bias = putVec(prog_.blob, l.qbias);
     p.zerosA = zerosA;

@@ -42,7 +42,7 @@ MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K
 }
 
 ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,
-                          bool depthwise, const FusedPool& pool) {
+                          bool depthwise, const FusedPool& pool, int64_t nGroup) {
   const int64_t orows = w.outH(in.h), ocols = w.outW(in.w);
   const int64_t psize = pool.present() ? pool.size : 1, pstride = pool.present() ? pool.stride : 1;
   const int64_t ppad = pool.present() ? pool.pad : 0;
@@ -62,7 +62,7 @@ ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, i
   int64_t bestVolume = 0;
   for (int64_t tn = 1; tn <= nblocks; ++tn)
     for (int64_t tk = 1; tk <= kblocks; ++tk) {
-      if (!fits(1, tn, tk))
+      if ((tn % nGroup != 0 && tn != nblocks) || !fits(1, tn, tk))
         continue;
       int64_t lo = 1, hi = prows; // the most rows that fit (fits is monotone in rows)
       while (lo < hi) {
@@ -87,7 +87,7 @@ ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, i
       const int64_t bytes = aBytes + wBytes + biasBytes + outBytes;
       const int64_t volume = rows * tn * tk;
       if (best.rows == 0 || bytes < best.bytes || (bytes == best.bytes && volume > bestVolume)) {
-        best = ConvTiles{rows, tn, tk, bytes};
+        best = ConvTiles{rows, tn, tk, bytes, bands};
         bestVolume = volume;
       }
     }

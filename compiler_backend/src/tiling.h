@@ -24,9 +24,12 @@ MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K
 struct ConvTiles {
   int64_t rows = 0, tn = 0, tk = 0; // output (pooled) rows, out-channel blocks, K blocks
   int64_t bytes = 0;
+  int64_t bands = 0; // bands of output rows (the weights are read once per band)
 };
 /// by_conv's tiles with the least estimated traffic; rows = 0 when one row does not fit.
+/// With compressed weights in blocks of `nGroup` out-channel blocks, tn is a multiple of it
+/// or all of them.
 ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,
-                          bool depthwise, const FusedPool& pool);
+                          bool depthwise, const FusedPool& pool, int64_t nGroup = 1);
 
 } // namespace by::compiler

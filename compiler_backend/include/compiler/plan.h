@@ -54,6 +54,7 @@ struct LayerPlan {
   BlobRange weights, bias, table;          // table: avgpool scales / softmax exp table
   BlobRange bovedaStream, bovedaTable;     // Boveda-compressed weights
   int bovedaBlockCols = 0;
+  int64_t bovedaRows = 0;                           // rows of the compressed matrix
   int64_t workspaceOffset = -1, workspaceBytes = 0; // in the arena (only during the layer)
   int64_t tempOffset = -1, tempBytes = 0;           // pre-pool output (separatePool)
   int64_t estDramBytes = 0;                         // the tiling's traffic estimate
