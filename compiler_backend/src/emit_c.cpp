@@ -103,8 +103,13 @@ void Emitter::window(const Window& w, const Shape& in, const char* name) {
 }
 
 void Emitter::convFields(const Layer& l, const LayerPlan& p) {
-  const Shape& in = g_.tensors[l.inputs[0]].shape;
-  const Window& w = l.window;
+  // by_im2col+by_conv: a 1x1 convolution over the im2col matrix in the workspace.
+  const bool im2col = p.kernel == Kernel::Im2colConv;
+  const Shape& src = g_.tensors[l.inputs[0]].shape;
+  const Shape in = im2col ? Shape{src.n, l.window.outH(src.h), l.window.outW(src.w),
+                                  l.window.kh * l.window.kw * src.c}
+                          : src;
+  const Window w = im2col ? Window{} : l.window;
   o_ << "  by_conv_t c;\n  by_conv_init(&c);\n"
      << "  c.batch = " << in.n << ";\n  c.in_rows = " << in.h << ";\n  c.in_cols = " << in.w
      << ";\n  c.in_ch = " << in.c << ";\n  c.out_ch = " << g_.tensors[l.output].shape.c << ";\n"
@@ -113,7 +118,7 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
      << "  c.explicit_pads = 1;\n  c.pad_top = " << w.padT << ";\n  c.pad_left = " << w.padL
      << ";\n  c.pad_bottom = " << w.padB << ";\n  c.pad_right = " << w.padR << ";\n"
      << "  c.depthwise = " << (l.depthwise || l.kind == LayerKind::AvgPool ? 1 : 0) << ";\n"
-     << "  c.input = " << tensor(l.inputs[0]) << ";\n";
+     << "  c.input = " << (im2col ? std::string("a") : tensor(l.inputs[0])) << ";\n";
   if (p.weights.present())
     o_ << "  c.weights = " << blob(p.weights, "by_elem_t") << ";\n";
   if (p.bias.present())
@@ -125,7 +130,7 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
   if (!p.onCpu && p.tileA)
     o_ << "  c.tile_rows = " << p.tileA << ";\n  c.tile_och = " << p.tileB
        << ";\n  c.tile_k = " << p.tileK << ";\n";
-  if (p.workspaceBytes > 0)
+  if (p.workspaceBytes > 0 && !im2col)
     o_ << "  c.workspace = " << arena(p.workspaceOffset)
        << ";\n  c.workspace_bytes = " << p.workspaceBytes << ";\n";
   o_ << "  c.on_cpu = " << (p.onCpu ? 1 : 0) << ";\n";
@@ -142,6 +147,16 @@ void Emitter::bovedaWeights(const LayerPlan& p, int64_t cols) {
 }
 
 void Emitter::conv(const Layer& l, const LayerPlan& p, const std::string& out) {
+  if (p.kernel == Kernel::Im2colConv) {
+    const Shape& in = g_.tensors[l.inputs[0]].shape;
+    window(l.window, in, "w");
+    o_ << "  by_elem_t* a = " << arena(p.workspaceOffset)
+       << "; /* im2col: " << int64_t(in.n) * l.window.outH(in.h) * l.window.outW(in.w) << " x "
+       << int64_t(l.window.kh) * l.window.kw * in.c << " */\n"
+       << "  const by_status_t im = by_im2col(&w, " << tensor(l.inputs[0]) << ", a, "
+       << int64_t(l.window.kh) * l.window.kw * in.c << ", 0);\n"
+       << "  if (im != BY_OK)\n    return im;\n";
+  }
   if (p.bovedaStream.present())
     bovedaWeights(p, g_.tensors[l.output].shape.c);
   convFields(l, p);
@@ -241,6 +256,7 @@ void Emitter::layer(int li) {
   const Shape& is = g_.tensors[l.inputs[0]].shape;
   switch (p.kernel) {
   case Kernel::Conv:
+  case Kernel::Im2colConv:
   case Kernel::AvgPoolConv:
     conv(l, p, out);
     break;

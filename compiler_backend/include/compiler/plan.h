@@ -18,6 +18,7 @@ namespace by::compiler {
 enum class Kernel {
   Conv,         // by_conv: implicit-im2col convolution on the WS array (dense or depthwise)
   Im2colMatmul, // by_im2col (strided copies) then by_matmul
+  Im2colConv,   // by_im2col then by_conv as a 1x1 convolution (thin inputs, e.g. RGB)
   Matmul,       // by_matmul
   Resadd,       // by_resadd
   GlobalAvg,    // by_global_average
