@@ -210,12 +210,17 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
   const bool boveda = hw_.boveda && opt_.bovedaWeights;
   const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
-  const int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
-  // The tiling must leave room for the fused pool's rows.
+  // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
+  // nGroup out-channel blocks that tiles must not split: the widest block that still fits.
   const bool hwPool = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, co.w,
                                                        shapeOf(l.output).w);
-  const ConvTiles t =
-      chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, nGroup);
+  int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
+  ConvTiles t;
+  for (;; nGroup = std::max<int64_t>(1, nGroup / 2)) {
+    t = chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, nGroup);
+    if (t.rows > 0 || nGroup == 1)
+      break;
+  }
   if (t.rows == 0)
     throw CompileError("layer '" + l.name +
                        "': one output row of the convolution does not fit half the "
