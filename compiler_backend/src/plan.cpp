@@ -197,7 +197,19 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   // input (fewer channels than DIM, e.g. an RGB image) would use a fraction of the array and
   // issue a command per tap. Then the im2col matrix (by strided copies) goes first and
   // by_conv runs a 1x1 convolution over it: passes of DIM (tap, channel) pairs.
-  const bool viaIm2col = taps > 1 && in.c < hw_.dim;
+  // Whichever the time estimate (tiling.h) prefers.
+  const bool hwPoolAny = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
+                                                          co.w, shapeOf(l.output).w);
+  bool viaIm2col = false;
+  if (taps > 1 && in.c < hw_.dim) {
+    const FusedPool fp = hwPoolAny ? l.pool : FusedPool{};
+    const Shape flat{co.n, co.h, co.w, int(taps * in.c)};
+    const ConvTiles direct = chooseConvTiles(hw_, in, l.window, co.c, false, fp);
+    const ConvTiles over = chooseConvTiles(hw_, flat, Window{}, co.c, false, fp);
+    viaIm2col =
+        direct.rows == 0 ||
+        (over.rows > 0 && over.cycles + im2colIssueCycles(hw_, in, l.window) < direct.cycles);
+  }
   Shape convIn = in;
   Window convWin = l.window;
   if (viaIm2col) {
