@@ -37,7 +37,7 @@ run() { # NAME MODEL.onnx CONFIG INPUT [brickyard run options...]
 # The digits test set (500 images; the first 16 for the smaller runs) and the networks.
 $py "$root/bench/compiler/train_digits.py" --test-set 500 --model "$models/digits.onnx" "$out"
 $py -c "import numpy as np; np.save('$out/digits_test_x16.npy', np.load('$out/digits_test_x.npy')[:16])"
-[[ " $sections " == *" nets "* || " $sections " == *" td "* ]] &&
+[[ " $sections " == *" nets "* || " $sections " == *" td "* || " $sections " == *" boveda "* ]] &&
   $py "$root/bench/compiler/export_torchvision.py" "$out/tv"
 
 if [[ " $sections " == *" digits "* ]]; then
@@ -62,9 +62,12 @@ if [[ " $sections " == *" td "* ]]; then
   run resnet18_td8 "$out/tv/resnet18.onnx" td8 "$out/tv/resnet18.input.npy" --calib-random 1
 fi
 if [[ " $sections " == *" boveda "* ]]; then
+  b16="$root/testbenches/configs/boveda16.yaml"
   for w in "" --no-boveda-weights; do
-    run "digits_boveda16${w:+_raw}" "$models/digits.onnx" "$root/testbenches/configs/boveda16.yaml" \
-      "$out/digits_test_x16.npy" --batch 16 --calib "$models/digits.calib.npy" $w
+    run "digits_boveda16${w:+_raw}" "$models/digits.onnx" "$b16" "$out/digits_test_x16.npy" \
+      --batch 16 --calib "$models/digits.calib.npy" $w
+    run "resnet18_boveda16${w:+_raw}" "$out/tv/resnet18.onnx" "$b16" "$out/tv/resnet18.input.npy" \
+      --calib-random 1 $w
   done
 fi
 echo

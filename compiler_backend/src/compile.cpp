@@ -36,27 +36,43 @@ void say(const CompileOptions& o, const std::string& line) {
     o.progress(line);
 }
 
+/// Calibration inputs of the model's batch: the items (one batch element each) of the
+/// --calib files, in order, filling each batch and wrapping around to complete the last one;
+/// or seeded random batches.
 std::vector<std::vector<float>> calibrationInputs(const CompileOptions& o, const Tensor& in) {
   std::vector<std::vector<float>> samples;
-  const int64_t n = in.shape.elems();
+  const int64_t n = in.shape.elems(), batch = in.shape.n, item = n / batch;
+  std::vector<float> items; // NHWC, one item after the other
   for (const std::string& f : o.calibFiles) {
-    bool isInt8 = false;
-    // A file may hold several samples stacked along the batch axis.
-    NpyArray probe;
-    int count = 1;
+    // A file holds one or more items stacked along the batch axis.
+    Tensor one = in;
+    one.shape.n = 1;
+    one.onnxShape[0] = 1;
+    int64_t count = 1;
     if (f.size() > 4 && f.substr(f.size() - 4) == ".npy") {
-      probe = readNpy(f);
-      if (probe.numel() % n != 0)
+      const NpyArray probe = readNpy(f);
+      if (probe.numel() % item != 0 || probe.shape.empty())
         throw CompileError(f + ": " + std::to_string(probe.numel()) +
-                           " values are not a whole number of inputs of " + std::to_string(n));
-      count = int(probe.numel() / n);
+                           " values are not a whole number of inputs of " + std::to_string(item) +
+                           " (the input without its batch)");
+      count = probe.numel() / item;
     }
-    const std::vector<float> all = readInputFile(f, in, &isInt8, count);
+    bool isInt8 = false;
+    const std::vector<float> all = readInputFile(f, one, &isInt8, int(count));
     if (isInt8)
       throw CompileError(f + ": calibration samples must be float (they are the float model's "
                              "inputs)");
-    for (int s = 0; s < count; ++s)
-      samples.emplace_back(all.begin() + s * n, all.begin() + (s + 1) * n);
+    items.insert(items.end(), all.begin(), all.end());
+  }
+  const int64_t nItems = int64_t(items.size()) / std::max<int64_t>(item, 1);
+  for (int64_t first = 0; first < nItems; first += batch) {
+    std::vector<float> x;
+    x.reserve(size_t(n));
+    for (int64_t b = 0; b < batch; ++b) {
+      const int64_t k = (first + b) % nItems;
+      x.insert(x.end(), items.begin() + k * item, items.begin() + (k + 1) * item);
+    }
+    samples.push_back(std::move(x));
   }
   if (samples.empty()) {
     // Random samples: standard normal (the range of normalised image inputs), seeded.

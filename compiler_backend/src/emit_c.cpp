@@ -57,6 +57,7 @@ private:
   void header();
   void layer(int li);
   void conv(const Layer& l, const LayerPlan& p, const std::string& out);
+  void bovedaWeights(const LayerPlan& p, int64_t cols);
   void convFields(const Layer& l, const LayerPlan& p);
   void im2colMatmul(const Layer& l, const LayerPlan& p, const std::string& out);
   void matmul(const Layer& l, const LayerPlan& p, const std::string& a, int64_t rows, int64_t k,
@@ -102,8 +103,13 @@ void Emitter::window(const Window& w, const Shape& in, const char* name) {
 }
 
 void Emitter::convFields(const Layer& l, const LayerPlan& p) {
-  const Shape& in = g_.tensors[l.inputs[0]].shape;
-  const Window& w = l.window;
+  // by_im2col+by_conv: a 1x1 convolution over the im2col matrix in the workspace.
+  const bool im2col = p.kernel == Kernel::Im2colConv;
+  const Shape& src = g_.tensors[l.inputs[0]].shape;
+  const Shape in = im2col ? Shape{src.n, l.window.outH(src.h), l.window.outW(src.w),
+                                  l.window.kh * l.window.kw * src.c}
+                          : src;
+  const Window w = im2col ? Window{} : l.window;
   o_ << "  by_conv_t c;\n  by_conv_init(&c);\n"
      << "  c.batch = " << in.n << ";\n  c.in_rows = " << in.h << ";\n  c.in_cols = " << in.w
      << ";\n  c.in_ch = " << in.c << ";\n  c.out_ch = " << g_.tensors[l.output].shape.c << ";\n"
@@ -112,8 +118,9 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
      << "  c.explicit_pads = 1;\n  c.pad_top = " << w.padT << ";\n  c.pad_left = " << w.padL
      << ";\n  c.pad_bottom = " << w.padB << ";\n  c.pad_right = " << w.padR << ";\n"
      << "  c.depthwise = " << (l.depthwise || l.kind == LayerKind::AvgPool ? 1 : 0) << ";\n"
-     << "  c.input = " << tensor(l.inputs[0]) << ";\n"
-     << "  c.weights = " << blob(p.weights, "by_elem_t") << ";\n";
+     << "  c.input = " << (im2col ? std::string("a") : tensor(l.inputs[0])) << ";\n";
+  if (p.weights.present())
+    o_ << "  c.weights = " << blob(p.weights, "by_elem_t") << ";\n";
   if (p.bias.present())
     o_ << "  c.bias = " << blob(p.bias, "by_acc_t") << ";\n";
   o_ << "  c.activation = " << act(l) << ";\n  c.scale = " << floatLiteral(l.multiplier) << ";\n";
@@ -123,14 +130,38 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
   if (!p.onCpu && p.tileA)
     o_ << "  c.tile_rows = " << p.tileA << ";\n  c.tile_och = " << p.tileB
        << ";\n  c.tile_k = " << p.tileK << ";\n";
-  if (p.workspaceBytes > 0)
+  if (p.workspaceBytes > 0 && !im2col)
     o_ << "  c.workspace = " << arena(p.workspaceOffset)
        << ";\n  c.workspace_bytes = " << p.workspaceBytes << ";\n";
   o_ << "  c.on_cpu = " << (p.onCpu ? 1 : 0) << ";\n";
 }
 
+/// `static const by_boveda_matrix_t weights` for Boveda-compressed weights.
+void Emitter::bovedaWeights(const LayerPlan& p, int64_t cols) {
+  o_ << "  /* The weights, Boveda-compressed offline: " << p.bovedaStream.bytes
+     << " stream bytes + " << p.bovedaTable.bytes << " table bytes for " << p.bovedaRows * cols
+     << " values. */\n"
+     << "  static const by_boveda_matrix_t weights = {" << p.bovedaRows << ", " << cols << ", "
+     << p.bovedaBlockCols << ", (void*)(by_model_weights + " << p.bovedaStream.offset << "), "
+     << p.bovedaStream.bytes << ", (void*)(by_model_weights + " << p.bovedaTable.offset << ")};\n";
+}
+
 void Emitter::conv(const Layer& l, const LayerPlan& p, const std::string& out) {
+  if (p.kernel == Kernel::Im2colConv) {
+    const Shape& in = g_.tensors[l.inputs[0]].shape;
+    window(l.window, in, "w");
+    o_ << "  by_elem_t* a = " << arena(p.workspaceOffset)
+       << "; /* im2col: " << int64_t(in.n) * l.window.outH(in.h) * l.window.outW(in.w) << " x "
+       << int64_t(l.window.kh) * l.window.kw * in.c << " */\n"
+       << "  const by_status_t im = by_im2col(&w, " << tensor(l.inputs[0]) << ", a, "
+       << int64_t(l.window.kh) * l.window.kw * in.c << ", 0);\n"
+       << "  if (im != BY_OK)\n    return im;\n";
+  }
+  if (p.bovedaStream.present())
+    bovedaWeights(p, g_.tensors[l.output].shape.c);
   convFields(l, p);
+  if (p.bovedaStream.present())
+    o_ << "  c.weights_boveda = &weights;\n";
   o_ << "  c.output = " << out << ";\n";
   o_ << "  by_status_t s = by_conv(&c);\n";
 }
@@ -140,13 +171,7 @@ void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a, i
   const int64_t j = g_.tensors[l.output].shape.c;
   const int lanes = p_.config.array.lanes;
   if (p.bovedaStream.present())
-    o_ << "  /* The weights, Boveda-compressed offline: " << p.bovedaStream.bytes
-       << " stream bytes + " << p.bovedaTable.bytes << " table bytes for " << k * j
-       << " values. */\n"
-       << "  static const by_boveda_matrix_t weights = {" << k << ", " << j << ", "
-       << p.bovedaBlockCols << ", (void*)(by_model_weights + " << p.bovedaStream.offset << "), "
-       << p.bovedaStream.bytes << ", (void*)(by_model_weights + " << p.bovedaTable.offset
-       << ")};\n";
+    bovedaWeights(p, j);
   o_ << "  by_matmul_t m;\n  by_matmul_init(&m);\n"
      << "  m.I = " << rows << ";\n  m.J = " << j << ";\n  m.K = " << k << ";\n"
      << "  m.A = " << a << ";\n  m.lda = " << k << ";\n";
@@ -231,6 +256,7 @@ void Emitter::layer(int li) {
   const Shape& is = g_.tensors[l.inputs[0]].shape;
   switch (p.kernel) {
   case Kernel::Conv:
+  case Kernel::Im2colConv:
   case Kernel::AvgPoolConv:
     conv(l, p, out);
     break;

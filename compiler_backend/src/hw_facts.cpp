@@ -20,6 +20,10 @@ HwFacts hwFacts(const config::Config& c) {
   h.os = c.array.dataflow != config::Dataflow::WS;
   h.td = c.tensordash.enabled;
   h.boveda = c.boveda.enabled;
+  h.dramBytesPerCycle = c.soc.dram.bytesPerCycle;
+  const double cpi = c.soc.hostCpiTenths / 10.0;
+  h.moveCycles = 30 * cpi;
+  h.pairCycles = 10 * cpi;
   const auto& st = hw::isa::command("CONFIG_ST");
   h.poolSmallMax = int(st.rs1Field("pool_size").mask());
   h.poolDimMax = int(st.rs1Field("orows").mask());

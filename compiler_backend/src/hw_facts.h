@@ -16,6 +16,11 @@ struct HwFacts {
   int maxBlockLen = 0;
   bool ws = false, os = false, td = false, boveda = false;
   int poolSmallMax = 0, poolDimMax = 0; // CONFIG_ST pool_size/stride/pad and dims fields
+  // For the compiler's time estimates: DRAM bytes per cycle, and host cycles per command the
+  // driver issues (measured instruction counts: a data move with its address arithmetic
+  // about 30 instructions, a PRELOAD/COMPUTE pair of the tile loop about 10) at the host CPI.
+  double dramBytesPerCycle = 16;
+  double moveCycles = 30, pairCycles = 10;
   bool poolFits(int size, int stride, int pad, int convCols, int poolCols) const {
     return size <= poolSmallMax && stride <= poolSmallMax && pad <= poolSmallMax &&
            convCols <= poolDimMax && poolCols <= poolDimMax;

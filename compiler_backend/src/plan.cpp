@@ -18,6 +18,8 @@ const char* kernelName(Kernel k) {
     return "by_conv";
   case Kernel::Im2colMatmul:
     return "by_im2col+by_matmul";
+  case Kernel::Im2colConv:
+    return "by_im2col+by_conv";
   case Kernel::Matmul:
     return "by_matmul";
   case Kernel::Resadd:
@@ -142,6 +144,7 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
     p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
     p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
     p.bovedaBlockCols = b.blockCols;
+    p.bovedaRows = k;
     p.estDramBytes += int64_t(b.stream.size() + b.table.size()) - k * j;
   } else {
     p.weights = putVec(prog_.blob, packB(l.qweights, k, j, hw_.lanes));
@@ -164,7 +167,8 @@ void Planner::planPooling(const Layer& l, LayerPlan& p, const Shape& convOut) {
   if (!l.pool.present())
     return;
   const Shape& out = shapeOf(l.output);
-  if (p.kernel == Kernel::Conv && !p.onCpu &&
+  const bool onConv = p.kernel == Kernel::Conv || p.kernel == Kernel::Im2colConv;
+  if (onConv && !p.onCpu &&
       hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, convOut.w, out.w)) {
     p.poolOnMvout = true;
     return;
@@ -178,38 +182,88 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), shapeOf(l.output).c};
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   const double zerosA = calibZeros(l.inputs[0]);
-  if (hw_.ws && hw_.lanes == 1 && !(hw_.boveda && opt_.bovedaWeights)) {
-    p.kernel = Kernel::Conv;
-    p.dataflow = "WS";
-    p.chunk = ChunkRule{hw_.dim, true, false};
-    // The tiling must leave room for the fused pool's rows.
-    const ConvTiles t =
-        chooseConvTiles(hw_, in, l.window, co.c, false,
-                        l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
-                                                         co.w, shapeOf(l.output).w)
-                            ? l.pool
-                            : FusedPool{});
-    if (t.rows == 0)
-      throw CompileError("layer '" + l.name +
-                         "': one output row of the convolution does not "
-                         "fit half the accumulator of this config");
-    p.tileA = t.rows;
-    p.tileB = t.tn;
-    p.tileK = t.tk;
-    p.estDramBytes = t.bytes;
-    p.weights = putVec(prog_.blob, l.qweights);
-    if (!l.qbias.empty())
-      p.bias = putVec(prog_.blob, l.qbias);
-    p.zerosA = zerosA;
+  p.zerosA = zerosA;
+  if (!(hw_.ws && hw_.lanes == 1)) {
+    // The im2col matrix then a matmul (vector PEs, OS-only arrays).
+    p.kernel = Kernel::Im2colMatmul;
+    const int64_t k = taps * in.c;
+    p.workspaceBytes = co.pixels() * k;
+    planMatmul(l, p, co.pixels(), k, co.c, zerosA);
+    p.estDramBytes += 2 * p.workspaceBytes; // the im2col matrix written and read
     planPooling(l, p, co);
     return;
   }
-  // The im2col matrix then a matmul (vector PEs, OS-only arrays, compressed weights).
-  p.kernel = Kernel::Im2colMatmul;
-  const int64_t k = taps * in.c;
-  p.workspaceBytes = co.pixels() * k;
-  planMatmul(l, p, co.pixels(), k, co.c, zerosA);
-  p.estDramBytes += 2 * p.workspaceBytes; // the im2col matrix written and read
+  // On the WS array: by_conv sums one kernel tap of DIM input channels per pass, so a thin
+  // input (fewer channels than DIM, e.g. an RGB image) would use a fraction of the array and
+  // issue a command per tap. Then the im2col matrix (by strided copies) goes first and
+  // by_conv runs a 1x1 convolution over it: passes of DIM (tap, channel) pairs.
+  // Whichever the time estimate (tiling.h) prefers.
+  const bool hwPoolAny = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
+                                                          co.w, shapeOf(l.output).w);
+  bool viaIm2col = false;
+  if (taps > 1 && in.c < hw_.dim) {
+    const FusedPool fp = hwPoolAny ? l.pool : FusedPool{};
+    const Shape flat{co.n, co.h, co.w, int(taps * in.c)};
+    const ConvTiles direct = chooseConvTiles(hw_, in, l.window, co.c, false, fp);
+    const ConvTiles over = chooseConvTiles(hw_, flat, Window{}, co.c, false, fp);
+    viaIm2col =
+        direct.rows == 0 ||
+        (over.rows > 0 && over.cycles + im2colIssueCycles(hw_, in, l.window) < direct.cycles);
+  }
+  Shape convIn = in;
+  Window convWin = l.window;
+  if (viaIm2col) {
+    convIn = Shape{co.n, co.h, co.w, int(taps * in.c)};
+    convWin = Window{};
+    p.workspaceBytes = convIn.elems();
+  }
+  p.kernel = viaIm2col ? Kernel::Im2colConv : Kernel::Conv;
+  p.dataflow = "WS";
+  p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
+  const bool boveda = hw_.boveda && opt_.bovedaWeights;
+  const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
+  // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
+  // nGroup out-channel blocks that tiles must not split: the widest block that still fits.
+  const bool hwPool = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, co.w,
+                                                       shapeOf(l.output).w);
+  int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
+  ConvTiles t;
+  for (;; nGroup = std::max<int64_t>(1, nGroup / 2)) {
+    t = chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, nGroup);
+    if (t.rows > 0 || nGroup == 1)
+      break;
+  }
+  if (t.rows == 0)
+    throw CompileError("layer '" + l.name +
+                       "': one output row of the convolution does not fit half the "
+                       "accumulator of this config");
+  p.tileA = t.rows;
+  p.tileB = t.tn;
+  p.tileK = t.tk;
+  p.estDramBytes = t.bytes + (viaIm2col ? 2 * p.workspaceBytes : 0);
+  if (boveda) {
+    // Compressed weights: each (tap, channel block) of by_conv's input a band of DIM rows
+    // (by_conv_t weights_boveda), a tap's last block padded with zero rows.
+    const int64_t convTaps = int64_t(convWin.kh) * convWin.kw, cin = convIn.c;
+    const int64_t cblocks = (cin + hw_.dim - 1) / hw_.dim, rows = convTaps * cblocks * hw_.dim;
+    std::vector<int8_t> padded(size_t(rows * co.c), 0);
+    for (int64_t tap = 0; tap < convTaps; ++tap)
+      for (int64_t ci = 0; ci < cin; ++ci)
+        std::copy_n(&l.qweights[size_t((tap * cin + ci) * co.c)], co.c,
+                    &padded[size_t((tap * cblocks * hw_.dim + ci) * co.c)]);
+    const BovedaMatrix b =
+        compressMatrix(padded, rows, co.c, int(nGroup * hw_.dim), hw_.dim, prog_.config);
+    p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
+    p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
+    p.bovedaBlockCols = b.blockCols;
+    p.bovedaRows = rows;
+    p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
+  } else {
+    // [kh][kw][cin][cout] is also the 1x1 convolution's [1][1][kh*kw*cin][cout].
+    p.weights = putVec(prog_.blob, l.qweights);
+  }
+  if (!l.qbias.empty())
+    p.bias = putVec(prog_.blob, l.qbias);
   planPooling(l, p, co);
 }
 

@@ -61,7 +61,8 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
     if (!lp.dataflow.empty())
       j["dataflow"] = lp.dataflow;
     if (lp.tileA)
-      j["tiles"] = lp.kernel == Kernel::Conv || lp.kernel == Kernel::AvgPoolConv
+      j["tiles"] = lp.kernel == Kernel::Conv || lp.kernel == Kernel::AvgPoolConv ||
+                           lp.kernel == Kernel::Im2colConv
                        ? nlohmann::json{{"rows", lp.tileA},
                                         {"out_channel_blocks", lp.tileB},
                                         {"k_blocks", lp.tileK}}

@@ -42,7 +42,7 @@ MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K
 }
 
 ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,
-                          bool depthwise, const FusedPool& pool) {
+                          bool depthwise, const FusedPool& pool, int64_t nGroup) {
   const int64_t orows = w.outH(in.h), ocols = w.outW(in.w);
   const int64_t psize = pool.present() ? pool.size : 1, pstride = pool.present() ? pool.stride : 1;
   const int64_t ppad = pool.present() ? pool.pad : 0;
@@ -62,7 +62,7 @@ ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, i
   int64_t bestVolume = 0;
   for (int64_t tn = 1; tn <= nblocks; ++tn)
     for (int64_t tk = 1; tk <= kblocks; ++tk) {
-      if (!fits(1, tn, tk))
+      if ((tn % nGroup != 0 && tn != nblocks) || !fits(1, tn, tk))
         continue;
       int64_t lo = 1, hi = prows; // the most rows that fit (fits is monotone in rows)
       while (lo < hi) {
@@ -75,7 +75,8 @@ ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, i
       const int64_t rows = lo;
       const int64_t bands = in.n * ceilDiv(prows, rows);
       const int64_t ntiles = ceilDiv(nblocks, tn), passes = depthwise ? cblocks : 1;
-      const int64_t bandPixels = convRows(rows) * ocols;
+      const int64_t bandRows = convRows(rows), bandPixels = bandRows * ocols;
+      const int64_t mt = ceilDiv(bandPixels, hw.dim), ktiles = ceilDiv(kblocks, tk);
       const int64_t aBytes = bands * passes * ntiles * bandPixels * taps *
                              (depthwise ? std::min<int64_t>(hw.dim, in.c) : in.c);
       const int64_t wBytes =
@@ -85,13 +86,48 @@ ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, i
                                (pool.present() ? (ocols + 2 * ppad - psize) / pstride + 1 : ocols) *
                                outCh;
       const int64_t bytes = aBytes + wBytes + biasBytes + outBytes;
+      // Commands (driver/src/conv.c conv_tile, tile.c compute_ws): per band, pass and
+      // out-channel tile: bias moves, then per K tile the weight moves, one gather per tap
+      // (a move per run of pixels in one output row) and a pair per (m, k, n) block; mvouts.
+      const int64_t tapsPerTile = depthwise ? tk : std::min(taps, ceilDiv(tk, cblocks) + 1);
+      const int64_t perTile =
+          tn + ktiles * (tk * ceilDiv(tn, hw.maxBlockLen) + tapsPerTile * (mt + bandRows)) + tn;
+      const int64_t moves = bands * passes * ntiles * perTile;
+      const int64_t pairs = bands * passes * ntiles * mt * kblocks * tn;
+      const double cycles = std::max({double(pairs) * hw.dim, double(bytes) / hw.dramBytesPerCycle,
+                                      moves * hw.moveCycles + pairs * hw.pairCycles});
       const int64_t volume = rows * tn * tk;
-      if (best.rows == 0 || bytes < best.bytes || (bytes == best.bytes && volume > bestVolume)) {
-        best = ConvTiles{rows, tn, tk, bytes};
+      if (best.rows == 0 || cycles < best.cycles ||
+          (cycles == best.cycles &&
+           (bytes < best.bytes || (bytes == best.bytes && volume > bestVolume)))) {
+        best = ConvTiles{rows, tn, tk, bytes, bands, moves, pairs, cycles};
         bestVolume = volume;
       }
     }
   return best;
+}
+
+double im2colIssueCycles(const HwFacts& hw, const Shape& in, const Window& w) {
+  const int64_t oh = w.outH(in.h), ow = w.outW(in.w);
+  int64_t pieces = 0;
+  for (int64_t oy = 0; oy < oh; ++oy)
+    for (int ky = 0; ky < w.kh; ++ky) {
+      const int64_t iy = oy * w.strideH + ky - w.padT;
+      for (int kx = 0; kx < w.kw; ++kx) {
+        if (iy < 0 || iy >= in.h) {
+          ++pieces; // a zero row
+          continue;
+        }
+        // Columns before the image, inside it, after it (driver/src/layers.c by_im2col).
+        const int64_t xlo = w.padL > kx ? (w.padL - kx + w.strideW - 1) / w.strideW : 0;
+        const int64_t last = in.w - 1 + w.padL - kx;
+        const int64_t xhi = last < 0 ? 0 : std::min<int64_t>(ow, last / w.strideW + 1);
+        pieces += (xlo > 0) + (xhi > xlo) + (ow > xhi);
+      }
+    }
+  // A piece wider than a scratchpad row moves DIM pixels per command pair.
+  const int64_t perPiece = in.c <= hw.dim * hw.lanes ? 1 : ceilDiv(ow, hw.dim);
+  return double(in.n * pieces * perPiece * 2) * hw.moveCycles;
 }
 
 } // namespace by::compiler

@@ -24,9 +24,21 @@ MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K
 struct ConvTiles {
   int64_t rows = 0, tn = 0, tk = 0; // output (pooled) rows, out-channel blocks, K blocks
   int64_t bytes = 0;
+  int64_t bands = 0; // bands of output rows (the weights are read once per band)
+  int64_t moves = 0; // mvins and mvouts the driver issues
+  int64_t pairs = 0; // PRELOAD/COMPUTE pairs
+  double cycles = 0; // estimate: the largest of array, DRAM and host-issue time
 };
-/// by_conv's tiles with the least estimated traffic; rows = 0 when one row does not fit.
+/// by_conv's tiles with the least estimated time (array beats, DRAM bytes at the config's
+/// bandwidth, and the host's command issue, whichever is largest), ties to fewer DRAM bytes;
+/// rows = 0 when one row does not fit.
+/// With compressed weights in blocks of `nGroup` out-channel blocks, tn is a multiple of it
+/// or all of them.
 ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,
-                          bool depthwise, const FusedPool& pool);
+                          bool depthwise, const FusedPool& pool, int64_t nGroup = 1);
+
+/// Host cycles by_im2col spends issuing its copies (one mvin and mvout per run of pixels that
+/// lie inside the image, and per run in the padding), for the kernel choice.
+double im2colIssueCycles(const HwFacts& hw, const Shape& in, const Window& w);
 
 } // namespace by::compiler

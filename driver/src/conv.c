@@ -11,6 +11,7 @@
  *
  * Depthwise: each channel block is its own pass with N = 1 block; its weights for one tap are
  * the DIM x DIM diagonal matrix diag(w[c][kr][kc]), built once by the CPU in the workspace. */
+#include "brickyard/boveda.h"
 #include "brickyard/cpu.h"
 #include "brickyard_isa.h"
 #include "tile.h"
@@ -98,6 +99,15 @@ static size_t band_blocks(const geom_t* g, size_t rows_pooled) {
   return by_blocks((conv_rows < g->orows ? conv_rows : g->orows) * g->ocols);
 }
 
+size_t by_conv_boveda_rows(const by_conv_t* c) {
+  return c->kernel_rows * c->kernel_cols * by_blocks(c->in_ch) * BY_DIM;
+}
+
+/* Out-channel blocks per compressed weight block (1 without compressed weights). */
+static size_t och_group(const by_conv_t* c) {
+  return c->weights_boveda ? by_boveda_matrix_block_cols(c->weights_boveda) / BY_DIM : 1;
+}
+
 static int conv_fits(const geom_t* g, size_t rows, size_t tn, size_t tk) {
   const size_t mt = band_blocks(g, rows);
   const size_t conv_rows = (rows - 1) * g->pstride + g->psize;
@@ -124,9 +134,14 @@ static by_status_t conv_tiles(const geom_t* g, conv_tiles_t* t) {
       t->tn = g->nblocks;
     if (t->tk > g->kblocks)
       t->tk = g->kblocks;
+    if (t->tn != g->nblocks && t->tn % och_group(c) != 0)
+      return BY_ERR_ARG; /* a tile would split a compressed weight block */
     return conv_fits(g, t->rows, t->tn, t->tk) ? BY_OK : BY_ERR_ARG;
   }
+  const size_t group = och_group(c);
   for (t->tn = g->nblocks; t->tn >= 1; t->tn = (t->tn + 1) / 2) {
+    if (t->tn != g->nblocks && t->tn % group != 0)
+      continue;
     for (t->tk = g->kblocks; t->tk >= 1; t->tk = (t->tk + 1) / 2) {
       if (conv_fits(g, 1, t->tn, t->tk)) {
         t->rows = 1;
@@ -144,9 +159,9 @@ static by_status_t conv_tiles(const geom_t* g, conv_tiles_t* t) {
 }
 
 static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
-  if (!c->input || !c->weights || !c->output || c->batch == 0 || c->in_rows == 0 ||
-      c->in_cols == 0 || c->in_ch == 0 || c->out_ch == 0 || c->kernel_rows == 0 ||
-      c->kernel_cols == 0 || c->stride == 0)
+  if (!c->input || !c->output || c->batch == 0 || c->in_rows == 0 || c->in_cols == 0 ||
+      c->in_ch == 0 || c->out_ch == 0 || c->kernel_rows == 0 || c->kernel_cols == 0 ||
+      c->stride == 0)
     return BY_ERR_ARG;
   if (c->depthwise && c->out_ch != c->in_ch)
     return BY_ERR_ARG;
@@ -156,10 +171,23 @@ static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
   if (c->pool_stride && (c->pool_size == 0 || c->pool_size > g->orows + 2 * c->pool_padding ||
                          c->pool_size > g->ocols + 2 * c->pool_padding))
     return BY_ERR_ARG;
+  if (c->weights_boveda) {
+    if (c->on_cpu || !BY_HAS_BOVEDA)
+      return BY_ERR_UNSUPPORTED;
+    if (c->depthwise || c->weights_boveda->rows != by_conv_boveda_rows(c) ||
+        c->weights_boveda->cols != c->out_ch)
+      return BY_ERR_ARG;
+    const by_status_t s = by_boveda_matrix_check_read(c->weights_boveda);
+    if (s != BY_OK)
+      return s;
+  } else if (!c->weights) {
+    return BY_ERR_ARG;
+  }
   const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch;
   const size_t w_bytes = c->depthwise ? c->in_ch * g->taps : g->taps * c->in_ch * c->out_ch;
   const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch;
-  if (!by_dram_reachable(c->input, in_bytes) || !by_dram_reachable(c->weights, w_bytes) ||
+  if (!by_dram_reachable(c->input, in_bytes) ||
+      (!c->weights_boveda && !by_dram_reachable(c->weights, w_bytes)) ||
       !by_dram_reachable(c->output, out_bytes) ||
       (c->bias && !by_dram_reachable(c->bias, c->out_ch * sizeof(by_acc_t))))
     return BY_ERR_ADDR;
@@ -309,6 +337,21 @@ static void conv_tile(const geom_t* g, const conv_tiles_t* tl, size_t b, size_t 
       if (nblk > kt - k)
         nblk = kt - k;
       for (uint32_t q = 0; q < nblk; ++q) {
+        if (c->weights_boveda) {
+          /* One compressed block per (tap, channel block, out-channel group). */
+          const by_boveda_matrix_t* wb = c->weights_boveda;
+          const size_t group = och_group(c);
+          for (uint32_t n = 0; n < nt; n += (uint32_t)group) {
+            const size_t cb = (n0 + n) / group;
+            const uint32_t cols =
+                (uint32_t)(c->out_ch - OCH(n) < group * BY_DIM ? c->out_ch - OCH(n)
+                                                               : group * BY_DIM);
+            (void)by_mvin_compressed(1, by_boveda_matrix_entry(wb, tap * g->cblocks + cb0 + q, cb),
+                                     by_sp_addr(b_base + ((k + q) * nt + n) * BY_DIM), BY_DIM,
+                                     cols);
+          }
+          continue;
+        }
         const size_t wrow = tap * c->in_ch + (cb0 + q) * BY_DIM;
         for (uint32_t n = 0; n < nt; n += BY_MAX_BLOCK_LEN) {
           size_t cols = c->out_ch - OCH(n);
@@ -396,7 +439,10 @@ by_status_t by_conv(const by_conv_t* c) {
     build_diagonals(&g);
   by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
   by_config_ld(0, by_conv_stride_cols(c) * c->in_ch, 0, 0);
-  by_config_ld(1, c->depthwise ? BY_DIM : c->out_ch, 0, 0);
+  if (c->weights_boveda)
+    (void)by_config_ld_compressed(1, c->weights_boveda->stream, 0);
+  else
+    by_config_ld(1, c->depthwise ? BY_DIM : c->out_ch, 0, 0);
   by_config_ld(2, 0, 0, 0);
   by_config_st((uint32_t)c->out_ch, c->activation, c->scale, 0);
 

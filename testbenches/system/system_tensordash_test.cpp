@@ -220,8 +220,9 @@ protected:
       EXPECT_EQ(k.at("MACS"), static_cast<uint64_t>(o.model.macsIssued * cols)) << c.name;
       EXPECT_EQ(k.at("MACS_SKIPPED"), static_cast<uint64_t>(o.model.macsSkipped * cols)) << c.name;
       const bool keepsUp = cfg.memory.scratchpad.rowsPerWord >= arr.tdDepth;
-      if (keepsUp)
+      if (keepsUp) {
         EXPECT_EQ(k.at("SHORT_BEATS"), 0u) << c.name << ": the window was not kept full";
+      }
       if (k.at("SHORT_BEATS") == 0) {
         EXPECT_EQ(beats, o.model.cycles) << c.name << ": beats against the model's cycles";
         EXPECT_EQ(k.at("WINDOW_STALLS"), static_cast<uint64_t>(o.model.windowStalls)) << c.name;

@@ -18,6 +18,7 @@ namespace by::compiler {
 enum class Kernel {
   Conv,         // by_conv: implicit-im2col convolution on the WS array (dense or depthwise)
   Im2colMatmul, // by_im2col (strided copies) then by_matmul
+  Im2colConv,   // by_im2col then by_conv as a 1x1 convolution (thin inputs, e.g. RGB)
   Matmul,       // by_matmul
   Resadd,       // by_resadd
   GlobalAvg,    // by_global_average
@@ -54,6 +55,7 @@ struct LayerPlan {
   BlobRange weights, bias, table;          // table: avgpool scales / softmax exp table
   BlobRange bovedaStream, bovedaTable;     // Boveda-compressed weights
   int bovedaBlockCols = 0;
+  int64_t bovedaRows = 0;                           // rows of the compressed matrix
   int64_t workspaceOffset = -1, workspaceBytes = 0; // in the arena (only during the layer)
   int64_t tempOffset = -1, tempBytes = 0;           // pre-pool output (separatePool)
   int64_t estDramBytes = 0;                         // the tiling's traffic estimate

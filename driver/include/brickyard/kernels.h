@@ -136,7 +136,16 @@ typedef struct {
   void* workspace; /* depthwise: diagonal weight blocks (by_conv_workspace_bytes) */
   size_t workspace_bytes;
   int on_cpu;
+  /* Boveda (dense convolutions, one lane): the weights read from a compressed matrix instead of
+   * `weights`: by_conv_boveda_rows() rows x out_ch, whose DIM-row bands are the (kernel tap,
+   * input-channel block) pairs in `weights`' order, the channels of a tap's last block padded
+   * with zero rows. Out-channel tiles then hold whole column blocks of it (or all of out_ch).
+   * No CPU fallback (the driver has no software decoder). */
+  const struct by_boveda_matrix* weights_boveda;
 } by_conv_t;
+
+/* Rows of a convolution's compressed weight matrix: taps x ceil(in_ch / DIM) x DIM. */
+size_t by_conv_boveda_rows(const by_conv_t* c);
 
 void by_conv_init(by_conv_t* c);
 /* The effective column stride and top / left padding (from the fields above). */
