@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and prints the Markdown recorded in docs/BENCHMARKS.md.
-# Usage: bench/run.sh            (from the repository root; builds what it needs)
+# Usage: bench/run.sh [SECTION...]   (from the repository root; builds what it needs)
+# Sections (all by default): gen verilator td cosim lanes boveda (Boveda and TensorDash on a
+# trained network) td-area. The co-simulation speed ratios need the bare mesh's speed, so
+# `cosim` measures it too when `verilator` is off.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh" --bench >/dev/null
@@ -9,7 +12,10 @@ cmake --build "$root/build" --target benchmarks -j 2 >/dev/null
 by="$root/build/bin/brickyard"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+sections="${*:-gen verilator td cosim lanes boveda td-area}"
+want() { [[ " $sections " == *" $1 "* ]]; }
 
+if want gen; then
 echo "## Generator (brickyard gen, in-process, best of 20)"
 "$root/build/bench/bench_gen" "$root/configs/default.yaml" "$root/configs/large32.yaml"
 echo
@@ -20,6 +26,9 @@ for c in default large32; do
   echo "- brickyard gen configs/$c.yaml: $(( ($(date +%s%N) - start) / 1000000 )) ms"
 done
 echo
+fi
+if want verilator; then
+"$by" gen "$root/configs/default.yaml" -o "$tmp/default" --quiet
 echo "## Verilator builds, default config (cold: no object cache, -j2)"
 start=$(date +%s)
 verilator --cc -O3 --top-module by_mesh -F "$tmp/default/rtl/filelist.f" -Mdir "$tmp/vl" \
@@ -31,19 +40,26 @@ verilator --cc -O3 --top-module by_accelerator -F "$tmp/default/rtl/filelist.f" 
 echo "- verilator --cc --build (by_accelerator, default): $(( $(date +%s) - start )) s"
 echo
 echo "## Verilator simulation speed: bare 16x16 mesh and whole accelerator (single thread)"
+fi
+if want verilator || want cosim; then
 mesh_line="$("$root/build/bench/bench_mesh" 2000000)"
 echo "- $mesh_line"
+mesh_rate="$(echo "$mesh_line" | sed -E 's/.* = ([0-9]+) cycles\/s.*/\1/')"
+fi
+if want verilator; then
 accel_out="$("$root/build/bench/bench_accel_matmul")"
 echo "$accel_out" | sed 's/^/    /'
-mesh_rate="$(echo "$mesh_line" | sed -E 's/.* = ([0-9]+) cycles\/s.*/\1/')"
 accel_rate="$(echo "$accel_out" | sed -nE 's/.*s wall, ([0-9]+) cycles\/s.*/\1/p')"
 echo "- whole accelerator / bare mesh simulation speed: $(awk -v a="$accel_rate" -v m="$mesh_rate" 'BEGIN { printf "%.2f", a / m }')"
 echo
+fi
+if want td; then
 echo "## TensorDash: speedup on the RTL against the model"
 for c in td_l4 td_l16; do
   "$root/build/bench/bench_td_speedup_$c"
 done
 echo
+fi
 # The co-simulation runs share one simulator cache under the build tree (built on first use).
 export BRICKYARD_CACHE_DIR="$root/build/bench-sim-cache"
 # cosim_speed STATS.json: the co-simulation speed of a run, next to the bare mesh's (above).
@@ -60,6 +76,7 @@ print(f"- whole run: {s['simulated']['cycles']:,} simulated cycles, {s['host']['
       f"host instructions/s, {s['wall']['simulated_cycles_per_second']:,.0f} simulated cycles/s")
 PY
 }
+if want cosim; then
 echo "## Co-simulation: the default accelerator's RTL in the SoC, 256x256x256 matmul (matmul_long)"
 "$by" sim --config "$root/configs/default.yaml" --quiet --stats "$tmp/cosim.json" \
   "$root/build/sw/default/matmul_long.elf" | tail -n 3 | sed 's/^/    /'
@@ -70,6 +87,8 @@ echo "## Driver kernels on the default accelerator's RTL (bench/driver_kernels.c
   "$root/build/baremetal/default/driver_kernels.elf" | sed 's/^/    /'
 cosim_speed "$tmp/kernels.json"
 echo
+fi
+if want lanes; then
 echo "## Vector PEs at equal peak MACs: the driver's matmul on lanes4 and dense8 (bench/driver_matmul.c)"
 for c in configs/lanes4.yaml testbenches/configs/dense8.yaml; do
   n="$(basename "$c" .yaml)"
@@ -84,6 +103,8 @@ for c in configs/lanes4.yaml testbenches/configs/dense8.yaml; do
     sed 's/^/    /'
 done
 echo
+fi
+if want boveda; then
 echo "## Boveda: footprint of a trained int8 network's tensors, and the memory-bound layer"
 /usr/bin/python3 "$root/bench/boveda/train_int8_net.py" "$tmp/net" | tail -n 2 | sed 's/^/    /'
 "$root/build/bench/bench_boveda_footprint" "$tmp/net"
@@ -95,6 +116,8 @@ echo "- bench_td_accel_td8:"
 echo "- bench_td_accel_default (dense, the same peak MACs):"
 "$root/build/bench/bench_td_accel_default" "$tmp/net"
 echo
+fi
+if want td-area; then
 echo "## TensorDash area: td8 against td8 without TensorDash, with one-row and with 4-row scratchpad words (brickyard synth, whole accelerator)"
 dense() { sed -e "s/^name: td8\$/name: $1/" -e '/tensordash:/,/enabled:/s/enabled: true/enabled: false/' \
   -e "s/rows_per_word: 4/rows_per_word: $2/" "$root/configs/td8.yaml"; }
@@ -117,3 +140,4 @@ for name, key in rows:
     d, w, t = dense[key], dense_w4[key], td[key]
     print(f"| {name} | {d:,} | {w:,} | {t:,} | {100 * (t / d - 1):+.1f}% |")
 PY
+fi
