@@ -8,6 +8,7 @@
 #include BY_MODEL_HEADER
 #include "axi/axi_checker.h"
 #include "axi/axi_verilator.h"
+#include "dma_cycle_loop.h"
 #include "dma_harness.h"
 #include "seed.h"
 
@@ -60,14 +61,10 @@ public:
                   const std::function<bool(Request&)>& next) {
     axi::Rng rng(seed);
     TagPool tags(p_.tagWidth, seed + 1);
-    std::map<uint32_t, Request> outstanding; // by tag
-    std::optional<Request> pending;          // offered on the request port
+    CycleLoop<BY_MODEL> loop(*dut_, bus_, cycle_, mem, chk, corrupt, Direction::Read);
     bool more = true;
-    int gap = 0;
     bool respReady = true;
     RoundResult res;
-    uint64_t start = 0, lastProgress = cycle_;
-    bool started = false;
     std::vector<uint8_t> got(static_cast<size_t>(p_.maxBytes));
     // The response port must hold still while it waits for ready.
     bool prevWaiting = false;
@@ -75,32 +72,17 @@ public:
     bool prevError = false;
     std::vector<uint8_t> prevData;
 
-    while (more || pending || !outstanding.empty()) {
-      if (!pending && more && gap == 0 &&
-          (t.maxOutstanding == 0 || outstanding.size() < t.maxOutstanding)) {
+    while (more || loop.pending || !loop.outstanding.empty()) {
+      if (more && loop.mayOffer(t.maxOutstanding)) {
         Request r;
         more = next(r);
         if (more) {
           r.tag = tags.take();
-          pending = r;
+          loop.pending = r;
           res.expectedBursts += minBursts(r.addr, std::min<uint32_t>(r.len, p_.maxBytes), p_);
         }
       }
-      mem.drive(bus_);
-      if (corrupt)
-        corrupt(bus_);
-      axi::toDut(*dut_, bus_);
-      dut_->req_valid_i = pending.has_value();
-      if (pending) {
-        dut_->req_addr_i = static_cast<uint32_t>(pending->addr);
-        dut_->req_len_i = pending->len;
-        dut_->req_tag_i = pending->tag;
-      }
-      dut_->resp_ready_i = respReady;
-      dut_->clk_i = 0;
-      dut_->eval();
-      axi::fromDut(*dut_, bus_);
-      chk.observe(bus_, cycle_);
+      loop.lowHalf([&] { dut_->resp_ready_i = respReady; });
       res.bytesCounted += dut_->bytes_read_o;
 
       if (prevWaiting) {
@@ -111,17 +93,7 @@ public:
                     got == prevData)
             << "response changed while waiting for resp_ready_i, cycle " << cycle_;
       }
-      if (pending && dut_->req_ready_o) {
-        if (!started)
-          start = cycle_, started = true;
-        pending->acceptCycle = cycle_;
-        outstanding[pending->tag] = *pending;
-        pending.reset();
-        gap = rng.percent(t.gapPercent) ? static_cast<int>(rng.range(1, t.maxGap)) : 0;
-        lastProgress = cycle_;
-      } else if (gap > 0) {
-        --gap;
-      }
+      loop.acceptRequest(rng, t.gapPercent, t.maxGap);
       if (dut_->resp_valid_o) {
         getBytes(dut_->resp_data_o, got);
         prevWaiting = !respReady;
@@ -129,41 +101,19 @@ public:
         prevError = dut_->resp_error_o;
         prevData = got;
         if (respReady) {
-          if (auto it = outstanding.find(dut_->resp_tag_o); it != outstanding.end())
-            res.latencySum += cycle_ - it->second.acceptCycle;
-          checkResponse(outstanding, got);
+          loop.answered(dut_->resp_tag_o, res);
+          checkResponse(loop.outstanding, got);
           tags.give(dut_->resp_tag_o);
-          ++res.requests;
-          res.cycles = cycle_ + 1 - start;
-          lastProgress = cycle_;
         }
       } else {
         prevWaiting = false;
       }
-      mem.tick(bus_);
-      dut_->clk_i = 1;
-      dut_->eval();
-      ++cycle_;
-      respReady = rng.percent(t.respReadyPercent);
-      if (cycle_ - lastProgress > kWatchdogCycles) {
-        ADD_FAILURE() << hangReport(outstanding, mem, chk);
+      if (!loop.highHalf())
         break;
-      }
-      if (::testing::Test::HasFailure())
-        break; // the first mismatch tells the story; do not bury it
+      respReady = rng.percent(t.respReadyPercent);
     }
     // Let the registered byte count of the last response out, then check the engine is idle.
-    for (int i = 0; i < 2; ++i) {
-      mem.drive(bus_);
-      axi::toDut(*dut_, bus_);
-      dut_->req_valid_i = 0;
-      dut_->clk_i = 0;
-      dut_->eval();
-      res.bytesCounted += dut_->bytes_read_o;
-      dut_->clk_i = 1;
-      dut_->eval();
-      ++cycle_;
-    }
+    res.bytesCounted += loop.drain([&] { return dut_->bytes_read_o; });
     EXPECT_FALSE(dut_->busy_o) << "busy_o still high after the last response";
     res.bursts = chk.readBursts();
     return res;
@@ -197,20 +147,6 @@ private:
     EXPECT_EQ(bad, 0u) << "response data for addr 0x" << std::hex << r.addr << std::dec << " len "
                        << r.len << " tag " << tag << " cycle " << cycle_ << ":" << where.str();
     outstanding.erase(it);
-  }
-
-  std::string hangReport(const std::map<uint32_t, Request>& outstanding, const axi::Memory& mem,
-                         const axi::Checker& chk) const {
-    std::ostringstream os;
-    os << "watchdog: no progress for " << kWatchdogCycles << " cycles at cycle " << cycle_ << "; "
-       << outstanding.size() << " requests outstanding (";
-    for (const auto& [tag, r] : outstanding)
-      os << " tag " << tag << "@0x" << std::hex << r.addr << std::dec << "+" << r.len;
-    os << " ); busy_o " << int{dut_->busy_o} << ", req_ready_o " << int{dut_->req_ready_o}
-       << "; memory idle " << mem.idle() << ", " << chk.outstandingReads()
-       << " reads outstanding on the bus\n"
-       << chk.report();
-    return os.str();
   }
 
   hw::DmaParams p_;

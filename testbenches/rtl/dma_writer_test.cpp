@@ -10,6 +10,7 @@
 #include BY_MODEL_HEADER
 #include "axi/axi_checker.h"
 #include "axi/axi_verilator.h"
+#include "dma_cycle_loop.h"
 #include "dma_harness.h"
 #include "seed.h"
 
@@ -67,20 +68,17 @@ public:
                   const Traffic& t, uint64_t seed, const std::function<bool(Request&)>& next) {
     axi::Rng rng(seed);
     TagPool tags(p_.tagWidth, seed + 1);
-    std::map<uint32_t, Request> outstanding;
-    std::optional<Request> pending;
+    CycleLoop<BY_MODEL> loop(*dut_, bus_, cycle_, mem, chk, corrupt, Direction::Write);
     bool more = true;
-    int gap = 0;
     bool doneReady = true;
     RoundResult res;
-    uint64_t start = 0, lastProgress = cycle_;
-    bool started = false;
+    // The completion port must hold still while it waits for ready.
     bool prevWaiting = false;
     uint32_t prevTag = 0;
     bool prevError = false;
 
     std::optional<Request> candidate; // the next request, waiting for overlaps to clear
-    while (more || candidate || pending || !outstanding.empty()) {
+    while (more || candidate || loop.pending || !loop.outstanding.empty()) {
       if (!candidate && more) {
         Request r;
         more = next(r);
@@ -89,9 +87,8 @@ public:
       }
       // A request is offered only when it overlaps none in flight (their order on the bus is
       // free, so overlapping bytes would have no defined final value).
-      bool clear = candidate && !pending && gap == 0 &&
-                   (t.maxOutstanding == 0 || outstanding.size() < t.maxOutstanding);
-      for (auto it = outstanding.begin(); clear && it != outstanding.end(); ++it)
+      bool clear = candidate && loop.mayOffer(t.maxOutstanding);
+      for (auto it = loop.outstanding.begin(); clear && it != loop.outstanding.end(); ++it)
         clear = !overlaps(*candidate, it->second);
       if (clear) {
         Request r = *candidate;
@@ -103,24 +100,13 @@ public:
             image[r.addr + k - kMemBase] = r.data[k];
         res.expectedBursts += minBursts(r.addr, len, p_);
         res.bytes += len;
-        pending = r;
+        loop.pending = r;
       }
-      mem.drive(bus_);
-      if (corrupt)
-        corrupt(bus_);
-      axi::toDut(*dut_, bus_);
-      dut_->req_valid_i = pending.has_value();
-      if (pending) {
-        dut_->req_addr_i = static_cast<uint32_t>(pending->addr);
-        dut_->req_len_i = pending->len;
-        dut_->req_tag_i = pending->tag;
-        putBytes(dut_->req_data_i, pending->data);
-      }
-      dut_->done_ready_i = doneReady;
-      dut_->clk_i = 0;
-      dut_->eval();
-      axi::fromDut(*dut_, bus_);
-      chk.observe(bus_, cycle_);
+      loop.lowHalf([&] {
+        if (loop.pending)
+          putBytes(dut_->req_data_i, loop.pending->data);
+        dut_->done_ready_i = doneReady;
+      });
       res.bytesCounted += dut_->bytes_written_o;
 
       if (prevWaiting) {
@@ -128,56 +114,24 @@ public:
                     dut_->done_error_o == prevError)
             << "completion dropped or changed while waiting for done_ready_i, cycle " << cycle_;
       }
-      if (pending && dut_->req_ready_o) {
-        if (!started)
-          start = cycle_, started = true;
-        pending->acceptCycle = cycle_;
-        outstanding[pending->tag] = *pending;
-        pending.reset();
-        gap = rng.percent(t.gapPercent) ? static_cast<int>(rng.range(1, t.maxGap)) : 0;
-        lastProgress = cycle_;
-      } else if (gap > 0) {
-        --gap;
-      }
+      loop.acceptRequest(rng, t.gapPercent, t.maxGap);
       prevWaiting = dut_->done_valid_o && !doneReady;
       prevTag = dut_->done_tag_o;
       prevError = dut_->done_error_o;
       if (dut_->done_valid_o && doneReady) {
-        if (auto it = outstanding.find(dut_->done_tag_o); it != outstanding.end())
-          res.latencySum += cycle_ - it->second.acceptCycle;
-        checkCompletion(outstanding, mem, image);
+        loop.answered(dut_->done_tag_o, res);
+        checkCompletion(loop.outstanding, mem, image);
         tags.give(dut_->done_tag_o);
-        ++res.requests;
-        res.cycles = cycle_ + 1 - start;
-        lastProgress = cycle_;
         if (res.requests % 256 == 0) { // every byte not being written must already match
-          EXPECT_TRUE(sameImage(mem, image, outstanding, pending))
+          EXPECT_TRUE(sameImage(mem, image, loop.outstanding, loop.pending))
               << "memory image, cycle " << cycle_;
         }
       }
-      mem.tick(bus_);
-      dut_->clk_i = 1;
-      dut_->eval();
-      ++cycle_;
-      doneReady = rng.percent(t.doneReadyPercent);
-      if (cycle_ - lastProgress > kWatchdogCycles) {
-        ADD_FAILURE() << hangReport(outstanding, mem, chk);
+      if (!loop.highHalf())
         break;
-      }
-      if (::testing::Test::HasFailure())
-        break; // the first mismatch tells the story; do not bury it
+      doneReady = rng.percent(t.doneReadyPercent);
     }
-    for (int i = 0; i < 2; ++i) {
-      mem.drive(bus_);
-      axi::toDut(*dut_, bus_);
-      dut_->req_valid_i = 0;
-      dut_->clk_i = 0;
-      dut_->eval();
-      res.bytesCounted += dut_->bytes_written_o;
-      dut_->clk_i = 1;
-      dut_->eval();
-      ++cycle_;
-    }
+    res.bytesCounted += loop.drain([&] { return dut_->bytes_written_o; });
     EXPECT_FALSE(dut_->busy_o) << "busy_o still high after the last completion";
     EXPECT_TRUE(sameImage(mem, image, {}, {})) << "memory image at the end";
     res.bursts = chk.writeBursts();
@@ -237,20 +191,6 @@ private:
                        << " len " << r.len << " tag " << tag << " cycle " << cycle_ << ":"
                        << where.str();
     outstanding.erase(it);
-  }
-
-  std::string hangReport(const std::map<uint32_t, Request>& outstanding, const axi::Memory& mem,
-                         const axi::Checker& chk) const {
-    std::ostringstream os;
-    os << "watchdog: no progress for " << kWatchdogCycles << " cycles at cycle " << cycle_ << "; "
-       << outstanding.size() << " requests outstanding (";
-    for (const auto& [tag, r] : outstanding)
-      os << " tag " << tag << "@0x" << std::hex << r.addr << std::dec << "+" << r.len;
-    os << " ); busy_o " << int{dut_->busy_o} << ", req_ready_o " << int{dut_->req_ready_o}
-       << "; memory idle " << mem.idle() << ", " << chk.outstandingWrites()
-       << " writes outstanding on the bus\n"
-       << chk.report();
-    return os.str();
   }
 
   hw::DmaParams p_;
