@@ -43,6 +43,7 @@ Synthesis synthesizeWhole(const GeneratedOutput& out, const std::string& top, bo
   script += "tee -q -o " + (reports / "yosys_srams.txt").string() +
             " dump -m */t:" + hw::names::kSramSp + " */t:" + hw::names::kSramDp + "\n";
   script += "tee -q -o " + (reports / "yosys_stat.json").string() + " stat -json\n";
+  script += "tee -q -o " + (reports / "yosys_stat.txt").string() + " stat\n";
   emit::writeFileAtomically(reports / "synth.ys", script);
 
   const auto start = std::chrono::steady_clock::now();
@@ -129,7 +130,9 @@ int runSynth(const std::vector<std::string>& args) {
     PerModuleOptions options;
     options.top = top;
     options.sramMacros = memories == "macro";
-    options.cache = (cacheDir.empty() ? rtlmodel::defaultCacheDir() : fs::path(cacheDir)) / "synth";
+    // Absolute: Yosys runs in the cache's staging directories.
+    options.cache = fs::absolute(
+        (cacheDir.empty() ? rtlmodel::defaultCacheDir() : fs::path(cacheDir)) / "synth");
     options.reports = reports;
     options.jobs = jobs;
     modules = synthesizePerModule(out, options);
