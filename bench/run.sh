@@ -2,7 +2,7 @@
 # Runs the benchmarks and prints the Markdown recorded in docs/BENCHMARKS.md.
 # Usage: bench/run.sh [SECTION...]   (from the repository root; builds what it needs)
 # Sections (all by default): gen verilator td cosim lanes boveda (Boveda and TensorDash on a
-# trained network) td-area. The co-simulation speed ratios need the bare mesh's speed, so
+# trained network) td-area synth. The co-simulation speed ratios need the bare mesh's speed, so
 # `cosim` measures it too when `verilator` is off.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,7 +12,7 @@ cmake --build "$root/build" --target benchmarks -j 2 >/dev/null
 by="$root/build/bin/brickyard"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-sections="${*:-gen verilator td cosim lanes boveda td-area}"
+sections="${*:-gen verilator td cosim lanes boveda td-area synth}"
 want() { [[ " $sections " == *" $1 "* ]]; }
 
 if want gen; then
@@ -140,4 +140,30 @@ for name, key in rows:
     d, w, t = dense[key], dense_w4[key], td[key]
     print(f"| {name} | {d:,} | {w:,} | {t:,} | {100 * (t / d - 1):+.1f}% |")
 PY
+fi
+if want synth; then
+echo "## Synthesis per module against the whole-design run (brickyard synth, -j 2)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# A config that differs from default only in its soc section (the same RTL).
+sed 's/latency_cycles: 100/latency_cycles: 37/' "$root/configs/default.yaml" >"$tmp/default_soc.yaml"
+ms() { local start; start=$(date +%s%N); "$@" >/dev/null; echo $(( ($(date +%s%N) - start) / 1000000 )); }
+design() { /usr/bin/python3 - "$1/reports/synth.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["design"]
+print(f"{d['cells']:,} cells, {d['transistors']:,} transistors")
+PY
+}
+for c in "$root/configs/tiny.yaml" "$root/testbenches/configs/td_l4.yaml" "$root/configs/default.yaml"; do
+  n="$(basename "$c" .yaml)"
+  "$by" gen "$c" -o "$tmp/syn-$n" --quiet
+  "$by" gen "$c" -o "$tmp/syn-$n-whole" --quiet
+  whole=$(ms "$by" synth "$tmp/syn-$n-whole" --whole)
+  cold=$(ms "$by" synth "$tmp/syn-$n" --cache-dir "$tmp/synth-cache-$n")
+  echo "- $n: whole $((whole / 1000)) s ($(design "$tmp/syn-$n-whole")); per module, empty cache $((cold / 1000)) s ($(design "$tmp/syn-$n"))"
+done
+again=$(ms "$by" synth "$tmp/syn-default" --cache-dir "$tmp/synth-cache-default")
+"$by" gen "$tmp/default_soc.yaml" -o "$tmp/syn-default_soc" --quiet
+soc=$(ms "$by" synth "$tmp/syn-default_soc" --cache-dir "$tmp/synth-cache-default")
+echo "- default again: ${again} ms; default with another soc section: ${soc} ms"
+echo
 fi

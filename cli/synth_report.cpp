@@ -52,6 +52,16 @@ std::string readableModuleName(const std::string& name) {
   return params.empty() ? base : base + " (" + params + ")";
 }
 
+json parseYosysStat(std::istream& in) {
+  std::string line, text;
+  while (std::getline(in, line)) {
+    size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || std::string("\"{}[]").find(line[first]) != std::string::npos)
+      text += line + "\n";
+  }
+  return json::parse(text);
+}
+
 long long cellTransistors(const std::string& type) {
   // Static CMOS transistor counts of Yosys' internal gate cells (the same costs as Yosys'
   // `stat -tech cmos`), extended with flip-flops, which Yosys leaves unpriced: a master-slave
@@ -252,6 +262,21 @@ std::string synthReportText(const ordered_json& report) {
      << " transistors (estimate: " << report.at("design").at("logic_transistors").get<long long>()
      << " logic, " << report.at("design").at("sram_transistors").get<long long>()
      << " SRAM macros)\n";
+  if (report.contains("synthesis")) {
+    const auto& s = report.at("synthesis");
+    const double seconds = report.value("yosys_seconds", 0.0);
+    if (s.at("flow") == "per-module")
+      std::snprintf(line, sizeof line,
+                    "synthesis: per module, %lld modules (%lld from the cache, %lld synthesized, "
+                    "%lld at a time) in %.1f s\n",
+                    s.at("modules").get<long long>(), s.at("cached").get<long long>(),
+                    s.at("synthesized").get<long long>(), s.at("parallel").get<long long>(),
+                    seconds);
+    else
+      std::snprintf(line, sizeof line, "synthesis: the whole design in one Yosys run, %.1f s\n",
+                    seconds);
+    os << line;
+  }
   return os.str();
 }
 

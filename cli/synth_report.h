@@ -13,6 +13,10 @@ namespace by::cli {
 /// "base (P=5)", and plain names without their leading backslash.
 std::string readableModuleName(const std::string& yosysName);
 
+/// The JSON document of Yosys `stat -json` output. Yosys 0.23 interleaves its "design
+/// hierarchy" listing into it; only the lines that belong to the JSON are kept.
+nlohmann::json parseYosysStat(std::istream& in);
+
 /// Estimated transistors of one Yosys gate-level cell type; -1 when not modelled.
 long long cellTransistors(const std::string& type);
 

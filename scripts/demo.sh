@@ -4,8 +4,8 @@
 # program on the SystemC SoC with the config's Verilated RTL (built on first use and cached in
 # ~/.cache/brickyard), checking every output bit against the compiler's int8 reference and
 # printing the per-layer table; finally a bare-metal driver program (tiled matmul). Synthesis
-# of the 16x16 default takes about 11 minutes: the demo synthesises the 4x4 tiny config
-# instead (`brickyard synth out/demo-default` does the default).
+# of the 16x16 default takes one to two minutes the first time (then it is cached): the demo
+# synthesises the 4x4 tiny config instead (`brickyard synth out/demo-default` does the default).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 name=default

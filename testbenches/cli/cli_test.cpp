@@ -65,6 +65,8 @@ TEST(Cli, BadCommandLinesAreRejectedWithExit2) {
   EXPECT_EQ(runBrickyard({"gen", "--bogus", config("tiny"), "-o", "x"}).status, 2);
   EXPECT_EQ(runBrickyard({"lint", BY_SOURCE_DIR}).status, 2); // not a gen output
   EXPECT_EQ(runBrickyard({"synth", "/nonexistent"}).status, 2);
+  EXPECT_EQ(runBrickyard({"synth", "/nonexistent", "-j", "0"}).status, 2);
+  EXPECT_EQ(runBrickyard({"synth", "/nonexistent", "-j", "two"}).status, 2);
   EXPECT_EQ(runBrickyard({"doc", "nothing"}).status, 2);
 }
 

@@ -30,11 +30,26 @@ vlog::Module TransposerGenerator::build() const {
   vlog::Body& b = m.body();
   b.logicArray("col_q", Type::bits("Dim*Width"), "2*Dim", "word buf*Dim + k holds column k",
                "mem2reg");
+  // Every element written under its own row compare, with constant word and bit indices.
+  // Written as col_q[(wr_buf_i ? Dim : 0) + k][wr_row_i*Width +: Width], a variable word times
+  // a variable part-select, Yosys elaborated a decision tree over every (word, offset) pair: at
+  // Dim 16, 440 s of the default's 645 s of synthesis and 27,012 cells instead of 12,208
+  // (issue 17; the two forms are proven equivalent with Yosys equiv_* at Dim 4 and 8).
   vlog::SeqItem& q = b.clocked();
   q.clocked.ifElse("wr_valid_i", [](vlog::Stmts& s) {
     s.forLoop("k", "Dim", [](vlog::Stmts& t) {
-      t.line("col_q[(wr_buf_i ? Dim : 0) + k][wr_row_i*Width +: Width] <=");
-      t.line("    wr_data_i[k*Width +: Width];");
+      t.forLoop("r", "Dim", [](vlog::Stmts& u) {
+        u.ifElse("32'(wr_row_i) == r", [](vlog::Stmts& v) {
+          v.ifElse(
+              "wr_buf_i",
+              [](vlog::Stmts& w) {
+                w.line("col_q[Dim + k][r*Width +: Width] <= wr_data_i[k*Width +: Width];");
+              },
+              [](vlog::Stmts& w) {
+                w.line("col_q[k][r*Width +: Width] <= wr_data_i[k*Width +: Width];");
+              });
+        });
+      });
     });
   });
   b.assign("rd_data_o", "col_q[(rd_buf_i ? Dim : 0) + 32'(rd_col_i)]");
