@@ -28,31 +28,36 @@ vlog::Module TransposerGenerator::build() const {
   m.input("rd_col_i", Type::bits("IndexWidth"));
   m.output("rd_data_o", Type::bits("Dim*Width"), "element i = row i of the column");
   vlog::Body& b = m.body();
-  b.logicArray("col_q", Type::bits("Dim*Width"), "2*Dim", "word buf*Dim + k holds column k",
-               "mem2reg");
-  // Every element written under its own row compare, with constant word and bit indices.
-  // Written as col_q[(wr_buf_i ? Dim : 0) + k][wr_row_i*Width +: Width], a variable word times
-  // a variable part-select, Yosys elaborated a decision tree over every (word, offset) pair: at
-  // Dim 16, 440 s of the default's 645 s of synthesis and 27,012 cells instead of 12,208
-  // (issue 17; the two forms are proven equivalent with Yosys equiv_* at Dim 4 and 8).
-  vlog::SeqItem& q = b.clocked();
+  b.logicArray("col", Type::bits("Dim*Width"), "2*Dim", "word buf*Dim + k is column k of buf");
+  // Each column is a register of its own, written element by element under a row compare with
+  // constant bit indices. Written as col_q[(wr_buf_i ? Dim : 0) + k][wr_row_i*Width +: Width],
+  // a variable word times a variable part-select, Yosys elaborated a decision tree over every
+  // (word, offset) pair: at Dim 16, 440 s of the default's 645 s of synthesis and 27,012 cells
+  // instead of 12,208 (issue 17; the forms are proven equivalent with Yosys equiv_* at Dim 4
+  // and 8). One generate block per column keeps the row loop the only procedural loop, which
+  // Verilator unrolls at any Dim (a column loop around it is Dim^2 delayed array writes, more
+  // than Verilator unrolls at Dim 32).
+  vlog::Body& col = b.genFor("k", "Dim", "gen_col");
+  col.logic("buf0_q", Type::bits("Dim*Width"), "column k of buffer 0");
+  col.logic("buf1_q", Type::bits("Dim*Width"), "column k of buffer 1");
+  vlog::SeqItem& q = col.clocked();
   q.clocked.ifElse("wr_valid_i", [](vlog::Stmts& s) {
-    s.forLoop("k", "Dim", [](vlog::Stmts& t) {
-      t.forLoop("r", "Dim", [](vlog::Stmts& u) {
-        u.ifElse("32'(wr_row_i) == r", [](vlog::Stmts& v) {
-          v.ifElse(
-              "wr_buf_i",
-              [](vlog::Stmts& w) {
-                w.line("col_q[Dim + k][r*Width +: Width] <= wr_data_i[k*Width +: Width];");
-              },
-              [](vlog::Stmts& w) {
-                w.line("col_q[k][r*Width +: Width] <= wr_data_i[k*Width +: Width];");
-              });
-        });
+    s.forLoop("r", "Dim", [](vlog::Stmts& t) {
+      t.ifElse("32'(wr_row_i) == r", [](vlog::Stmts& u) {
+        u.ifElse(
+            "wr_buf_i",
+            [](vlog::Stmts& v) {
+              v.line("buf1_q[r*Width +: Width] <= wr_data_i[k*Width +: Width];");
+            },
+            [](vlog::Stmts& v) {
+              v.line("buf0_q[r*Width +: Width] <= wr_data_i[k*Width +: Width];");
+            });
       });
     });
   });
-  b.assign("rd_data_o", "col_q[(rd_buf_i ? Dim : 0) + 32'(rd_col_i)]");
+  col.assign("col[k]", "buf0_q");
+  col.assign("col[Dim + k]", "buf1_q");
+  b.assign("rd_data_o", "col[(rd_buf_i ? Dim : 0) + 32'(rd_col_i)]");
   return m;
 }
 
