@@ -14,13 +14,15 @@ struct ToolRun {
   int status = 0;
   int warnings = 0;
   int errors = 0;
-  std::string output;
+  std::string output; // everything the tool printed (kept in reports/lint.txt)
+  std::string shown;  // what the terminal gets: the output less the notes that are no finding
 };
 
 // Verilator prints one "%Warning-KIND:" or "%Error:" line per message (plus context lines).
 void countVerilator(ToolRun& r) {
   std::istringstream lines(r.output);
   std::string l;
+  r.shown = r.output;
   while (std::getline(lines, l)) {
     if (l.rfind("%Warning", 0) == 0)
       ++r.warnings;
@@ -39,6 +41,7 @@ void countIcarus(ToolRun& r) {
   while (std::getline(lines, l)) {
     if (l.find("Case unique/unique0 qualities are ignored") != std::string::npos)
       continue;
+    r.shown += l + "\n";
     if (l.find("error") != std::string::npos || l.find("I give up") != std::string::npos)
       ++r.errors;
     else if (!l.empty())
@@ -88,8 +91,8 @@ int runLint(const std::vector<std::string>& args) {
     report += "== " + r->name + " (exit " + std::to_string(r->status) + ", " +
               std::to_string(r->warnings) + " warnings, " + std::to_string(r->errors) +
               " errors)\n" + r->output + "\n";
-    if (!r->output.empty())
-      std::fputs(r->output.c_str(), stderr);
+    if (!r->shown.empty())
+      std::fputs(r->shown.c_str(), stderr);
   }
   emit::writeFileAtomically(out.dir / "reports" / "lint.txt", report);
   const int total = verilator.warnings + verilator.errors + icarus.warnings + icarus.errors;

@@ -48,6 +48,14 @@ void declareParams(vlog::Module& m, const DmaParams& p) {
           "bytes per request, a power of two >= DataWidth/8");
 }
 
+void clientParams(vlog::Module& m, const AccelParams& p, const std::string& dataDoc) {
+  m.param("TagBits", std::to_string(p.dmaTagBits), "DMA request tag");
+  m.param("LenBits", std::to_string(config::log2Exact(p.maxBytes) + 1),
+          "DMA request length in bytes");
+  m.param("DmaDataWidth", std::to_string(p.maxBytes * 8), dataDoc);
+  m.param("AddrBits", "32", "DRAM byte address");
+}
+
 void declareLocalParams(vlog::Body& b) {
   b.localParam("BeatBytes", "DataWidth / 8", "bytes per beat");
   b.localParam("OffsetW", "$clog2(BeatBytes)", "byte offset within a beat");

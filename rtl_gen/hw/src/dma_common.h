@@ -14,6 +14,10 @@ namespace by::hw::dma {
 /// Module parameters: AddrWidth, DataWidth, IdWidth, TagWidth, MaxInflight, MaxBurst, MaxBytes.
 void declareParams(vlog::Module& m, const DmaParams& p);
 
+/// The parameters of a DMA client (the load and store controllers): TagBits, LenBits,
+/// DmaDataWidth (documented as `dataDoc`) and AddrBits.
+void clientParams(vlog::Module& m, const AccelParams& p, const std::string& dataDoc);
+
 /// Port width of a request length (1..MaxBytes bytes), as a parameter expression.
 inline constexpr const char* kLenPortWidth = "$clog2(MaxBytes+1)";
 

@@ -105,14 +105,7 @@ vlog::Module ExecuteControllerGenerator::build() const {
 
 void ExecuteControllerGenerator::ports(vlog::Module& m) const {
   const AccelParams& p = p_;
-  m.param("IdBits", num(p.rsIdBits), "reservation-station id");
-  m.param("PayloadWidth", num(opPayloadWidth(p)), "operation payload slot");
-  m.param("SpRowBits", num(p.spRowBits), "scratchpad row address");
-  m.param("AccRowBits", num(p.accRowBits), "accumulator row address");
-  m.param("Dim", num(p.dim));
-  m.param("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
-  m.param("ElemWidth", num(p.iw), "bits of elem_t");
-  m.param("AccWidth", num(p.aw), "bits of acc_t");
+  optable::params(m, p);
   m.param("MacBits", num(macCountBits(p)), "MAC slots of a beat");
   if (td_)
     m.param("SpWordRows", num(p.spWordRows), "scratchpad rows per SRAM word");

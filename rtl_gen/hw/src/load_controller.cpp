@@ -8,6 +8,7 @@
 // every block has been written.
 #include "load_controller.h"
 
+#include "dma_common.h"
 #include "op_layouts.h"
 #include "op_table.h"
 #include "search.h"
@@ -66,19 +67,9 @@ vlog::Module LoadControllerGenerator::build() const {
 // Module parameters (the widths of the ports) and the ports.
 void LoadControllerGenerator::ports(vlog::Module& m) const {
   const AccelParams& p = p_;
-  m.param("IdBits", num(p.rsIdBits), "reservation-station id");
-  m.param("PayloadWidth", num(opPayloadWidth(p)), "operation payload slot");
-  m.param("TagBits", num(p.dmaTagBits), "DMA request tag");
-  m.param("LenBits", num(config::log2Exact(p.maxBytes) + 1), "DMA request length in bytes");
-  m.param("DmaDataWidth", num(p.maxBytes * 8), "DMA response: max_bytes bytes");
-  m.param("AddrBits", "32", "DRAM byte address");
+  optable::params(m, p);
+  dma::clientParams(m, p, "DMA response: max_bytes bytes");
   m.param("ChannelBits", "2", "the funct an error reports: MVIN, MVIN2, MVIN3, DECOMPRESS");
-  m.param("SpRowBits", num(p.spRowBits), "scratchpad row address");
-  m.param("AccRowBits", num(p.accRowBits), "accumulator row address");
-  m.param("Dim", num(p.dim));
-  m.param("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
-  m.param("ElemWidth", num(p.iw), "bits of elem_t");
-  m.param("AccWidth", num(p.aw), "bits of acc_t");
   m.clockAndReset();
   optable::ports(m);
   m.portGroup("DMA reads.");

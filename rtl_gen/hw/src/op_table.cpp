@@ -1,11 +1,23 @@
 #include "op_table.h"
 
+#include "op_layouts.h"
 #include "search.h"
 #include "text_util.h"
 
 namespace by::hw::optable {
 
 using vlog::Type;
+
+void params(vlog::Module& m, const AccelParams& p) {
+  m.param("IdBits", num(p.rsIdBits), "reservation-station id");
+  m.param("PayloadWidth", num(opPayloadWidth(p)), "operation payload slot");
+  m.param("SpRowBits", num(p.spRowBits), "scratchpad row address");
+  m.param("AccRowBits", num(p.accRowBits), "accumulator row address");
+  m.param("Dim", num(p.dim));
+  m.param("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
+  m.param("ElemWidth", num(p.iw), "bits of elem_t");
+  m.param("AccWidth", num(p.aw), "bits of acc_t");
+}
 
 void ports(vlog::Module& m) {
   m.portGroup("Operations from the reservation station, and their completions.");

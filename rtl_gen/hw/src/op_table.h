@@ -13,6 +13,7 @@
 //                          done_valid_o / done_id_o and released the same cycle
 #pragma once
 
+#include "hw/accel_params.h"
 #include "state_regs.h"
 #include "vlog/ir.h"
 
@@ -21,6 +22,10 @@
 namespace by::hw::optable {
 
 inline constexpr int kSlots = 4;
+
+/// The module parameters every controller shares: IdBits and PayloadWidth (the table's ports),
+/// then the memories' widths (SpRowBits, AccRowBits, Dim, SpElems, ElemWidth, AccWidth).
+void params(vlog::Module& m, const AccelParams& p);
 
 /// The port group of operations from the reservation station and their completions
 /// (op_valid_i, op_ready_o, op_id_i, op_payload_i, done_valid_o, done_id_o), sized by the

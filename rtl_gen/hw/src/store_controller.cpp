@@ -7,6 +7,7 @@
 // flight; an operation completes (op_table.h) when all of its writes are acknowledged.
 #include "store_controller.h"
 
+#include "dma_common.h"
 #include "encodings.h"
 #include "op_layouts.h"
 #include "op_table.h"
@@ -62,18 +63,8 @@ vlog::Module StoreControllerGenerator::build() const {
 
 void StoreControllerGenerator::ports(vlog::Module& m) const {
   const AccelParams& p = p_;
-  m.param("IdBits", num(p.rsIdBits), "reservation-station id");
-  m.param("PayloadWidth", num(opPayloadWidth(p)), "operation payload slot");
-  m.param("TagBits", num(p.dmaTagBits), "DMA request tag");
-  m.param("LenBits", num(config::log2Exact(p.maxBytes) + 1), "DMA request length in bytes");
-  m.param("DmaDataWidth", num(p.maxBytes * 8), "DMA write data: max_bytes bytes");
-  m.param("AddrBits", "32", "DRAM byte address");
-  m.param("SpRowBits", num(p.spRowBits), "scratchpad row address");
-  m.param("AccRowBits", num(p.accRowBits), "accumulator row address");
-  m.param("Dim", num(p.dim));
-  m.param("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
-  m.param("ElemWidth", num(p.iw), "bits of elem_t");
-  m.param("AccWidth", num(p.aw), "bits of acc_t");
+  optable::params(m, p);
+  dma::clientParams(m, p, "DMA write data: max_bytes bytes");
   m.clockAndReset();
   optable::ports(m);
   m.portGroup("Scratchpad and accumulator read clients.");
