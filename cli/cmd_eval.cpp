@@ -15,6 +15,7 @@
 #include "config/loader.h"
 #include "config/schema.h"
 #include "config_arg.h"
+#include "emit/generate.h"
 #include "emit/output_dir.h"
 #include "eval/energy.h"
 #include "eval/report.h"
@@ -86,8 +87,8 @@ nlohmann::json readJson(const fs::path& p) {
 class Evaluator {
 public:
   Evaluator(const Inputs& in, const std::vector<config::Config>& configs,
-            const std::vector<std::string>& hashes, const std::vector<std::string>& sources)
-      : in_(in), configs_(configs), hashes_(hashes), sources_(sources) {}
+            const std::vector<std::string>& hardware, const std::vector<std::string>& sources)
+      : in_(in), configs_(configs), hardware_(hardware), sources_(sources) {}
 
   void execute(Job& job) const {
     const auto start = Clock::now();
@@ -101,8 +102,8 @@ public:
 private:
   const Inputs& in_;
   const std::vector<config::Config>& configs_;
-  const std::vector<std::string>& hashes_;
-  const std::vector<std::string>& sources_; // the config files
+  const std::vector<std::string>& hardware_; // hash of each config's generated files
+  const std::vector<std::string>& sources_;  // the config files
 
   fs::path scratch(const std::string& name) const {
     const fs::path d = in_.root / "eval" / "tmp" / (name + "-" + std::to_string(getpid()));
@@ -131,7 +132,7 @@ private:
     for (const std::string& r : compiler::statRegisters())
       counters += r + ",";
     std::string key = std::string(kCacheFormat) + "|" + compiler::toolVersion() + "|" +
-                      hashes_[job.config] + "|" + in_.modelHash + "|" + in_.inputHash + "|" +
+                      hardware_[job.config] + "|" + in_.modelHash + "|" + in_.inputHash + "|" +
                       in_.accelModel + "|" + in_.hal + "|" + counters +
                       (job.kind == Job::Baseline ? "|baseline" : "");
     for (const std::string& a : in_.calibArgs)
@@ -179,7 +180,7 @@ private:
   void area(Job& job) const {
     const config::Config& c = configs_[job.config];
     const std::string key =
-        std::string(kCacheFormat) + "|" + compiler::toolVersion() + "|" + hashes_[job.config];
+        std::string(kCacheFormat) + "|" + compiler::toolVersion() + "|" + hardware_[job.config];
     const fs::path entry =
         in_.root / "eval" / "area" / (c.name + "-" + compiler::hashHex(key) + ".json");
     if (fs::exists(entry)) {
@@ -416,7 +417,7 @@ int runEval(const std::vector<std::string>& args) {
 
   // Everything is checked before anything runs: configs, model, input, output.
   std::vector<config::Config> configs;
-  std::vector<std::string> hashes, sources;
+  std::vector<std::string> hashes, hardware, sources;
   for (const std::string& item : splitList(configsText)) {
     const std::string path = resolveConfigArg(item);
     configs.push_back(config::loadConfigFile(path)); // ConfigError: FILE:LINE:COL, exit 2
@@ -428,6 +429,12 @@ int runEval(const std::vector<std::string>& args) {
                        std::to_string(configs.back().types.inputWidth) +
                        "-bit inputs; the compiler quantizes to int8");
     hashes.push_back(config::configHash(configs.back()));
+    // What the hardware is, beyond the config: the generated RTL and headers (a generator
+    // change invalidates the cached runs and areas of every config it touches).
+    std::string generated;
+    for (const emit::OutputFile& f : emit::renderOutputs(configs.back()))
+      generated += f.path + "\n" + f.text;
+    hardware.push_back(compiler::hashHex(generated));
     sources.push_back(fs::absolute(path).string());
   }
   in.model = fs::absolute(model).string();
@@ -483,7 +490,7 @@ int runEval(const std::vector<std::string>& args) {
   if (!quiet)
     std::fprintf(stderr, "brickyard eval: %s on %zu configs (%s model): %zu jobs, %d at a time\n",
                  model.c_str(), configs.size(), accelModel.c_str(), jobs.size(), parallel);
-  const Evaluator ev(in, configs, hashes, sources);
+  const Evaluator ev(in, configs, hardware, sources);
   const auto start = Clock::now();
   runJobs(jobs, ev, configs, parallel, quiet);
 
