@@ -21,9 +21,9 @@
 #include "eval/report.h"
 #include "process/process.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
