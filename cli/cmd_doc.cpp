@@ -1,5 +1,6 @@
 #include "command.h"
 #include "config/schema.h"
+#include "eval/energy.h"
 #include "hw/isa.h"
 #include "soc/layout.h"
 
@@ -13,8 +14,9 @@ int runDoc(const std::vector<std::string>& args) {
               "Prints reference documentation generated from the code. Topics:\n"
               "  config   the configuration keys (the reference section of docs/config.md)\n"
               "  isa      command encodings, registers, errors, events (docs/isa.md)\n"
-              "  soc      the SoC memory map (docs/soc.md)");
-  p.positional("TOPIC", "config, isa or soc", &topic);
+              "  soc      the SoC memory map (docs/soc.md)\n"
+              "  energy   the energy table of brickyard eval (docs/evaluation.md)");
+  p.positional("TOPIC", "config, isa, soc or energy", &topic);
   if (!p.parse(args))
     return kExitOk;
   if (topic == "config") {
@@ -32,7 +34,11 @@ int runDoc(const std::vector<std::string>& args) {
     std::fputs(soc::memoryMapMarkdown(soc::MemoryMap(soc)).c_str(), stdout);
     return kExitOk;
   }
-  throw UsageError("unknown topic '" + topic + "'; topics: config, isa, soc");
+  if (topic == "energy") {
+    std::fputs(eval::energyTableMarkdown().c_str(), stdout);
+    return kExitOk;
+  }
+  throw UsageError("unknown topic '" + topic + "'; topics: config, isa, soc, energy");
 }
 
 } // namespace by::cli

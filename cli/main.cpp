@@ -20,6 +20,7 @@ int runDoc(const std::vector<std::string>& args);
 int runSim(const std::vector<std::string>& args);
 int runCompile(const std::vector<std::string>& args);
 int runRun(const std::vector<std::string>& args);
+int runEval(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
@@ -29,6 +30,7 @@ const std::vector<Command>& commands() {
       {"sim", "run a bare-metal RISC-V program on the SystemC SoC", runSim},
       {"compile", "compile an ONNX model into a bare-metal program for a config", runCompile},
       {"run", "compile, run on the SoC and check an ONNX model against its reference", runRun},
+      {"eval", "run a model on several configs: cycles, traffic, energy, area, plots", runEval},
       {"doc", "print generated reference documentation (config keys)", runDoc},
   };
   return table;

@@ -7,8 +7,8 @@
 #   models          1  golden, functional, TensorDash and Boveda reference models
 #   rtl_gen         1  the Verilog IR, the block generators, the emission of RTL and headers
 #   systemc_models  2  the SoC, the AXI runtime, the RTL accelerator model
-#   compiler_backend, driver
-#                   3  the compiler, the driver's host build
+#   compiler_backend, driver, evaluation
+#                   3  the compiler, the driver's host build, the evaluation report and energy table
 #   cli             4  the brickyard command
 #   testbenches, bench   tests and benchmarks: may link anything, nothing else may link them
 #
@@ -19,7 +19,7 @@
 # set_target_properties(<target> PROPERTIES BY_LAYER <folder>) places a target explicitly.
 
 set(BY_LAYER_RANKS
-    spec=0 models=1 rtl_gen=1 systemc_models=2 compiler_backend=3 driver=3 cli=4)
+    spec=0 models=1 rtl_gen=1 systemc_models=2 compiler_backend=3 driver=3 evaluation=3 cli=4)
 set(BY_LAYER_TEST_FOLDERS testbenches bench)
 
 # The top-level folder of a target (empty for the root or outside the tree), or its BY_LAYER

@@ -19,4 +19,5 @@ PY
 replace "$root/docs/config.md" config
 replace "$root/docs/isa.md" isa
 replace "$root/docs/soc.md" soc
+replace "$root/docs/evaluation.md" energy
 echo "docs updated"

@@ -1,6 +1,7 @@
 // Documentation generated from the code must match the committed docs (refresh them with
 // scripts/update-docs.sh): a key added to the schema and not documented fails here.
 #include "config/schema.h"
+#include "eval/energy.h"
 #include "hw/isa.h"
 
 #include <fstream>
@@ -36,4 +37,9 @@ TEST(Docs, IsaReferenceMatchesTheTable) {
   const std::string doc = generatedSection("docs/isa.md", "isa");
   EXPECT_EQ(doc, by::hw::isa::referenceMarkdown())
       << "docs/isa.md is out of date: run scripts/update-docs.sh";
+}
+
+TEST(Docs, EnergyTableMatchesTheCode) {
+  EXPECT_EQ(generatedSection("docs/evaluation.md", "energy"), by::eval::energyTableMarkdown())
+      << "docs/evaluation.md is out of date: run scripts/update-docs.sh";
 }

@@ -23,6 +23,28 @@ const char* const kControllers[] = {"ld", "st", "ex"};
 
 using Conns = std::vector<std::pair<std::string, std::string>>;
 
+/// The SRAM accesses of a memory this cycle: one per client whose request is granted.
+std::string accessSum(const std::string& prefix, const std::vector<std::string>& clients) {
+  std::string sum;
+  for (const std::string& c : clients)
+    sum += (sum.empty() ? "" : " +\n      ") + std::to_string(kAccessBits) + "'(" + prefix + c +
+           "_valid && " + prefix + c + "_ready)";
+  return sum.empty() ? std::to_string(kAccessBits) + "'(0)" : sum;
+}
+
+/// The accumulator's internal reads this cycle: a granted write that takes the
+/// read-modify-write path reads its row first (banked_memory.cpp: the execute client's writes
+/// always, other clients' when they accumulate).
+std::string rmwReads() {
+  std::string sum;
+  for (const std::string& c : accumulatorClients().writes) {
+    const std::string w = "acc_wr_" + c;
+    sum += (sum.empty() ? "" : " +\n      ") + std::to_string(kAccessBits) + "'(" + w +
+           "_valid && " + w + "_ready" + (c == "exe" ? "" : " && " + w + "_accumulate") + ")";
+  }
+  return sum;
+}
+
 /// Reconnects the ports `ports` of an instance to "pl_" + the wire they had (declared by
 /// declareDiverted): the instance now talks to a unit in front of it.
 using PortWidths = std::vector<std::pair<std::string, int>>;
@@ -360,6 +382,8 @@ void AcceleratorGenerator::memoryAndDmaWires(vlog::Body& b) const {
     wire(b, "ex_short_beat", 1);
   }
   wire(b, "busy", 1);
+  for (const char* n : {"sp_reads", "sp_writes", "acc_reads", "acc_writes"})
+    wire(b, n, kAccessBits);
   wire(b, "events", 64);
   b.blank();
 
@@ -444,6 +468,18 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
         v = "ex_bank_stall";
       else if (e.port == "ev_stall_dma_i")
         v = "ld_dma_wait || st_dma_wait";
+      else if (e.port == "ev_wait_dma_i")
+        v = "busy && !ex_beat && (ld_dma_wait || st_dma_wait)";
+      else if (e.port == "ev_wait_dependency_i")
+        v = "busy && !ex_beat && !(ld_dma_wait || st_dma_wait) && rs_stall";
+      else if (e.port == "ev_sp_reads_i")
+        v = "sp_reads";
+      else if (e.port == "ev_sp_writes_i")
+        v = "sp_writes";
+      else if (e.port == "ev_acc_reads_i")
+        v = "acc_reads";
+      else if (e.port == "ev_acc_writes_i")
+        v = "acc_writes";
       else if (e.port == "ev_compressed_bytes_i" && boveda_)
         v = num(e.width) + "'(bl_stream_bytes) + " + num(e.width) + "'(bs_stream_bytes)";
       else if (e.port == "ev_commands_i")
@@ -676,6 +712,12 @@ void AcceleratorGenerator::statusAndEvents(vlog::Body& b) const {
   b.assign("busy", "queue_busy || rs_busy || ld_busy || st_busy || ex_busy || dma_rd_busy || "
                    "dma_wr_busy ||\n      dma_rd_bytes != '0 || dma_wr_bytes != '0");
   b.assign("busy_o", "busy");
+  b.comment("SRAM accesses this cycle (performance counters SP_READS ... ACC_WRITES).");
+  b.assign("sp_reads", accessSum("sp_rd_", spReads_));
+  b.assign("sp_writes", accessSum("sp_wr_", scratchpadClients(p_).writes));
+  b.assign("acc_reads",
+           accessSum("acc_rd_", accumulatorClients().reads) + " +\n      " + rmwReads());
+  b.assign("acc_writes", accessSum("acc_wr_", accumulatorClients().writes));
   b.comment("COUNTER_OP events by Gemmini's ids (docs/isa.md, Counter events).");
   const std::map<int, std::string> eventExprs = {{1, "ld_busy && !st_busy && !ex_busy"},
                                                  {2, "!ld_busy && st_busy && !ex_busy"},

@@ -148,6 +148,12 @@ std::vector<PerfEvent> perfEvents(const AccelParams& p) {
       {"COMPUTE_BEATS", "ev_compute_beats_i", 1},
       {"FEED_STALLS", "ev_feed_stalls_i", 1},
       {"SHORT_BEATS", "ev_short_beats_i", 1},
+      {"WAIT_DMA_CYCLES", "ev_wait_dma_i", 1},
+      {"WAIT_DEPENDENCY_CYCLES", "ev_wait_dependency_i", 1},
+      {"SP_READS", "ev_sp_reads_i", kAccessBits},
+      {"SP_WRITES", "ev_sp_writes_i", kAccessBits},
+      {"ACC_READS", "ev_acc_reads_i", kAccessBits},
+      {"ACC_WRITES", "ev_acc_writes_i", kAccessBits},
   };
 }
 

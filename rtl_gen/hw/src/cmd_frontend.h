@@ -15,6 +15,11 @@ struct PerfEvent {
 };
 std::vector<PerfEvent> perfEvents(const AccelParams& p);
 
+/// Increment bits of the SRAM access counters (SP_READS ... ACC_WRITES): at most one access
+/// per memory client and cycle (up to 6 scratchpad read clients; the accumulator's read
+/// clients plus its read-modify-write reads).
+constexpr int kAccessBits = 4;
+
 /// See cmd_frontend.cpp.
 class CmdFrontendGenerator {
 public:

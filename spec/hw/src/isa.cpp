@@ -308,6 +308,17 @@ std::vector<Register> buildRegisters() {
       {"SHORT_BEATS", "TensorDash: compute beats issued while the window lacked steps of its "
                       "pass that the operand feeder had not brought yet (such a beat may retire "
                       "fewer steps than the C++ model's full window)"},
+      // Exclusive stall causes: with BUSY_CYCLES and EXEC_ACTIVE_CYCLES they split the busy
+      // cycles without overlap (docs/evaluation.md, "Where the cycles go").
+      {"WAIT_DMA_CYCLES", "busy cycles with no beat entering the array while the load or store "
+                          "controller waits for the DMA"},
+      {"WAIT_DEPENDENCY_CYCLES", "busy cycles with no beat entering the array and no DMA wait "
+                                 "while a queue head waits for an older command (hazard)"},
+      {"SP_READS", "scratchpad SRAM word reads (granted read requests of every client)"},
+      {"SP_WRITES", "scratchpad SRAM word writes (granted write requests)"},
+      {"ACC_READS", "accumulator SRAM row reads: granted read requests plus the read of every "
+                    "read-modify-write (each execute write-back, accumulating loads)"},
+      {"ACC_WRITES", "accumulator SRAM row writes (granted write requests)"},
   };
   uint32_t offset = kPerfRegisterBase;
   for (const auto& c : counters) {
