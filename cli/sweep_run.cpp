@@ -180,7 +180,8 @@ int runPoint(const fs::path& out, size_t index) {
       const Json& c = rep.at("configs").at(0);
       if (c.value("status", "") != "ok") {
         status = "failed";
-        message = c.value("status", "") + ": " + c.value("message", "");
+        message =
+            (c.value("status", "") == "mismatch" ? "mismatch: " : "") + c.value("message", "");
       }
     } else {
       status = "failed";
