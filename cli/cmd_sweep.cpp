@@ -558,6 +558,8 @@ int runSweep(const std::vector<std::string>& args) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!waited)
+    return kExitOk; // --no-wait: submitted; a rerun waits and collects
 
   const std::vector<eval::SweepPointResult> results = collect(pr, out, quiet);
   size_t ok = 0;
@@ -585,11 +587,12 @@ int runSweep(const std::vector<std::string>& args) {
         std::printf(" %s", pr.points[r.index].label.c_str());
       std::printf("\n");
     }
-  if (!failed.empty() && waited) {
+  if (!failed.empty()) {
     std::map<size_t, SlurmTaskInfo> tasks;
     for (const auto& [pt, t] : slurmTasks(out))
       tasks[pt] = t;
-    std::fprintf(stderr, "brickyard sweep: %zu points failed or have no result:\n", failed.size());
+    std::fprintf(stderr, "brickyard sweep: %zu point%s failed or %s no result:\n", failed.size(),
+                 failed.size() == 1 ? "" : "s", failed.size() == 1 ? "has" : "have");
     for (const eval::SweepPointResult* r : failed) {
       std::string why = r->message;
       for (const eval::SweepModelResult& m : r->models)
@@ -610,8 +613,6 @@ int runSweep(const std::vector<std::string>& args) {
                  "brickyard sweep: %zu of %zu points ok (%zu run now in %.0f s); wrote %s "
                  "(results.csv, results.json, plots)\n",
                  ok, validCount, pending.size(), seconds, out.c_str());
-  if (!waited)
-    return kExitOk; // --no-wait: submitted
   return failed.empty() ? kExitOk : kExitFailure;
 }
 

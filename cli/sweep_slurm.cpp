@@ -262,10 +262,10 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
     writeJobs(out, jobs);
     if (!options.quiet)
       std::fprintf(stderr,
-                   "brickyard sweep: submitted Slurm job %s: %zu tasks (--array=%s), script %s, "
+                   "brickyard sweep: submitted Slurm job %s: %zu task%s (--array=%s), script %s, "
                    "logs in %s\n",
-                   job.c_str(), submit.size(), arraySpec(submit).c_str(), script.c_str(),
-                   (out / "slurm" / "logs").c_str());
+                   job.c_str(), submit.size(), submit.size() == 1 ? "" : "s",
+                   arraySpec(submit).c_str(), script.c_str(), (out / "slurm" / "logs").c_str());
   }
   if (!slurm.wait) {
     if (!options.quiet)
@@ -275,9 +275,9 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
   }
   if (!options.quiet)
     std::fprintf(stderr,
-                 "brickyard sweep: waiting for %zu tasks (squeue every %d s; Ctrl-C "
+                 "brickyard sweep: waiting for %zu task%s (squeue every %d s; Ctrl-C "
                  "stops waiting, the tasks go on: rerun the command to collect)\n",
-                 want.size(), slurm.pollSeconds);
+                 want.size(), want.size() == 1 ? "" : "s", slurm.pollSeconds);
   const auto start = Clock::now();
   std::string last;
   for (;;) {

@@ -188,6 +188,8 @@ same_results "$work/local/results.json" "$work/slurm/results.json" || fail "tabl
 # --- a task cancelled while the sweep waits: listed with its state and log, exit 1
 step "cancel a resubmitted task"
 rm "$work/slurm/points/p02/result.json"
+# The node drained, so that the task is still pending when it is cancelled (no race).
+scontrol update nodename="$host" state=drain reason=slurm_test
 set +e
 timeout 300 "$brickyard" sweep "$work/spec.yaml" --slurm --poll 1 -o "$work/slurm" \
   --cache-dir "$work/cache-slurm" >"$work/cancel.out" 2>"$work/cancel.err" &
@@ -205,6 +207,7 @@ job2="$($python -c 'import json,sys; print(json.load(open(sys.argv[1]))["submiss
 grep -q -- '^#SBATCH --array=2$' "$work/slurm/slurm/sweep-2.sbatch" ||
   fail "the resubmission is not only point 2"
 scancel "$job2"
+scontrol update nodename="$host" state=resume
 set +e
 wait $sweep_pid
 status=$?

@@ -116,6 +116,25 @@ TEST(Sweep, RejectsBadSpecsAndModelsBeforeRunning) {
     EXPECT_EQ(count(r.err, "\n"), 1u) << r.err; // one line
     EXPECT_FALSE(fs::exists(out));
   }
+  // An output folder that is something else is not touched.
+  {
+    const fs::path other = dir / "other";
+    fs::create_directories(other);
+    std::ofstream(other / "notes.txt") << "mine\n";
+    const fs::path spec = writeSpec(dir, "good", "points: [{}]\n");
+    const CliResult r = runBrickyard({"sweep", spec.string(), "--local", "-o", other.string()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("is not a sweep output folder"), std::string::npos) << r.err;
+    EXPECT_EQ(std::vector<fs::path>(fs::directory_iterator(other), {}).size(), 1u);
+  }
+  // Help, and the command in the list.
+  {
+    const CliResult h = runBrickyard({"sweep", "--help"});
+    EXPECT_EQ(h.status, 0);
+    EXPECT_NE(h.out.find("usage: brickyard sweep SPEC.yaml"), std::string::npos) << h.out;
+    EXPECT_NE(runBrickyard({"--help"}).out.find("  sweep "), std::string::npos);
+    EXPECT_EQ(runBrickyard({"sweep", "--run-point", "x", "-o", out.string()}).status, 2);
+  }
   // A base config that does not exist; no backend.
   {
     const fs::path spec = dir / "nobase.yaml";
@@ -140,7 +159,7 @@ TEST(Sweep, TableAndAFailingPointThatDoesNotStopTheOthers) {
   const CliResult r =
       runBrickyard({"sweep", spec.string(), "--local", "-j", "2", "-o", out.string()});
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.err.find("1 points failed or have no result"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("1 point failed or has no result"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("p01 (soc.host_cpi_tenths=1000): mlp: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("cycle limit"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("log " + (out / "points/p01/log.txt").string()), std::string::npos) << r.err;
