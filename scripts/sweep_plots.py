@@ -47,7 +47,14 @@ def main(results_path, out):
             if os.path.exists(path):
                 os.remove(path)
             continue
-        fig, axes = plt.subplots(1, len(models), figsize=(5.5 * len(models), 4.2), squeeze=False)
+        # The key to the ids goes on the right of the panels (the table has it too).
+        legend = [f"{r['id']}: {short_label(values.get(r['id'], {}), keys)}"
+                  for r in have if r["model"] == models[0]]
+        show_key = 0 < len(legend) <= 40
+        key_width = min(6.0, 0.6 + 0.055 * max((len(l) for l in legend), default=0))
+        width = 5.5 * len(models) + (key_width if show_key else 0)
+        fig, axes = plt.subplots(1, len(models), figsize=(width, max(4.2, 0.16 * len(legend))),
+                                 squeeze=False)
         for ax, model in zip(axes[0], models):
             pts = [r for r in have if r["model"] == model]
             front = sorted((r for r in pts if r.get(flag)), key=lambda r: r[xk])
@@ -67,16 +74,11 @@ def main(results_path, out):
             ax.set_title(f"{results.get('name', '')}: {model}", fontsize=10)
             ax.grid(True, alpha=0.3)
             ax.legend(fontsize=7)
-        # A key to the ids under the panels (the table has them too).
-        legend = [f"{r['id']}: {short_label(values.get(r['id'], {}), keys)}"
-                  for r in have if r["model"] == models[0]]
-        if legend and len(legend) <= 24:
-            cols = 3 if len(legend) > 8 else 2
-            per = (len(legend) + cols - 1) // cols
-            text = ["   ".join(legend[c * per + i] for c in range(cols) if c * per + i < len(legend))
-                    for i in range(per)]
-            fig.text(0.01, 0.01, "\n".join(text), fontsize=6.5, family="monospace", va="bottom")
-            fig.tight_layout(rect=(0, 0.03 + 0.028 * per, 1, 1))
+        if show_key:
+            split = 1 - key_width / width
+            fig.text(split + 0.01, 0.5, "\n".join(legend), fontsize=7, family="monospace",
+                     va="center")
+            fig.tight_layout(rect=(0, 0, split, 1))
         else:
             fig.tight_layout()
         fig.savefig(path, dpi=90)
