@@ -44,6 +44,7 @@ const char* const kCacheFormat = "eval-cache-1";
 struct Inputs {
   std::string model, modelHash, inputPath, inputHash, inputDescription, accelModel, hal, cacheDir;
   std::vector<std::string> calibArgs; // passed to `brickyard run` as they are
+  std::string maxCycles;              // --max-cycles of every run, or empty
   int batch = 1;
   fs::path root; // the cache root
   fs::path self; // this executable
@@ -119,6 +120,9 @@ private:
     if (!in_.cacheDir.empty())
       argv.insert(argv.end(), {"--cache-dir", in_.cacheDir});
     argv.insert(argv.end(), in_.calibArgs.begin(), in_.calibArgs.end());
+    // Not part of the cache key: a run that ends within the cap gives the same result.
+    if (!in_.maxCycles.empty())
+      argv.insert(argv.end(), {"--max-cycles", in_.maxCycles});
     if (job.kind == Job::Baseline)
       argv.push_back("--no-boveda-weights");
     return argv;
@@ -346,7 +350,7 @@ uint64_t seedNumber(const std::string& text) {
 
 int runEval(const std::vector<std::string>& args) {
   std::string model, configsText, input, outDir, jobsText, accelModel = "rtl", cacheDir, seedText,
-                                                           hal = "rocc", calibRandom;
+                                                           hal = "rocc", calibRandom, maxCycles;
   std::vector<std::string> calibFiles;
   bool noArea = false, quiet = false;
   ArgParser p(
@@ -383,6 +387,8 @@ int runEval(const std::vector<std::string>& args) {
   p.multiOption("--calib", "FILE.npy", "calibration samples (as brickyard run); repeatable",
                 &calibFiles);
   p.option("--calib-random", "N", "calibrate on N random samples (as brickyard run)", &calibRandom);
+  p.option("--max-cycles", "N", "stop a run after N simulated cycles (it fails); default: no cap",
+           &maxCycles);
   p.option("--cache-dir", "DIR", "the cache (runs, areas, simulators, programs)", &cacheDir);
   p.flag("--quiet", "no progress lines", &quiet);
   if (!p.parse(args))
@@ -402,6 +408,13 @@ int runEval(const std::vector<std::string>& args) {
   Inputs in;
   in.accelModel = accelModel;
   in.hal = hal;
+  if (!maxCycles.empty()) {
+    bool digits =
+        maxCycles.size() <= 18 && maxCycles.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoull(maxCycles) == 0)
+      throw UsageError("--max-cycles '" + maxCycles + "': expected a positive whole number");
+    in.maxCycles = std::to_string(std::stoull(maxCycles));
+  }
   in.cacheDir = cacheDir.empty() ? "" : fs::absolute(cacheDir).string();
   if (!calibRandom.empty()) {
     if (!calibFiles.empty())

@@ -21,6 +21,7 @@ int runSim(const std::vector<std::string>& args);
 int runCompile(const std::vector<std::string>& args);
 int runRun(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);
+int runSweep(const std::vector<std::string>& args);
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
@@ -31,6 +32,8 @@ const std::vector<Command>& commands() {
       {"compile", "compile an ONNX model into a bare-metal program for a config", runCompile},
       {"run", "compile, run on the SoC and check an ONNX model against its reference", runRun},
       {"eval", "run a model on several configs: cycles, traffic, energy, area, plots", runEval},
+      {"sweep", "a grid of config overrides x models, locally or on Slurm; table, Pareto plots",
+       runSweep},
       {"doc", "print generated reference documentation (config keys)", runDoc},
   };
   return table;

@@ -19,6 +19,8 @@ packages=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   # scripts and plots
   python3 python3-numpy python3-matplotlib python3-onnx
+  # brickyard sweep --slurm: its test starts a single-node Slurm (label slurm)
+  slurm-wlm munge
 )
 if [ "${1:-}" = "--bench" ]; then
   packages+=(python3-torch)

@@ -100,6 +100,8 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+} // namespace
+
 std::string csvCell(const Json& v) {
   if (v.is_null())
     return "";
@@ -118,8 +120,6 @@ std::string csvCell(const Json& v) {
     return fmt("%.9g", v.get<double>());
   return v.dump();
 }
-
-} // namespace
 
 const std::vector<std::string>& cycleCauses() {
   static const std::vector<std::string> c = {"compute_cycles", "stall_dma_cycles",

@@ -43,6 +43,9 @@ Json evaluateConfig(const ConfigRun& run);
 /// that ran, when both ran the same layers.
 void compareToFirst(Json& configs);
 
+/// One CSV cell: empty for null, quoted when needed, booleans 1/0, floats with 9 digits.
+std::string csvCell(const Json& v);
+
 /// layers.csv: one row per layer and config that ran.
 std::string layersCsv(const Json& report);
 /// report.md: the tables for people.

@@ -1,10 +1,11 @@
-// YAML -> Config. Walks the document against the schema table, so that every key is checked
-// for existence, type and range before any cross-key rule runs; the first problem found is
-// reported as one line with the file position of the offending key or value.
+// YAML -> Config. Walks the document (as a YamlNode tree) against the schema table, so that every
+// key is checked for existence, type and range before any cross-key rule runs; the first problem
+// found is reported as one line with the file position of the offending key or value.
 #include "config/loader.h"
 
 #include "config/derived.h"
 #include "config/schema.h"
+#include "config/yaml_tree.h"
 #include "validate.h"
 
 #include <algorithm>
@@ -17,7 +18,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <yaml-cpp/yaml.h>
 
 namespace by::config {
 
@@ -29,21 +29,6 @@ ConfigError::ConfigError(std::string file, int line, int column, std::string key
       message_(std::move(message)) {}
 
 namespace {
-
-std::string describeNode(const YAML::Node& node) {
-  switch (node.Type()) {
-  case YAML::NodeType::Map:
-    return "a mapping";
-  case YAML::NodeType::Sequence:
-    return "a list";
-  case YAML::NodeType::Null:
-    return "nothing";
-  case YAML::NodeType::Scalar:
-    return "'" + node.Scalar() + "'";
-  default:
-    return "an undefined value";
-  }
-}
 
 // Levenshtein distance, for "did you mean" hints on typo'd keys.
 size_t editDistance(const std::string& a, const std::string& b) {
@@ -82,29 +67,24 @@ class Loader {
 public:
   Loader(std::string file) : file_(std::move(file)) {}
 
-  Config load(const std::string& text) {
+  /// The base document; `overrides` are applied on top, each blamed at its own position.
+  Config load(const std::string& text, const std::vector<Override>& overrides = {}) {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-      fail(1, 1, "", "the file is empty; expected a mapping with the keys " + keyList(""));
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::ParserException& e) {
-      fail(e.mark.line + 1, e.mark.column + 1, "",
-           "YAML syntax error: " + e.msg +
-               "; the file must be valid YAML (block mappings of "
-               "'key: value' lines)");
-    }
-    if (root.IsNull())
-      fail(1, 1, "",
+      fail({file_, 1, 1}, "", "the file is empty; expected a mapping with the keys " + keyList(""));
+    const YamlNode root = parseYamlText(text, file_);
+    if (root.isNull())
+      fail({file_, 1, 1}, "",
            "the file holds no settings (only comments?); expected a mapping with the "
            "keys " +
                keyList(""));
-    if (!root.IsMap())
-      failAt(root, "",
-             "the top level is " + describeNode(root) + "; expected a mapping with the keys " +
-                 keyList(""));
-    rootMark_ = root.Mark();
+    if (!root.isMap())
+      fail(root.pos, "",
+           "the top level is " + root.describe() + "; expected a mapping with the keys " +
+               keyList(""));
+    rootPos_ = root.pos;
     walkMap(root, "");
+    for (const Override& o : overrides)
+      applyOverride(o);
     Config config;
     for (const FieldSpec& f : schemaFields()) {
       auto it = values_.find(f.key);
@@ -113,27 +93,22 @@ public:
       } else if (f.defaultValue) {
         f.set(config, *f.defaultValue);
       } else {
-        YAML::Mark m = nearestMark(f.key);
-        fail(m.line + 1, m.column + 1, f.key, "missing required key; expected " + f.allowed());
+        fail(nearestPos(f.key), f.key, "missing required key; expected " + f.allowed());
       }
     }
     validateAcrossKeys(config, [this](const std::string& key, const std::string& message) {
-      YAML::Mark m = nearestMark(key);
       const FieldSpec* f = findField(key);
       std::string note;
       if (f && f->defaultValue && !values_.count(key))
         note = " (" + key + " is not set: its default is " + *f->defaultValue + ")";
-      fail(m.line + 1, m.column + 1, key, message + note);
+      fail(nearestPos(key), key, message + note);
     });
     return config;
   }
 
 private:
-  [[noreturn]] void fail(int line, int col, const std::string& key, const std::string& msg) {
-    throw ConfigError(file_, line, col, key, msg);
-  }
-  [[noreturn]] void failAt(const YAML::Node& node, const std::string& key, const std::string& msg) {
-    fail(node.Mark().line + 1, node.Mark().column + 1, key, msg);
+  [[noreturn]] void fail(const YamlPos& at, const std::string& key, const std::string& msg) {
+    throw ConfigError(at.file, at.line, at.column, key, msg);
   }
 
   std::string keyList(const std::string& parent) const {
@@ -144,44 +119,59 @@ private:
   }
 
   // Position to blame for `key`: the key itself if present, else its closest present parent.
-  YAML::Mark nearestMark(std::string key) const {
+  YamlPos nearestPos(std::string key) const {
     while (!key.empty()) {
-      auto it = marks_.find(key);
-      if (it != marks_.end())
+      auto it = positions_.find(key);
+      if (it != positions_.end())
         return it->second;
       size_t dot = key.rfind('.');
       key = dot == std::string::npos ? "" : key.substr(0, dot);
     }
-    return rootMark_;
+    return rootPos_;
   }
 
-  void walkMap(const YAML::Node& map, const std::string& path) {
-    std::map<std::string, bool> seen;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node keyNode = it->first; // copies: the iterator hands out temporaries
-      const YAML::Node value = it->second;
-      if (!keyNode.IsScalar())
-        failAt(keyNode, path,
-               "invalid key " + describeNode(keyNode) + "; a key must be a plain name");
-      const std::string key = keyNode.Scalar();
+  void walkMap(const YamlNode& map, const std::string& path) {
+    for (const auto& [keyNode, value] : map.entries) {
+      const std::string& key = keyNode.scalar;
       const std::string full = joinKey(path, key);
-      if (seen[key])
-        failAt(keyNode, full, "duplicate key; each key may appear once");
-      seen[key] = true;
-      marks_[full] = keyNode.Mark();
+      positions_[full] = keyNode.pos;
       if (findSection(full)) {
-        if (!value.IsMap())
-          failAt(value.IsNull() ? keyNode : value, full,
-                 "got " + describeNode(value) + "; expected a mapping with the keys " +
-                     keyList(full));
+        if (!value.isMap())
+          fail(value.pos, full,
+               "got " + value.describe() + "; expected a mapping with the keys " + keyList(full));
         walkMap(value, full);
       } else if (const FieldSpec* field = findField(full)) {
-        marks_[full] = value.IsNull() ? keyNode.Mark() : value.Mark();
-        values_[full] = parseScalar(*field, value.IsNull() ? keyNode : value, value);
+        positions_[full] = value.pos;
+        values_[full] = parseScalar(*field, value);
       } else {
-        failAt(keyNode, full, unknownKeyMessage(path, key));
+        fail(keyNode.pos, full, unknownKeyMessage(path, key));
       }
     }
+  }
+
+  // A dotted key set on top of the base: the same checks as a key of the file.
+  void applyOverride(const Override& o) {
+    if (findSection(o.key))
+      fail(o.keyPos, o.key,
+           "is a section, not a key; set its keys one by one (" + keyList(o.key) + ")");
+    const FieldSpec* field = findField(o.key);
+    if (!field) {
+      const size_t dot = o.key.rfind('.');
+      const std::string parent = dot == std::string::npos ? "" : o.key.substr(0, dot);
+      if (!parent.empty() && !findSection(parent))
+        fail(o.keyPos, o.key,
+             "unknown key; '" + parent + "' is not a section (sections: " + sectionList() + ")");
+      fail(o.keyPos, o.key, unknownKeyMessage(parent, o.key.substr(dot + 1)));
+    }
+    positions_[o.key] = o.value.pos;
+    values_[o.key] = parseScalar(*field, o.value);
+  }
+
+  std::string sectionList() const {
+    std::string out;
+    for (const SectionSpec& s : schemaSections())
+      out += (out.empty() ? "" : ", ") + s.key;
+    return out;
   }
 
   std::string unknownKeyMessage(const std::string& path, const std::string& key) const {
@@ -203,14 +193,14 @@ private:
     return msg;
   }
 
-  std::string parseScalar(const FieldSpec& f, const YAML::Node& where, const YAML::Node& value) {
+  std::string parseScalar(const FieldSpec& f, const YamlNode& value) {
     auto bad = [&](const std::string& got) -> std::string {
-      failAt(where, f.key, "invalid value " + got + "; expected " + f.allowed());
+      fail(value.pos, f.key, "invalid value " + got + "; expected " + f.allowed());
     };
-    if (!value.IsScalar())
-      bad(describeNode(value));
-    const std::string s = value.Scalar();
-    const bool quoted = value.Tag() == "!";
+    if (!value.isScalar())
+      bad(value.describe());
+    const std::string& s = value.scalar;
+    const bool quoted = value.quoted;
     switch (f.kind) {
     case Kind::Int: {
       if (quoted)
@@ -222,9 +212,9 @@ private:
           !(std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '+'))
         bad("'" + s + "'");
       if (errno == ERANGE || v < f.min || v > f.max)
-        failAt(where, f.key, "value " + s + " is out of range; expected " + f.allowed());
+        fail(value.pos, f.key, "value " + s + " is out of range; expected " + f.allowed());
       if (f.powerOfTwo && !isPowerOfTwo(v))
-        failAt(where, f.key, "value " + s + " is not a power of two; expected " + f.allowed());
+        fail(value.pos, f.key, "value " + s + " is not a power of two; expected " + f.allowed());
       return std::to_string(v);
     }
     case Kind::Bool:
@@ -248,18 +238,12 @@ private:
   }
 
   std::string file_;
-  YAML::Mark rootMark_;
+  YamlPos rootPos_;
   std::map<std::string, std::string> values_;
-  std::map<std::string, YAML::Mark> marks_;
+  std::map<std::string, YamlPos> positions_;
 };
 
-} // namespace
-
-Config loadConfigText(const std::string& text, const std::string& displayName) {
-  return Loader(displayName).load(text);
-}
-
-Config loadConfigFile(const std::string& path) {
+std::string readFileOrFail(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ConfigError(path, 1, 1, "", "is a directory; expected a YAML file");
@@ -268,7 +252,22 @@ Config loadConfigFile(const std::string& path) {
     throw ConfigError(path, 1, 1, "", "cannot open the file: " + std::string(std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  return loadConfigText(text.str(), path);
+  return text.str();
+}
+
+} // namespace
+
+Config loadConfigText(const std::string& text, const std::string& displayName) {
+  return Loader(displayName).load(text);
+}
+
+Config loadConfigFile(const std::string& path) {
+  return loadConfigText(readFileOrFail(path), path);
+}
+
+Config loadConfigWithOverrides(const std::string& basePath,
+                               const std::vector<Override>& overrides) {
+  return Loader(basePath).load(readFileOrFail(basePath), overrides);
 }
 
 } // namespace by::config

@@ -1,6 +1,8 @@
 #include "config/schema.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 namespace by::config {
@@ -316,6 +318,38 @@ std::string configHash(const Config& config) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+std::string configToYaml(const Config& config, const std::string& comment) {
+  std::ostringstream os;
+  std::istringstream lines(comment);
+  for (std::string line; std::getline(lines, line);)
+    os << "#" << (line.empty() ? "" : " " + line) << "\n";
+  // Fields of one section are not always adjacent in the table: open each section once and
+  // write all of its fields there (sections are mappings; a later field under an open
+  // section would be a duplicate key).
+  std::vector<std::string> written;
+  std::function<void(const std::string&, int)> section = [&](const std::string& prefix, int depth) {
+    const std::string indent(size_t(depth) * 2, ' ');
+    for (const FieldSpec& f : schemaFields()) {
+      if (f.key.rfind(prefix, 0) != 0)
+        continue;
+      const std::string rest = f.key.substr(prefix.size());
+      const size_t dot = rest.find('.');
+      if (dot == std::string::npos) {
+        os << indent << rest << ": " << f.get(config) << "\n";
+        continue;
+      }
+      const std::string child = prefix + rest.substr(0, dot);
+      if (std::find(written.begin(), written.end(), child) != written.end())
+        continue;
+      written.push_back(child);
+      os << indent << rest.substr(0, dot) << ":\n";
+      section(child + ".", depth + 1);
+    }
+  };
+  section("", 0);
+  return os.str();
 }
 
 std::string schemaReferenceMarkdown() {

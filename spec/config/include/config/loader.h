@@ -2,9 +2,11 @@
 #pragma once
 
 #include "config/config.h"
+#include "config/yaml_tree.h"
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace by::config {
 
@@ -32,5 +34,19 @@ private:
 Config loadConfigFile(const std::string& path);
 /// Same, from text; `displayName` is used as FILE in errors.
 Config loadConfigText(const std::string& text, const std::string& displayName);
+
+/// One key set on top of a base config (a sweep point): `key` a dotted path
+/// ("array.mesh_rows"), `value` the scalar as written where it was written.
+struct Override {
+  std::string key;
+  YamlPos keyPos;
+  YamlNode value;
+};
+
+/// The base file with `overrides` applied (later ones win), checked exactly as
+/// loadConfigFile checks a file: an unknown key or a bad value is reported at the override's
+/// position, a cross-key rule at the override of the key it names, or else where the base file
+/// sets that key. Throws ConfigError.
+Config loadConfigWithOverrides(const std::string& basePath, const std::vector<Override>& overrides);
 
 } // namespace by::config

@@ -55,6 +55,10 @@ std::string canonicalText(const Config& config);
 /// 64-bit FNV-1a of canonicalText(), as 16 lowercase hex digits.
 std::string configHash(const Config& config);
 
+/// The config as a YAML document, every key in schema order (defaults written out), that
+/// loads back to the same config; each line of `comment` becomes a leading '# ' line.
+std::string configToYaml(const Config& config, const std::string& comment);
+
 /// Markdown reference of the schema (the body of docs/config.md between its markers).
 std::string schemaReferenceMarkdown();
 
