@@ -335,8 +335,8 @@ by_status_t by_matmul(const by_matmul_t* m) {
   by_config_st((uint32_t)(m->ldc * c_bytes), m->activation, m->scale, 0);
 
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
-  if (BY_HAS_LOOP_WS && BY_LANES == 1 && plan.dataflow == BY_DATAFLOW_WS && !m->A_boveda &&
-      !m->B_boveda) {
+  if (BY_LANES == 1 && plan.dataflow == BY_DATAFLOW_WS && !m->A_boveda && !m->B_boveda &&
+      by_has_loop_ws()) {
     matmul_loops(m, &plan, A, lda, B, ldb);
     return by_kernel_end(errors);
   }

@@ -119,6 +119,13 @@ typedef struct {
   int a_spad_id, b_spad_id; /* 0: the loop's own scratchpad half; 1, 2: half 0, 1 */
 } by_loop_ws_t;
 
+/* Whether this hardware has LOOP_WS: the config the driver was built for (BY_HAS_LOOP_WS) and
+ * the HW_FEATURES register (so that one program also runs on the same config without it). */
+static inline int by_has_loop_ws(void) {
+  return BY_HAS_LOOP_WS &&
+         BY_REG_FIELD(HW_FEATURES, LOOP_WS, by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
+}
+
 static inline void by_loop_ws(const by_loop_ws_t* l) {
   BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_BOUNDS,
              BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS1_PAD_I, l->pad_I) |

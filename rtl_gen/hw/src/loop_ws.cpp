@@ -167,6 +167,8 @@ void LoopWsGenerator::localParams(vlog::Body& b) const {
         std::snprintf(s, sizeof s, "%08x", 1u << isa::kLocalFullBit);
         return std::string(s);
       }());
+  b.localParam("ActMax", Type::bits(8), "8'd" + num(isa::kActRelu),
+               "the largest LOOP_WS act (Gemmini's normalizer ones are UNSUPPORTED)");
   b.localParam("DramLimit", Type::bits("XBits"), hex64(0xffffffffull),
                "addresses and strides above it are DMA_ERROR");
   b.enumType({"phase_e", 3, phases(), {}});
@@ -228,16 +230,16 @@ void LoopWsGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   b.logic("chk_bad_size", Type::bit());
   b.logic("chk_range", Type::bit());
   b.logic("chk_dram", Type::bit());
-  b.assign("a_half", "lw_a_spad_id == '0 ? {1'b0, sp_half_q} : lw_a_spad_id - 2'd1");
-  b.assign("b_half", "lw_b_spad_id == '0 ? {1'b0, sp_half_q} : lw_b_spad_id - 2'd1");
+  b.assign("a_half", "lw_a_spad_id == '0 ? {1'b0, sp_half_q} : lw_a_spad_id - 2'(1)");
+  b.assign("b_half", "lw_b_spad_id == '0 ? {1'b0, sp_half_q} : lw_b_spad_id - 2'(1)");
   b.assign("a_rows", "(ProdBits'(max_i_q) * ProdBits'(max_k_q)) << DimLog2");
   b.assign("b_rows", "(ProdBits'(max_k_q) * ProdBits'(max_j_q)) << DimLog2");
   b.assign("c_rows", "(ProdBits'(max_i_q) * ProdBits'(max_j_q)) << DimLog2");
-  b.assign("chk_unsupported", "lw_a_transpose || lw_b_transpose || lw_is_resadd || lw_act > 8'd1");
+  b.assign("chk_unsupported", "lw_a_transpose || lw_b_transpose || lw_is_resadd || lw_act > ActMax");
   b.assign("chk_bad_size", "max_i_q == '0 || max_j_q == '0 || max_k_q == '0 ||\n"
                            "      pad_i_q >= CountBits'(Dim) || pad_j_q >= CountBits'(Dim) ||\n"
                            "      pad_k_q >= CountBits'(Dim)");
-  b.assign("chk_range", "a_half > 2'd1 || b_half > 2'd1 || a_rows > ProdBits'(SpHalf) ||\n"
+  b.assign("chk_range", "a_half > 2'(1) || b_half > 2'(1) || a_rows > ProdBits'(SpHalf) ||\n"
                         "      b_rows > ProdBits'(SpHalf) || c_rows > ProdBits'(AccHalf) ||\n"
                         "      (a_half == b_half && a_rows + b_rows > ProdBits'(SpHalf))");
   b.assign("chk_dram", "a_addr_q > DramLimit || b_addr_q > DramLimit || d_addr_q > DramLimit ||\n"
