@@ -62,9 +62,11 @@ void Generation::opLoopWs() {
   ConfigStArgs st = plainConfigSt(static_cast<uint32_t>(l.cStride * cBytes));
   st.stride = static_cast<uint32_t>(l.cStride * cBytes);
   emitConfigSt(st, "loop: config_st");
-  // Now and then an illegal configuration (its error is known without the loop's halves).
+  // Now and then an illegal configuration (its error is known without the loop's halves), in
+  // programs that have illegal commands at all.
   int expected = 0;
-  if (chance(0.12)) {
+  const bool illegal = chance(0.12);
+  if (illegal && options_.illegalFraction > 0) {
     switch (uniformInt(0, 4)) {
     case 0:
       l.aTranspose = true, expected = isaFields().err.unsupported;
