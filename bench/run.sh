@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and prints the Markdown recorded in docs/BENCHMARKS.md.
 # Usage: bench/run.sh [SECTION...]   (from the repository root; builds what it needs)
-# Sections (all by default): gen verilator td cosim lanes boveda (Boveda and TensorDash on a
-# trained network) td-area synth. The co-simulation speed ratios need the bare mesh's speed, so
+# Sections (all by default): gen verilator td cosim loops lanes boveda (Boveda and TensorDash on
+# a trained network) td-area synth. The co-simulation speed ratios need the bare mesh's speed, so
 # `cosim` measures it too when `verilator` is off.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,7 +12,7 @@ cmake --build "$root/build" --target benchmarks -j 2 >/dev/null
 by="$root/build/bin/brickyard"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-sections="${*:-gen verilator td cosim lanes boveda td-area synth}"
+sections="${*:-gen verilator td cosim loops lanes boveda td-area synth}"
 want() { [[ " $sections " == *" $1 "* ]]; }
 
 if want gen; then
@@ -86,6 +86,26 @@ echo "## Driver kernels on the default accelerator's RTL (bench/driver_kernels.c
 "$by" sim --config "$root/configs/default.yaml" --quiet --stats "$tmp/kernels.json" \
   "$root/build/baremetal/default/driver_kernels.elf" | sed 's/^/    /'
 cosim_speed "$tmp/kernels.json"
+echo
+fi
+if want loops; then
+# LOOP_WS (issue 16): the driver's 512^3 matmul on the default RTL with the unroller (after) and
+# on the same config with loops.ws: false (before: the host issues every command; the same ELF,
+# which reads HW_FEATURES), then the loops alone without a host and what bounds them.
+echo "## LOOP_WS: 512x512x512 matmul on the default accelerator's RTL, host CPI 1.0"
+sed 's/^  ws: true/  ws: false/' "$root/configs/default.yaml" >"$tmp/default_noloops.yaml"
+echo "- with LOOP_WS (configs/default.yaml):"
+"$by" sim --config "$root/configs/default.yaml" --quiet \
+  "$root/build/baremetal/default/driver_kernels.elf" | grep '^matmul' | sed 's/^/    /'
+echo "- without (loops.ws: false):"
+"$by" sim --config "$tmp/default_noloops.yaml" --quiet \
+  "$root/build/baremetal/default/driver_kernels.elf" | grep '^matmul' | sed 's/^/    /'
+echo "- the 32 loops alone (bench/loop_matmul.cpp), DRAM 100 cycles / 16 B per cycle, then 20"
+echo "  cycles, then 64 B per cycle:"
+"$root/build/bench/bench_loop_matmul" | sed 's/^/    /'
+"$root/build/bench/bench_loop_matmul" 512 512 512 4 8 32 --latency 20 | sed -n 2,3p | sed 's/^/    /'
+"$root/build/bench/bench_loop_matmul" 512 512 512 4 8 32 --bytes-per-cycle 64 | sed -n 2,3p |
+  sed 's/^/    /'
 echo
 fi
 if want lanes; then

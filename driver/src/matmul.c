@@ -239,6 +239,45 @@ static void transpose_into(const by_elem_t* src, size_t ld, size_t rows, size_t 
       dst[c * rows + r] = src[r * ld + c];
 }
 
+/* The WS tiles as LOOP_WS commands (BY_HAS_LOOP_WS): one loop per (C tile, K tile), in the
+ * order of the command path below; the accelerator unrolls each into the same mvin / preload /
+ * compute / mvout stream and picks the scratchpad and accumulator halves itself (a loop that
+ * leaves C in the accumulator keeps its half, so the next K tile accumulates onto it). The
+ * mvin channels and CONFIG_ST are already configured with the strides in bytes. */
+static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, const by_elem_t* A,
+                         size_t lda, const by_elem_t* B, size_t ldb) {
+  const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
+  const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
+  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
+  for (size_t i0 = 0; i0 < bi; i0 += plan->tile_i)
+    for (size_t j0 = 0; j0 < bj; j0 += plan->tile_j)
+      for (size_t k0 = 0; k0 < bk; k0 += plan->tile_k) {
+        by_loop_ws_t l = {0};
+        l.I = (uint32_t)(bi - i0 < plan->tile_i ? bi - i0 : plan->tile_i);
+        l.J = (uint32_t)(bj - j0 < plan->tile_j ? bj - j0 : plan->tile_j);
+        l.K = (uint32_t)(bk - k0 < plan->tile_k ? bk - k0 : plan->tile_k);
+        l.pad_I = i0 + l.I == bi ? (uint32_t)(bi * BY_DIM - m->I) : 0;
+        l.pad_J = j0 + l.J == bj ? (uint32_t)(bj * BY_DIM - m->J) : 0;
+        l.pad_K = k0 + l.K == bk ? (uint32_t)(bk * BY_DIM - m->K) : 0;
+        l.A = A + i0 * BY_DIM * lda + k0 * BY_DIM;
+        l.B = B + k0 * BY_DIM * ldb + j0 * BY_DIM;
+        if (m->D && k0 == 0)
+          l.D = (const char*)m->D +
+                ((m->repeating_bias ? 0 : i0 * BY_DIM * m->ldd) + j0 * BY_DIM) * d_bytes;
+        if (k0 + l.K == bk)
+          l.C = (char*)m->C + (i0 * BY_DIM * m->ldc + j0 * BY_DIM) * c_bytes;
+        l.a_stride = lda;
+        l.b_stride = ldb;
+        l.d_stride = m->repeating_bias ? 0 : m->ldd;
+        l.c_stride = m->ldc;
+        l.ex_accumulate = m->D != 0 || k0 > 0;
+        l.full_C = m->c_full;
+        l.low_D = m->d_elem;
+        l.act = m->activation;
+        by_loop_ws(&l);
+      }
+}
+
 by_status_t by_matmul(const by_matmul_t* m) {
   by_status_t s = check_operands(m);
   if (s != BY_OK)
@@ -279,11 +318,11 @@ by_status_t by_matmul(const by_matmul_t* m) {
   if (m->A_boveda)
     (void)by_config_ld_compressed(0, m->A_boveda->stream, 0);
   else
-    by_config_ld(0, lda, 0, 0);
+    by_config_ld(0, lda * sizeof(by_elem_t), 0, 0);
   if (m->B_boveda)
     (void)by_config_ld_compressed(1, m->B_boveda->stream, 0);
   else
-    by_config_ld(1, ldb, 0, 0);
+    by_config_ld(1, ldb * sizeof(by_elem_t), 0, 0);
   /* Column blocks per mvin: MAX_BLOCK_LEN, or one compressed block (whole blocks per tile). */
   const uint32_t a_group = m->A_boveda
                                ? (uint32_t)(by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM)
@@ -296,6 +335,11 @@ by_status_t by_matmul(const by_matmul_t* m) {
   by_config_st((uint32_t)(m->ldc * c_bytes), m->activation, m->scale, 0);
 
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
+  if (BY_LANES == 1 && plan.dataflow == BY_DATAFLOW_WS && !m->A_boveda && !m->B_boveda &&
+      by_has_loop_ws()) {
+    matmul_loops(m, &plan, A, lda, B, ldb);
+    return by_kernel_end(errors);
+  }
   const uint32_t d_group = m->d_elem ? BY_MAX_BLOCK_LEN : BY_MAX_BLOCK_LEN_ACC;
   unsigned c_tiles = 0, ab_tiles = 0;
   for (size_t i0 = 0; i0 < bi; i0 += plan.tile_i)

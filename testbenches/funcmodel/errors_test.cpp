@@ -65,9 +65,15 @@ constexpr uint64_t kSrc = kDramBase + 0x1000;
 } // namespace
 
 TEST(FuncModelErrors, UnknownFunctAndConfigType) {
-  Machine m;
-  for (uint32_t f : {8u, 9u, 10u, 13u, 15u, 127u, 200u}) // Gemmini's LOOP_* are 8..13
+  // Gemmini's LOOP_WS functs (8..13) exist only with loops.ws; LOOP_CONV_WS (15..) nowhere yet.
+  config::Config noLoops = test::shippedConfig("tiny");
+  noLoops.loops.ws = false;
+  Machine m(noLoops);
+  for (uint32_t f : {8u, 9u, 10u, 13u, 15u, 127u, 200u})
     expectRejected(m, Instruction{f, 0x1234, 0x5678}, "UNKNOWN_FUNCT");
+  Machine loops; // tiny has loops.ws
+  for (uint32_t f : {15u, 16u, 21u, 127u})
+    expectRejected(loops, Instruction{f, 0x1234, 0x5678}, "UNKNOWN_FUNCT");
   expectRejected(m, configRaw(3, 0xfffffff0, 0), "BAD_CONFIG_TYPE");
 }
 
@@ -393,14 +399,14 @@ TEST(FuncModelErrors, RejectedComputeTakesItsPreloadAlong) {
 TEST(FuncModelErrors, FirstErrorWinsAndClear) {
   Machine m;
   m.run(mvin(0, 0, garbageAddr(), 1, 1));
-  m.run(Instruction{9, 0, 0});
+  m.run(Instruction{127, 0, 0});
   EXPECT_EQ(m.model.error().code, code("BAD_LOCAL_ADDR"));
   EXPECT_EQ(m.model.error().funct, hw::isa::kMvin);
   EXPECT_EQ(m.model.error().count, 2u);
   m.model.clearError();
   EXPECT_EQ(m.model.error().code, 0);
   EXPECT_EQ(m.model.error().count, 2u);
-  m.run(Instruction{9, 0, 0});
+  m.run(Instruction{127, 0, 0});
   EXPECT_EQ(m.model.error().code, code("UNKNOWN_FUNCT"));
-  EXPECT_EQ(m.model.error().funct, 9);
+  EXPECT_EQ(m.model.error().funct, 127);
 }

@@ -13,7 +13,8 @@ TEST(FuncModelProgram, FormatsWithTableNames) {
   EXPECT_EQ(formatInstruction(mvin(1, 0x80000000, spAddr(3), 4, 5)),
             "MVIN2 0x0000000080000000 0x0004000500000003");
   EXPECT_EQ(instructionName(Instruction{0, 3, 0}), "CONFIG");
-  EXPECT_EQ(instructionName(Instruction{9, 0, 0}), "FUNCT_9");
+  EXPECT_EQ(instructionName(Instruction{127, 0, 0}), "FUNCT_127");
+  EXPECT_EQ(instructionName(Instruction{9, 0, 0}), "LOOP_WS_CONFIG_BOUNDS");
   EXPECT_EQ(instructionName(flush()), "FLUSH");
 }
 

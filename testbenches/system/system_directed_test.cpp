@@ -23,6 +23,9 @@ constexpr uint64_t kBase = 0x80000000ull;
 constexpr uint64_t kIn = kBase + 0x1000;   // inputs
 constexpr uint64_t kOut = kBase + 0x40000; // outputs
 constexpr uint64_t kSize = 0x80000;
+// A funct that is no command on any config (9, used before, is LOOP_WS_CONFIG_BOUNDS with
+// loops.ws).
+constexpr uint32_t kNoFunct = 127;
 
 class System : public ::testing::Test {
 protected:
@@ -348,7 +351,7 @@ TEST_F(System, CrossQueueHazardsKeepProgramOrder) {
 TEST_F(System, IllegalCommandsAreCountedAndNeverHang) {
   const uint32_t n = static_cast<uint32_t>(dim);
   putMatrix(kIn, dim, dim, dim * ib, ib, p.inputWidth);
-  prog = {fm::Instruction{9, 0, 0},                                        // unknown funct
+  prog = {fm::Instruction{kNoFunct, 0, 0},                                 // unknown funct
           fm::configRaw(3, 0, 0),                                          // bad config type
           fm::mvin(0, kIn, fm::spAddr(p.spRows - 1), n, n),                // local range
           fm::mvin(0, kIn, fm::spAddr(0), n, 0),                           // bad size
@@ -398,15 +401,16 @@ TEST_F(System, RegistersDescribeTheConfigAndInterruptsFire) {
   EXPECT_EQ(s.readRegister("HW_ACC_ROWS"), static_cast<uint32_t>(d.accRows));
   EXPECT_EQ(s.readRegister("VERSION"), 1u);
   EXPECT_EQ(s.readRegister("HW_LANES"), static_cast<uint32_t>(cfg.array.lanes));
-  // HW_FEATURES: bit 0 WS, 1 OS, 2 TensorDash, 3 Boveda (docs/isa.md).
+  // HW_FEATURES: bit 0 WS, 1 OS, 2 TensorDash, 3 Boveda, 4 LOOP_WS (docs/isa.md).
   const uint32_t features = (cfg.array.dataflow != config::Dataflow::OS ? 1u : 0u) |
                             (cfg.array.dataflow != config::Dataflow::WS ? 2u : 0u) |
-                            (cfg.tensordash.enabled ? 4u : 0u) | (cfg.boveda.enabled ? 8u : 0u);
+                            (cfg.tensordash.enabled ? 4u : 0u) | (cfg.boveda.enabled ? 8u : 0u) |
+                            (cfg.loops.ws ? 16u : 0u);
   EXPECT_EQ(s.readRegister("HW_FEATURES"), features);
   // An error raises irq_o when enabled; writing the status bit clears it.
   s.writeRegister("IRQ_ENABLE", 2);
   EXPECT_FALSE(s.irq());
-  s.issue(fm::Instruction{9, 0, 0});
+  s.issue(fm::Instruction{kNoFunct, 0, 0});
   ASSERT_TRUE(s.drain()) << s.hangReport();
   EXPECT_EQ(s.readRegister("ERROR") & 0xff,
             static_cast<uint32_t>(hw::isa::errorCode("UNKNOWN_FUNCT")));

@@ -29,6 +29,12 @@
 #define k_PRELOAD BY_FUNCT_PRELOAD
 #define k_FLUSH BY_FUNCT_FLUSH
 #define k_MVIN3 BY_FUNCT_MVIN3
+#define k_LOOP_WS BY_FUNCT_LOOP_WS
+#define k_LOOP_WS_CONFIG_BOUNDS BY_FUNCT_LOOP_WS_CONFIG_BOUNDS
+#define k_LOOP_WS_CONFIG_ADDRS_AB BY_FUNCT_LOOP_WS_CONFIG_ADDRS_AB
+#define k_LOOP_WS_CONFIG_ADDRS_DC BY_FUNCT_LOOP_WS_CONFIG_ADDRS_DC
+#define k_LOOP_WS_CONFIG_STRIDES_AB BY_FUNCT_LOOP_WS_CONFIG_STRIDES_AB
+#define k_LOOP_WS_CONFIG_STRIDES_DC BY_FUNCT_LOOP_WS_CONFIG_STRIDES_DC
 #define k_COUNTER BY_FUNCT_COUNTER_OP
 
 #define CONFIG_EX BY_CONFIG_TYPE_EX
@@ -196,6 +202,69 @@ static inline void by_gemmini_config_st(uint32_t stride, int act, acc_scale_t sc
 #define gemmini_config_st(stride)                                                                  \
   by_gemmini_config_st((uint32_t)(stride), NO_ACTIVATION, ACC_SCALE_IDENTITY, 0, 0, 0, 0, 0, 0, 0, \
                        0, 0)
+
+/* ---- LOOP_WS (configs with loops.ws) ---------------------------------------------------- */
+/* gemmini_loop_ws issues the five LOOP_WS_CONFIG_* commands and LOOP_WS with Gemmini's
+ * encodings (docs/isa.md, "LOOP_WS"); the caller has configured CONFIG_EX, the mvin channels and
+ * CONFIG_ST as Gemmini's tiled_matmul does. Gemmini's current form has 23 arguments (act,
+ * a_spad_id, b_spad_id, is_resadd last); its older forms 19 and 20 (weightA, a load-arbitration
+ * hint that Brickyard does not need and drops). Transposes, is_resadd and the normalizer
+ * activations reach the hardware, which rejects them (UNSUPPORTED). Without loops.ws the
+ * program stops with a message. */
+static inline void by_gemmini_loop_ws(size_t I, size_t J, size_t K, size_t pad_I, size_t pad_J,
+                                      size_t pad_K, const void* A, const void* B, const void* D,
+                                      void* C, size_t A_stride, size_t B_stride, size_t D_stride,
+                                      size_t C_stride, bool A_transpose, bool B_transpose,
+                                      bool full_C, bool low_D, bool ex_accumulate, int act,
+                                      int a_spad_id, int b_spad_id, bool is_resadd) {
+  if (!BY_HAS_LOOP_WS)
+    by_gemmini_unsupported("gemmini_loop_ws on hardware without loops.ws");
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_BOUNDS,
+             BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS1_PAD_I, pad_I) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS1_PAD_J, pad_J) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS1_PAD_K, pad_K),
+             BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS2_I, I) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS2_J, J) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS2_K, K));
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_ADDRS_AB, by_dram(A), by_dram(B));
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_ADDRS_DC, by_dram(D), by_dram(C));
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_STRIDES_AB, (uint64_t)A_stride, (uint64_t)B_stride);
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_STRIDES_DC, (uint64_t)D_stride, (uint64_t)C_stride);
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS,
+             BY_FIELD(BY_LOOP_WS_RS1_EX_ACCUMULATE, ex_accumulate) |
+                 BY_FIELD(BY_LOOP_WS_RS1_FULL_C, full_C) | BY_FIELD(BY_LOOP_WS_RS1_LOW_D, low_D) |
+                 BY_FIELD(BY_LOOP_WS_RS1_ACT, act) | BY_FIELD(BY_LOOP_WS_RS1_A_SPAD_ID, a_spad_id) |
+                 BY_FIELD(BY_LOOP_WS_RS1_B_SPAD_ID, b_spad_id),
+             BY_FIELD(BY_LOOP_WS_RS2_A_TRANSPOSE, A_transpose) |
+                 BY_FIELD(BY_LOOP_WS_RS2_B_TRANSPOSE, B_transpose) |
+                 BY_FIELD(BY_LOOP_WS_RS2_IS_RESADD, is_resadd));
+}
+#define BY_GEMMINI_LOOP_WS19(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc) \
+  by_gemmini_loop_ws((I), (J), (K), (pI), (pJ), (pK), (A), (B), (D), (C), (sA), (sB), (sD), (sC),  \
+                     (tA), (tB), (fC), (lD), (acc), NO_ACTIVATION, 0, 0, false)
+#define BY_GEMMINI_LOOP_WS20(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc, \
+                             weightA)                                                              \
+  BY_GEMMINI_LOOP_WS19(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc)
+#define BY_GEMMINI_LOOP_WS23(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc, \
+                             act, a_id, b_id, resadd)                                              \
+  by_gemmini_loop_ws((I), (J), (K), (pI), (pJ), (pK), (A), (B), (D), (C), (sA), (sB), (sD), (sC),  \
+                     (tA), (tB), (fC), (lD), (acc), (act), (a_id), (b_id), (resadd))
+#define BY_GEMMINI_PICK23(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,   \
+                          _17, _18, _19, _20, _21, _22, _23, NAME, ...)                            \
+  NAME
+#define BY_GEMMINI_LOOP_WS_BAD_ARGS(...)                                                           \
+  _Static_assert(0, "gemmini_loop_ws takes 19, 20 or 23 arguments")
+#define gemmini_loop_ws(...)                                                                       \
+  BY_GEMMINI_PICK23(                                                                               \
+      __VA_ARGS__, BY_GEMMINI_LOOP_WS23, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, \
+      BY_GEMMINI_LOOP_WS20, BY_GEMMINI_LOOP_WS19, BY_GEMMINI_LOOP_WS_BAD_ARGS,                     \
+      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
+      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
+      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
+      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
+      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
+      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS)                                    \
+  (__VA_ARGS__)
 
 #define gemmini_flush(skip) BY_HAL_CMD(BY_FUNCT_FLUSH, (uint64_t)(skip), 0)
 #define gemmini_fence() by_fence()

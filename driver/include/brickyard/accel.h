@@ -99,6 +99,54 @@ static inline void by_compute(int preloaded, uint32_t a, uint32_t a_rows, uint32
   else
     BY_HAL_CMD(BY_FUNCT_COMPUTE_ACCUMULATED, rs1, rs2);
 }
+/* LOOP_WS (configs with loops.ws, BY_HAS_LOOP_WS; docs/isa.md "LOOP_WS"): one weight-stationary
+ * tiled matmul C = A x B (+ D) of I x J x K tiles of DIM x DIM, unrolled by the accelerator.
+ * Like gemmini_loop_ws it issues only the five LOOP_WS_CONFIG_* commands and LOOP_WS: the
+ * caller configures CONFIG_EX (WS), the mvin channels 0 (A), 1 (B), 2 (D: shrink = low_D) with
+ * the strides in bytes, and CONFIG_ST (C's stride, activation, scale), as gemmini.h does. */
+typedef struct {
+  uint32_t I, J, K;             /* tiles */
+  uint32_t pad_I, pad_J, pad_K; /* elements missing from the last tile (< DIM) */
+  const void* A;                /* NULL: A is already in the scratchpad (a_spad_id) */
+  const void* B;                /* NULL: B is already in the scratchpad (b_spad_id) */
+  const void* D;                /* NULL: no bias loaded */
+  void* C;                      /* NULL: C stays in the accumulator for the next loop */
+  uint64_t a_stride, b_stride, d_stride, c_stride; /* elements between rows (D: 0 repeats) */
+  int ex_accumulate;        /* the first K step adds onto the accumulator (bias, earlier loop) */
+  int full_C;               /* C as acc_t */
+  int low_D;                /* D as elem_t */
+  int act;                  /* BY_ACT_NONE or BY_ACT_RELU (CONFIG_ST applies it, as on Gemmini) */
+  int a_spad_id, b_spad_id; /* 0: the loop's own scratchpad half; 1, 2: half 0, 1 */
+} by_loop_ws_t;
+
+/* Whether this hardware has LOOP_WS: the config the driver was built for (BY_HAS_LOOP_WS) and
+ * the HW_FEATURES register (so that one program also runs on the same config without it). */
+static inline int by_has_loop_ws(void) {
+  return BY_HAS_LOOP_WS &&
+         BY_REG_FIELD(HW_FEATURES, LOOP_WS, by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
+}
+
+static inline void by_loop_ws(const by_loop_ws_t* l) {
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_BOUNDS,
+             BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS1_PAD_I, l->pad_I) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS1_PAD_J, l->pad_J) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS1_PAD_K, l->pad_K),
+             BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS2_I, l->I) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS2_J, l->J) |
+                 BY_FIELD(BY_LOOP_WS_CONFIG_BOUNDS_RS2_K, l->K));
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_ADDRS_AB, by_dram(l->A), by_dram(l->B));
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_ADDRS_DC, by_dram(l->D), by_dram(l->C));
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_STRIDES_AB, l->a_stride, l->b_stride);
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS_CONFIG_STRIDES_DC, l->d_stride, l->c_stride);
+  BY_HAL_CMD(BY_FUNCT_LOOP_WS,
+             BY_FIELD(BY_LOOP_WS_RS1_EX_ACCUMULATE, l->ex_accumulate) |
+                 BY_FIELD(BY_LOOP_WS_RS1_FULL_C, l->full_C) |
+                 BY_FIELD(BY_LOOP_WS_RS1_LOW_D, l->low_D) | BY_FIELD(BY_LOOP_WS_RS1_ACT, l->act) |
+                 BY_FIELD(BY_LOOP_WS_RS1_A_SPAD_ID, l->a_spad_id) |
+                 BY_FIELD(BY_LOOP_WS_RS1_B_SPAD_ID, l->b_spad_id),
+             0);
+}
+
 static inline void by_flush(void) {
   BY_HAL_CMD(BY_FUNCT_FLUSH, 0, 0);
 }

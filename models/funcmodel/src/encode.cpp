@@ -1,5 +1,6 @@
 #include "funcmodel/encode.h"
 
+#include "hw/isa.h"
 #include "isa_fields.h"
 
 #include <cstring>
@@ -32,6 +33,30 @@ uint32_t floatBits(float f) {
   uint32_t bits;
   std::memcpy(&bits, &f, sizeof bits);
   return bits;
+}
+
+Program loopWs(const LoopWsArgs& a) {
+  auto put = [](const char* cmd, bool rs2, const char* name, uint64_t v) {
+    const hw::isa::Command& c = hw::isa::command(cmd);
+    return (rs2 ? c.rs2Field(name) : c.rs1Field(name)).place(v);
+  };
+  const char* b = "LOOP_WS_CONFIG_BOUNDS";
+  const char* l = "LOOP_WS";
+  return {{static_cast<uint32_t>(hw::isa::kLoopWsConfigBounds),
+           put(b, false, "pad_I", a.padI) | put(b, false, "pad_J", a.padJ) |
+               put(b, false, "pad_K", a.padK),
+           put(b, true, "I", a.I) | put(b, true, "J", a.J) | put(b, true, "K", a.K)},
+          {static_cast<uint32_t>(hw::isa::kLoopWsConfigAddrsAb), a.A, a.B},
+          {static_cast<uint32_t>(hw::isa::kLoopWsConfigAddrsDc), a.D, a.C},
+          {static_cast<uint32_t>(hw::isa::kLoopWsConfigStridesAb), a.aStride, a.bStride},
+          {static_cast<uint32_t>(hw::isa::kLoopWsConfigStridesDc), a.dStride, a.cStride},
+          {static_cast<uint32_t>(hw::isa::kLoopWs),
+           put(l, false, "ex_accumulate", a.exAccumulate) | put(l, false, "full_C", a.fullC) |
+               put(l, false, "low_D", a.lowD) | put(l, false, "act", static_cast<uint64_t>(a.act)) |
+               put(l, false, "a_spad_id", static_cast<uint64_t>(a.aSpadId)) |
+               put(l, false, "b_spad_id", static_cast<uint64_t>(a.bSpadId)),
+           put(l, true, "a_transpose", a.aTranspose) | put(l, true, "b_transpose", a.bTranspose) |
+               put(l, true, "is_resadd", a.isResadd)}};
 }
 
 Instruction configEx(const ConfigExArgs& a) {

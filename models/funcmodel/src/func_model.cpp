@@ -2,6 +2,7 @@
 #include "funcmodel/func_model.h"
 
 #include "counters.h"
+#include "funcmodel/loop_ws.h"
 #include "hw/array_params.h"
 #include "isa_fields.h"
 
@@ -60,6 +61,9 @@ ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
     // No TLB: nothing to flush.
   } else if (funct == static_cast<uint32_t>(f.functDecompress) && params_.bovedaOnChip) {
     error = execDecompress(rs1, rs2);
+  } else if (params_.loopWs && funct >= static_cast<uint32_t>(hw::isa::kLoopWs) &&
+             funct <= static_cast<uint32_t>(hw::isa::kLoopWsConfigStridesDc)) {
+    error = execLoopWs(funct, rs1, rs2);
   } else if (funct == static_cast<uint32_t>(f.functCounterOp)) {
     result.hasRd = true;
     result.rd = execCounterOp(rs1, result.rdDeterministic);
@@ -124,6 +128,50 @@ bool FuncModel::dramWrite(uint64_t addr, const uint8_t* src, size_t n) {
   bytesWritten_ += n;
   countBytes(state_.counters, ByteEvent::DmaWrite, n);
   return true;
+}
+
+int FuncModel::execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2) {
+  LoopWsState& s = state_.loop;
+  auto get = [&](const char* cmd, bool second, const char* name) {
+    const hw::isa::Command& c = hw::isa::command(cmd);
+    return (second ? c.rs2Field(name) : c.rs1Field(name)).extract(second ? rs2 : rs1);
+  };
+  switch (funct) {
+  case hw::isa::kLoopWsConfigBounds:
+    s.maxI = static_cast<uint32_t>(get("LOOP_WS_CONFIG_BOUNDS", true, "I"));
+    s.maxJ = static_cast<uint32_t>(get("LOOP_WS_CONFIG_BOUNDS", true, "J"));
+    s.maxK = static_cast<uint32_t>(get("LOOP_WS_CONFIG_BOUNDS", true, "K"));
+    s.padI = static_cast<uint32_t>(get("LOOP_WS_CONFIG_BOUNDS", false, "pad_I"));
+    s.padJ = static_cast<uint32_t>(get("LOOP_WS_CONFIG_BOUNDS", false, "pad_J"));
+    s.padK = static_cast<uint32_t>(get("LOOP_WS_CONFIG_BOUNDS", false, "pad_K"));
+    return 0;
+  case hw::isa::kLoopWsConfigAddrsAb:
+    s.a = rs1, s.b = rs2;
+    return 0;
+  case hw::isa::kLoopWsConfigAddrsDc:
+    s.d = rs1, s.c = rs2;
+    return 0;
+  case hw::isa::kLoopWsConfigStridesAb:
+    s.aStride = rs1, s.bStride = rs2;
+    return 0;
+  case hw::isa::kLoopWsConfigStridesDc:
+    s.dStride = rs1, s.cStride = rs2;
+    return 0;
+  default:
+    break;
+  }
+  const int error = loopWsCheck(params_, s, state_.ex.dataflow, rs1, rs2);
+  if (error != 0)
+    return error;
+  // The loop's commands run like host commands (their own checks and errors), in the
+  // hardware unroller's order; the next loop uses the other halves.
+  const std::vector<Instruction> commands = loopWsUnroll(params_, s, rs1);
+  s.spHalf ^= 1;
+  if (s.c != 0)
+    s.accHalf ^= 1;
+  for (const Instruction& i : commands)
+    execute(i);
+  return 0;
 }
 
 uint64_t FuncModel::execCounterOp(uint64_t rs1, bool& deterministic) {

@@ -54,6 +54,7 @@ private:
   void opCounter();
   void opIllegal(int errorClass);
   void opCompressed(); // Boveda configs only (generator_boveda.cpp)
+  void opLoopWs();     // loops.ws configs only (generator_loop.cpp)
   void dumpLocalMemories();
 
   // Helpers of the operations.

@@ -341,7 +341,8 @@ void Generation::opIllegal(int errorClass) {
     for (uint32_t funct = 0; funct < 128; ++funct) {
       bool used = false;
       for (const hw::isa::Command& c : hw::isa::commands())
-        used = used || static_cast<uint32_t>(c.funct) == funct;
+        used = used || (static_cast<uint32_t>(c.funct) == funct &&
+                        (p_.loopWs || c.queue != hw::isa::Queue::Loop));
       if (!used)
         unused.push_back(funct);
     }

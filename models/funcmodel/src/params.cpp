@@ -31,6 +31,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.tensordash = c.tensordash.enabled;
   p.boveda = c.boveda.enabled;
   p.bovedaOnChip = c.boveda.enabled && c.boveda.onChip;
+  p.loopWs = c.loops.ws;
   if (p.boveda) {
     p.bovedaFormat = boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1);
     p.bovedaPtrLineBytes = hw::isa::bovedaPtrLineBytes(c.dma.maxBytes);

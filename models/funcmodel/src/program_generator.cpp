@@ -270,6 +270,10 @@ GeneratedProgram Generation::run() {
       opCompressed();
       continue;
     }
+    if (p_.loopWs && chance(0.06)) {
+      opLoopWs();
+      continue;
+    }
     const uint64_t r = uniform(0, 99);
     if (r < 22)
       opMvin();

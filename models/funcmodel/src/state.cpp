@@ -41,9 +41,16 @@ bool CounterState::operator==(const CounterState& o) const {
                   o.snapshotMode);
 }
 
+bool LoopWsState::operator==(const LoopWsState& o) const {
+  return std::tie(maxI, maxJ, maxK, padI, padJ, padK, a, b, d, c, aStride, bStride, dStride,
+                  cStride, spHalf, accHalf) ==
+         std::tie(o.maxI, o.maxJ, o.maxK, o.padI, o.padJ, o.padK, o.a, o.b, o.d, o.c, o.aStride,
+                  o.bStride, o.dStride, o.cStride, o.spHalf, o.accHalf);
+}
+
 bool ArchState::operator==(const ArchState& o) const {
-  return std::tie(sp, acc, ex, ld, st, array, preload, counters) ==
-         std::tie(o.sp, o.acc, o.ex, o.ld, o.st, o.array, o.preload, o.counters);
+  return std::tie(sp, acc, ex, ld, st, array, preload, counters, loop) ==
+         std::tie(o.sp, o.acc, o.ex, o.ld, o.st, o.array, o.preload, o.counters, o.loop);
 }
 
 } // namespace by::funcmodel

@@ -90,6 +90,8 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
         num(boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1).maxGroupBits()),
         "largest encoded group");
   }
+  def("BY_HAS_LOOP_WS", c.loops.ws ? "1" : "0",
+      "LOOP_WS (loops.ws; HW_FEATURES bit LOOP_WS; docs/isa.md)");
   os << "\n/* SoC */\n";
   def("BY_TENSORDASH", c.tensordash.enabled ? "1" : "0",
       "OS computes skip zero operands (docs/tensordash.md)");

@@ -202,6 +202,7 @@ void AcceleratorGenerator::initSizes() {
   byteBits_ = config::log2Exact(p.maxBytes) + 2;
   boveda_ = p.config.boveda.enabled;
   td_ = p.config.tensordash.enabled;
+  loops_ = p.config.loops.ws;
   spReads_ = scratchpadClients(p).reads;
 }
 
@@ -275,6 +276,20 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
   wire(b, "ctr_rs1", 32);
   wire(b, "ctr_value", 32);
   wire(b, "queue_busy", 1);
+  if (loops_) {
+    b.comment("Frontend to the LOOP_WS unroller (host commands), and its checks and start.");
+    for (const auto& [n, w] : std::vector<std::pair<std::string, int>>{{"valid", 1},
+                                                                       {"ready", 1},
+                                                                       {"funct", 7},
+                                                                       {"rs1", 64},
+                                                                       {"rs2", 64},
+                                                                       {"xd", 1},
+                                                                       {"mmio", 1}})
+      wire(b, "host_cmd_" + n, w);
+    wire(b, "lw_loop_err", 8);
+    wire(b, "lw_start", 1);
+    wire(b, "lw_busy", 1);
+  }
   b.comment("Decoder to reservation station.");
   wire(b, "op_valid", 1);
   wire(b, "op_ready", 1);
@@ -407,13 +422,14 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                {"rocc_resp_data_o", "resp_data_o"}};
     const Conns lite = axi::connect(axi::liteSignals(), "s_axil_", "s_axil_", false);
     i.conns.insert(i.conns.end(), lite.begin(), lite.end());
-    const Conns rest = {{"cmd_valid_o", "cmd_valid"},
-                        {"cmd_ready_i", "cmd_ready"},
-                        {"cmd_funct_o", "cmd_funct"},
-                        {"cmd_rs1_o", "cmd_rs1"},
-                        {"cmd_rs2_o", "cmd_rs2"},
-                        {"cmd_xd_o", "cmd_xd"},
-                        {"cmd_mmio_o", "cmd_mmio"},
+    const std::string fe = loops_ ? "host_cmd_" : "cmd_"; // the unroller, when built
+    const Conns rest = {{"cmd_valid_o", fe + "valid"},
+                        {"cmd_ready_i", fe + "ready"},
+                        {"cmd_funct_o", fe + "funct"},
+                        {"cmd_rs1_o", fe + "rs1"},
+                        {"cmd_rs2_o", fe + "rs2"},
+                        {"cmd_xd_o", fe + "xd"},
+                        {"cmd_mmio_o", fe + "mmio"},
                         {"resp_valid_i", "dec_resp_valid"},
                         {"resp_ready_o", "dec_resp_ready"},
                         {"resp_mmio_i", "dec_resp_mmio"},
@@ -492,6 +508,18 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
     i.conns.emplace_back("queue_busy_o", "queue_busy");
     i.conns.emplace_back("irq_o", "irq_o");
   }
+  if (loops_) {
+    auto& i = b.instance(names::kLoopWs, "u_loop_ws");
+    i.conns = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}};
+    for (const char* n : {"valid", "ready", "funct", "rs1", "rs2", "xd", "mmio"}) {
+      const std::string dir = std::string(n) == "ready" ? "_o" : "_i";
+      const std::string back = std::string(n) == "ready" ? "_i" : "_o";
+      i.conns.emplace_back("host_" + std::string(n) + dir, "host_cmd_" + std::string(n));
+      i.conns.emplace_back("cmd_" + std::string(n) + back, "cmd_" + std::string(n));
+    }
+    i.conns.insert(i.conns.end(),
+                   {{"loop_err_o", "lw_loop_err"}, {"start_i", "lw_start"}, {"busy_o", "lw_busy"}});
+  }
   {
     auto& i = b.instance(names::kCmdDecoder, "u_decoder");
     i.conns = {{"clk_i", "clk_i"},
@@ -518,6 +546,8 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                {"err_valid_o", "dec_err_valid"},
                {"err_code_o", "dec_err_code"},
                {"err_funct_o", "dec_err_funct"}};
+    if (loops_)
+      i.conns.insert(i.conns.end(), {{"loop_err_i", "lw_loop_err"}, {"loop_start_o", "lw_start"}});
   }
 }
 
@@ -709,8 +739,9 @@ void AcceleratorGenerator::statusAndEvents(vlog::Body& b) const {
   // ---------------------------------------------------------------- status and events
   b.comment("The DMA byte counts arrive the cycle after a transfer completes: busy covers "
             "that cycle, so counters read after a fence include every transfer.");
-  b.assign("busy", "queue_busy || rs_busy || ld_busy || st_busy || ex_busy || dma_rd_busy || "
-                   "dma_wr_busy ||\n      dma_rd_bytes != '0 || dma_wr_bytes != '0");
+  b.assign("busy", std::string(loops_ ? "lw_busy || " : "") +
+                       "queue_busy || rs_busy || ld_busy || st_busy || ex_busy || dma_rd_busy || "
+                       "dma_wr_busy ||\n      dma_rd_bytes != '0 || dma_wr_bytes != '0");
   b.assign("busy_o", "busy");
   b.comment("SRAM accesses this cycle (performance counters SP_READS ... ACC_WRITES).");
   b.assign("sp_reads", accessSum("sp_rd_", spReads_));

@@ -32,6 +32,7 @@ private:
   int byteBits_ = {};
   bool boveda_ = {};
   bool td_ = {};
+  bool loops_ = {}; // loops.ws: the LOOP_WS unroller between frontend and decoder
   std::vector<std::string> spReads_;
 };
 

@@ -46,7 +46,10 @@ const std::vector<std::pair<std::string, int>>& functs() {
       {"ComputeAccumulated", isa::kComputeAccumulated},
       {"Flush", isa::kFlush},
       {"CounterOp", isa::kCounterOp},
-      {"Decompress", isa::kDecompress}};
+      {"Decompress", isa::kDecompress},
+      {"LoopWs", isa::kLoopWs},
+      {"LoopWsConfigBounds", isa::kLoopWsConfigBounds},
+      {"LoopWsConfigStridesDc", isa::kLoopWsConfigStridesDc}};
   return f;
 }
 
@@ -75,7 +78,7 @@ PackedLayout poolLayout() {
 CmdDecoderGenerator::CmdDecoderGenerator(const AccelParams& p)
     : p_(p), ld_(loadOpLayout(p)), st_(storeOpLayout(p)), ex_(execOpLayout(p)),
       range_(rangeLayout(p)), boveda_(p.config.boveda.enabled), td_(p.config.tensordash.enabled),
-      onChip_(boveda_ && p.config.boveda.onChip) {
+      onChip_(boveda_ && p.config.boveda.onChip), loops_(p.config.loops.ws) {
   // DECOMPRESS's destination operand has MVIN's layout (the mv_* signals).
   if (onChip_)
     for (const char* f : {"local_addr", "rows", "cols"})
@@ -160,6 +163,11 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
   m.input("resp_ready_i", Type::bit());
   m.output("resp_mmio_o", Type::bit());
   m.output("resp_data_o", Type::bits("XBits"));
+  if (loops_) {
+    m.portGroup("LOOP_WS (the unroller in front, loop_ws.cpp).");
+    m.input("loop_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_WS");
+    m.output("loop_start_o", Type::bit(), "a legal LOOP_WS is accepted: the unroller starts");
+  }
   m.portGroup("Rejected commands.");
   m.output("err_valid_o", Type::bit(), "one pulse per rejected command");
   m.output("err_code_o", Type::bits("ErrBits"));
@@ -208,7 +216,7 @@ void CmdDecoderGenerator::localParams(vlog::Body& b) const {
   for (const isa::ErrorCode& e : isa::errorCodes())
     b.localParam("Err" + upperCamel(e.name), Type::bits("ErrBits"), "8'd" + num(e.code), e.name);
   for (const auto& [name, code] : functs())
-    if (name != "Decompress" || onChip_)
+    if ((name != "Decompress" || onChip_) && (name.rfind("LoopWs", 0) != 0 || loops_))
       b.localParam("Funct" + name, Type::bits("FunctBits"), "7'd" + num(code));
   declareEnum(b, opKindEncoding());
   declareEnum(b, storeModeEncoding());
@@ -282,10 +290,20 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
     b.logic("is_dc", Type::bit());
     b.assign("is_dc", "cmd_funct_i == FunctDecompress");
   }
+  // LOOP_WS and its configuration exist only with loops.ws: they leave no operation here (the
+  // unroller in front keeps their fields and issues the loop's commands).
+  if (loops_) {
+    b.logic("is_loop_ws", Type::bit());
+    b.logic("is_loop_cfg", Type::bit());
+    b.assign("is_loop_ws", "cmd_funct_i == FunctLoopWs");
+    b.assign("is_loop_cfg",
+             "cmd_funct_i >= FunctLoopWsConfigBounds && cmd_funct_i <= FunctLoopWsConfigStridesDc");
+  }
   b.logic("is_known", Type::bit());
   b.assign("is_known", std::string("is_config || is_mvin || is_mvout || is_preload || "
                                    "is_compute || is_flush || is_counter") +
-                           (onChip_ ? " || is_dc" : ""));
+                           (onChip_ ? " || is_dc" : "") +
+                           (loops_ ? " || is_loop_ws || is_loop_cfg" : ""));
   b.blank();
 }
 
@@ -583,7 +601,9 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
                   "      is_mvin ? ld_err : " +
                       std::string(onChip_ ? "is_dc ? dc_err : " : "") +
                       "is_mvout ? st_err : is_preload ? pre_err :\n"
-                      "      is_compute ? cmp_err : ErrNone");
+                      "      is_compute ? cmp_err : " +
+                      (loops_ ? "is_loop_ws ? (ex_ws_q ? loop_err_i : ErrUnsupported) : " : "") +
+                      "ErrNone");
   b.assign("needs_rs", "err == ErrNone && (is_mvin || " + std::string(onChip_ ? "is_dc || " : "") +
                            "is_mvout || is_compute)");
   b.comment("A RoCC command that writes rd always gets a response (a core waits for it), 0 "
@@ -594,6 +614,8 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
                      "      needs_resp ? !resp_valid_q : 1'b1)");
   b.assign("cmd_ready_o", "accept");
   b.assign("ctr_valid_o", "accept && is_counter");
+  if (loops_)
+    b.assign("loop_start_o", "accept && is_loop_ws && err == ErrNone");
   b.assign("ctr_rs1_o", "CounterBits'(cmd_rs1_i)");
   b.blank();
 }

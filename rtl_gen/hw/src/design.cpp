@@ -7,6 +7,7 @@
 #include "execute_controller.h"
 #include "hw/generators.h"
 #include "load_controller.h"
+#include "loop_ws.h"
 #include "reservation_station.h"
 #include "store_controller.h"
 #include "td_array.h"
@@ -46,6 +47,8 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(ScratchpadGenerator(accel).build());
     d.modules.push_back(AccumulatorGenerator(accel).build());
     d.modules.push_back(CmdFrontendGenerator(accel).build());
+    if (config.loops.ws)
+      d.modules.push_back(LoopWsGenerator(accel).build());
     d.modules.push_back(CmdDecoderGenerator(accel).build());
     d.modules.push_back(ReservationStationGenerator(accel).build());
     d.modules.push_back(LoadControllerGenerator(accel).build());

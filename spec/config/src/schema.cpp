@@ -185,6 +185,14 @@ std::vector<FieldSpec> buildFields() {
       "DECOMPRESS decodes one into raw rows): the scratchpad holds more than its raw size. "
       "Needs enabled, container_bits a multiple of DIM*input_width and DIM*input_width >= "
       "min(dma.bus_width, container_bits) (docs/boveda.md, \"On-chip form\")."));
+  // --- loops
+  f.push_back(boolField(
+      "loops.ws", [](Config& c) -> bool& { return c.loops.ws; }, "false",
+      "Generate the LOOP_WS unroller (Gemmini's funct 8, configured by functs 9-13): one "
+      "command describes a whole weight-stationary tiled matmul, which the accelerator unrolls "
+      "into mvin/preload/compute/mvout commands over halves of the scratchpad and accumulator "
+      "(docs/isa.md, \"LOOP_WS\"). Without it those functs are UNKNOWN_FUNCT. Needs the WS "
+      "dataflow (array.dataflow ws or both) and array.lanes: 1."));
   // --- soc
   f.push_back(intField(
       "soc.clock_mhz", [](Config& c) -> int& { return c.soc.clockMHz; }, "1000", 1, 10000, false,
@@ -216,6 +224,7 @@ std::vector<SectionSpec> buildSections() {
       {"sparsity.tensordash", "TensorDash sparse operand interconnect (docs/tensordash.md)."},
       {"compression", "Memory compression."},
       {"compression.boveda", "Boveda lossless compression (docs/boveda.md)."},
+      {"loops", "Hardware loop unrollers (Gemmini's LOOP_WS)."},
       {"soc", "The SoC around the accelerator used by co-simulation."},
       {"soc.dram", "DRAM timing and size."},
   };

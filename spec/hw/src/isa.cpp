@@ -20,6 +20,88 @@ std::vector<Field> localOperand(const std::string& what) {
           {"rows", 48, 16, "rows"}};
 }
 
+// LOOP_WS and its five configuration commands (Gemmini's encodings; loops.ws). Bounds count
+// DIM x DIM tiles; the strides are in elements, as in gemmini.h.
+void loopWsCommands(std::vector<Command>& c) {
+  const char* gated = " UNKNOWN_FUNCT without loops.ws.";
+  c.push_back(
+      {"LOOP_WS",
+       kLoopWs,
+       -1,
+       "gemmini_loop_ws",
+       Queue::Loop,
+       std::string("Runs the weight-stationary matmul loop configured by the LOOP_WS_CONFIG_* "
+                   "commands: C = A x B (+ D) over I x J x K tiles of DIM x DIM, unrolled by the "
+                   "accelerator into MVIN/MVIN2/MVIN3/PRELOAD/COMPUTE/MVOUT commands "
+                   "(\"LOOP_WS\" above).") +
+           gated,
+       {{"ex_accumulate", 0, 1,
+         "1: the first K tile adds onto the accumulator (the bias D or an earlier loop's "
+         "partial sums); 0: it overwrites"},
+        {"full_C", 1, 1, "C leaves as raw acc_t (MVOUT with `full`); 0: scaled elem_t"},
+        {"low_D", 2, 1, "D is elem_t in DRAM (MVIN3 with shrink); 0: acc_t"},
+        {"act", 8, 8,
+         "Gemmini's normalizer activation: 0 none or 1 ReLU (the MVOUTs then apply CONFIG_ST's "
+         "activation, as on Gemmini); others UNSUPPORTED"},
+        {"b_spad_id", 16, 2,
+         "0: B in this loop's scratchpad half; n = 1, 2: B ends at row n x sp_rows/2"},
+        {"a_spad_id", 18, 2,
+         "0: A in this loop's scratchpad half; n = 1, 2: A starts at row (n-1) x sp_rows/2"}},
+       {{"a_transpose", 0, 1, "must be 0 (no transposer for A): UNSUPPORTED"},
+        {"b_transpose", 1, 1, "must be 0 (no transposer for B): UNSUPPORTED"},
+        {"is_resadd", 2, 1, "Gemmini's residual-add loop: must be 0, UNSUPPORTED"}}});
+  c.push_back({"LOOP_WS_CONFIG_BOUNDS",
+               kLoopWsConfigBounds,
+               -1,
+               "gemmini_loop_ws",
+               Queue::Loop,
+               std::string("Sets the tile counts and the padding of the last tiles of the next "
+                           "LOOP_WS.") +
+                   gated,
+               {{"pad_I", 0, 16, "rows of A and C missing from the last I tile (< DIM)"},
+                {"pad_J", 16, 16, "columns of B and C missing from the last J tile (< DIM)"},
+                {"pad_K", 32, 16, "columns of A / rows of B missing from the last K tile (< DIM)"}},
+               {{"I", 0, 16, "tiles of DIM rows of A and C"},
+                {"J", 16, 16, "tiles of DIM columns of B and C"},
+                {"K", 32, 16, "tiles of DIM columns of A / rows of B"}}});
+  c.push_back({"LOOP_WS_CONFIG_ADDRS_AB",
+               kLoopWsConfigAddrsAb,
+               -1,
+               "gemmini_loop_ws",
+               Queue::Loop,
+               std::string("Sets the DRAM addresses of A and B of the next LOOP_WS.") + gated,
+               {{"A", 0, 64, "DRAM byte address of A (0: A is already in the scratchpad)"}},
+               {{"B", 0, 64, "DRAM byte address of B (0: B is already in the scratchpad)"}}});
+  c.push_back({"LOOP_WS_CONFIG_ADDRS_DC",
+               kLoopWsConfigAddrsDc,
+               -1,
+               "gemmini_loop_ws",
+               Queue::Loop,
+               std::string("Sets the DRAM addresses of D and C of the next LOOP_WS.") + gated,
+               {{"D", 0, 64, "DRAM byte address of the bias D (0: no bias loaded)"}},
+               {{"C", 0, 64,
+                 "DRAM byte address of C (0: C stays in the accumulator, and the next loop "
+                 "accumulates onto it)"}}});
+  c.push_back(
+      {"LOOP_WS_CONFIG_STRIDES_AB",
+       kLoopWsConfigStridesAb,
+       -1,
+       "gemmini_loop_ws",
+       Queue::Loop,
+       std::string("Sets the row strides (in elements) of A and B of the next LOOP_WS.") + gated,
+       {{"A_stride", 0, 64, "elements between rows of A in DRAM"}},
+       {{"B_stride", 0, 64, "elements between rows of B in DRAM"}}});
+  c.push_back(
+      {"LOOP_WS_CONFIG_STRIDES_DC",
+       kLoopWsConfigStridesDc,
+       -1,
+       "gemmini_loop_ws",
+       Queue::Loop,
+       std::string("Sets the row strides (in elements) of D and C of the next LOOP_WS.") + gated,
+       {{"D_stride", 0, 64, "elements between rows of D in DRAM (0 repeats one row)"}},
+       {{"C_stride", 0, 64, "elements between rows of C in DRAM"}}});
+}
+
 std::vector<Command> buildCommands() {
   std::vector<Command> c;
   c.push_back(
@@ -141,6 +223,7 @@ std::vector<Command> buildCommands() {
                "it invalidates the loader's pointer lines (docs/boveda.md).",
                {{"skip", 0, 1, "ignored"}},
                {}});
+  loopWsCommands(c);
   c.push_back({"MVIN3",
                kMvin3,
                -1,
@@ -185,7 +268,8 @@ std::vector<ErrorCode> buildErrors() {
   return {
       {0, "NONE", "no error"},
       {1, "UNKNOWN_FUNCT",
-       "funct is not a Brickyard command (including Gemmini's LOOP_* commands)"},
+       "funct is not a command of this hardware (Gemmini's LOOP_CONV_WS; LOOP_WS without "
+       "loops.ws; DECOMPRESS without the Boveda on-chip form)"},
       {2, "BAD_CONFIG_TYPE", "CONFIG with rs1[1:0] = 3"},
       {3, "UNSUPPORTED",
        "a feature this hardware does not have: transposes, ReLU6, pixel "
@@ -277,7 +361,8 @@ std::vector<Register> buildRegisters() {
       {0x044, "HW_LANES", "RO", "MAC lanes per PE"},
       {0x048, "HW_SP_ROWS", "RO", "scratchpad rows"},
       {0x04c, "HW_ACC_ROWS", "RO", "accumulator rows"},
-      {0x050, "HW_FEATURES", "RO", "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda"},
+      {0x050, "HW_FEATURES", "RO",
+       "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda, bit 4 LOOP_WS"},
       {0x0fc, "COUNTERS_RESET", "WO", "writing 1 clears the 64-bit counters below"},
   };
   const char* counters[][2] = {
@@ -347,6 +432,7 @@ std::vector<RegisterField> buildRegisterFields() {
       {"HW_FEATURES", "OS", 1, 1},
       {"HW_FEATURES", "TENSORDASH", 2, 1},
       {"HW_FEATURES", "BOVEDA", 3, 1},
+      {"HW_FEATURES", "LOOP_WS", 4, 1},
   };
 }
 
@@ -439,6 +525,8 @@ std::string referenceMarkdown() {
       return "execute";
     case Queue::Immediate:
       return "immediate";
+    case Queue::Loop:
+      return "loop";
     }
     return "";
   };

@@ -59,6 +59,17 @@ struct CounterOpArgs {
   bool external = false;
 };
 
+/// gemmini_loop_ws's arguments (docs/isa.md, "LOOP_WS"): bounds in DIM tiles, paddings in
+/// elements, DRAM addresses, strides in elements, flags.
+struct LoopWsArgs {
+  uint32_t I = 1, J = 1, K = 1, padI = 0, padJ = 0, padK = 0;
+  uint64_t A = 0, B = 0, D = 0, C = 0;
+  uint64_t aStride = 0, bStride = 0, dStride = 0, cStride = 0;
+  bool exAccumulate = false, fullC = false, lowD = false;
+  int act = 0, aSpadId = 0, bSpadId = 0;
+  bool aTranspose = false, bTranspose = false, isResadd = false;
+};
+
 /// An array operand: local address and size.
 struct Operand {
   uint32_t addr = 0;
@@ -67,6 +78,9 @@ struct Operand {
 };
 
 Instruction configEx(const ConfigExArgs& args);
+/// The six commands gemmini_loop_ws issues: LOOP_WS_CONFIG_BOUNDS, _ADDRS_AB, _ADDRS_DC,
+/// _STRIDES_AB, _STRIDES_DC, then LOOP_WS.
+Program loopWs(const LoopWsArgs& args);
 Instruction configLd(const ConfigLdArgs& args);
 Instruction configSt(const ConfigStArgs& args);
 /// CONFIG word with an explicit rs1[1:0] (for BAD_CONFIG_TYPE).

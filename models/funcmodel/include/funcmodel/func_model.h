@@ -118,6 +118,8 @@ private:
   void computeOs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t rs1, uint64_t rs2);
   void writeResult(const LocalOperand& c, const std::vector<int64_t>& r);
   uint64_t execCounterOp(uint64_t rs1, bool& deterministic);
+  // LOOP_WS and its configuration commands (loops.ws; loop_ws.cpp has the unroll order).
+  int execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2);
 
   // The Boveda loader's pointer-line buffer (boveda_moves.cpp; docs/boveda.md, "Pointer
   // lines"): a compressed MVIN reads its entry through it.

@@ -28,6 +28,8 @@ struct ModelParams {
   bool boveda = false;
   /// The on-chip form (compression.boveda.on_chip): DECOMPRESS is legal.
   bool bovedaOnChip = false;
+  /// The LOOP_WS unroller (loops.ws): LOOP_WS and LOOP_WS_CONFIG_* are legal.
+  bool loopWs = false;
   boveda::BovedaParams bovedaFormat;
   /// Bytes of one line of the Boveda loader's pointer-line buffer (hw::isa::kBovedaPtrLines
   /// lines; docs/boveda.md, "Pointer lines").

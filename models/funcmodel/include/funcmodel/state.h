@@ -85,6 +85,18 @@ struct CounterState {
   bool operator==(const CounterState& o) const;
 };
 
+/// LOOP_WS state (loops.ws): what the LOOP_WS_CONFIG_* commands set (kept until overwritten)
+/// and the halves the next loop uses (docs/isa.md, "LOOP_WS").
+struct LoopWsState {
+  uint32_t maxI = 0, maxJ = 0, maxK = 0; // tiles (16-bit fields)
+  uint32_t padI = 0, padJ = 0, padK = 0; // elements missing from the last tile
+  uint64_t a = 0, b = 0, d = 0, c = 0;   // DRAM addresses
+  uint64_t aStride = 0, bStride = 0, dStride = 0, cStride = 0; // in elements
+  int spHalf = 0;  // scratchpad half of the next loop (toggles with every loop)
+  int accHalf = 0; // accumulator half of the next loop (toggles after a loop that stores C)
+  bool operator==(const LoopWsState& o) const;
+};
+
 struct ArchState {
   std::vector<int64_t> sp;  // spRows x DIM*lanes elem_t values, row major
   std::vector<int64_t> acc; // accRows x DIM acc_t values, row major
@@ -94,6 +106,7 @@ struct ArchState {
   ArrayState array;
   std::optional<PendingPreload> preload;
   CounterState counters;
+  LoopWsState loop;
   bool operator==(const ArchState& o) const;
   bool operator!=(const ArchState& o) const { return !(*this == o); }
 };

@@ -42,6 +42,7 @@ inline constexpr const char* kBovedaCompressor = "by_boveda_compressor";
 inline constexpr const char* kBovedaDecompressor = "by_boveda_decompressor";
 inline constexpr const char* kBovedaLoader = "by_boveda_loader";
 inline constexpr const char* kValueRepacker = "by_value_repacker";
+inline constexpr const char* kLoopWs = "by_loop_ws";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).

@@ -64,6 +64,10 @@ struct BovedaConfig {
   bool onChip{};       // compressed scratchpad storage (the stronger form)
 };
 
+struct LoopsConfig {
+  bool ws{}; // the LOOP_WS matmul loop unroller (Gemmini funct 8, configured by 9-13)
+};
+
 struct DramConfig {
   int latencyCycles{}; // first-beat latency in accelerator clock cycles
   int bytesPerCycle{}; // sustained bandwidth in bytes per accelerator cycle
@@ -84,6 +88,7 @@ struct Config {
   DmaConfig dma;
   TensorDashConfig tensordash;
   BovedaConfig boveda;
+  LoopsConfig loops;
   SocConfig soc;
 };
 

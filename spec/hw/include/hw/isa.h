@@ -19,6 +19,12 @@ enum Funct : int {
   kComputeAccumulated = 5,
   kPreload = 6,
   kFlush = 7,
+  kLoopWs = 8,                 // LOOP_WS: runs the configured matmul loop (loops.ws)
+  kLoopWsConfigBounds = 9,     // LOOP_WS_CONFIG_BOUNDS
+  kLoopWsConfigAddrsAb = 10,   // LOOP_WS_CONFIG_ADDRS_AB
+  kLoopWsConfigAddrsDc = 11,   // LOOP_WS_CONFIG_ADDRS_DC
+  kLoopWsConfigStridesAb = 12, // LOOP_WS_CONFIG_STRIDES_AB
+  kLoopWsConfigStridesDc = 13, // LOOP_WS_CONFIG_STRIDES_DC
   kMvin3 = 14,
   kDecompress = 32, // Brickyard: Boveda on-chip decompression (not a Gemmini funct)
   kCounterOp = 126,
@@ -28,7 +34,7 @@ enum Funct : int {
 enum ConfigType : int { kConfigEx = 0, kConfigLd = 1, kConfigSt = 2 };
 
 /// Which controller executes a command.
-enum class Queue { Load, Store, Execute, Immediate };
+enum class Queue { Load, Store, Execute, Immediate, Loop };
 
 /// A bit field of rs1 or rs2.
 struct Field {

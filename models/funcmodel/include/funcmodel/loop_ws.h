@@ -1,0 +1,26 @@
+// LOOP_WS (docs/isa.md, "LOOP_WS"): the checks of a LOOP_WS command and the command sequence
+// it unrolls into, in the order the hardware unroller (rtl_gen/hw/src/loop_ws.cpp) issues it.
+// The functional model executes that sequence command by command; tests use it to state what
+// a loop does.
+#pragma once
+
+#include "funcmodel/params.h"
+#include "funcmodel/program.h"
+#include "funcmodel/state.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace by::funcmodel {
+
+/// The error code that rejects LOOP_WS (rs1, rs2) in this state (0: legal): UNSUPPORTED
+/// (transposes, resadd, an activation other than none/ReLU, the OS dataflow), BAD_SIZE (a zero
+/// bound, a padding of DIM or more), LOCAL_RANGE (A, B or C do not fit their halves),
+/// DMA_ERROR (an address or stride of 2^32 or more).
+int loopWsCheck(const ModelParams& p, const LoopWsState& loop, int dataflow, uint64_t rs1,
+                uint64_t rs2);
+
+/// The commands a legal LOOP_WS (rs1) unrolls into with `loop` as configured.
+std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& loop, uint64_t rs1);
+
+} // namespace by::funcmodel

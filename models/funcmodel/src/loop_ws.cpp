@@ -1,0 +1,155 @@
+// LOOP_WS: checks and the unrolled command sequence (docs/isa.md, "LOOP_WS").
+#include "funcmodel/loop_ws.h"
+
+#include "hw/array_params.h"
+#include "hw/isa.h"
+
+#include <algorithm>
+
+namespace by::funcmodel {
+
+namespace {
+
+using hw::isa::command;
+
+uint64_t field(const char* cmd, bool rs2, const char* name, uint64_t word) {
+  const hw::isa::Command& c = command(cmd);
+  return (rs2 ? c.rs2Field(name) : c.rs1Field(name)).extract(word);
+}
+
+// {rows, cols, local address} of a local operand (MVIN/MVOUT rs2, PRELOAD/COMPUTE operands).
+uint64_t operand(uint64_t rows, uint64_t cols, uint32_t addr) {
+  const hw::isa::Command& c = command("MVIN");
+  return c.rs2Field("rows").place(rows) | c.rs2Field("cols").place(cols) |
+         c.rs2Field("local_addr").place(addr);
+}
+
+constexpr uint32_t kAcc = 1u << hw::isa::kLocalAccBit;
+constexpr uint32_t kAccumulate = 1u << hw::isa::kLocalAccumulateBit;
+constexpr uint32_t kFull = 1u << hw::isa::kLocalFullBit;
+
+// The halves A and B of a LOOP_WS use (2 or 3: beyond the scratchpad).
+int aHalf(const LoopWsState& s, uint64_t rs1) {
+  const uint64_t id = field("LOOP_WS", false, "a_spad_id", rs1);
+  return id == 0 ? s.spHalf : static_cast<int>(id) - 1;
+}
+int bHalf(const LoopWsState& s, uint64_t rs1) {
+  const uint64_t id = field("LOOP_WS", false, "b_spad_id", rs1);
+  return id == 0 ? s.spHalf : static_cast<int>(id) - 1;
+}
+
+} // namespace
+
+int loopWsCheck(const ModelParams& p, const LoopWsState& s, int dataflow, uint64_t rs1,
+                uint64_t rs2) {
+  const int unsupported = hw::isa::errorCode("UNSUPPORTED");
+  if (dataflow != hw::kDataflowWS || field("LOOP_WS", true, "a_transpose", rs2) ||
+      field("LOOP_WS", true, "b_transpose", rs2) || field("LOOP_WS", true, "is_resadd", rs2) ||
+      field("LOOP_WS", false, "act", rs1) > 1)
+    return unsupported;
+  const uint32_t dim = static_cast<uint32_t>(p.dim);
+  if (s.maxI == 0 || s.maxJ == 0 || s.maxK == 0 || s.padI >= dim || s.padJ >= dim || s.padK >= dim)
+    return hw::isa::errorCode("BAD_SIZE");
+  const uint64_t half = static_cast<uint64_t>(p.spRows / 2);
+  const uint64_t aRows = uint64_t{s.maxI} * s.maxK * dim, bRows = uint64_t{s.maxK} * s.maxJ * dim;
+  const uint64_t cRows = uint64_t{s.maxI} * s.maxJ * dim;
+  const int ah = aHalf(s, rs1), bh = bHalf(s, rs1);
+  if (ah > 1 || bh > 1 || aRows > half || bRows > half ||
+      cRows > static_cast<uint64_t>(p.accRows / 2) || (ah == bh && aRows + bRows > half))
+    return hw::isa::errorCode("LOCAL_RANGE");
+  const uint64_t limit = 0xffffffffull;
+  for (uint64_t v : {s.a, s.b, s.d, s.c, s.aStride, s.bStride, s.dStride, s.cStride})
+    if (v > limit)
+      return hw::isa::errorCode("DMA_ERROR");
+  return 0;
+}
+
+std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s, uint64_t rs1) {
+  const bool exAcc = field("LOOP_WS", false, "ex_accumulate", rs1) != 0;
+  const bool fullC = field("LOOP_WS", false, "full_C", rs1) != 0;
+  const bool lowD = field("LOOP_WS", false, "low_D", rs1) != 0;
+  const uint32_t dim = static_cast<uint32_t>(p.dim);
+  const uint32_t I = s.maxI, J = s.maxJ, K = s.maxK;
+  const uint32_t mbl = static_cast<uint32_t>(p.maxBlockLen);
+  const uint32_t spHalf = static_cast<uint32_t>(p.spRows / 2);
+  const uint32_t aRow = static_cast<uint32_t>(aHalf(s, rs1)) * spHalf;
+  const uint32_t bRow = (static_cast<uint32_t>(bHalf(s, rs1)) + 1) * spHalf - K * J * dim;
+  const uint32_t cRow = static_cast<uint32_t>(s.accHalf) * static_cast<uint32_t>(p.accRows / 2);
+  const uint64_t ib = static_cast<uint64_t>(p.inputBytes), ab = static_cast<uint64_t>(p.accBytes);
+
+  std::vector<Instruction> out;
+  auto rowsI = [&](uint32_t i) { return dim - (i == I - 1 ? s.padI : 0); };
+  auto colsJ = [&](uint32_t j) { return dim - (j == J - 1 ? s.padJ : 0); };
+  auto cutK = [&](uint32_t k) { return dim - (k == K - 1 ? s.padK : 0); };
+  // Columns of a move of `blocks` tiles from tile `first` of a dimension of `n` tiles.
+  auto moveCols = [&](uint32_t first, uint32_t blocks, uint32_t n, uint32_t pad) {
+    return blocks * dim - (first + blocks >= n ? pad : 0);
+  };
+  auto dram = [&](uint64_t base, uint32_t row, uint64_t stride, uint32_t col, uint64_t bytes) {
+    return base + (uint64_t{row} * stride + col) * dim * bytes;
+  };
+  auto cLocal = [&](uint32_t i, uint32_t j) { return kAcc | (cRow + (i * J + j) * dim); };
+
+  // D: j blocks outer, i inner.
+  if (s.d != 0) {
+    const uint32_t group = lowD ? mbl : static_cast<uint32_t>(p.maxBlockLenAcc);
+    for (uint32_t j = 0; j < J; j += group) {
+      const uint32_t blocks = std::min(group, J - j);
+      for (uint32_t i = 0; i < I; ++i)
+        out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
+                       dram(s.d, i, s.dStride, j, lowD ? ib : ab),
+                       operand(rowsI(i), moveCols(j, blocks, J, s.padJ), cLocal(i, j))});
+    }
+  }
+  // The loads of step k: A's K group starting at k (when k starts one), then B's row k.
+  auto loads = [&](uint32_t k) {
+    if (s.a != 0 && k % mbl == 0) {
+      const uint32_t blocks = std::min(mbl, K - k);
+      for (uint32_t i = 0; i < I; ++i)
+        out.push_back(
+            {static_cast<uint32_t>(hw::isa::kMvin), dram(s.a, i, s.aStride, k, ib),
+             operand(rowsI(i), moveCols(k, blocks, K, s.padK), aRow + (i * K + k) * dim)});
+    }
+    if (s.b != 0)
+      for (uint32_t j = 0; j < J; j += mbl) {
+        const uint32_t blocks = std::min(mbl, J - j);
+        out.push_back({static_cast<uint32_t>(hw::isa::kMvin2), dram(s.b, k, s.bStride, j, ib),
+                       operand(cutK(k), moveCols(j, blocks, J, s.padJ), bRow + (k * J + j) * dim)});
+      }
+  };
+  // The computes of step k: j outer, i inner; B(k, j) is preloaded with the first i.
+  auto computes = [&](uint32_t k) {
+    for (uint32_t j = 0; j < J; ++j)
+      for (uint32_t i = 0; i < I; ++i) {
+        const uint32_t bd = i == 0 ? bRow + (k * J + j) * dim : hw::isa::kGarbageAddr;
+        const uint32_t c = cLocal(i, j) | (exAcc || k != 0 ? kAccumulate : 0);
+        out.push_back({static_cast<uint32_t>(hw::isa::kPreload), operand(cutK(k), colsJ(j), bd),
+                       operand(rowsI(i), colsJ(j), c)});
+        out.push_back({static_cast<uint32_t>(i == 0 ? hw::isa::kComputePreloaded
+                                                    : hw::isa::kComputeAccumulated),
+                       operand(rowsI(i), cutK(k), aRow + (i * K + k) * dim),
+                       operand(dim, dim, hw::isa::kGarbageAddr)});
+      }
+  };
+  loads(0);
+  for (uint32_t k = 0; k < K; ++k) {
+    if (k + 1 < K)
+      loads(k + 1);
+    computes(k);
+  }
+  // C: j blocks outer, i inner.
+  if (s.c != 0) {
+    const uint32_t group = fullC ? 1 : mbl;
+    for (uint32_t j = 0; j < J; j += group) {
+      const uint32_t blocks = std::min(group, J - j);
+      for (uint32_t i = 0; i < I; ++i)
+        out.push_back({static_cast<uint32_t>(hw::isa::kMvout),
+                       dram(s.c, i, s.cStride, j, fullC ? ab : ib),
+                       operand(rowsI(i), moveCols(j, blocks, J, s.padJ),
+                               cLocal(i, j) | (fullC ? kFull : 0))});
+    }
+  }
+  return out;
+}
+
+} // namespace by::funcmodel
