@@ -89,17 +89,21 @@ cosim_speed "$tmp/kernels.json"
 echo
 fi
 if want loops; then
-# LOOP_WS (issue 16): the driver's 512^3 matmul on the default RTL with the unroller (after) and
-# on the same config with loops.ws: false (before: the host issues every command; the same ELF,
-# which reads HW_FEATURES), then the loops alone without a host and what bounds them.
-echo "## LOOP_WS: 512x512x512 matmul on the default accelerator's RTL, host CPI 1.0"
-sed 's/^  ws: true/  ws: false/' "$root/configs/default.yaml" >"$tmp/default_noloops.yaml"
-echo "- with LOOP_WS (configs/default.yaml):"
-"$by" sim --config "$root/configs/default.yaml" --quiet \
-  "$root/build/baremetal/default/driver_kernels.elf" | grep '^matmul' | sed 's/^/    /'
-echo "- without (loops.ws: false):"
-"$by" sim --config "$tmp/default_noloops.yaml" --quiet \
-  "$root/build/baremetal/default/driver_kernels.elf" | grep '^matmul' | sed 's/^/    /'
+# LOOP_WS (issue 16): the driver's 512^3 matmul and 3x3 conv on the default RTL (the same ELF,
+# which reads HW_FEATURES) before the issue (loops.ws: false, 16 DMA requests in flight: the
+# host issues every command), with the unroller alone (16 in flight) and as configured now
+# (configs/default.yaml: the unroller and 32 in flight), then the loops alone without a host and
+# what bounds them.
+echo "## LOOP_WS: 512x512x512 matmul and 3x3 conv on the default accelerator's RTL, host CPI 1.0"
+sed 's/^  max_inflight: .*/  max_inflight: 16/' "$root/configs/default.yaml" >"$tmp/default_if16.yaml"
+sed 's/^  ws: true/  ws: false/' "$tmp/default_if16.yaml" >"$tmp/default_before.yaml"
+for v in "before (loops.ws: false, dma.max_inflight: 16):|$tmp/default_before.yaml" \
+  "LOOP_WS alone (dma.max_inflight: 16):|$tmp/default_if16.yaml" \
+  "configs/default.yaml (LOOP_WS, dma.max_inflight: 32):|$root/configs/default.yaml"; do
+  echo "- ${v%%|*}"
+  "$by" sim --config "${v#*|}" --quiet "$root/build/baremetal/default/driver_kernels.elf" |
+    grep -E '^(matmul|conv)' | sed 's/^/    /'
+done
 echo "- the 32 loops alone (bench/loop_matmul.cpp), DRAM 100 cycles / 16 B per cycle, then 20"
 echo "  cycles, then 64 B per cycle:"
 "$root/build/bench/bench_loop_matmul" | sed 's/^/    /'
