@@ -164,13 +164,78 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
   by_gemmini_conv(&c, out_row_dim, out_col_dim, "tiled_conv_auto");
 }
 
-/* Depthwise: weights [channels][kernel_row_dim][kernel_col_dim]. */
+/* Gemmini's tiled_conv_auto with pixel strides (in elements): input pixels in_stride apart
+ * (>= in_channels), weight rows weight_stride apart (>= out_channels), output pixels out_stride
+ * apart (>= out_channels), e.g. a convolution that reads or writes one slice of a concatenation.
+ * The native kernel takes dense tensors: other strides are gathered into (and the output
+ * scattered out of) malloc'd dense copies; the elements between out_channels and out_stride are
+ * left alone, as on Gemmini. */
+static inline void tiled_conv_stride_auto(
+    int batch_size, int in_row_dim, int in_col_dim, int in_channels, int out_channels,
+    int out_row_dim, int out_col_dim, int stride, int input_dilation, int kernel_dilation,
+    int padding, int kernel_dim, int in_stride, int weight_stride, int out_stride, bool wrot180,
+    bool trans_output_1203, bool trans_input_3120, bool trans_weight_1203, bool trans_weight_0132,
+    const elem_t* input, const elem_t* weights, const acc_t* bias, elem_t* output, int act,
+    acc_scale_t scale, int pool_size, int pool_stride, int pool_padding,
+    enum tiled_matmul_type_t tiled_conv_type) {
+  if (in_stride < in_channels || weight_stride < out_channels || out_stride < out_channels) {
+    printf("tiled_conv_stride_auto: a stride is below its channel count\n");
+    exit(1);
+  }
+  const size_t pix_in = (size_t)batch_size * (size_t)in_row_dim * (size_t)in_col_dim;
+  const size_t w_rows = (size_t)kernel_dim * (size_t)kernel_dim * (size_t)in_channels;
+  const size_t prows =
+      pool_stride ? (size_t)((out_row_dim + 2 * pool_padding - pool_size) / pool_stride + 1)
+                  : (size_t)out_row_dim;
+  const size_t pcols =
+      pool_stride ? (size_t)((out_col_dim + 2 * pool_padding - pool_size) / pool_stride + 1)
+                  : (size_t)out_col_dim;
+  const size_t pix_out = (size_t)batch_size * prows * pcols;
+  elem_t* in = (elem_t*)input;
+  elem_t* w = (elem_t*)weights;
+  elem_t* out = output;
+  if (in_stride != in_channels) {
+    in = (elem_t*)malloc(pix_in * (size_t)in_channels * sizeof(elem_t));
+    for (size_t p = 0; in && p < pix_in; ++p)
+      for (int c = 0; c < in_channels; ++c)
+        in[p * (size_t)in_channels + (size_t)c] = input[p * (size_t)in_stride + (size_t)c];
+  }
+  if (weight_stride != out_channels) {
+    w = (elem_t*)malloc(w_rows * (size_t)out_channels * sizeof(elem_t));
+    for (size_t r = 0; w && r < w_rows; ++r)
+      for (int c = 0; c < out_channels; ++c)
+        w[r * (size_t)out_channels + (size_t)c] = weights[r * (size_t)weight_stride + (size_t)c];
+  }
+  if (out_stride != out_channels)
+    out = (elem_t*)malloc(pix_out * (size_t)out_channels * sizeof(elem_t));
+  if (!in || !w || !out) {
+    printf("tiled_conv_stride_auto: no memory for the dense copies\n");
+    exit(1);
+  }
+  tiled_conv_auto(batch_size, in_row_dim, in_col_dim, in_channels, out_channels, out_row_dim,
+                  out_col_dim, stride, input_dilation, kernel_dilation, padding, kernel_dim,
+                  wrot180, trans_output_1203, trans_input_3120, trans_weight_1203,
+                  trans_weight_0132, in, w, bias, out, act, scale, pool_size, pool_stride,
+                  pool_padding, tiled_conv_type);
+  if (out != output) {
+    for (size_t p = 0; p < pix_out; ++p)
+      for (int c = 0; c < out_channels; ++c)
+        output[p * (size_t)out_stride + (size_t)c] = out[p * (size_t)out_channels + (size_t)c];
+    free(out);
+  }
+  if (w != weights)
+    free(w);
+  if (in != input)
+    free(in);
+}
+
+/* Depthwise, Gemmini's signature: square kernel, weights [channels][kernel_dim][kernel_dim]. */
 static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col_dim, int channels,
                                       int out_row_dim, int out_col_dim, int stride, int padding,
-                                      int kernel_row_dim, int kernel_col_dim, const elem_t* input,
-                                      const elem_t* weights, const acc_t* bias, elem_t* output,
-                                      int act, acc_scale_t scale, int pool_size, int pool_stride,
-                                      int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
+                                      int kernel_dim, const elem_t* input, const elem_t* weights,
+                                      const acc_t* bias, elem_t* output, int act, acc_scale_t scale,
+                                      int pool_size, int pool_stride, int pool_padding,
+                                      enum tiled_matmul_type_t tiled_conv_type) {
   by_gemmini_check_act(act, "tiled_conv_dw_auto");
   by_conv_t c;
   by_conv_init(&c);
@@ -178,8 +243,7 @@ static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col
   c.in_rows = (size_t)in_row_dim;
   c.in_cols = (size_t)in_col_dim;
   c.in_ch = c.out_ch = (size_t)channels;
-  c.kernel_rows = (size_t)kernel_row_dim;
-  c.kernel_cols = (size_t)kernel_col_dim;
+  c.kernel_rows = c.kernel_cols = (size_t)kernel_dim;
   c.stride = (size_t)stride;
   c.padding = (size_t)padding;
   c.depthwise = 1;

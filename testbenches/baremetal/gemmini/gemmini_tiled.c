@@ -91,7 +91,7 @@ int main() {
                     POOL_PAD, type ? CPU : WS);
   ok &= same(out_acc, out_cpu, sizeof out_acc, "conv");
   for (int type = 0; type < 2; ++type)
-    tiled_conv_dw_auto(BATCH, IN_ROWS, IN_COLS, ICH, OUT_ROWS, OUT_COLS, STRIDE, PAD, KDIM, KDIM,
+    tiled_conv_dw_auto(BATCH, IN_ROWS, IN_COLS, ICH, OUT_ROWS, OUT_COLS, STRIDE, PAD, KDIM,
                        (elem_t*)input, (elem_t*)dw_weights, cbias,
                        type ? (elem_t*)dw_cpu : (elem_t*)dw_acc, NO_ACTIVATION, 0.1f, 1, 0, 0,
                        type ? CPU : WS);
