@@ -11,6 +11,7 @@
 #define BRICKYARD_GEMMINI_H
 
 #include "brickyard/brickyard.h"
+#include "gemmini_counter.h"
 #include "gemmini_params.h"
 
 #include <stdbool.h>
@@ -370,9 +371,15 @@ static inline void by_gemmini_loop_ws(size_t I, size_t J, size_t K, size_t pad_I
 static inline uint32_t counter_read(size_t index) {
   return (uint32_t)by_counter_read((uint32_t)index);
 }
-static inline void counter_configure(size_t index, size_t event) {
-  by_counter_configure((uint32_t)index, (uint32_t)event, 0);
+/* Gemmini's counter codes (gemmini_counter.h): above INCREMENTAL_COUNTERS an external value
+ * counter, numbered from INCREMENTAL_COUNTERS + 1. */
+static inline void counter_configure(size_t index, size_t counter_code) {
+  const int external = counter_code > INCREMENTAL_COUNTERS;
+  by_counter_configure((uint32_t)index,
+                       (uint32_t)(external ? counter_code - INCREMENTAL_COUNTERS : counter_code),
+                       external);
 }
+/* Brickyard's own: an external event by its id (BY_EVENT_RDMA_BYTES_REC, ...). */
 static inline void counter_configure_external(size_t index, size_t event) {
   by_counter_configure((uint32_t)index, (uint32_t)event, 1);
 }
