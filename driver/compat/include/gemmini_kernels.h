@@ -265,23 +265,52 @@ static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col
   free(c.workspace);
 }
 
-/* C = act(clip(ACC_SCALE(A + B, C_scale))); A_scale / B_scale are mvin scales (identity). */
+/* Gemmini's mvin scale of an int8 config (its default gemmini_params.h): x * scale rounded to
+ * the nearest, ties to even, saturated to elem_t. Brickyard has no mvin scaler (MVIN_SCALE in
+ * gemmini_params.h is the identity), so the residual add applies A_scale / B_scale here. */
+static inline elem_t by_gemmini_mvin_scale(elem_t x, scale_t scale) {
+  const float product = (float)x * scale; /* in float, as Gemmini's MVIN_SCALE */
+  const double y = ROUND_NEAR_EVEN(product);
+  return (elem_t)(y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y));
+}
+
+/* A and B scaled by by_gemmini_mvin_scale into a malloc'd copy when the scale is not 1 (NULL
+ * when it is: the operand is used as it is). */
+static inline elem_t* by_gemmini_scaled_copy(size_t n, const elem_t* x, scale_t scale) {
+  if (scale == (scale_t)MVIN_SCALE_IDENTITY)
+    return NULL;
+  elem_t* y = (elem_t*)malloc(n * sizeof(elem_t));
+  if (!y) {
+    printf("tiled_resadd_auto: no memory for the scaled operand\n");
+    exit(1);
+  }
+  for (size_t i = 0; i < n; ++i)
+    y[i] = by_gemmini_mvin_scale(x[i], scale);
+  return y;
+}
+
+/* C = act(clip(ACC_SCALE(A' + B', C_scale))) with A' = A scaled by A_scale, B' = B by B_scale
+ * (Gemmini's mvin scale), exactly resadd_cpu. */
 static inline void tiled_resadd_auto(const size_t I, const size_t J, const scale_t A_scale,
                                      const scale_t B_scale, const acc_scale_t C_scale,
                                      const elem_t* A, const elem_t* B, elem_t* C, bool relu,
                                      enum tiled_matmul_type_t matadd_type) {
-  (void)A_scale, (void)B_scale;
-  by_gemmini_check(
-      by_resadd(I, J, A, J, B, J, C, J, C_scale, relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
-      "tiled_resadd_auto");
+  elem_t* a = by_gemmini_scaled_copy(I * J, A, A_scale);
+  elem_t* b = by_gemmini_scaled_copy(I * J, B, B_scale);
+  by_gemmini_check(by_resadd(I, J, a ? a : A, J, b ? b : B, J, C, J, C_scale,
+                             relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
+                   "tiled_resadd_auto");
+  free(a);
+  free(b);
 }
 
 static inline void resadd_cpu(const size_t I, const size_t J, const scale_t A_scale,
                               const scale_t B_scale, const acc_scale_t C_scale, const elem_t* A,
                               const elem_t* B, elem_t* C, bool relu) {
-  (void)A_scale, (void)B_scale;
   for (size_t i = 0; i < I * J; ++i) {
-    full_t y = ACC_SCALE((acc_t)A[i] + B[i], C_scale);
+    full_t y = ACC_SCALE((acc_t)by_gemmini_mvin_scale(A[i], A_scale) +
+                             by_gemmini_mvin_scale(B[i], B_scale),
+                         C_scale);
     y = y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y);
     C[i] = (elem_t)(relu && y < 0 ? 0 : y);
   }

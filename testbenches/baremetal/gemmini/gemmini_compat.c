@@ -5,7 +5,10 @@
 //    config_st, config_ld 1..6 arguments), each checked by its effect;
 //  - gemmini_extended4_config_ld's block stride, tiled_conv_stride_auto (strided pixels and
 //    weights against the dense tiled_conv_auto), tiled_conv_dw_auto and resadd_cpu with
-//    Gemmini's signatures.
+//    Gemmini's signatures;
+//  - results Gemmini programs rely on: the accumulator moved at full width with the address
+//    Gemmini's tests use (full bit on the MVIN too), stride-0 (row repeat) mvins and the
+//    repeating bias, and residual adds with A/B scales.
 #include "include/gemmini_testutils.h"
 #include "seed.h"
 
@@ -46,14 +49,14 @@ static void without_semicolons(void) {
   gemmini_config_ld(DIM * sizeof(elem_t))
   gemmini_config_st(DIM * sizeof(elem_t))
   gemmini_mvin(In[0], 0) gemmini_mvout(Out[0], 0)
-  // clang-format on
-  gemmini_fence();
+      // clang-format on
+      gemmini_fence();
   check(same_block(In[0], Out[0]), "mvin/mvout written without semicolons");
   uint32_t v = 0xdead;
   // clang-format off
   gemmini_counter_access(v, 0)
-  // clang-format on
-  check(v != 0xdead, "gemmini_counter_access without a semicolon");
+      // clang-format on
+      check(v != 0xdead, "gemmini_counter_access without a semicolon");
 }
 
 // CONFIG_EX in every form (each followed by an OS round trip would need the array; the forms
@@ -116,10 +119,18 @@ static void argument_counts(void) {
   for (int form = 1; form <= 6; ++form) {
     uint32_t block_stride = DIM;
     switch (form) {
-    case 1: gemmini_config_ld(stride); break;
-    case 2: gemmini_extended_config_ld(stride, MVIN_SCALE_IDENTITY); break;
-    case 3: gemmini_extended2_config_ld(stride, MVIN_SCALE_IDENTITY, false); break;
-    case 4: gemmini_extended3_config_ld(stride, MVIN_SCALE_IDENTITY, false, 0); break;
+    case 1:
+      gemmini_config_ld(stride);
+      break;
+    case 2:
+      gemmini_extended_config_ld(stride, MVIN_SCALE_IDENTITY);
+      break;
+    case 3:
+      gemmini_extended2_config_ld(stride, MVIN_SCALE_IDENTITY, false);
+      break;
+    case 4:
+      gemmini_extended3_config_ld(stride, MVIN_SCALE_IDENTITY, false, 0);
+      break;
     case 5:
       block_stride = 3 * DIM;
       gemmini_extended4_config_ld(stride, MVIN_SCALE_IDENTITY, false, block_stride, 0);
@@ -169,10 +180,10 @@ static void convolutions(void) {
     s_bias[c] = rand() % 41 - 20;
   memset(s_out, 0x33, sizeof s_out);
   for (int type = WS; type <= CPU; ++type) {
-    tiled_conv_stride_auto(B_N, B_IR, B_IC, B_ICH, B_OCH, B_IR, B_IC, 1, 1, 1, 1, B_K,
-                           B_IN_STRIDE, B_W_STRIDE, B_OUT_STRIDE, false, false, false, false,
-                           false, (elem_t*)s_in, (elem_t*)s_w, s_bias, (elem_t*)s_out, RELU, 0.25f,
-                           0, 0, 0, (enum tiled_matmul_type_t)type);
+    tiled_conv_stride_auto(B_N, B_IR, B_IC, B_ICH, B_OCH, B_IR, B_IC, 1, 1, 1, 1, B_K, B_IN_STRIDE,
+                           B_W_STRIDE, B_OUT_STRIDE, false, false, false, false, false,
+                           (elem_t*)s_in, (elem_t*)s_w, s_bias, (elem_t*)s_out, RELU, 0.25f, 0, 0,
+                           0, (enum tiled_matmul_type_t)type);
     tiled_conv_auto(B_N, B_IR, B_IC, B_ICH, B_OCH, B_IR, B_IC, 1, 1, 1, 1, B_K, false, false, false,
                     false, false, (elem_t*)d_in, (elem_t*)d_w, s_bias, (elem_t*)d_out, RELU, 0.25f,
                     0, 0, 0, CPU);
@@ -197,12 +208,222 @@ static void convolutions(void) {
   check(memcmp(dw_acc, dw_cpu, sizeof dw_acc) == 0, "tiled_conv_dw_auto (Gemmini's signature)");
 }
 
+// The accumulator as Gemmini's mvin_mvout_acc_full moves it: MVIN and MVOUT both at
+// 5 << (ADDR_LEN - 3) (accumulator | full width); the full bit means nothing to an MVIN.
+static acc_t AccFull[2][DIM][DIM] row_align_acc(1), AccOut[2][DIM][DIM] row_align_acc(1);
+static void accumulator_full_width(void) {
+  for (size_t n = 0; n < 2; ++n)
+    for (size_t i = 0; i < DIM; ++i)
+      for (size_t j = 0; j < DIM; ++j)
+        AccFull[n][i][j] = (acc_t)(rand() % 2000001) - 1000000;
+  memset(AccOut, 0, sizeof AccOut);
+  const uint32_t acc_addr = 5u << (ADDR_LEN - 3);
+  gemmini_config_ld(DIM * sizeof(acc_t));
+  gemmini_config_st(DIM * sizeof(acc_t));
+  for (size_t n = 0; n < 2; ++n) {
+    gemmini_mvin(AccFull[n], acc_addr + n * DIM);
+    gemmini_mvout(AccOut[n], acc_addr + n * DIM);
+  }
+  gemmini_fence();
+  check(memcmp(AccFull, AccOut, sizeof AccOut) == 0 && by_error().code == BY_ERROR_NONE,
+        "accumulator mvin/mvout at full width (acc | full address bits)");
+}
+
+// Stride 0 repeats one DRAM row into every local row (Gemmini's repeating bias): acc_t rows
+// into the accumulator, elem_t rows (shrunk) into the accumulator, and into the scratchpad.
+static acc_t BiasRow[DIM] row_align_acc(1);
+static elem_t ElemRow[DIM] row_align(1);
+static void stride_zero(void) {
+  for (size_t j = 0; j < DIM; ++j) {
+    BiasRow[j] = (acc_t)(rand() % 200001) - 100000;
+    ElemRow[j] = (elem_t)(rand() % 256 - 128);
+  }
+  const uint32_t acc = (uint32_t)1 << 31, full = (uint32_t)1 << 29;
+  memset(AccOut, 0, sizeof AccOut);
+  gemmini_extended_config_ld(0, MVIN_SCALE_IDENTITY);
+  gemmini_mvin(BiasRow, acc);
+  gemmini_extended2_config_ld(0, MVIN_SCALE_IDENTITY, true);
+  gemmini_mvin(ElemRow, acc + DIM);
+  gemmini_config_ld(0);
+  gemmini_mvin(ElemRow, 0);
+  gemmini_config_st(DIM * sizeof(acc_t));
+  gemmini_mvout(AccOut[0], acc | full);
+  gemmini_mvout(AccOut[1], (acc | full) + DIM);
+  gemmini_config_st(DIM * sizeof(elem_t));
+  memset(Out, 0, sizeof Out);
+  gemmini_mvout(Out[0], 0);
+  gemmini_fence();
+  int wide = 1, shrunk = 1, sp = 1;
+  for (size_t i = 0; i < DIM; ++i)
+    for (size_t j = 0; j < DIM; ++j) {
+      wide &= AccOut[0][i][j] == BiasRow[j];
+      shrunk &= AccOut[1][i][j] == ElemRow[j];
+      sp &= Out[0][i][j] == ElemRow[j];
+    }
+  check(wide, "accumulator mvin of acc_t rows with stride 0");
+  check(shrunk, "accumulator mvin of elem_t rows (shrunk) with stride 0");
+  check(sp, "scratchpad mvin with stride 0");
+
+  // As Gemmini's mvin_mvout_acc_stride checks it: one acc_t row repeated, moved out scaled to
+  // elem_t, against ACC_SCALE (which saturates to elem_t, as Gemmini's does).
+  static elem_t gold_rows[DIM][DIM];
+  for (size_t j = 0; j < DIM; ++j) {
+    BiasRow[j] = 0;
+    const int nbytes = rand() % 2 ? (int)sizeof(acc_t) : (int)sizeof(elem_t);
+    for (int byte = 0; byte < nbytes; ++byte)
+      BiasRow[j] |= (acc_t)((uint32_t)(rand() % 255) << (byte * 8));
+  }
+  for (size_t i = 0; i < DIM; ++i)
+    for (size_t j = 0; j < DIM; ++j)
+      gold_rows[i][j] = ACC_SCALE(BiasRow[j], ACC_SCALE_IDENTITY);
+  gemmini_config_ld(0);
+  gemmini_config_st(DIM * sizeof(elem_t));
+  memset(Out, 0, sizeof Out);
+  gemmini_mvin(BiasRow, acc + 2 * DIM);
+  gemmini_mvout(Out[0], acc + 2 * DIM);
+  gemmini_fence();
+  check(same_block(Out[0], gold_rows), "stride-0 accumulator rows moved out against ACC_SCALE");
+
+  // The same across column blocks (a bias row wider than DIM; the last block partial).
+  enum { WB = 3, WCOLS = WB * DIM - 1 };
+  static acc_t wide_row[WB * DIM] row_align_acc(1);
+  static elem_t wide_elem[WB * DIM] row_align(1);
+  static acc_t wide_out[WB][DIM][DIM] row_align_acc(1);
+  static elem_t wide_sp[WB][DIM][DIM] row_align(1);
+  for (size_t j = 0; j < WB * DIM; ++j) {
+    wide_row[j] = (acc_t)(rand() % 200001) - 100000;
+    wide_elem[j] = (elem_t)(rand() % 256 - 128);
+  }
+  for (int kind = 0; kind < 3; ++kind) {
+    memset(wide_out, 0, sizeof wide_out);
+    memset(wide_sp, 0, sizeof wide_sp);
+    if (kind == 0) {
+      gemmini_extended_config_ld(0, MVIN_SCALE_IDENTITY);
+      gemmini_extended_mvin(wide_row, acc, WCOLS, DIM);
+    } else if (kind == 1) {
+      gemmini_extended2_config_ld(0, MVIN_SCALE_IDENTITY, true);
+      gemmini_extended_mvin(wide_elem, acc, WCOLS, DIM);
+    } else {
+      gemmini_config_ld(0);
+      gemmini_extended_mvin(wide_elem, 0, WCOLS, DIM);
+    }
+    gemmini_config_st(DIM * sizeof(acc_t));
+    for (size_t blk = 0; kind < 2 && blk < WB; ++blk)
+      gemmini_mvout(wide_out[blk], (acc | full) + blk * DIM);
+    gemmini_config_st(DIM * sizeof(elem_t));
+    for (size_t blk = 0; kind == 2 && blk < WB; ++blk)
+      gemmini_mvout(wide_sp[blk], blk * DIM);
+    gemmini_fence();
+    int good = 1;
+    for (size_t blk = 0; blk < WB; ++blk)
+      for (size_t i = 0; i < DIM; ++i)
+        for (size_t j = 0; j < DIM && blk * DIM + j < WCOLS; ++j) {
+          const size_t col = blk * DIM + j;
+          good &= kind == 0   ? wide_out[blk][i][j] == wide_row[col]
+                  : kind == 1 ? wide_out[blk][i][j] == wide_elem[col]
+                              : wide_sp[blk][i][j] == wide_elem[col];
+        }
+    check(good, kind == 0   ? "stride 0, acc_t rows over column blocks"
+                : kind == 1 ? "stride 0, shrunk rows over column blocks"
+                            : "stride 0, scratchpad rows over column blocks");
+  }
+
+  // tiled_matmul_auto with a repeating bias (one acc_t row for every row of C), against
+  // matmul_cpu, in WS, OS and CPU mode.
+  enum { RI = 9, RJ = 7, RK = 6 };
+  static elem_t a[RI][RK], b[RK][RJ], c[RI][RJ], gold[RI][RJ];
+  static acc_t d[RJ];
+  for (size_t i = 0; i < RI; ++i)
+    for (size_t k = 0; k < RK; ++k)
+      a[i][k] = (elem_t)(rand() % 9 - 4);
+  for (size_t k = 0; k < RK; ++k)
+    for (size_t j = 0; j < RJ; ++j)
+      b[k][j] = (elem_t)(rand() % 9 - 4);
+  for (size_t j = 0; j < RJ; ++j)
+    d[j] = rand() % 101 - 50;
+  matmul_cpu(false, false, RI, RJ, RK, (elem_t*)a, (elem_t*)b, d, (elem_t*)gold, RK, RJ, RJ, RJ,
+             MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, NO_ACTIVATION,
+             ACC_SCALE_IDENTITY, 0, true);
+  for (int type = OS; type <= CPU; ++type) {
+    memset(c, 0, sizeof c);
+    tiled_matmul_auto(RI, RJ, RK, (elem_t*)a, (elem_t*)b, d, (elem_t*)c, RK, RJ, RJ, RJ,
+                      MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, NO_ACTIVATION,
+                      ACC_SCALE_IDENTITY, 0, true, false, false, false, false, 0,
+                      (enum tiled_matmul_type_t)type);
+    check(memcmp(c, gold, sizeof c) == 0, type == OS   ? "repeating bias (OS)"
+                                          : type == WS ? "repeating bias (WS)"
+                                                       : "repeating bias (CPU)");
+  }
+  // The same bias as elem_t (low_D), one row repeated.
+  static elem_t d8[RJ];
+  for (size_t j = 0; j < RJ; ++j)
+    d8[j] = (elem_t)d[j];
+  for (int type = OS; type <= CPU; ++type) {
+    memset(c, 0, sizeof c);
+    tiled_matmul_auto(RI, RJ, RK, (elem_t*)a, (elem_t*)b, d8, (elem_t*)c, RK, RJ, RJ, RJ,
+                      MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, NO_ACTIVATION,
+                      ACC_SCALE_IDENTITY, 0, true, false, false, false, true, 0,
+                      (enum tiled_matmul_type_t)type);
+    check(memcmp(c, gold, sizeof c) == 0, type == OS   ? "repeating elem_t bias (OS)"
+                                          : type == WS ? "repeating elem_t bias (WS)"
+                                                       : "repeating elem_t bias (CPU)");
+  }
+}
+
+// tiled_resadd_auto with A and B scales (Gemmini's resadd test uses A_SCALE 2): Gemmini's mvin
+// scale, x * scale rounded to nearest even and saturated to elem_t, then the sum scaled by
+// C_scale, saturated, ReLU; checked against that formula written here and against resadd_cpu.
+#define RS_I 5
+#define RS_J 11
+static elem_t ra[RS_I][RS_J], rb[RS_I][RS_J], rc[RS_I][RS_J], rgold[RS_I][RS_J];
+static elem_t rcpu[RS_I][RS_J];
+static int32_t round_even(float x) {
+  const float f = (float)(int32_t)x; // truncated
+  const float rem = x - f;
+  int32_t i = (int32_t)f;
+  if (rem > 0.5f || (rem == 0.5f && (i & 1)))
+    ++i;
+  else if (rem < -0.5f || (rem == -0.5f && (i & 1)))
+    --i;
+  return i;
+}
+static int32_t sat8(int32_t x) {
+  return x > elem_t_max ? elem_t_max : x < elem_t_min ? elem_t_min : x;
+}
+static void resadd_scales(void) {
+  const float scales[][3] = {{2.0f, 1.0f, 1.0f}, {0.5f, 1.5f, 0.75f}, {3.0f, -0.25f, 1.0f}};
+  for (size_t s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
+    const float sa = scales[s][0], sb = scales[s][1], sc = scales[s][2];
+    for (size_t i = 0; i < RS_I; ++i)
+      for (size_t j = 0; j < RS_J; ++j) {
+        ra[i][j] = (elem_t)(rand() % 256 - 128);
+        rb[i][j] = (elem_t)(rand() % 256 - 128);
+        const int32_t sum =
+            sat8(round_even((float)ra[i][j] * sa)) + sat8(round_even((float)rb[i][j] * sb));
+        const int32_t y = sat8(ACC_SCALE(sum, sc));
+        rgold[i][j] = (elem_t)(y < 0 ? 0 : y);
+      }
+    for (int type = WS; type <= CPU; ++type) {
+      memset(rc, 0, sizeof rc);
+      tiled_resadd_auto(RS_I, RS_J, sa, sb, sc, (elem_t*)ra, (elem_t*)rb, (elem_t*)rc, true,
+                        (enum tiled_matmul_type_t)type);
+      check(memcmp(rc, rgold, sizeof rc) == 0,
+            type == CPU ? "tiled_resadd_auto with scales (CPU)" : "tiled_resadd_auto with scales");
+    }
+    resadd_cpu(RS_I, RS_J, sa, sb, sc, (elem_t*)ra, (elem_t*)rb, (elem_t*)rcpu, true);
+    check(memcmp(rcpu, rgold, sizeof rcpu) == 0, "resadd_cpu with scales");
+  }
+}
+
 int main() {
   seed_rand(6020, "gemmini_compat");
   gemmini_flush(0);
   without_semicolons();
   argument_counts();
   convolutions();
+  accumulator_full_width();
+  stride_zero();
+  resadd_scales();
   if (failures) {
     printf("gemmini_compat: FAIL (%d)\n", failures);
     return 1;
