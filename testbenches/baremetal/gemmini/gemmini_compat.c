@@ -178,7 +178,9 @@ static void convolutions(void) {
       s_w[r][c] = c < B_OCH ? (d_w[r][c] = (elem_t)(rand() % 9 - 4)) : (elem_t)-99;
   for (size_t c = 0; c < B_OCH; ++c)
     s_bias[c] = rand() % 41 - 20;
-  memset(s_out, 0x33, sizeof s_out);
+  for (size_t p = 0; p < B_N * B_IR * B_IC; ++p)
+    for (size_t c = 0; c < B_OUT_STRIDE; ++c)
+      s_out[p][c] = (elem_t)0x33;
   for (int type = WS; type <= CPU; ++type) {
     tiled_conv_stride_auto(B_N, B_IR, B_IC, B_ICH, B_OCH, B_IR, B_IC, 1, 1, 1, 1, B_K, B_IN_STRIDE,
                            B_W_STRIDE, B_OUT_STRIDE, false, false, false, false, false,
@@ -194,9 +196,9 @@ static void convolutions(void) {
     check(ok, type == CPU ? "tiled_conv_stride_auto (CPU)" : "tiled_conv_stride_auto (WS)");
   }
 
-  for (size_t i = 0; i < sizeof dw_in; ++i)
+  for (size_t i = 0; i < sizeof dw_in / sizeof(elem_t); ++i)
     ((elem_t*)dw_in)[i] = (elem_t)(rand() % 9 - 4);
-  for (size_t i = 0; i < sizeof dw_w; ++i)
+  for (size_t i = 0; i < sizeof dw_w / sizeof(elem_t); ++i)
     ((elem_t*)dw_w)[i] = (elem_t)(rand() % 9 - 4);
   // Gemmini's signature: (batch, in_row_dim, in_col_dim, channels, out_row_dim, out_col_dim,
   // stride, padding, kernel_dim, input, weights, bias, output, act, scale, pool_size,
