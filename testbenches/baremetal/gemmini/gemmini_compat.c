@@ -286,8 +286,10 @@ static void stride_zero(void) {
   gemmini_fence();
   check(same_block(Out[0], gold_rows), "stride-0 accumulator rows moved out against ACC_SCALE");
 
-  // The same across column blocks (a bias row wider than DIM; the last block partial).
-  enum { WB = 3, WCOLS = WB * DIM - 1 };
+  // The same across column blocks (a bias row wider than DIM; the last block partial), as many
+  // blocks as one move may carry (MAX_BLOCK_LEN_ACC for acc_t rows, MAX_BLOCK_LEN otherwise),
+  // at most WB.
+  enum { WB = 3 };
   static acc_t wide_row[WB * DIM] row_align_acc(1);
   static elem_t wide_elem[WB * DIM] row_align(1);
   static acc_t wide_out[WB][DIM][DIM] row_align_acc(1);
@@ -297,29 +299,32 @@ static void stride_zero(void) {
     wide_elem[j] = (elem_t)(rand() % 256 - 128);
   }
   for (int kind = 0; kind < 3; ++kind) {
+    const size_t limit = kind == 0 ? MAX_BLOCK_LEN_ACC : MAX_BLOCK_LEN;
+    const size_t blocks = limit < WB ? limit : WB;
+    const size_t cols = blocks * DIM - 1;
     memset(wide_out, 0, sizeof wide_out);
     memset(wide_sp, 0, sizeof wide_sp);
     if (kind == 0) {
       gemmini_extended_config_ld(0, MVIN_SCALE_IDENTITY);
-      gemmini_extended_mvin(wide_row, acc, WCOLS, DIM);
+      gemmini_extended_mvin(wide_row, acc, cols, DIM);
     } else if (kind == 1) {
       gemmini_extended2_config_ld(0, MVIN_SCALE_IDENTITY, true);
-      gemmini_extended_mvin(wide_elem, acc, WCOLS, DIM);
+      gemmini_extended_mvin(wide_elem, acc, cols, DIM);
     } else {
       gemmini_config_ld(0);
-      gemmini_extended_mvin(wide_elem, 0, WCOLS, DIM);
+      gemmini_extended_mvin(wide_elem, 0, cols, DIM);
     }
     gemmini_config_st(DIM * sizeof(acc_t));
-    for (size_t blk = 0; kind < 2 && blk < WB; ++blk)
+    for (size_t blk = 0; kind < 2 && blk < blocks; ++blk)
       gemmini_mvout(wide_out[blk], (acc | full) + blk * DIM);
     gemmini_config_st(DIM * sizeof(elem_t));
-    for (size_t blk = 0; kind == 2 && blk < WB; ++blk)
+    for (size_t blk = 0; kind == 2 && blk < blocks; ++blk)
       gemmini_mvout(wide_sp[blk], blk * DIM);
     gemmini_fence();
-    int good = 1;
-    for (size_t blk = 0; blk < WB; ++blk)
+    int good = by_error().code == BY_ERROR_NONE;
+    for (size_t blk = 0; blk < blocks; ++blk)
       for (size_t i = 0; i < DIM; ++i)
-        for (size_t j = 0; j < DIM && blk * DIM + j < WCOLS; ++j) {
+        for (size_t j = 0; j < DIM && blk * DIM + j < cols; ++j) {
           const size_t col = blk * DIM + j;
           good &= kind == 0   ? wide_out[blk][i][j] == wide_row[col]
                   : kind == 1 ? wide_out[blk][i][j] == wide_elem[col]
