@@ -58,8 +58,12 @@ size_t by_conv_pool_cols(const by_conv_t* c) {
   const size_t o = by_conv_out_cols(c);
   return c->pool_stride ? (o + 2 * c->pool_padding - c->pool_size) / c->pool_stride + 1 : o;
 }
-size_t by_conv_workspace_bytes(const by_conv_t* c) {
+/* Depthwise: DIM x DIM diagonal weight blocks of elements, one per (channel block, tap). */
+static size_t conv_workspace_elems(const by_conv_t* c) {
   return c->depthwise ? by_blocks(c->in_ch) * c->kernel_rows * c->kernel_cols * BY_DIM * BY_DIM : 0;
+}
+size_t by_conv_workspace_bytes(const by_conv_t* c) {
+  return conv_workspace_elems(c) * sizeof(by_elem_t);
 }
 
 /* The geometry every part of the kernel shares. */
@@ -183,9 +187,10 @@ static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
   } else if (!c->weights) {
     return BY_ERR_ARG;
   }
-  const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch;
-  const size_t w_bytes = c->depthwise ? c->in_ch * g->taps : g->taps * c->in_ch * c->out_ch;
-  const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch;
+  const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch * sizeof(by_elem_t);
+  const size_t w_bytes =
+      (c->depthwise ? c->in_ch * g->taps : g->taps * c->in_ch * c->out_ch) * sizeof(by_elem_t);
+  const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch * sizeof(by_elem_t);
   if (!by_dram_reachable(c->input, in_bytes) ||
       (!c->weights_boveda && !by_dram_reachable(c->weights, w_bytes)) ||
       !by_dram_reachable(c->output, out_bytes) ||
@@ -282,7 +287,7 @@ static uint32_t conv_k_size(const void* ctx, uint32_t k) {
 static void build_diagonals(const geom_t* g) {
   const by_conv_t* c = g->c;
   by_elem_t* ws = (by_elem_t*)c->workspace;
-  const size_t n = by_conv_workspace_bytes(c);
+  const size_t n = conv_workspace_elems(c);
   for (size_t i = 0; i < n; ++i)
     ws[i] = 0;
   for (size_t ch = 0; ch < c->in_ch; ++ch)
@@ -405,7 +410,7 @@ static void conv_tile(const geom_t* g, const conv_tiles_t* tl, size_t b, size_t 
                             (uint32_t)g->pcols,
                             (uint32_t)(r1 - r0),
                             (uint32_t)g->ocols};
-    by_config_st((uint32_t)c->out_ch, c->activation, c->scale, &pool);
+    by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, &pool);
   }
   for (uint32_t n = 0; n < nt; ++n) {
     by_elem_t* dst = c->output + ((b * g->prows + p0) * g->pcols) * c->out_ch + OCH(n);
@@ -438,13 +443,13 @@ by_status_t by_conv(const by_conv_t* c) {
   if (c->depthwise)
     build_diagonals(&g);
   by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
-  by_config_ld(0, by_conv_stride_cols(c) * c->in_ch, 0, 0);
+  by_config_ld(0, by_conv_stride_cols(c) * c->in_ch * sizeof(by_elem_t), 0, 0);
   if (c->weights_boveda)
     (void)by_config_ld_compressed(1, c->weights_boveda->stream, 0);
   else
-    by_config_ld(1, c->depthwise ? BY_DIM : c->out_ch, 0, 0);
+    by_config_ld(1, (c->depthwise ? BY_DIM : c->out_ch) * sizeof(by_elem_t), 0, 0);
   by_config_ld(2, 0, 0, 0);
-  by_config_st((uint32_t)c->out_ch, c->activation, c->scale, 0);
+  by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
 
   unsigned c_tiles = 0, ab_tiles = 0;
   const size_t passes = c->depthwise ? g.cblocks : 1;

@@ -19,8 +19,9 @@ by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const 
                       int on_cpu) {
   if (!A || !B || !C || I == 0 || J == 0 || lda < J || ldb < J || ldc < J)
     return BY_ERR_ARG;
-  if (!by_dram_reachable(A, (I - 1) * lda + J) || !by_dram_reachable(B, (I - 1) * ldb + J) ||
-      !by_dram_reachable(C, (I - 1) * ldc + J))
+  if (!by_dram_reachable(A, ((I - 1) * lda + J) * sizeof(by_elem_t)) ||
+      !by_dram_reachable(B, ((I - 1) * ldb + J) * sizeof(by_elem_t)) ||
+      !by_dram_reachable(C, ((I - 1) * ldc + J) * sizeof(by_elem_t)))
     return BY_ERR_ADDR;
   if ((uint64_t)ldc >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
@@ -31,9 +32,9 @@ by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const 
   if (SLOTS == 0 || BY_LANES != 1) /* the row layout assumes DIM-wide scratchpad rows */
     return BY_ERR_UNSUPPORTED;
   const uint32_t errors = by_kernel_begin();
-  by_config_ld(0, lda, 1, 0);
-  by_config_ld(1, ldb, 1, 0);
-  by_config_st((uint32_t)ldc, activation, scale, 0);
+  by_config_ld(0, lda * sizeof(by_elem_t), 1, 0);
+  by_config_ld(1, ldb * sizeof(by_elem_t), 1, 0);
+  by_config_st((uint32_t)(ldc * sizeof(by_elem_t)), activation, scale, 0);
   unsigned chunk = 0;
   for (size_t i = 0; i < I; i += BY_DIM)
     for (size_t j = 0; j < J; j += CHUNK_COLS, ++chunk) {
@@ -51,8 +52,8 @@ by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t 
                               size_t pixels, size_t channels, int on_cpu) {
   if (!input || !output || batch == 0 || pixels == 0 || channels == 0)
     return BY_ERR_ARG;
-  if (!by_dram_reachable(input, batch * pixels * channels) ||
-      !by_dram_reachable(output, batch * channels))
+  if (!by_dram_reachable(input, batch * pixels * channels * sizeof(by_elem_t)) ||
+      !by_dram_reachable(output, batch * channels * sizeof(by_elem_t)))
     return BY_ERR_ADDR;
   if ((uint64_t)pixels * channels >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
@@ -64,8 +65,8 @@ by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t 
     return BY_ERR_UNSUPPORTED;
   const uint32_t errors = by_kernel_begin();
   /* One mvin per pixel moves that pixel of up to DIM batches (rows pixels*channels apart). */
-  by_config_ld(0, pixels * channels, 1, 0);
-  by_config_st((uint32_t)channels, BY_ACT_NONE, 1.0f / (float)pixels, 0);
+  by_config_ld(0, pixels * channels * sizeof(by_elem_t), 1, 0);
+  by_config_st((uint32_t)(channels * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f / (float)pixels, 0);
   unsigned chunk = 0;
   for (size_t b = 0; b < batch; b += BY_DIM)
     for (size_t ch = 0; ch < channels; ch += CHUNK_COLS, ++chunk) {

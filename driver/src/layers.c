@@ -82,8 +82,8 @@ by_status_t by_copy(size_t rows, size_t cols, const by_elem_t* src, size_t lds, 
                     size_t ldd, int on_cpu) {
   if (!dst || rows == 0 || cols == 0 || ldd < cols || (src && lds < cols))
     return BY_ERR_ARG;
-  if ((src && !by_dram_reachable(src, (rows - 1) * lds + cols)) ||
-      !by_dram_reachable(dst, (rows - 1) * ldd + cols))
+  if ((src && !by_dram_reachable(src, ((rows - 1) * lds + cols) * sizeof(by_elem_t))) ||
+      !by_dram_reachable(dst, ((rows - 1) * ldd + cols) * sizeof(by_elem_t)))
     return BY_ERR_ADDR;
   if (on_cpu) {
     for (size_t r = 0; r < rows; ++r)
@@ -112,8 +112,8 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
   const size_t taps = w->kernel_rows * w->kernel_cols, k = taps * ch;
   if (ldd < k)
     return BY_ERR_ARG;
-  if (!by_dram_reachable(input, w->batch * w->in_rows * w->in_cols * ch) ||
-      !by_dram_reachable(dst, (w->batch * oh * ow - 1) * ldd + k))
+  if (!by_dram_reachable(input, w->batch * w->in_rows * w->in_cols * ch * sizeof(by_elem_t)) ||
+      !by_dram_reachable(dst, ((w->batch * oh * ow - 1) * ldd + k) * sizeof(by_elem_t)))
     return BY_ERR_ADDR;
   const size_t lds = w->stride_cols * ch; /* between the pixels one output row reads */
   by_status_t s = check_strides(lds, ldd);

@@ -43,11 +43,14 @@ static int packs_b(const by_matmul_t* m) {
   return BY_LANES != 1 && !m->b_packed;
 }
 
+/* The workspace holds elements: A transposed and B transposed or packed. */
 size_t by_matmul_workspace_bytes(const by_matmul_t* m) {
   if (BY_LANES != 1)
-    return (m->a_transposed ? m->I * m->K : 0) +
-           (packs_b(m) ? by_packed_b_rows(m->K) * by_packed_b_cols(m->J) : 0);
-  return (m->a_transposed ? m->I * m->K : 0) + (m->b_transposed ? m->K * m->J : 0);
+    return ((m->a_transposed ? m->I * m->K : 0) +
+            (packs_b(m) ? by_packed_b_rows(m->K) * by_packed_b_cols(m->J) : 0)) *
+           sizeof(by_elem_t);
+  return ((m->a_transposed ? m->I * m->K : 0) + (m->b_transposed ? m->K * m->J : 0)) *
+         sizeof(by_elem_t);
 }
 
 static void pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_transposed,
@@ -165,8 +168,10 @@ static by_status_t check_operands(const by_matmul_t* m) {
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
   const size_t d_rows = m->repeating_bias ? 1 : m->I;
-  if ((!m->A_boveda && !by_dram_reachable(m->A, (a_rows - 1) * m->lda + a_cols)) ||
-      (!m->B_boveda && !by_dram_reachable(m->B, (b_rows - 1) * m->ldb + b_cols)) ||
+  if ((!m->A_boveda &&
+       !by_dram_reachable(m->A, ((a_rows - 1) * m->lda + a_cols) * sizeof(by_elem_t))) ||
+      (!m->B_boveda &&
+       !by_dram_reachable(m->B, ((b_rows - 1) * m->ldb + b_cols) * sizeof(by_elem_t))) ||
       !by_dram_reachable(m->C, ((m->I - 1) * m->ldc + m->J) * c_bytes) ||
       (m->D && !by_dram_reachable(m->D, ((d_rows - 1) * m->ldd + m->J) * d_bytes)))
     return BY_ERR_ADDR;

@@ -1,7 +1,8 @@
 # The bare-metal suite: BM_PROGRAMS names, BM_SOURCES_<name> sources (relative to
 # testbenches/baremetal). Shared by the host build and the riscv64 cross project.
 set(BM_PROGRAMS mvin_mvout matmul_raw hazards counters_errors tiled_matmul conv eltwise
-  gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters loop_matmul gemmini_loop)
+  gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters loop_matmul gemmini_loop
+  gemmini_compat)
 # Programs for Boveda configs (compressed moves); built on tiny's host too, where they check
 # that the driver refuses them.
 set(BM_BOVEDA_PROGRAMS boveda_matmul)
@@ -22,7 +23,8 @@ set(BM_SOURCES_boveda_matmul native/boveda_matmul.c)
 set(BM_SOURCES_lanes_matmul native/lanes_matmul.c)
 set(BM_SOURCES_td_matmul native/td_matmul.c)
 set(BM_SOURCES_loop_matmul native/loop_matmul.c)
-foreach(g gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters gemmini_loop)
+foreach(g gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters gemmini_loop
+  gemmini_compat)
   set(BM_SOURCES_${g} gemmini/${g}.c)
 endforeach()
 # Programs also built with the MMIO command path (BY_HAL_MMIO / BY_HAL_HOST_MMIO).

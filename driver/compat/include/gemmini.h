@@ -11,6 +11,7 @@
 #define BRICKYARD_GEMMINI_H
 
 #include "brickyard/brickyard.h"
+#include "gemmini_counter.h"
 #include "gemmini_params.h"
 
 #include <stdbool.h>
@@ -90,9 +91,27 @@ static inline void by_gemmini_unsupported(const char* what) {
 }
 
 /* ---- Raw instructions ------------------------------------------------------------------ */
-/* funct must be a constant expression (the RoCC HAL puts it in the instruction word). */
-#define ROCC_INSTRUCTION_RS1_RS2(x, rs1, rs2, funct)                                               \
-  BY_HAL_CMD(funct, (uint64_t)(rs1), (uint64_t)(rs2))
+/* Gemmini's command macros end in rocc-software's ROCC_INSTRUCTION_0_R_R, a braced block
+ * `{ asm volatile(...); }`: Gemmini programs use them with or without a `;` after them, and
+ * gemmini.h's own multi-command macros write them back to back. Every command macro here is such
+ * a block as well, on every HAL (BY_HAL_CMD alone is an expression on some and a do-while on
+ * others). Like Gemmini's they are statements, not expressions: `if (c) gemmini_fence(); else`
+ * works, `if (c) gemmini_mvin(..); else` does not, on Gemmini either (use braces).
+ * funct must be a constant expression (the RoCC HAL puts it in the instruction word). */
+#define ROCC_INSTRUCTION_0_R_R(x, rs1, rs2, funct)                                                 \
+  { BY_HAL_CMD(funct, (uint64_t)(rs1), (uint64_t)(rs2)); }
+#define ROCC_INSTRUCTION_R_R_R(x, rd, rs1, rs2, funct)                                             \
+  { (rd) = BY_HAL_CMD_RD(funct, (uint64_t)(rs1), (uint64_t)(rs2)); }
+#define ROCC_INSTRUCTION(x, rd, rs1, rs2, funct) ROCC_INSTRUCTION_R_R_R(x, rd, rs1, rs2, funct)
+#define ROCC_INSTRUCTION_RS1_RS2(x, rs1, rs2, funct) ROCC_INSTRUCTION_0_R_R(x, rs1, rs2, funct)
+
+/* Argument-count dispatch for the commands Gemmini has had in several forms: a count that no
+ * Gemmini version used stops the build with a message naming the forms. */
+#define BY_GEMMINI_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,     \
+                        _17, _18, _19, _20, _21, _22, _23, _24, NAME, ...)                         \
+  NAME
+#define BY_GEMMINI_BAD_ARGS(msg)                                                                   \
+  { _Static_assert(0, msg); }
 
 #define BY_GEMMINI_OPERAND(addr, cols, rows)                                                       \
   (((uint64_t)(rows) << (ADDR_LEN + 16)) | ((uint64_t)(cols) << ADDR_LEN) |                        \
@@ -131,77 +150,152 @@ static inline void by_gemmini_unsupported(const char* what) {
 #define gemmini_preload(BD, C) gemmini_extended_preload(BD, C, DIM, DIM, DIM, DIM)
 #define gemmini_preload_zeros(C) gemmini_preload(GARBAGE_ADDR, C)
 
-/* CONFIG_EX. Gemmini's current form is (dataflow, act, sys_shift, A_stride, A_transpose,
- * B_transpose); its older form also passed acc_scale and relu6_shift after sys_shift. Both are
- * accepted (counted by arguments). acc_scale of the older form is ignored as by the hardware
- * (mvout scaling belongs to CONFIG_ST). Transposes are rejected by the hardware (UNSUPPORTED). */
-static inline void by_gemmini_config_ex(int dataflow, int act, uint32_t sys_shift,
-                                        uint32_t a_stride, int a_transpose, int b_transpose) {
-  BY_HAL_CMD(BY_FUNCT_CONFIG,
-             by_enc_config_ex_rs1(dataflow, act, 0, a_stride) |
-                 BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, a_transpose) |
-                 BY_FIELD(BY_CONFIG_EX_RS1_B_TRANSPOSE, b_transpose),
-             by_enc_config_ex_rs2(sys_shift, 1));
-}
-#define BY_GEMMINI_PICK8(_1, _2, _3, _4, _5, _6, _7, _8, NAME, ...) NAME
-#define BY_GEMMINI_CONFIG_EX3(df, act, shift) by_gemmini_config_ex((df), (act), (shift), 1, 0, 0)
-#define BY_GEMMINI_CONFIG_EX5(df, act, shift, acc_scale, relu6)                                    \
-  by_gemmini_config_ex((df), (act), (shift), 1, 0, 0)
-#define BY_GEMMINI_CONFIG_EX6(df, act, shift, a_stride, a_t, b_t)                                  \
-  by_gemmini_config_ex((df), (act), (shift), (a_stride), (a_t), (b_t))
-#define BY_GEMMINI_CONFIG_EX8(df, act, shift, acc_scale, relu6, a_stride, a_t, b_t)                \
-  by_gemmini_config_ex((df), (act), (shift), (a_stride), (a_t), (b_t))
+/* CONFIG_EX in all of Gemmini's forms:
+ *   gemmini_config_ex(dataflow, act, sys_shift)                             current
+ *   gemmini_config_ex(dataflow, act, sys_shift, relu6_shift)                older
+ *   gemmini_config_ex(dataflow, act, sys_shift, acc_scale, relu6_shift)     older
+ *   gemmini_extended[2]_config_ex(dataflow, act, sys_shift, A_stride, A_transpose, B_transpose)
+ *   gemmini_extended_config_ex(.., sys_shift, relu6_shift, A_stride, A_transpose, B_transpose)
+ *   gemmini_extended_config_ex(.., sys_shift, acc_scale, relu6_shift, A_stride, A_t, B_t)
+ *   gemmini_extended2_config_ex(the 7 or 8 above, then 9 im2col fields)     older
+ *   gemmini_extended3_config_ex(dataflow, act, sys_shift, sys_acc_scale, C_stride, A_stride,
+ *                               A_transpose, B_transpose, set_only_strides)  current
+ * acc_scale / sys_acc_scale and relu6_shift are accepted and ignored, as by the hardware
+ * (docs/isa.md: mvout scaling belongs to CONFIG_ST; there is no ReLU6); the im2col fields of the
+ * old form configured Gemmini's im2col unit, which Brickyard has not: they are dropped. The
+ * hardware answers UNSUPPORTED to transposes. */
+#define BY_GEMMINI_CONFIG_EX(df, act, shift, a_stride, a_t, b_t, c_stride, only_strides)           \
+  ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC,                                                            \
+                           by_enc_config_ex_rs1((df), (act), (only_strides), (a_stride)) |         \
+                               BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, (a_t)) |                     \
+                               BY_FIELD(BY_CONFIG_EX_RS1_B_TRANSPOSE, (b_t)),                      \
+                           by_enc_config_ex_rs2((shift), (c_stride)), k_CONFIG)
+#define BY_GEMMINI_CONFIG_EX_3(df, act, shift) BY_GEMMINI_CONFIG_EX(df, act, shift, 1, 0, 0, 1, 0)
+#define BY_GEMMINI_CONFIG_EX_4(df, act, shift, relu6)                                              \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, 1, 0, 0, 1, 0)
+#define BY_GEMMINI_CONFIG_EX_5(df, act, shift, acc_scale, relu6)                                   \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, 1, 0, 0, 1, 0)
+#define BY_GEMMINI_CONFIG_EX_BAD(...)                                                              \
+  BY_GEMMINI_BAD_ARGS("gemmini_config_ex takes (dataflow, act, sys_shift) or Gemmini's older "     \
+                      "4- and 5-argument forms")
+#define BY_GEMMINI_EXT_CONFIG_EX_6(df, act, shift, a_stride, a_t, b_t)                             \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, a_stride, a_t, b_t, 1, 0)
+#define BY_GEMMINI_EXT_CONFIG_EX_7(df, act, shift, relu6, a_stride, a_t, b_t)                      \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, a_stride, a_t, b_t, 1, 0)
+#define BY_GEMMINI_EXT_CONFIG_EX_8(df, act, shift, acc_scale, relu6, a_stride, a_t, b_t)           \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, a_stride, a_t, b_t, 1, 0)
+#define BY_GEMMINI_EXT_CONFIG_EX_BAD(...)                                                          \
+  BY_GEMMINI_BAD_ARGS("gemmini_extended_config_ex takes (dataflow, act, sys_shift, A_stride, "     \
+                      "A_transpose, B_transpose) or Gemmini's older 7- and 8-argument forms")
+#define BY_GEMMINI_EXT2_CONFIG_EX_16(df, act, shift, relu6, a_stride, a_t, b_t, ocol, row_turn,    \
+                                     kdim, stride, channel, row_left, kdim2, wdb, wtb)             \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, a_stride, a_t, b_t, 1, 0)
+#define BY_GEMMINI_EXT2_CONFIG_EX_17(df, act, shift, acc_scale, relu6, a_stride, a_t, b_t, ocol,   \
+                                     row_turn, kdim, stride, channel, row_left, kdim2, wdb, wtb)   \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, a_stride, a_t, b_t, 1, 0)
+#define BY_GEMMINI_EXT2_CONFIG_EX_BAD(...)                                                         \
+  BY_GEMMINI_BAD_ARGS("gemmini_extended2_config_ex takes (dataflow, act, sys_shift, A_stride, "    \
+                      "A_transpose, B_transpose) or Gemmini's older 16- and 17-argument forms")
+#define gemmini_extended3_config_ex(df, act, shift, acc_scale, c_stride, a_stride, a_t, b_t,       \
+                                    only_strides)                                                  \
+  BY_GEMMINI_CONFIG_EX(df, act, shift, a_stride, a_t, b_t, c_stride, only_strides)
 #define gemmini_config_ex(...)                                                                     \
-  BY_GEMMINI_PICK8(__VA_ARGS__, _8, _7, _6, BY_GEMMINI_CONFIG_EX5, _4, BY_GEMMINI_CONFIG_EX3, _2,  \
-                   _1)                                                                             \
+  BY_GEMMINI_PICK(__VA_ARGS__, BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD,                 \
+                  BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD,    \
+                  BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD,    \
+                  BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD,    \
+                  BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD,    \
+                  BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD,    \
+                  BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_BAD, BY_GEMMINI_CONFIG_EX_5,      \
+                  BY_GEMMINI_CONFIG_EX_4, BY_GEMMINI_CONFIG_EX_3, BY_GEMMINI_CONFIG_EX_BAD,        \
+                  BY_GEMMINI_CONFIG_EX_BAD, ~)                                                     \
   (__VA_ARGS__)
 #define gemmini_extended_config_ex(...)                                                            \
-  BY_GEMMINI_PICK8(__VA_ARGS__, BY_GEMMINI_CONFIG_EX8, _7, BY_GEMMINI_CONFIG_EX6, _5, _4, _3, _2,  \
-                   _1)                                                                             \
+  BY_GEMMINI_PICK(                                                                                 \
+      __VA_ARGS__, BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD,                     \
+      BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_8,      \
+      BY_GEMMINI_EXT_CONFIG_EX_7, BY_GEMMINI_EXT_CONFIG_EX_6, BY_GEMMINI_EXT_CONFIG_EX_BAD,        \
+      BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_EX_BAD, ~)                                                             \
+  (__VA_ARGS__)
+#define gemmini_extended2_config_ex(...)                                                           \
+  BY_GEMMINI_PICK(                                                                                 \
+      __VA_ARGS__, BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD,                   \
+      BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, \
+      BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_17,  \
+      BY_GEMMINI_EXT2_CONFIG_EX_16, BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD,  \
+      BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, \
+      BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, \
+      BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT_CONFIG_EX_6, BY_GEMMINI_EXT2_CONFIG_EX_BAD,    \
+      BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, BY_GEMMINI_EXT2_CONFIG_EX_BAD, \
+      BY_GEMMINI_EXT2_CONFIG_EX_BAD, ~)                                                            \
   (__VA_ARGS__)
 
 /* CONFIG_LD: mvin scales must be the identity (no mvin scaling hardware; the hardware rejects
- * others as UNSUPPORTED). */
+ * others as UNSUPPORTED), and so must pixel_repeats (1; Gemmini calls it experimental). */
+#define gemmini_extended5_config_ld(stride, scale, shrunk, block_mvin_stride, pixel_repeats, id)   \
+  ROCC_INSTRUCTION_RS1_RS2(                                                                        \
+      XCUSTOM_ACC,                                                                                 \
+      (by_enc_config_ld_rs1((id), (shrunk), (block_mvin_stride)) &                                 \
+       ~(BY_FIELD(BY_CONFIG_LD_RS1_SCALE, ~0u) | BY_FIELD(BY_CONFIG_LD_RS1_PIXEL_REPEATS, ~0u))) | \
+          BY_FIELD(BY_CONFIG_LD_RS1_SCALE, scale_t_to_scale_t_bits((scale_t)(scale))) |            \
+          BY_FIELD(BY_CONFIG_LD_RS1_PIXEL_REPEATS, (pixel_repeats)),                               \
+      by_enc_config_ld_rs2(stride), k_CONFIG)
+#define gemmini_extended4_config_ld(stride, scale, shrunk, block_mvin_stride, id)                  \
+  gemmini_extended5_config_ld(stride, scale, shrunk, block_mvin_stride, 1, id)
 #define gemmini_extended3_config_ld(stride, scale, shrunk, id)                                     \
-  BY_HAL_CMD(BY_FUNCT_CONFIG,                                                                      \
-             (by_enc_config_ld_rs1((id), (shrunk), 0) & ~BY_FIELD(BY_CONFIG_LD_RS1_SCALE, ~0u)) |  \
-                 BY_FIELD(BY_CONFIG_LD_RS1_SCALE, scale_t_to_scale_t_bits((scale_t)(scale))),      \
-             by_enc_config_ld_rs2(stride))
+  gemmini_extended4_config_ld(stride, scale, shrunk, DIM, id)
 #define gemmini_extended2_config_ld(stride, scale, shrunk)                                         \
   gemmini_extended3_config_ld(stride, scale, shrunk, 0)
 #define gemmini_extended_config_ld(stride, scale) gemmini_extended2_config_ld(stride, scale, false)
 #define gemmini_config_ld(stride) gemmini_extended_config_ld(stride, MVIN_SCALE_IDENTITY)
 
-/* CONFIG_ST: Gemmini's current form (stride, acc_act, acc_scale, pool_stride, pool_size,
- * pool_out_dim, porows, pocols, orows, ocols, upad, lpad) and its older form without
- * acc_act / acc_scale (10 arguments). */
-static inline void by_gemmini_config_st(uint32_t stride, int act, acc_scale_t scale,
-                                        uint32_t pool_stride, uint32_t pool_size,
-                                        uint32_t pool_out_dim, uint32_t porows, uint32_t pocols,
-                                        uint32_t orows, uint32_t ocols, uint32_t upad,
-                                        uint32_t lpad) {
-  const by_pool_t pool = {pool_stride, pool_size, upad,  lpad, pool_out_dim,
-                          porows,      pocols,    orows, ocols};
-  by_config_st(stride, act, scale, &pool);
-}
-#define BY_GEMMINI_PICK12(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, NAME, ...) NAME
-#define BY_GEMMINI_CONFIG_ST12(s, act, scale, ps, psz, pod, por, poc, orr, occ, up, lp)            \
-  by_gemmini_config_st((uint32_t)(s), (act), (acc_scale_t)(scale), (ps), (psz), (pod), (por),      \
-                       (poc), (orr), (occ), (up), (lp))
-#define BY_GEMMINI_CONFIG_ST10(s, ps, psz, pod, por, poc, orr, occ, up, lp)                        \
-  by_gemmini_config_st((uint32_t)(s), NO_ACTIVATION, ACC_SCALE_IDENTITY, (ps), (psz), (pod),       \
-                       (por), (poc), (orr), (occ), (up), (lp))
+/* CONFIG_ST: gemmini_extended2_config_st(stride, acc_act, acc_scale, pool_stride, pool_size,
+ * pool_out_dim, porows, pocols, orows, ocols, upad, lpad); gemmini_extended_config_st(stride,
+ * acc_act, acc_scale) (current) or (stride, pool_stride, .., lpad) (older, 10 arguments; the
+ * 12-argument form is accepted there too); gemmini_config_st(stride). */
+#define BY_GEMMINI_CONFIG_ST_12(s, act, scale, ps, psz, pod, por, poc, orr, occ, up, lp)           \
+  ROCC_INSTRUCTION_RS1_RS2(                                                                        \
+      XCUSTOM_ACC,                                                                                 \
+      BY_FIELD(BY_CONFIG_ST_RS1_CMD_TYPE, BY_CONFIG_TYPE_ST) |                                     \
+          BY_FIELD(BY_CONFIG_ST_RS1_ACTIVATION, (act)) |                                           \
+          BY_FIELD(BY_CONFIG_ST_RS1_POOL_STRIDE, (ps)) |                                           \
+          BY_FIELD(BY_CONFIG_ST_RS1_POOL_SIZE, (psz)) | BY_FIELD(BY_CONFIG_ST_RS1_UPAD, (up)) |    \
+          BY_FIELD(BY_CONFIG_ST_RS1_LPAD, (lp)) | BY_FIELD(BY_CONFIG_ST_RS1_POOL_OUT_DIM, (pod)) | \
+          BY_FIELD(BY_CONFIG_ST_RS1_POROWS, (por)) | BY_FIELD(BY_CONFIG_ST_RS1_POCOLS, (poc)) |    \
+          BY_FIELD(BY_CONFIG_ST_RS1_OROWS, (orr)) | BY_FIELD(BY_CONFIG_ST_RS1_OCOLS, (occ)),       \
+      by_enc_config_st_rs2((uint32_t)(s), acc_scale_t_to_acc_scale_t_bits((acc_scale_t)(scale))),  \
+      k_CONFIG)
+#define BY_GEMMINI_EXT_CONFIG_ST_3(s, act, scale)                                                  \
+  BY_GEMMINI_CONFIG_ST_12(s, act, scale, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define BY_GEMMINI_EXT_CONFIG_ST_10(s, ps, psz, pod, por, poc, orr, occ, up, lp)                   \
+  BY_GEMMINI_CONFIG_ST_12(s, NO_ACTIVATION, ACC_SCALE_IDENTITY, ps, psz, pod, por, poc, orr, occ,  \
+                          up, lp)
+#define BY_GEMMINI_EXT_CONFIG_ST_BAD(...)                                                          \
+  BY_GEMMINI_BAD_ARGS("gemmini_extended_config_st takes (stride, acc_act, acc_scale) or "          \
+                      "Gemmini's older 10-argument pooling form")
 #define gemmini_extended_config_st(...)                                                            \
-  BY_GEMMINI_PICK12(__VA_ARGS__, BY_GEMMINI_CONFIG_ST12, _11, BY_GEMMINI_CONFIG_ST10, _9, _8, _7,  \
-                    _6, _5, _4, _3, _2, _1)                                                        \
+  BY_GEMMINI_PICK(                                                                                 \
+      __VA_ARGS__, BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD,                     \
+      BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_CONFIG_ST_12, BY_GEMMINI_EXT_CONFIG_ST_BAD,         \
+      BY_GEMMINI_EXT_CONFIG_ST_10, BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD,     \
+      BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_BAD,    \
+      BY_GEMMINI_EXT_CONFIG_ST_BAD, BY_GEMMINI_EXT_CONFIG_ST_3, BY_GEMMINI_EXT_CONFIG_ST_BAD,      \
+      BY_GEMMINI_EXT_CONFIG_ST_BAD, ~)                                                             \
   (__VA_ARGS__)
 #define gemmini_extended2_config_st(stride, acc_act, acc_scale, pool_stride, pool_size,            \
                                     pool_out_dim, porows, pocols, orows, ocols, upad, lpad)        \
-  BY_GEMMINI_CONFIG_ST12(stride, acc_act, acc_scale, pool_stride, pool_size, pool_out_dim, porows, \
-                         pocols, orows, ocols, upad, lpad)
+  BY_GEMMINI_CONFIG_ST_12(stride, acc_act, acc_scale, pool_stride, pool_size, pool_out_dim,        \
+                          porows, pocols, orows, ocols, upad, lpad)
 #define gemmini_config_st(stride)                                                                  \
-  by_gemmini_config_st((uint32_t)(stride), NO_ACTIVATION, ACC_SCALE_IDENTITY, 0, 0, 0, 0, 0, 0, 0, \
-                       0, 0)
+  BY_GEMMINI_EXT_CONFIG_ST_3(stride, NO_ACTIVATION, ACC_SCALE_IDENTITY)
 
 /* ---- LOOP_WS (configs with loops.ws) ---------------------------------------------------- */
 /* gemmini_loop_ws issues the five LOOP_WS_CONFIG_* commands and LOOP_WS with Gemmini's
@@ -239,47 +333,53 @@ static inline void by_gemmini_loop_ws(size_t I, size_t J, size_t K, size_t pad_I
                  BY_FIELD(BY_LOOP_WS_RS2_B_TRANSPOSE, B_transpose) |
                  BY_FIELD(BY_LOOP_WS_RS2_IS_RESADD, is_resadd));
 }
-#define BY_GEMMINI_LOOP_WS19(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc) \
-  by_gemmini_loop_ws((I), (J), (K), (pI), (pJ), (pK), (A), (B), (D), (C), (sA), (sB), (sD), (sC),  \
-                     (tA), (tB), (fC), (lD), (acc), NO_ACTIVATION, 0, 0, false)
-#define BY_GEMMINI_LOOP_WS20(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc, \
-                             weightA)                                                              \
-  BY_GEMMINI_LOOP_WS19(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc)
-#define BY_GEMMINI_LOOP_WS23(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc, \
-                             act, a_id, b_id, resadd)                                              \
-  by_gemmini_loop_ws((I), (J), (K), (pI), (pJ), (pK), (A), (B), (D), (C), (sA), (sB), (sD), (sC),  \
-                     (tA), (tB), (fC), (lD), (acc), (act), (a_id), (b_id), (resadd))
-#define BY_GEMMINI_PICK23(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,   \
-                          _17, _18, _19, _20, _21, _22, _23, NAME, ...)                            \
-  NAME
-#define BY_GEMMINI_LOOP_WS_BAD_ARGS(...)                                                           \
-  _Static_assert(0, "gemmini_loop_ws takes 19, 20 or 23 arguments")
+#define BY_GEMMINI_LOOP_WS_19(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD,     \
+                              acc)                                                                 \
+  {                                                                                                \
+    by_gemmini_loop_ws((I), (J), (K), (pI), (pJ), (pK), (A), (B), (D), (C), (sA), (sB), (sD),      \
+                       (sC), (tA), (tB), (fC), (lD), (acc), NO_ACTIVATION, 0, 0, false);           \
+  }
+#define BY_GEMMINI_LOOP_WS_20(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD,     \
+                              acc, weightA)                                                        \
+  BY_GEMMINI_LOOP_WS_19(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD, acc)
+#define BY_GEMMINI_LOOP_WS_23(I, J, K, pI, pJ, pK, A, B, D, C, sA, sB, sD, sC, tA, tB, fC, lD,     \
+                              acc, act, a_id, b_id, resadd)                                        \
+  {                                                                                                \
+    by_gemmini_loop_ws((I), (J), (K), (pI), (pJ), (pK), (A), (B), (D), (C), (sA), (sB), (sD),      \
+                       (sC), (tA), (tB), (fC), (lD), (acc), (act), (a_id), (b_id), (resadd));      \
+  }
+#define BY_GEMMINI_LOOP_WS_BAD(...)                                                                \
+  BY_GEMMINI_BAD_ARGS("gemmini_loop_ws takes 19, 20 or 23 arguments (Gemmini's forms)")
 #define gemmini_loop_ws(...)                                                                       \
-  BY_GEMMINI_PICK23(                                                                               \
-      __VA_ARGS__, BY_GEMMINI_LOOP_WS23, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, \
-      BY_GEMMINI_LOOP_WS20, BY_GEMMINI_LOOP_WS19, BY_GEMMINI_LOOP_WS_BAD_ARGS,                     \
-      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
-      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
-      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
-      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
-      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS,       \
-      BY_GEMMINI_LOOP_WS_BAD_ARGS, BY_GEMMINI_LOOP_WS_BAD_ARGS)                                    \
+  BY_GEMMINI_PICK(__VA_ARGS__, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_23,                      \
+                  BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_20,           \
+                  BY_GEMMINI_LOOP_WS_19, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD,           \
+                  BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD,          \
+                  BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD,          \
+                  BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD,          \
+                  BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD,          \
+                  BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD, BY_GEMMINI_LOOP_WS_BAD,          \
+                  BY_GEMMINI_LOOP_WS_BAD, ~)                                                       \
   (__VA_ARGS__)
 
-#define gemmini_flush(skip) BY_HAL_CMD(BY_FUNCT_FLUSH, (uint64_t)(skip), 0)
+#define gemmini_flush(skip) ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, skip, 0, k_FLUSH)
 #define gemmini_fence() by_fence()
 
 /* ---- Counters (COUNTER_OP) ------------------------------------------------------------- */
 #define gemmini_counter_access(rd, config_reg)                                                     \
-  do {                                                                                             \
-    (rd) = BY_HAL_CMD_RD(BY_FUNCT_COUNTER_OP, (uint64_t)(config_reg), 0);                          \
-  } while (0)
+  ROCC_INSTRUCTION(XCUSTOM_ACC, rd, config_reg, 0, k_COUNTER)
 static inline uint32_t counter_read(size_t index) {
   return (uint32_t)by_counter_read((uint32_t)index);
 }
-static inline void counter_configure(size_t index, size_t event) {
-  by_counter_configure((uint32_t)index, (uint32_t)event, 0);
+/* Gemmini's counter codes (gemmini_counter.h): above INCREMENTAL_COUNTERS an external value
+ * counter, numbered from INCREMENTAL_COUNTERS + 1. */
+static inline void counter_configure(size_t index, size_t counter_code) {
+  const int external = counter_code > INCREMENTAL_COUNTERS;
+  by_counter_configure((uint32_t)index,
+                       (uint32_t)(external ? counter_code - INCREMENTAL_COUNTERS : counter_code),
+                       external);
 }
+/* Brickyard's own: an external event by its id (BY_EVENT_RDMA_BYTES_REC, ...). */
 static inline void counter_configure_external(size_t index, size_t event) {
   by_counter_configure((uint32_t)index, (uint32_t)event, 1);
 }

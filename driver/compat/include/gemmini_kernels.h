@@ -164,13 +164,78 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
   by_gemmini_conv(&c, out_row_dim, out_col_dim, "tiled_conv_auto");
 }
 
-/* Depthwise: weights [channels][kernel_row_dim][kernel_col_dim]. */
+/* Gemmini's tiled_conv_auto with pixel strides (in elements): input pixels in_stride apart
+ * (>= in_channels), weight rows weight_stride apart (>= out_channels), output pixels out_stride
+ * apart (>= out_channels), e.g. a convolution that reads or writes one slice of a concatenation.
+ * The native kernel takes dense tensors: other strides are gathered into (and the output
+ * scattered out of) malloc'd dense copies; the elements between out_channels and out_stride are
+ * left alone, as on Gemmini. */
+static inline void tiled_conv_stride_auto(
+    int batch_size, int in_row_dim, int in_col_dim, int in_channels, int out_channels,
+    int out_row_dim, int out_col_dim, int stride, int input_dilation, int kernel_dilation,
+    int padding, int kernel_dim, int in_stride, int weight_stride, int out_stride, bool wrot180,
+    bool trans_output_1203, bool trans_input_3120, bool trans_weight_1203, bool trans_weight_0132,
+    const elem_t* input, const elem_t* weights, const acc_t* bias, elem_t* output, int act,
+    acc_scale_t scale, int pool_size, int pool_stride, int pool_padding,
+    enum tiled_matmul_type_t tiled_conv_type) {
+  if (in_stride < in_channels || weight_stride < out_channels || out_stride < out_channels) {
+    printf("tiled_conv_stride_auto: a stride is below its channel count\n");
+    exit(1);
+  }
+  const size_t pix_in = (size_t)batch_size * (size_t)in_row_dim * (size_t)in_col_dim;
+  const size_t w_rows = (size_t)kernel_dim * (size_t)kernel_dim * (size_t)in_channels;
+  const size_t prows =
+      pool_stride ? (size_t)((out_row_dim + 2 * pool_padding - pool_size) / pool_stride + 1)
+                  : (size_t)out_row_dim;
+  const size_t pcols =
+      pool_stride ? (size_t)((out_col_dim + 2 * pool_padding - pool_size) / pool_stride + 1)
+                  : (size_t)out_col_dim;
+  const size_t pix_out = (size_t)batch_size * prows * pcols;
+  elem_t* in = (elem_t*)input;
+  elem_t* w = (elem_t*)weights;
+  elem_t* out = output;
+  if (in_stride != in_channels) {
+    in = (elem_t*)malloc(pix_in * (size_t)in_channels * sizeof(elem_t));
+    for (size_t p = 0; in && p < pix_in; ++p)
+      for (int c = 0; c < in_channels; ++c)
+        in[p * (size_t)in_channels + (size_t)c] = input[p * (size_t)in_stride + (size_t)c];
+  }
+  if (weight_stride != out_channels) {
+    w = (elem_t*)malloc(w_rows * (size_t)out_channels * sizeof(elem_t));
+    for (size_t r = 0; w && r < w_rows; ++r)
+      for (int c = 0; c < out_channels; ++c)
+        w[r * (size_t)out_channels + (size_t)c] = weights[r * (size_t)weight_stride + (size_t)c];
+  }
+  if (out_stride != out_channels)
+    out = (elem_t*)malloc(pix_out * (size_t)out_channels * sizeof(elem_t));
+  if (!in || !w || !out) {
+    printf("tiled_conv_stride_auto: no memory for the dense copies\n");
+    exit(1);
+  }
+  tiled_conv_auto(batch_size, in_row_dim, in_col_dim, in_channels, out_channels, out_row_dim,
+                  out_col_dim, stride, input_dilation, kernel_dilation, padding, kernel_dim,
+                  wrot180, trans_output_1203, trans_input_3120, trans_weight_1203,
+                  trans_weight_0132, in, w, bias, out, act, scale, pool_size, pool_stride,
+                  pool_padding, tiled_conv_type);
+  if (out != output) {
+    for (size_t p = 0; p < pix_out; ++p)
+      for (int c = 0; c < out_channels; ++c)
+        output[p * (size_t)out_stride + (size_t)c] = out[p * (size_t)out_channels + (size_t)c];
+    free(out);
+  }
+  if (w != weights)
+    free(w);
+  if (in != input)
+    free(in);
+}
+
+/* Depthwise, Gemmini's signature: square kernel, weights [channels][kernel_dim][kernel_dim]. */
 static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col_dim, int channels,
                                       int out_row_dim, int out_col_dim, int stride, int padding,
-                                      int kernel_row_dim, int kernel_col_dim, const elem_t* input,
-                                      const elem_t* weights, const acc_t* bias, elem_t* output,
-                                      int act, acc_scale_t scale, int pool_size, int pool_stride,
-                                      int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
+                                      int kernel_dim, const elem_t* input, const elem_t* weights,
+                                      const acc_t* bias, elem_t* output, int act, acc_scale_t scale,
+                                      int pool_size, int pool_stride, int pool_padding,
+                                      enum tiled_matmul_type_t tiled_conv_type) {
   by_gemmini_check_act(act, "tiled_conv_dw_auto");
   by_conv_t c;
   by_conv_init(&c);
@@ -178,8 +243,7 @@ static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col
   c.in_rows = (size_t)in_row_dim;
   c.in_cols = (size_t)in_col_dim;
   c.in_ch = c.out_ch = (size_t)channels;
-  c.kernel_rows = (size_t)kernel_row_dim;
-  c.kernel_cols = (size_t)kernel_col_dim;
+  c.kernel_rows = c.kernel_cols = (size_t)kernel_dim;
   c.stride = (size_t)stride;
   c.padding = (size_t)padding;
   c.depthwise = 1;
@@ -201,23 +265,52 @@ static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col
   free(c.workspace);
 }
 
-/* C = act(clip(ACC_SCALE(A + B, C_scale))); A_scale / B_scale are mvin scales (identity). */
+/* Gemmini's mvin scale of an int8 config (its default gemmini_params.h): x * scale rounded to
+ * the nearest, ties to even, saturated to elem_t. Brickyard has no mvin scaler (MVIN_SCALE in
+ * gemmini_params.h is the identity), so the residual add applies A_scale / B_scale here. */
+static inline elem_t by_gemmini_mvin_scale(elem_t x, scale_t scale) {
+  const float product = (float)x * scale; /* in float, as Gemmini's MVIN_SCALE */
+  const double y = ROUND_NEAR_EVEN(product);
+  return (elem_t)(y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y));
+}
+
+/* A and B scaled by by_gemmini_mvin_scale into a malloc'd copy when the scale is not 1 (NULL
+ * when it is: the operand is used as it is). */
+static inline elem_t* by_gemmini_scaled_copy(size_t n, const elem_t* x, scale_t scale) {
+  if (scale == (scale_t)MVIN_SCALE_IDENTITY)
+    return NULL;
+  elem_t* y = (elem_t*)malloc(n * sizeof(elem_t));
+  if (!y) {
+    printf("tiled_resadd_auto: no memory for the scaled operand\n");
+    exit(1);
+  }
+  for (size_t i = 0; i < n; ++i)
+    y[i] = by_gemmini_mvin_scale(x[i], scale);
+  return y;
+}
+
+/* C = act(clip(ACC_SCALE(A' + B', C_scale))) with A' = A scaled by A_scale, B' = B by B_scale
+ * (Gemmini's mvin scale), exactly resadd_cpu. */
 static inline void tiled_resadd_auto(const size_t I, const size_t J, const scale_t A_scale,
                                      const scale_t B_scale, const acc_scale_t C_scale,
                                      const elem_t* A, const elem_t* B, elem_t* C, bool relu,
                                      enum tiled_matmul_type_t matadd_type) {
-  (void)A_scale, (void)B_scale;
-  by_gemmini_check(
-      by_resadd(I, J, A, J, B, J, C, J, C_scale, relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
-      "tiled_resadd_auto");
+  elem_t* a = by_gemmini_scaled_copy(I * J, A, A_scale);
+  elem_t* b = by_gemmini_scaled_copy(I * J, B, B_scale);
+  by_gemmini_check(by_resadd(I, J, a ? a : A, J, b ? b : B, J, C, J, C_scale,
+                             relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
+                   "tiled_resadd_auto");
+  free(a);
+  free(b);
 }
 
 static inline void resadd_cpu(const size_t I, const size_t J, const scale_t A_scale,
                               const scale_t B_scale, const acc_scale_t C_scale, const elem_t* A,
                               const elem_t* B, elem_t* C, bool relu) {
-  (void)A_scale, (void)B_scale;
   for (size_t i = 0; i < I * J; ++i) {
-    full_t y = ACC_SCALE((acc_t)A[i] + B[i], C_scale);
+    full_t y = ACC_SCALE((acc_t)by_gemmini_mvin_scale(A[i], A_scale) +
+                             by_gemmini_mvin_scale(B[i], B_scale),
+                         C_scale);
     y = y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y);
     C[i] = (elem_t)(relu && y < 0 ? 0 : y);
   }

@@ -87,8 +87,8 @@ typedef struct {
 
 /* Defaults: everything zero, scale 1, dataflow automatic. */
 void by_matmul_init(by_matmul_t* m);
-/* The workspace by_matmul needs: transposed A (I x K elements), transposed B (K x J) with one
- * lane; with vector PEs the packed B (by_packed_b_rows(K) x by_packed_b_cols(J)) unless
+/* The workspace by_matmul needs, in bytes: transposed A (I x K elements), transposed B (K x J)
+ * with one lane; with vector PEs the packed B (by_packed_b_rows(K) x by_packed_b_cols(J)) unless
  * b_packed. */
 size_t by_matmul_workspace_bytes(const by_matmul_t* m);
 by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan);
@@ -156,6 +156,7 @@ size_t by_conv_out_rows(const by_conv_t* c); /* before pooling */
 size_t by_conv_out_cols(const by_conv_t* c);
 size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */
 size_t by_conv_pool_cols(const by_conv_t* c);
+/* In bytes: depthwise, a DIM x DIM block of elements per channel block and tap; 0 otherwise. */
 size_t by_conv_workspace_bytes(const by_conv_t* c);
 by_status_t by_conv(const by_conv_t* c);
 

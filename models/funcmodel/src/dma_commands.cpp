@@ -38,8 +38,9 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   if (ch.compressed && dramAddr != 0) // address 0 writes zeros, compressed or not
     return execMvinCompressed(channel, rs1, rs2);
 
-  if (dst.garbage() || (!dst.acc() && (dst.accumulate() || dst.full())) ||
-      (dst.acc() && dst.full()))
+  // `full` on an accumulator destination means nothing to a write and is ignored, as on Gemmini
+  // (whose mvin_mvout_acc_full moves in and out at acc | full); on the scratchpad it is an error.
+  if (dst.garbage() || (!dst.acc() && (dst.accumulate() || dst.full())))
     return f.err.badLocalAddr;
   const bool toAcc = dst.acc();
   const bool narrow = !toAcc || ch.shrink; // elem_t elements in DRAM

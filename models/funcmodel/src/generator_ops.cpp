@@ -81,7 +81,8 @@ void Generation::opMvin() {
     span = rows;
   }
   const uint32_t row = static_cast<uint32_t>(uniform(0, memRows - span));
-  const uint32_t local = toAcc ? accAddr(row, chance(0.4)) : spAddr(row);
+  // full on an accumulator destination is legal and ignored (Gemmini's acc | full mvins).
+  const uint32_t local = toAcc ? accAddr(row, chance(0.4), chance(0.15)) : spAddr(row);
 
   uint64_t dram = 0; // zero fill unless a source is chosen
   if (!chance(0.12)) {
@@ -406,7 +407,7 @@ void Generation::opIllegal(int errorClass) {
     const uint64_t v = uniform(0, 2);
     const uint32_t local = v == 0   ? garbageAddr()
                            : v == 1 ? spAddr(0) | (1u << hw::isa::kLocalAccumulateBit)
-                                    : accAddr(0, false, true);
+                                    : spAddr(0) | (1u << hw::isa::kLocalFullBit);
     const int ch = uniformInt(0, 2);
     const uint32_t cols = pickSize(dim);
     emit(mvin(ch, 0, local, 1, cols), "illegal: BAD_LOCAL_ADDR", f.err.badLocalAddr);

@@ -398,8 +398,10 @@ void CmdDecoderGenerator::mvinChecks(vlog::Body& b, IsaFieldWires&) const {
            "dram_high != '0 || (ld_comp ? DmaEndBits'(dram) + DmaEndBits'(PtrEntryBytes) > "
            "DmaLimit :\n"
            "      (dram != '0 && DmaEndBits'(dram) + DmaEndBits'(ld_span) > DmaLimit))");
+  b.comment("`full` on an accumulator destination is ignored (as on Gemmini); on the scratchpad "
+            "mv_flags_bad rejects it.");
   b.assign("ld_err", "(ld_comp && mv_acc && !mv_garbage) ? ErrUnsupported :\n"
-                     "      (mv_garbage || mv_full || mv_flags_bad) ? ErrBadLocalAddr :\n"
+                     "      (mv_garbage || mv_flags_bad) ? ErrBadLocalAddr :\n"
                      "      (mv_rows == '0 || mv_cols == '0 ||\n"
                      "       AddrBits'(mv_cols) > (!mv_acc ? AddrBits'(MaxColsSp) :\n"
                      "                       ld_shrink ? AddrBits'(MaxColsAccNarrow) : "

@@ -43,12 +43,13 @@ static void loop_ws_gemmini_style(int form) {
   gemmini_extended3_config_ld(MK * sizeof(elem_t), MVIN_SCALE_IDENTITY, false, 0);
   gemmini_extended3_config_ld(MJ * sizeof(elem_t), MVIN_SCALE_IDENTITY, false, 1);
   gemmini_extended3_config_ld(MJ * sizeof(acc_t), MVIN_SCALE_IDENTITY, false, 2);
-  if (form == 23)
+  if (form == 23) {
     gemmini_loop_ws(TI, TJ, TK, TI * DIM - MI, TJ * DIM - MJ, TK * DIM - MK, A, B, bias, C, MK, MJ,
                     MJ, MJ, false, false, false, false, true, RELU, 0, 0, false);
-  else
+  } else {
     gemmini_loop_ws(TI, TJ, TK, TI * DIM - MI, TJ * DIM - MJ, TK * DIM - MK, A, B, bias, C, MK, MJ,
                     MJ, MJ, false, false, false, false, true, 3);
+  }
   gemmini_fence();
 }
 

@@ -89,13 +89,13 @@ int main() {
                     false, false, false, false, false, (elem_t*)input, (elem_t*)weights, cbias,
                     type ? (elem_t*)out_cpu : (elem_t*)out_acc, RELU, 0.05f, POOL_SIZE, POOL_STRIDE,
                     POOL_PAD, type ? CPU : WS);
-  ok &= same(out_acc, out_cpu, sizeof out_acc, "conv");
+  ok &= same(out_acc, out_cpu, sizeof out_acc / sizeof(elem_t), "conv");
   for (int type = 0; type < 2; ++type)
-    tiled_conv_dw_auto(BATCH, IN_ROWS, IN_COLS, ICH, OUT_ROWS, OUT_COLS, STRIDE, PAD, KDIM, KDIM,
+    tiled_conv_dw_auto(BATCH, IN_ROWS, IN_COLS, ICH, OUT_ROWS, OUT_COLS, STRIDE, PAD, KDIM,
                        (elem_t*)input, (elem_t*)dw_weights, cbias,
                        type ? (elem_t*)dw_cpu : (elem_t*)dw_acc, NO_ACTIVATION, 0.1f, 1, 0, 0,
                        type ? CPU : WS);
-  ok &= same(dw_acc, dw_cpu, sizeof dw_acc, "conv_dw");
+  ok &= same(dw_acc, dw_cpu, sizeof dw_acc / sizeof(elem_t), "conv_dw");
 
   tiled_resadd_auto(MI, MJ, MVIN_SCALE_IDENTITY, MVIN_SCALE_IDENTITY, 0.5f, (elem_t*)A,
                     (elem_t*)cpu, (elem_t*)C, true, WS);
@@ -105,7 +105,7 @@ int main() {
 
   tiled_global_average_auto((elem_t*)input, (elem_t*)gavg, BATCH, ICH, 5, WS);
   tiled_global_average_auto((elem_t*)input, (elem_t*)gavg_cpu, BATCH, ICH, 5, CPU);
-  ok &= same(gavg, gavg_cpu, sizeof gavg, "global_average");
+  ok &= same(gavg, gavg_cpu, sizeof gavg / sizeof(elem_t), "global_average");
   printf("gemmini_tiled: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
