@@ -2,8 +2,9 @@
 // boveda_tiny and boveda_onchip_tiny, the test configs with Boveda on the DMA path and in its
 // on-chip form): lint
 // must be silent in both Verilator -Wall and Icarus, synthesis must report every module and
-// exactly the configured SRAM capacity. The small configs run in CI, the large ones with the
-// slow tests (built with BY_LARGE_CONFIGS).
+// exactly the configured SRAM capacity. The small configs run in CI, the large ones (default,
+// large32, and td_l16, whose 16-lane PEs take Yosys minutes) are linted in CI and synthesized
+// with the slow tests (built with BY_LARGE_CONFIGS).
 #include "cli_runner.h"
 
 #include <filesystem>
@@ -97,11 +98,12 @@ TEST_P(Rtl, SynthReportsEveryModule) {
 }
 
 #ifdef BY_LARGE_CONFIGS
-// The slow build (cli_rtl_large_test): lint and synthesis of the 16x16 and 32x32 configs.
-INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32"), configName);
+// The slow build (cli_rtl_large_test): lint and synthesis of the large configs.
+INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32", "td_l16"),
+                         configName);
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
-                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_l16", "td_w1",
+                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_w1",
                                            "boveda_tiny", "boveda_onchip_tiny"),
                          configName);
 
@@ -115,5 +117,6 @@ TEST_P(RtlLarge, LintIsClean) {
             std::string::npos)
       << r.out;
 }
-INSTANTIATE_TEST_SUITE_P(Configs, RtlLarge, ::testing::Values("default", "large32"), configName);
+INSTANTIATE_TEST_SUITE_P(Configs, RtlLarge, ::testing::Values("default", "large32", "td_l16"),
+                         configName);
 #endif
