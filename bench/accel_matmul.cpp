@@ -17,6 +17,7 @@
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
 #include "golden/arith.h"
+#include "matmul_dram.h"
 #include "rtl_config.h"
 
 #include <chrono>
@@ -45,14 +46,9 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // DRAM: A (M x K), B (K x N), C (M x N), int8, row-major.
-  const uint64_t base = 0x80000000ull, aAddr = base, bAddr = aAddr + uint64_t(M) * K,
-                 cAddr = bAddr + uint64_t(K) * N;
-  test::SystemOptions so;
-  so.memBase = base;
-  so.memSize = (cAddr + uint64_t(M) * N - base + 0xfff) / 0x1000 * 0x1000;
-  so.stress = false;
-  so.fixedLatency = static_cast<int>(cfg.soc.dram.latencyCycles);
+  bench::MatmulDram dram = bench::matmulDram(M, N, K, static_cast<int>(cfg.soc.dram.latencyCycles));
+  const uint64_t aAddr = dram.a, bAddr = dram.b, cAddr = dram.c;
+  const test::SystemOptions& so = dram.options;
   test::AccelSystem sys(cfg, so);
   axi::Rng rng(42);
   std::vector<int8_t> A(size_t(M) * K), B(size_t(K) * N);
@@ -89,8 +85,8 @@ int main(int argc, char** argv) {
   prog.push_back(fm::configLd({1, false, 1, d, fm::floatBits(1), uint64_t(N)}));
   const auto loadA = [&](int kg) { // A[:, kg .. kg+blocks)
     for (int i = 0; i < mb; ++i)
-      prog.push_back(fm::mvin(0, aAddr + uint64_t(i) * dim * K + uint64_t(kg) * dim, spA(i, kg),
-                              d, uint32_t(std::min(kb - kg, blocks) * dim)));
+      prog.push_back(fm::mvin(0, aAddr + uint64_t(i) * dim * K + uint64_t(kg) * dim, spA(i, kg), d,
+                              uint32_t(std::min(kb - kg, blocks) * dim)));
   };
   const auto loadB = [&](int k, int jg) { // B[k, jg .. jg+blocks)
     prog.push_back(fm::mvin(1, bAddr + uint64_t(k) * dim * N + uint64_t(jg) * dim, spB(k, jg), d,
@@ -110,8 +106,8 @@ int main(int argc, char** argv) {
       }
     }
     for (int i = 0; i < mb; ++i)
-      prog.push_back(fm::mvout(cAddr + uint64_t(i) * dim * N + uint64_t(j) * dim,
-                               accC(i, j, false), d, d));
+      prog.push_back(
+          fm::mvout(cAddr + uint64_t(i) * dim * N + uint64_t(j) * dim, accC(i, j, false), d, d));
   }
 
   for (const fm::Instruction& instr : prog)
@@ -158,9 +154,10 @@ int main(int argc, char** argv) {
               macs, dim * dim);
   std::printf("  simulation: %.2f s wall, %.0f cycles/s\n", wall, double(cycles) / wall);
   std::printf("  performance counters (cycles unless noted):\n");
-  for (const char* c : {"BUSY_CYCLES", "EXEC_ACTIVE_CYCLES", "LOAD_ACTIVE_CYCLES",
-                        "STORE_ACTIVE_CYCLES", "STALL_DEPENDENCY_CYCLES", "STALL_BANK_CYCLES",
-                        "STALL_DMA_CYCLES", "MACS", "DMA_READ_BYTES", "DMA_WRITE_BYTES", "COMMANDS"})
+  for (const char* c :
+       {"BUSY_CYCLES", "EXEC_ACTIVE_CYCLES", "LOAD_ACTIVE_CYCLES", "STORE_ACTIVE_CYCLES",
+        "STALL_DEPENDENCY_CYCLES", "STALL_BANK_CYCLES", "STALL_DMA_CYCLES", "MACS",
+        "DMA_READ_BYTES", "DMA_WRITE_BYTES", "COMMANDS"})
     std::printf("    %-24s %llu\n", c, static_cast<unsigned long long>(sys.readCounter(c)));
   std::printf("  result: %s; AXI protocol: %s\n",
               mismatches ? "MISMATCH against the CPU reference" : "matches the CPU reference",

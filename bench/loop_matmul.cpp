@@ -13,6 +13,7 @@
 #include "funcmodel/encode.h"
 #include "funcmodel/func_model.h"
 #include "funcmodel/params.h"
+#include "matmul_dram.h"
 #include "rtl_config.h"
 
 #include <cstdio>
@@ -44,21 +45,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "needs loops.ws and M, N, K multiples of the tiles times DIM=%d\n", dim);
     return 2;
   }
-  const uint64_t base = 0x80000000ull, aAddr = base, bAddr = aAddr + uint64_t(M) * K,
-                 cAddr = bAddr + uint64_t(K) * N;
-  test::SystemOptions so;
-  so.memBase = base;
-  so.memSize = (cAddr + uint64_t(M) * N - base + 0xfff) / 0x1000 * 0x1000;
-  so.stress = false;
-  so.fixedLatency = latency;
-  so.bytesPerCycle = bytesPerCycle;
+  bench::MatmulDram dram = bench::matmulDram(M, N, K, latency);
+  dram.options.bytesPerCycle = bytesPerCycle;
+  const uint64_t aAddr = dram.a, bAddr = dram.b, cAddr = dram.c;
+  const test::SystemOptions& so = dram.options;
   test::AccelSystem sys(cfg, so);
   fm::DramImage model(so.memBase, so.memSize);
   axi::Rng rng(42);
   for (uint64_t a = aAddr; a < cAddr; ++a) {
     const uint8_t v = static_cast<uint8_t>(rng.next());
     sys.memory().write8(a, v);
-    model.bytes()[a - base] = v;
+    model.bytes()[a - so.memBase] = v;
   }
 
   fm::Program prog;
@@ -98,7 +95,7 @@ int main(int argc, char** argv) {
   const uint64_t cycles = sys.cycle() - c0;
   long mismatches = 0;
   for (uint64_t a = cAddr; a < cAddr + uint64_t(M) * N; ++a)
-    mismatches += sys.memory().image()[a - base] != model.bytes()[a - base];
+    mismatches += sys.memory().image()[a - so.memBase] != model.bytes()[a - so.memBase];
   const double macs = double(M) * N * K;
   auto ctr = [&](const char* name) { return static_cast<double>(sys.readCounter(name)); };
   const double beat = ctr("EXEC_ACTIVE_CYCLES"), dma = ctr("WAIT_DMA_CYCLES"),
