@@ -243,18 +243,6 @@ private:
   std::map<std::string, YamlPos> positions_;
 };
 
-std::string readFileOrFail(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError(path, 1, 1, "", "is a directory; expected a YAML file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path, 1, 1, "", "cannot open the file: " + std::string(std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 } // namespace
 
 Config loadConfigText(const std::string& text, const std::string& displayName) {
@@ -262,12 +250,12 @@ Config loadConfigText(const std::string& text, const std::string& displayName) {
 }
 
 Config loadConfigFile(const std::string& path) {
-  return loadConfigText(readFileOrFail(path), path);
+  return loadConfigText(readYamlFile(path), path);
 }
 
 Config loadConfigWithOverrides(const std::string& basePath,
                                const std::vector<Override>& overrides) {
-  return Loader(basePath).load(readFileOrFail(basePath), overrides);
+  return Loader(basePath).load(readYamlFile(basePath), overrides);
 }
 
 } // namespace by::config

@@ -101,7 +101,7 @@ YamlNode parseYamlText(const std::string& text, const std::string& displayName) 
   return TreeBuilder(displayName).build(root, "");
 }
 
-YamlNode parseYamlFile(const std::string& path) {
+std::string readYamlFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ConfigError(path, 1, 1, "", "is a directory; expected a YAML file");
@@ -110,7 +110,11 @@ YamlNode parseYamlFile(const std::string& path) {
     throw ConfigError(path, 1, 1, "", "cannot open the file: " + std::string(std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  return parseYamlText(text.str(), path);
+  return text.str();
+}
+
+YamlNode parseYamlFile(const std::string& path) {
+  return parseYamlText(readYamlFile(path), path);
 }
 
 } // namespace by::config

@@ -38,5 +38,8 @@ struct YamlNode {
 YamlNode parseYamlText(const std::string& text, const std::string& displayName);
 /// Same, from a file.
 YamlNode parseYamlFile(const std::string& path);
+/// The text of the YAML file `path`; throws ConfigError (FILE:1:1) when it is a directory or
+/// cannot be read. The one reader of config-format files (configs, sweep specs).
+std::string readYamlFile(const std::string& path);
 
 } // namespace by::config
