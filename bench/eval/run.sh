@@ -24,7 +24,7 @@ for net in $nets; do
   echo "== brickyard eval $net.onnx --configs $configs --input $net.input.npy --calib-random 1"
   start=$(date +%s)
   "$by" eval "$out/tv/$net.onnx" --configs "$configs" --input "$out/tv/$net.input.npy" \
-    --calib-random 1 -o "$out/$net" --cache-dir "$out/cache" --quiet ||
+    --calib-random 1 -o "$out/$net" --cache-dir "$out/cache" ||
     echo "   (a config failed or mismatched: see $out/$net/report.md)"
   echo "   wall time: $(($(date +%s) - start)) s"
 done
