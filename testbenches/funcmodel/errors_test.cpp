@@ -65,14 +65,16 @@ constexpr uint64_t kSrc = kDramBase + 0x1000;
 } // namespace
 
 TEST(FuncModelErrors, UnknownFunctAndConfigType) {
-  // Gemmini's LOOP_WS functs (8..13) exist only with loops.ws; LOOP_CONV_WS (15..) nowhere yet.
+  // Gemmini's LOOP_WS functs (8..13) exist only with loops.ws, LOOP_CONV_WS (15..21) only with
+  // loops.conv.
   config::Config noLoops = test::shippedConfig("tiny");
   noLoops.loops.ws = false;
+  noLoops.loops.conv = false;
   Machine m(noLoops);
-  for (uint32_t f : {8u, 9u, 10u, 13u, 15u, 127u, 200u})
+  for (uint32_t f : {8u, 9u, 10u, 13u, 15u, 16u, 21u, 127u, 200u})
     expectRejected(m, Instruction{f, 0x1234, 0x5678}, "UNKNOWN_FUNCT");
-  Machine loops; // tiny has loops.ws
-  for (uint32_t f : {15u, 16u, 21u, 127u})
+  Machine loops; // tiny has loops.ws and loops.conv
+  for (uint32_t f : {22u, 127u})
     expectRejected(loops, Instruction{f, 0x1234, 0x5678}, "UNKNOWN_FUNCT");
   expectRejected(m, configRaw(3, 0xfffffff0, 0), "BAD_CONFIG_TYPE");
 }

@@ -184,10 +184,11 @@ TEST_P(FuncModelGeneratorRun, ProgramsRunWithOnlyTheIntendedRejections) {
   }
   // DECOMPRESS exists only with compression.boveda.on_chip (UNKNOWN_FUNCT elsewhere).
   const bool onChip = f.config.boveda.enabled && f.config.boveda.onChip;
-  // LOOP_WS and its configuration exist only with loops.ws.
+  // LOOP_WS and its configuration exist only with loops.ws, LOOP_CONV_WS with loops.conv.
   for (const hw::isa::Command& c : hw::isa::commands())
     if ((c.funct != hw::isa::kDecompress || onChip) &&
-        (c.queue != hw::isa::Queue::Loop || f.config.loops.ws)) {
+        (c.queue != hw::isa::Queue::Loop || f.config.loops.ws) &&
+        (c.queue != hw::isa::Queue::LoopConv || f.config.loops.conv)) {
       EXPECT_GT(total.names[c.name], 0) << c.name;
     }
   EXPECT_GT(total.nonZeroDeterministicReads, 0);

@@ -2,6 +2,7 @@
 #include "funcmodel/func_model.h"
 
 #include "counters.h"
+#include "funcmodel/loop_conv.h"
 #include "funcmodel/loop_ws.h"
 #include "hw/array_params.h"
 #include "isa_fields.h"
@@ -64,6 +65,9 @@ ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   } else if (params_.loopWs && funct >= static_cast<uint32_t>(hw::isa::kLoopWs) &&
              funct <= static_cast<uint32_t>(hw::isa::kLoopWsConfigStridesDc)) {
     error = execLoopWs(funct, rs1, rs2);
+  } else if (params_.loopConv && funct >= static_cast<uint32_t>(hw::isa::kLoopConvWs) &&
+             funct <= static_cast<uint32_t>(hw::isa::kLoopConvWsConfig6)) {
+    error = execLoopConv(funct, rs1, rs2);
   } else if (funct == static_cast<uint32_t>(f.functCounterOp)) {
     result.hasRd = true;
     result.rd = execCounterOp(rs1, result.rdDeterministic);
@@ -168,6 +172,25 @@ int FuncModel::execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   const std::vector<Instruction> commands = loopWsUnroll(params_, s, rs1);
   s.spHalf ^= 1;
   if (s.c != 0)
+    s.accHalf ^= 1;
+  for (const Instruction& i : commands)
+    execute(i);
+  return 0;
+}
+
+int FuncModel::execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2) {
+  LoopConvState& s = state_.conv;
+  if (funct != static_cast<uint32_t>(hw::isa::kLoopConvWs)) {
+    const size_t n = funct - static_cast<uint32_t>(hw::isa::kLoopConvWsConfig1);
+    s.words[2 * n] = rs1, s.words[2 * n + 1] = rs2;
+    return 0;
+  }
+  const int error = loopConvCheck(params_, s, state_, rs1, rs2);
+  if (error != 0)
+    return error;
+  const std::vector<Instruction> commands = loopConvUnroll(params_, s, state_, rs1, rs2);
+  s.spHalf ^= 1;
+  if (s.words[9] != 0) // an output address: C leaves, the next loop takes the other half
     s.accHalf ^= 1;
   for (const Instruction& i : commands)
     execute(i);

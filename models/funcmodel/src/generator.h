@@ -55,6 +55,7 @@ private:
   void opIllegal(int errorClass);
   void opCompressed(); // Boveda configs only (generator_boveda.cpp)
   void opLoopWs();     // loops.ws configs only (generator_loop.cpp)
+  void opLoopConv();   // loops.conv configs only (generator_loop.cpp)
   void dumpLocalMemories();
 
   // Helpers of the operations.

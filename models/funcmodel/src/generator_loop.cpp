@@ -1,4 +1,5 @@
-// LOOP_WS operations of a program generation (configs with loops.ws only, so that other
+// LOOP_WS and LOOP_CONV_WS operations of a program generation (configs with loops.ws /
+// loops.conv only, so that other
 // configs' programs stay as they were): Gemmini-style set-up (CONFIG_EX WS, the three mvin
 // channels and CONFIG_ST from the loop's strides) and one loop with random bounds, paddings,
 // strides, bias kind, full_C, accumulation, operands already in the scratchpad (address 0), C
@@ -91,6 +92,147 @@ void Generation::opLoopWs() {
          i + 1 < cmds.size() ? 0 : expected);
   if (expected == 0)
     arrayValid_ = true; // the loop's last compute leaves its weights
+}
+
+// One convolution tile loop with random geometry over the input region: several images,
+// stride 1-3, kernels 1-4 (tile extents below the kernel's), paddings on any side (whole
+// padding rows included), one or more channel blocks each way, bias from DRAM, zeros or none
+// (no_bias: accumulate onto the half), output or none (C stays), pooling on store now and
+// then, the channels' block strides at or above what the tile needs; now and then an illegal
+// configuration.
+void Generation::opLoopConv() {
+  const uint64_t dim = static_cast<uint64_t>(p_.dim);
+  const uint64_t ib = static_cast<uint64_t>(p_.inputBytes), ab = static_cast<uint64_t>(p_.accBytes);
+  LoopConvArgs l;
+  l.stride = static_cast<uint32_t>(chance(0.6) ? 1 : uniform(2, 3));
+  l.kernelDim = static_cast<uint32_t>(uniform(1, 4));
+  l.krows = static_cast<uint32_t>(uniform(1, l.kernelDim));
+  l.kcols = static_cast<uint32_t>(uniform(1, l.kernelDim));
+  l.batches = static_cast<uint32_t>(chance(0.8) ? 1 : 2);
+  l.orows = static_cast<uint32_t>(uniform(1, 4));
+  l.ocols = static_cast<uint32_t>(uniform(1, 2 * dim + 1));
+  l.kchs = static_cast<uint32_t>(uniform(1, 2 * dim + 2));
+  l.pochs = static_cast<uint32_t>(uniform(1, 2 * dim + 2));
+  const uint64_t irows = (l.orows - 1) * l.stride + l.krows,
+                 icols = (l.ocols - 1) * l.stride + l.kcols;
+  auto pad = [&](uint64_t room) {
+    return chance(0.5) ? 0u : static_cast<uint32_t>(uniform(0, room));
+  };
+  l.upad = pad(std::min<uint64_t>(irows, 2));
+  l.dpad = pad(std::min<uint64_t>(irows - l.upad, 2));
+  l.lpad = pad(std::min<uint64_t>(icols, 3));
+  l.rpad = pad(std::min<uint64_t>(icols - l.lpad, 3));
+  const uint64_t kchB = (l.kchs + dim - 1) / dim, ochB = (l.pochs + dim - 1) / dim;
+  const uint64_t aImage = l.batches * irows * icols, bSpan = l.krows * l.kcols * kchB * dim;
+  const uint64_t aBlock = kchB > 1 ? aImage + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
+  const uint64_t bBlock = ochB > 1 ? bSpan + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
+  const uint64_t half = static_cast<uint64_t>(p_.spRows / 2),
+                 accHalf = static_cast<uint64_t>(p_.accRows / 2);
+  const bool fits = (kchB - 1) * aBlock + aImage + (ochB - 1) * bBlock + bSpan <= half &&
+                    ochB * l.batches * l.orows * l.ocols <= accHalf;
+  if (!fits) { // shrink to one block each way, one image, one row: always fits
+    l.kchs = static_cast<uint32_t>(std::min<uint64_t>(l.kchs, dim));
+    l.pochs = static_cast<uint32_t>(std::min<uint64_t>(l.pochs, dim));
+    l.batches = 1, l.orows = 1;
+    l.ocols = static_cast<uint32_t>(std::min<uint64_t>(l.ocols, dim));
+    l.upad = l.dpad = 0;
+    const uint64_t cols = (l.ocols - 1) * l.stride + l.kcols;
+    l.lpad = std::min<uint32_t>(l.lpad, static_cast<uint32_t>(cols));
+    l.rpad = std::min<uint32_t>(l.rpad, static_cast<uint32_t>(cols - l.lpad));
+  }
+  const uint64_t rrows = (l.orows - 1) * l.stride + l.krows - l.upad - l.dpad;
+  const uint64_t rcols = (l.ocols - 1) * l.stride + l.kcols - l.lpad - l.rpad;
+  // DRAM geometry: images at least as large as the tile's real window.
+  l.inRowDim = static_cast<uint32_t>(std::max<uint64_t>(rrows, 1) + uniform(0, 1));
+  l.inColDim = static_cast<uint32_t>(std::max<uint64_t>(rcols, 1) + uniform(0, 2));
+  l.inChannels = l.kchs + static_cast<uint32_t>(uniform(0, 2));
+  l.inStride = l.kchs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 3));
+  l.weightStride = l.pochs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 3));
+  l.outRowDim = l.orows + static_cast<uint32_t>(uniform(0, 1));
+  l.outColDim = l.ocols + static_cast<uint32_t>(uniform(0, 1));
+  l.outStride = l.pochs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 2));
+  const bool pool = chance(0.2) && l.ocols <= 255 && l.orows <= 255;
+  l.noPool = !pool;
+  l.act = chance(0.8) ? 0 : 1;
+  auto source = [&](uint64_t span) -> uint64_t {
+    if (span + 4 > layout_.input.size)
+      return 0;
+    return layout_.input.base + uniform(0, layout_.input.size - span);
+  };
+  const uint64_t inSpan = ((l.batches * l.inRowDim) * l.inColDim * l.inStride + l.kchs) * ib;
+  const uint64_t wSpan =
+      ((l.kernelDim * l.kernelDim * l.inChannels) * l.weightStride + l.pochs) * ib;
+  l.input = source(inSpan);
+  l.weights = source(wSpan);
+  l.noBias = chance(0.2);
+  l.bias = chance(0.3) ? 0 : source(l.pochs * ab);
+  // The output: row by row (or the pooled image), or none now and then.
+  uint32_t porows = 0, pocols = 0, pSize = 0, pStride = 0, pPad = 0;
+  if (pool) {
+    pSize = static_cast<uint32_t>(uniform(1, 3)), pStride = static_cast<uint32_t>(uniform(1, 3));
+    pPad = static_cast<uint32_t>(uniform(0, pSize - 1));
+    if (pSize > std::min(l.orows, l.ocols) + 2 * pPad)
+      pSize = 1, pPad = 0;
+    porows = (l.orows + 2 * pPad - pSize) / pStride + 1;
+    pocols = (l.ocols + 2 * pPad - pSize) / pStride + 1;
+    l.poolOutRowDim = porows, l.poolOutColDim = pocols;
+  }
+  const uint64_t outSpan =
+      (pool ? (l.batches * porows * pocols) : (l.batches * l.outRowDim * l.outColDim)) *
+      l.outStride * ib;
+  uint64_t out = 0;
+  if (chance(0.85) && !allocOutput(outSpan, 16, out))
+    out = 0;
+  l.output = out;
+
+  // Gemmini's tiled_conv set-up: WS with the conv stride between A rows, the channels' DRAM
+  // strides and block strides, CONFIG_ST with the output stride, activation and pooling.
+  ConfigExArgs ex = randomConfigEx(hw::kDataflowWS);
+  ex.aStride = l.stride, ex.cStride = 1;
+  emitConfigEx(ex, "conv loop: config_ex");
+  emitConfigLd(
+      {0, false, 1, static_cast<uint32_t>(aBlock), floatBits(1.0f), l.inStride * ib, false},
+      "conv loop: config_ld input");
+  emitConfigLd(
+      {1, false, 1, static_cast<uint32_t>(bBlock), floatBits(1.0f), l.weightStride * ib, false},
+      "conv loop: config_ld weights");
+  emitConfigLd({2, false, 1, 0, floatBits(1.0f), 0, false}, "conv loop: config_ld bias");
+  ConfigStArgs st = plainConfigSt(static_cast<uint32_t>(l.outStride * ib));
+  st.stride = static_cast<uint32_t>(l.outStride * ib);
+  st.activation = l.act;
+  if (pool) {
+    st.poolStride = pStride, st.poolSize = pSize, st.upad = st.lpad = pPad;
+    st.porows = porows, st.pocols = pocols, st.orows = l.orows, st.ocols = l.ocols;
+    st.poolOutDim = pocols;
+  }
+  emitConfigSt(st, "conv loop: config_st");
+  int expected = 0;
+  if (chance(0.12) && options_.illegalFraction > 0) {
+    switch (uniformInt(0, 4)) {
+    case 0:
+      l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field("wrot180").place(1);
+      expected = isaFields().err.unsupported;
+      break;
+    case 1:
+      l.kernelDilation = 2, expected = isaFields().err.unsupported;
+      break;
+    case 2:
+      l.kchs = 0, expected = isaFields().err.badSize;
+      break;
+    case 3:
+      l.upad = static_cast<uint32_t>(irows + 1), expected = isaFields().err.badSize;
+      break;
+    default:
+      l.orows = static_cast<uint32_t>(accHalf + 1), expected = isaFields().err.localRange;
+      break;
+    }
+  }
+  const Program cmds = loopConv(l);
+  for (size_t i = 0; i < cmds.size(); ++i)
+    emit(cmds[i], i + 1 < cmds.size() ? "conv loop: config" : "loop_conv_ws",
+         i + 1 < cmds.size() ? 0 : expected);
+  if (expected == 0)
+    arrayValid_ = true;
 }
 
 } // namespace by::funcmodel

@@ -343,7 +343,8 @@ void Generation::opIllegal(int errorClass) {
       bool used = false;
       for (const hw::isa::Command& c : hw::isa::commands())
         used = used || (static_cast<uint32_t>(c.funct) == funct &&
-                        (p_.loopWs || c.queue != hw::isa::Queue::Loop));
+                        (p_.loopWs || c.queue != hw::isa::Queue::Loop) &&
+                        (p_.loopConv || c.queue != hw::isa::Queue::LoopConv));
       if (!used)
         unused.push_back(funct);
     }

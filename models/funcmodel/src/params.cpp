@@ -32,6 +32,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.boveda = c.boveda.enabled;
   p.bovedaOnChip = c.boveda.enabled && c.boveda.onChip;
   p.loopWs = c.loops.ws;
+  p.loopConv = c.loops.conv;
   if (p.boveda) {
     p.bovedaFormat = boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1);
     p.bovedaPtrLineBytes = hw::isa::bovedaPtrLineBytes(c.dma.maxBytes);

@@ -274,6 +274,10 @@ GeneratedProgram Generation::run() {
       opLoopWs();
       continue;
     }
+    if (p_.loopConv && chance(0.05)) {
+      opLoopConv();
+      continue;
+    }
     const uint64_t r = uniform(0, 99);
     if (r < 22)
       opMvin();

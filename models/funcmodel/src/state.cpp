@@ -49,8 +49,8 @@ bool LoopWsState::operator==(const LoopWsState& o) const {
 }
 
 bool ArchState::operator==(const ArchState& o) const {
-  return std::tie(sp, acc, ex, ld, st, array, preload, counters, loop) ==
-         std::tie(o.sp, o.acc, o.ex, o.ld, o.st, o.array, o.preload, o.counters, o.loop);
+  return std::tie(sp, acc, ex, ld, st, array, preload, counters, loop, conv) ==
+         std::tie(o.sp, o.acc, o.ex, o.ld, o.st, o.array, o.preload, o.counters, o.loop, o.conv);
 }
 
 } // namespace by::funcmodel

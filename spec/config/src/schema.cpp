@@ -193,6 +193,14 @@ std::vector<FieldSpec> buildFields() {
       "into mvin/preload/compute/mvout commands over halves of the scratchpad and accumulator "
       "(docs/isa.md, \"LOOP_WS\"). Without it those functs are UNKNOWN_FUNCT. Needs the WS "
       "dataflow (array.dataflow ws or both) and array.lanes: 1."));
+  f.push_back(boolField(
+      "loops.conv", [](Config& c) -> bool& { return c.loops.conv; }, "false",
+      "Generate the LOOP_CONV_WS unroller (Gemmini's funct 15, configured by functs 16-21): one "
+      "command describes a whole convolution tile (batches, output rows and columns, kernel, "
+      "input and output channels, padding, stride, bias, pooling on store), which the "
+      "accelerator unrolls into mvin/preload/compute/mvout commands over halves of the "
+      "scratchpad and accumulator (docs/isa.md, \"LOOP_CONV_WS\"). Without it those functs are "
+      "UNKNOWN_FUNCT. Needs the WS dataflow and array.lanes: 1."));
   // --- soc
   f.push_back(intField(
       "soc.clock_mhz", [](Config& c) -> int& { return c.soc.clockMHz; }, "1000", 1, 10000, false,
@@ -224,7 +232,7 @@ std::vector<SectionSpec> buildSections() {
       {"sparsity.tensordash", "TensorDash sparse operand interconnect (docs/tensordash.md)."},
       {"compression", "Memory compression."},
       {"compression.boveda", "Boveda lossless compression (docs/boveda.md)."},
-      {"loops", "Hardware loop unrollers (Gemmini's LOOP_WS)."},
+      {"loops", "Hardware loop unrollers (Gemmini's LOOP_WS and LOOP_CONV_WS)."},
       {"soc", "The SoC around the accelerator used by co-simulation."},
       {"soc.dram", "DRAM timing and size."},
   };

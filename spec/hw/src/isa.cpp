@@ -102,6 +102,99 @@ void loopWsCommands(std::vector<Command>& c) {
        {{"C_stride", 0, 64, "elements between rows of C in DRAM"}}});
 }
 
+// LOOP_CONV_WS and its six configuration commands (Gemmini's current encodings; loops.conv).
+// Fields Brickyard does not use are kept in the table (a Gemmini program sets them) and say so.
+void loopConvCommands(std::vector<Command>& c) {
+  const char* gated = " UNKNOWN_FUNCT without loops.conv.";
+  const char* unused = "accepted and not used (pooling comes from CONFIG_ST)";
+  auto config = [&](int n, const std::string& what, std::vector<Field> rs1,
+                    std::vector<Field> rs2) {
+    c.push_back({"LOOP_CONV_WS_CONFIG_" + std::to_string(n), kLoopConvWsConfig1 + n - 1, -1,
+                 "gemmini_loop_conv_ws", Queue::LoopConv,
+                 "Sets " + what + " of the next LOOP_CONV_WS." + gated, std::move(rs1),
+                 std::move(rs2)});
+  };
+  c.push_back(
+      {"LOOP_CONV_WS",
+       kLoopConvWs,
+       -1,
+       "gemmini_loop_conv_ws",
+       Queue::LoopConv,
+       std::string("Runs the weight-stationary convolution tile configured by the "
+                   "LOOP_CONV_WS_CONFIG_* commands, unrolled by the accelerator into "
+                   "MVIN/MVIN2/MVIN3/PRELOAD/COMPUTE/MVOUT commands (\"LOOP_CONV_WS\" above).") +
+           gated,
+       {{"no_bias", 0, 1, "1: no bias is loaded (the first tap overwrites the accumulator)"},
+        {"wrot180", 1, 1, "rotated weights (training): must be 0, UNSUPPORTED"},
+        {"trans_output_1203", 2, 1, "transposed output (training): must be 0, UNSUPPORTED"},
+        {"trans_weight_1203", 3, 1, "transposed weights (training): must be 0, UNSUPPORTED"},
+        {"trans_weight_0132", 4, 1, "transposed weights (training): must be 0, UNSUPPORTED"},
+        {"trans_input_3120", 5, 1, "transposed input (training): must be 0, UNSUPPORTED"},
+        {"dw", 6, 1,
+         "Gemmini's depthwise mode: must be 0, UNSUPPORTED (the driver runs a depthwise conv "
+         "as dense loops over diagonal weight blocks)"},
+        {"max_pixels_per_row", 8, 8, "accepted and not used (a performance hint on Gemmini)"},
+        {"b_spad_id", 16, 2, "must be 0, UNSUPPORTED"},
+        {"a_spad_id", 18, 2, "must be 0, UNSUPPORTED"}},
+       {{"no_pool", 0, 1,
+         "1: C leaves row by row; 0: one pooled MVOUT per (image, channel block), with "
+         "CONFIG_ST's pooling"},
+        {"downsample", 1, 1, "must be 0, UNSUPPORTED"},
+        {"input_dilated", 2, 1, "must be 0, UNSUPPORTED"},
+        {"activation", 3, 2,
+         "0 none or 1 ReLU (the MVOUTs apply CONFIG_ST's activation); others UNSUPPORTED"}}});
+  config(1, "the tensor shapes",
+         {{"batch_size", 0, 16, "accepted and not used"},
+          {"in_row_dim", 16, 16, "rows of the input image in DRAM"},
+          {"in_channels", 32, 16, "input channels (the weight rows of one kernel tap)"},
+          {"out_channels", 48, 16, "accepted and not used (out_stride places the output)"}},
+         {{"out_row_dim", 0, 16, "rows of the output image in DRAM"},
+          {"pool_out_row_dim", 16, 16, "rows of the pooled output image in DRAM"},
+          {"out_col_dim", 32, 16, "columns of the output image in DRAM"},
+          {"stride", 48, 8, "convolution stride (rows and columns)"},
+          {"padding", 56, 8, "accepted and not used (the tile's paddings are in CONFIG_3)"}});
+  config(2, "the kernel size, the pooling and the tile's output bounds",
+         {{"pool_padding", 0, 8, unused},
+          {"pool_stride", 8, 8, unused},
+          {"pool_size", 16, 16, unused},
+          {"pool_out_col_dim", 32, 16, "columns of the pooled output image in DRAM"},
+          {"kernel_dim", 48, 16, "kernel rows and columns in DRAM (the weight tap pitch)"}},
+         {{"pochs", 0, 16, "output channels of the tile"},
+          {"pocols", 16, 16, unused},
+          {"porows", 32, 16, unused},
+          {"batches", 48, 16, "images of the tile"}});
+  config(3, "the tile's kernel extent, input channels and input padding",
+         {{"lpad", 0, 16, "zero columns left of the tile's input"},
+          {"kchs", 16, 16, "input channels of the tile"},
+          {"kcols", 32, 16, "kernel columns of the tile"},
+          {"krows", 48, 16, "kernel rows of the tile"}},
+         {{"in_col_dim", 0, 16, "columns of the input image in DRAM"},
+          {"plpad", 16, 8, unused},
+          {"dpad", 24, 8, "zero rows below the tile's input"},
+          {"upad", 32, 16, "zero rows above the tile's input"},
+          {"rpad", 48, 16, "zero columns right of the tile's input"}});
+  config(4, "the tile's output size and the DRAM strides",
+         {{"kernel_dilation", 0, 10, "0 or 1; larger (dilated kernels) UNSUPPORTED"},
+          {"pdpad", 10, 11, unused},
+          {"pupad", 21, 11, unused},
+          {"prpad", 32, 16, unused},
+          {"orows", 48, 16, "output rows of the tile (before pooling)"}},
+         {{"ocols", 0, 16, "output columns of the tile (before pooling)"},
+          {"out_stride", 16, 16, "elements between output pixels in DRAM"},
+          {"weight_stride", 32, 16, "elements between weight rows in DRAM"},
+          {"in_stride", 48, 16, "elements between input pixels in DRAM"}});
+  config(5, "the DRAM addresses of the weights and the output",
+         {{"weights", 0, 64,
+           "DRAM byte address of the tile's first weight (kernel tap and "
+           "channels of the tile)"}},
+         {{"output", 0, 64,
+           "DRAM byte address of the tile's first output pixel (0: the "
+           "result stays in the accumulator)"}});
+  config(6, "the DRAM addresses of the bias and the input",
+         {{"bias", 0, 64, "DRAM byte address of the tile's first bias (acc_t; 0: no bias)"}},
+         {{"input", 0, 64, "DRAM byte address of the tile's first real input pixel"}});
+}
+
 std::vector<Command> buildCommands() {
   std::vector<Command> c;
   c.push_back(
@@ -232,6 +325,7 @@ std::vector<Command> buildCommands() {
                "Moves a block from DRAM into the scratchpad or accumulator (channel 2).",
                {{"dram_addr", 0, 64, kMvinDramDoc}},
                localOperand("destination")});
+  loopConvCommands(c);
   c.push_back(
       {"DECOMPRESS",
        kDecompress,
@@ -268,8 +362,8 @@ std::vector<ErrorCode> buildErrors() {
   return {
       {0, "NONE", "no error"},
       {1, "UNKNOWN_FUNCT",
-       "funct is not a command of this hardware (Gemmini's LOOP_CONV_WS; LOOP_WS without "
-       "loops.ws; DECOMPRESS without the Boveda on-chip form)"},
+       "funct is not a command of this hardware (LOOP_WS without loops.ws, LOOP_CONV_WS "
+       "without loops.conv, DECOMPRESS without the Boveda on-chip form)"},
       {2, "BAD_CONFIG_TYPE", "CONFIG with rs1[1:0] = 3"},
       {3, "UNSUPPORTED",
        "a feature this hardware does not have: transposes, ReLU6, pixel "
@@ -362,7 +456,7 @@ std::vector<Register> buildRegisters() {
       {0x048, "HW_SP_ROWS", "RO", "scratchpad rows"},
       {0x04c, "HW_ACC_ROWS", "RO", "accumulator rows"},
       {0x050, "HW_FEATURES", "RO",
-       "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda, bit 4 LOOP_WS"},
+       "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda, bit 4 LOOP_WS, bit 5 LOOP_CONV_WS"},
       {0x0fc, "COUNTERS_RESET", "WO", "writing 1 clears the 64-bit counters below"},
   };
   const char* counters[][2] = {
@@ -433,6 +527,7 @@ std::vector<RegisterField> buildRegisterFields() {
       {"HW_FEATURES", "TENSORDASH", 2, 1},
       {"HW_FEATURES", "BOVEDA", 3, 1},
       {"HW_FEATURES", "LOOP_WS", 4, 1},
+      {"HW_FEATURES", "LOOP_CONV_WS", 5, 1},
   };
 }
 
@@ -527,6 +622,8 @@ std::string referenceMarkdown() {
       return "immediate";
     case Queue::Loop:
       return "loop";
+    case Queue::LoopConv:
+      return "conv loop";
     }
     return "";
   };

@@ -70,6 +70,20 @@ struct LoopWsArgs {
   bool aTranspose = false, bTranspose = false, isResadd = false;
 };
 
+/// gemmini_loop_conv_ws's arguments Brickyard uses (docs/isa.md, "LOOP_CONV_WS"), Gemmini's
+/// names; the refused training / dilation / spad-id features as raw rs1 / rs2 bits.
+struct LoopConvArgs {
+  uint32_t inRowDim = 1, inColDim = 1, inChannels = 1, outRowDim = 1, outColDim = 1;
+  uint32_t poolOutRowDim = 1, poolOutColDim = 1, stride = 1, kernelDim = 1, kernelDilation = 1;
+  uint32_t batches = 1, pochs = 1, krows = 1, kcols = 1, kchs = 1;
+  uint32_t lpad = 0, rpad = 0, upad = 0, dpad = 0, orows = 1, ocols = 1;
+  uint32_t inStride = 1, weightStride = 1, outStride = 1;
+  uint64_t weights = 0, output = 0, bias = 0, input = 0;
+  bool noBias = false, noPool = true;
+  int act = 0;
+  uint64_t extraRs1 = 0, extraRs2 = 0; // OR-ed into LOOP_CONV_WS's rs1 / rs2
+};
+
 /// An array operand: local address and size.
 struct Operand {
   uint32_t addr = 0;
@@ -81,6 +95,8 @@ Instruction configEx(const ConfigExArgs& args);
 /// The six commands gemmini_loop_ws issues: LOOP_WS_CONFIG_BOUNDS, _ADDRS_AB, _ADDRS_DC,
 /// _STRIDES_AB, _STRIDES_DC, then LOOP_WS.
 Program loopWs(const LoopWsArgs& args);
+/// The seven commands gemmini_loop_conv_ws issues: LOOP_CONV_WS_CONFIG_1..6, LOOP_CONV_WS.
+Program loopConv(const LoopConvArgs& args);
 Instruction configLd(const ConfigLdArgs& args);
 Instruction configSt(const ConfigStArgs& args);
 /// CONFIG word with an explicit rs1[1:0] (for BAD_CONFIG_TYPE).

@@ -120,6 +120,8 @@ private:
   uint64_t execCounterOp(uint64_t rs1, bool& deterministic);
   // LOOP_WS and its configuration commands (loops.ws; loop_ws.cpp has the unroll order).
   int execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2);
+  // LOOP_CONV_WS and its configuration commands (loops.conv; loop_conv.cpp has the order).
+  int execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2);
 
   // The Boveda loader's pointer-line buffer (boveda_moves.cpp; docs/boveda.md, "Pointer
   // lines"): a compressed MVIN reads its entry through it.

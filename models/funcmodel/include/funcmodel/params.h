@@ -30,6 +30,8 @@ struct ModelParams {
   bool bovedaOnChip = false;
   /// The LOOP_WS unroller (loops.ws): LOOP_WS and LOOP_WS_CONFIG_* are legal.
   bool loopWs = false;
+  /// The LOOP_CONV_WS unroller (loops.conv): LOOP_CONV_WS and LOOP_CONV_WS_CONFIG_* are legal.
+  bool loopConv = false;
   boveda::BovedaParams bovedaFormat;
   /// Bytes of one line of the Boveda loader's pointer-line buffer (hw::isa::kBovedaPtrLines
   /// lines; docs/boveda.md, "Pointer lines").

@@ -97,6 +97,17 @@ struct LoopWsState {
   bool operator==(const LoopWsState& o) const;
 };
 
+/// LOOP_CONV_WS state (loops.conv): the rs1/rs2 words of LOOP_CONV_WS_CONFIG_1..6 (kept until
+/// overwritten) and the halves the next loop uses (docs/isa.md, "LOOP_CONV_WS").
+struct LoopConvState {
+  std::array<uint64_t, 12> words{}; // CONFIG_n rs1 at 2(n-1), rs2 at 2(n-1)+1
+  int spHalf = 0;
+  int accHalf = 0;
+  bool operator==(const LoopConvState& o) const {
+    return words == o.words && spHalf == o.spHalf && accHalf == o.accHalf;
+  }
+};
+
 struct ArchState {
   std::vector<int64_t> sp;  // spRows x DIM*lanes elem_t values, row major
   std::vector<int64_t> acc; // accRows x DIM acc_t values, row major
@@ -107,6 +118,7 @@ struct ArchState {
   std::optional<PendingPreload> preload;
   CounterState counters;
   LoopWsState loop;
+  LoopConvState conv;
   bool operator==(const ArchState& o) const;
   bool operator!=(const ArchState& o) const { return !(*this == o); }
 };

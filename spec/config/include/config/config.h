@@ -65,7 +65,8 @@ struct BovedaConfig {
 };
 
 struct LoopsConfig {
-  bool ws{}; // the LOOP_WS matmul loop unroller (Gemmini funct 8, configured by 9-13)
+  bool ws{};   // the LOOP_WS matmul loop unroller (Gemmini funct 8, configured by 9-13)
+  bool conv{}; // the LOOP_CONV_WS convolution unroller (Gemmini funct 15, configured by 16-21)
 };
 
 struct DramConfig {

@@ -26,6 +26,9 @@ enum Funct : int {
   kLoopWsConfigStridesAb = 12, // LOOP_WS_CONFIG_STRIDES_AB
   kLoopWsConfigStridesDc = 13, // LOOP_WS_CONFIG_STRIDES_DC
   kMvin3 = 14,
+  kLoopConvWs = 15,        // LOOP_CONV_WS: runs the configured convolution loop (loops.conv)
+  kLoopConvWsConfig1 = 16, // LOOP_CONV_WS_CONFIG_1 .. _6 (17..21)
+  kLoopConvWsConfig6 = 21,
   kDecompress = 32, // Brickyard: Boveda on-chip decompression (not a Gemmini funct)
   kCounterOp = 126,
 };
@@ -34,7 +37,7 @@ enum Funct : int {
 enum ConfigType : int { kConfigEx = 0, kConfigLd = 1, kConfigSt = 2 };
 
 /// Which controller executes a command.
-enum class Queue { Load, Store, Execute, Immediate, Loop };
+enum class Queue { Load, Store, Execute, Immediate, Loop, LoopConv };
 
 /// A bit field of rs1 or rs2.
 struct Field {

@@ -1,0 +1,42 @@
+// LOOP_CONV_WS (docs/isa.md, "LOOP_CONV_WS"): the tile geometry a configured loop describes,
+// its checks, and the command sequence it unrolls into, in the order the hardware unroller
+// (rtl_gen/hw/src/loop_conv.cpp) issues it. The functional model executes that sequence
+// command by command.
+#pragma once
+
+#include "funcmodel/params.h"
+#include "funcmodel/program.h"
+#include "funcmodel/state.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace by::funcmodel {
+
+/// The fields of the LOOP_CONV_WS_CONFIG_* words Brickyard uses, and what follows from them.
+struct LoopConvGeom {
+  uint64_t inRowDim = 0, inColDim = 0, inChannels = 0, outRowDim = 0, outColDim = 0;
+  uint64_t poolOutRowDim = 0, poolOutColDim = 0, stride = 0, kernelDim = 0, kernelDilation = 0;
+  uint64_t batches = 0, pochs = 0, krows = 0, kcols = 0, kchs = 0;
+  uint64_t lpad = 0, rpad = 0, upad = 0, dpad = 0, orows = 0, ocols = 0;
+  uint64_t inStride = 0, weightStride = 0, outStride = 0;
+  uint64_t weights = 0, output = 0, bias = 0, input = 0;
+  // Derived: the tile's input window (padding included) and its real part, channel blocks.
+  uint64_t irows = 0, icols = 0, kchBlocks = 0, ochBlocks = 0;
+
+  static LoopConvGeom from(const LoopConvState& s);
+};
+
+/// The error code that rejects LOOP_CONV_WS (rs1, rs2) in this state (0: legal): UNSUPPORTED
+/// (training transposes, Gemmini's dw, dilation, downsampling, spad ids, an activation other
+/// than none/ReLU, the OS dataflow), BAD_SIZE (a zero bound or stride, paddings wider than the
+/// window), LOCAL_RANGE (the input, weights or output do not fit their halves with the mvin
+/// channels' block strides), DMA_ERROR (an address of 2^32 or more).
+int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, uint64_t rs1,
+                  uint64_t rs2);
+
+/// The commands a legal LOOP_CONV_WS (rs1, rs2) unrolls into with `s` as configured.
+std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s,
+                                        const ArchState& arch, uint64_t rs1, uint64_t rs2);
+
+} // namespace by::funcmodel

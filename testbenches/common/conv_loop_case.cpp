@@ -1,0 +1,180 @@
+#include "conv_loop_case.h"
+
+#include "hw/isa.h"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace by::test {
+
+namespace fm = funcmodel;
+
+int ConvLoopCase::poolRows() const {
+  return poolStride ? (outRows() + 2 * poolPad - poolSize) / poolStride + 1 : outRows();
+}
+int ConvLoopCase::poolCols() const {
+  return poolStride ? (outCols() + 2 * poolPad - poolSize) / poolStride + 1 : outCols();
+}
+
+std::string ConvLoopCase::describe() const {
+  std::ostringstream os;
+  os << batch << "x" << inRows << "x" << inCols << "x" << inCh << " -> " << outCh << ", k" << kernel
+     << " s" << stride << " p" << pad << (bias ? " bias" : "") << (relu ? " relu" : "");
+  if (poolStride)
+    os << " pool" << poolSize << "/" << poolStride << "/" << poolPad;
+  os << " tiles " << tileRows << "/" << tileOch << "/" << tileKch;
+  return os.str();
+}
+
+namespace {
+
+void put(std::vector<uint8_t>& image, uint64_t offset, int64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    image.at(offset + static_cast<uint64_t>(i)) =
+        static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
+}
+
+int64_t saturate(int64_t v, int bits) {
+  const int64_t hi = (int64_t{1} << (bits - 1)) - 1, lo = -(int64_t{1} << (bits - 1));
+  return std::clamp(v, lo, hi);
+}
+
+int ceilDiv(int a, int b) {
+  return (a + b - 1) / b;
+}
+
+} // namespace
+
+ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, uint64_t base,
+                              size_t size, uint64_t seed) {
+  const int dim = p.dim, ib = p.inputBytes, ab = p.accBytes;
+  const int H = c.inRows, W = c.inCols, C = c.inCh, OC = c.outCh, K = c.kernel, S = c.stride;
+  const int OH = c.outRows(), OW = c.outCols(), PH = c.poolRows(), PW = c.poolCols();
+  const int tr = c.poolStride ? OH : (c.tileRows ? c.tileRows : OH);
+  const int to = c.tileOch ? c.tileOch : OC, tk = c.tileKch ? c.tileKch : C;
+  ConvLoopProgram out;
+  out.image.assign(size, 0);
+  std::mt19937_64 rng(seed);
+  auto value = [&](int bits) {
+    const int64_t span = int64_t{1} << bits;
+    return static_cast<int64_t>(rng() % static_cast<uint64_t>(span)) - span / 2;
+  };
+  // DRAM layout: input, weights, bias, output, 4 KiB apart at least.
+  auto align = [](uint64_t v) { return (v + 0xfff) & ~uint64_t{0xfff}; };
+  const uint64_t in = base + 0x1000;
+  const uint64_t w = align(in + uint64_t(c.batch) * H * W * C * ib + 0x100);
+  const uint64_t bias = align(w + uint64_t(K) * K * C * OC * ib + 0x100);
+  out.output = align(bias + uint64_t(OC) * ab + 0x100);
+  if (out.output + uint64_t(c.batch) * OH * OW * OC * ib > base + size)
+    throw std::invalid_argument("conv case does not fit the DRAM window: " + c.describe());
+  std::vector<int64_t> x(size_t(c.batch) * H * W * C), wt(size_t(K) * K * C * OC), bv(OC, 0);
+  for (size_t i = 0; i < x.size(); ++i)
+    put(out.image, in - base + i * ib, x[i] = value(c.valueBits), ib);
+  for (size_t i = 0; i < wt.size(); ++i)
+    put(out.image, w - base + i * ib, wt[i] = value(c.valueBits), ib);
+  if (c.bias)
+    for (int o = 0; o < OC; ++o)
+      put(out.image, bias - base + size_t(o) * ab, bv[o] = value(10), ab);
+
+  // CPU reference: direct convolution, saturation to elem_t, ReLU, max-pooling over zeros.
+  std::vector<int64_t> conv(size_t(c.batch) * OH * OW * OC);
+  for (int b = 0; b < c.batch; ++b)
+    for (int oy = 0; oy < OH; ++oy)
+      for (int ox = 0; ox < OW; ++ox)
+        for (int o = 0; o < OC; ++o) {
+          int64_t acc = bv[o];
+          for (int ky = 0; ky < K; ++ky)
+            for (int kx = 0; kx < K; ++kx) {
+              const int iy = oy * S + ky - c.pad, ix = ox * S + kx - c.pad;
+              if (iy < 0 || iy >= H || ix < 0 || ix >= W)
+                continue;
+              for (int i = 0; i < C; ++i)
+                acc += x[((size_t(b) * H + iy) * W + ix) * C + i] *
+                       wt[((size_t(ky) * K + kx) * C + i) * OC + o];
+            }
+          int64_t v = saturate(acc, p.inputWidth);
+          conv[((size_t(b) * OH + oy) * OW + ox) * OC + o] = c.relu ? std::max<int64_t>(0, v) : v;
+        }
+  if (c.poolStride) {
+    out.want.assign(size_t(c.batch) * PH * PW * OC, 0);
+    for (int b = 0; b < c.batch; ++b)
+      for (int py = 0; py < PH; ++py)
+        for (int px = 0; px < PW; ++px)
+          for (int o = 0; o < OC; ++o) {
+            int64_t m = INT64_MIN;
+            for (int wy = 0; wy < c.poolSize; ++wy)
+              for (int wx = 0; wx < c.poolSize; ++wx) {
+                const int y = py * c.poolStride + wy - c.poolPad,
+                          xx = px * c.poolStride + wx - c.poolPad;
+                const bool inside = y >= 0 && y < OH && xx >= 0 && xx < OW;
+                m = std::max(m, inside ? conv[((size_t(b) * OH + y) * OW + xx) * OC + o] : 0);
+              }
+            out.want[((size_t(b) * PH + py) * PW + px) * OC + o] = m;
+          }
+  } else {
+    out.want = conv;
+  }
+
+  // The program: Gemmini's tiled_conv set-up, then one loop per tile.
+  const int kchB = ceilDiv(tk, dim), ochB = ceilDiv(to, dim);
+  const int irows = (tr - 1) * S + K, icols = (OW - 1) * S + K;
+  fm::Program& prog = out.program;
+  fm::ConfigExArgs ex;
+  ex.dataflow = 1, ex.aStride = static_cast<uint32_t>(S);
+  prog.push_back(fm::configEx(ex));
+  prog.push_back(fm::configLd({0, false, 1, static_cast<uint32_t>(c.batch * irows * icols),
+                               fm::floatBits(1), uint64_t(C) * ib}));
+  prog.push_back(fm::configLd({1, false, 1, static_cast<uint32_t>(K * K * kchB * dim),
+                               fm::floatBits(1), uint64_t(OC) * ib}));
+  prog.push_back(fm::configLd({2, false, 1, 0, fm::floatBits(1), 0}));
+  fm::ConfigStArgs st;
+  st.activation = c.relu ? hw::isa::kActRelu : 0;
+  st.stride = static_cast<uint32_t>(OC * ib);
+  if (c.poolStride) {
+    st.poolStride = static_cast<uint32_t>(c.poolStride),
+    st.poolSize = static_cast<uint32_t>(c.poolSize);
+    st.upad = st.lpad = static_cast<uint32_t>(c.poolPad);
+    st.porows = static_cast<uint32_t>(PH), st.pocols = static_cast<uint32_t>(PW);
+    st.orows = static_cast<uint32_t>(OH), st.ocols = static_cast<uint32_t>(OW);
+    st.poolOutDim = static_cast<uint32_t>(PW);
+  }
+  prog.push_back(fm::configSt(st));
+  (void)ochB;
+  for (int r0 = 0; r0 < OH; r0 += tr)
+    for (int o0 = 0; o0 < OC; o0 += to)
+      for (int k0 = 0; k0 < C; k0 += tk) {
+        fm::LoopConvArgs l;
+        const int rows = std::min(tr, OH - r0);
+        const int iy0 = r0 * S - c.pad, iyEnd = (r0 + rows - 1) * S + K - c.pad;
+        const int ixEnd = (OW - 1) * S + K - c.pad;
+        l.inRowDim = uint32_t(H), l.inColDim = uint32_t(W), l.inChannels = uint32_t(C);
+        l.outRowDim = uint32_t(OH), l.outColDim = uint32_t(OW);
+        l.poolOutRowDim = uint32_t(PH), l.poolOutColDim = uint32_t(PW);
+        l.stride = uint32_t(S), l.kernelDim = uint32_t(K);
+        l.batches = uint32_t(c.batch), l.pochs = uint32_t(std::min(to, OC - o0));
+        l.krows = l.kcols = uint32_t(K), l.kchs = uint32_t(std::min(tk, C - k0));
+        l.upad = uint32_t(std::max(0, -iy0)), l.dpad = uint32_t(std::max(0, iyEnd - H));
+        l.lpad = uint32_t(c.pad), l.rpad = uint32_t(std::max(0, ixEnd - W));
+        l.orows = uint32_t(rows), l.ocols = uint32_t(OW);
+        l.inStride = uint32_t(C), l.weightStride = uint32_t(OC), l.outStride = uint32_t(OC);
+        l.input = in + ((uint64_t(std::max(iy0, 0)) * W) * C + k0) * ib;
+        l.weights = w + (uint64_t(k0) * OC + o0) * ib;
+        const bool firstK = k0 == 0, lastK = k0 + tk >= C;
+        l.noBias = !firstK;
+        l.bias = firstK && c.bias ? bias + uint64_t(o0) * ab : 0;
+        l.noPool = c.poolStride == 0;
+        l.output = !lastK         ? 0
+                   : c.poolStride ? out.output + uint64_t(o0) * ib
+                                  : out.output + ((uint64_t(r0) * OW) * OC + o0) * ib;
+        l.act = c.relu ? 1 : 0;
+        for (const fm::Instruction& i : fm::loopConv(l))
+          prog.push_back(i);
+        ++out.loops;
+      }
+  return out;
+}
+
+} // namespace by::test

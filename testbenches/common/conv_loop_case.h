@@ -1,0 +1,44 @@
+// A convolution run as Gemmini-style LOOP_CONV_WS tiles (docs/isa.md, "LOOP_CONV_WS"): the
+// DRAM image (random NHWC input, HWIO weights, int32 bias), the program (CONFIG_EX with the
+// conv stride as a_stride, the three mvin channels with the tiles' block strides, CONFIG_ST
+// with the activation and pooling, one loop per tile) and the expected output from a direct
+// CPU convolution written here from the ISA's formulas (independent of the model and the
+// unroller). Used by the functional model's test and the RTL system test.
+#pragma once
+
+#include "funcmodel/encode.h"
+#include "funcmodel/params.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace by::test {
+
+struct ConvLoopCase {
+  int batch = 1, inRows = 5, inCols = 5, inCh = 3, outCh = 3, kernel = 3, stride = 1, pad = 1;
+  bool bias = true, relu = false;
+  int poolSize = 0, poolStride = 0, poolPad = 0; // max-pooling on store (whole-image tiles)
+  int tileRows = 0, tileOch = 0, tileKch = 0;    // tile sizes (0: the whole dimension)
+  int valueBits = 4; // random inputs and weights in [-2^(bits-1), 2^(bits-1))
+
+  int outRows() const { return (inRows + 2 * pad - kernel) / stride + 1; }
+  int outCols() const { return (inCols + 2 * pad - kernel) / stride + 1; }
+  int poolRows() const;
+  int poolCols() const;
+  std::string describe() const;
+};
+
+struct ConvLoopProgram {
+  funcmodel::Program program;
+  std::vector<uint8_t> image; // DRAM from `base`
+  uint64_t output = 0;        // DRAM address of the NHWC output
+  std::vector<int64_t> want;  // the expected output elements, NHWC
+  int loops = 0;
+};
+
+/// Builds the case for a model with `p`, DRAM [base, base + size), random values from `seed`.
+ConvLoopProgram buildConvLoop(const funcmodel::ModelParams& p, const ConvLoopCase& c, uint64_t base,
+                              size_t size, uint64_t seed);
+
+} // namespace by::test

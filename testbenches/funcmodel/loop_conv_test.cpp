@@ -1,0 +1,148 @@
+// LOOP_CONV_WS on the functional model (docs/isa.md, "LOOP_CONV_WS"): convolutions run as
+// Gemmini-style tiles of loops match a direct CPU convolution (conv_loop_case.cpp) over bounds
+// and padding corners, strides, bias or none, ReLU, pooling, several images and tiles split
+// over rows, output channels and input channels (no_bias accumulation); illegal loops are
+// rejected with their error and change nothing.
+#include "conv_loop_case.h"
+#include "fm_util.h"
+#include "hw/isa.h"
+#include "seed.h"
+
+#include <gtest/gtest.h>
+
+using namespace by;
+using namespace by::funcmodel;
+using by::test::ConvLoopCase;
+using by::test::kDramBase;
+using by::test::kDramSize;
+using by::test::Machine;
+
+namespace {
+
+config::Config tinyConv() {
+  return test::shippedConfig("tiny");
+}
+
+void runCase(const ConvLoopCase& c, uint64_t seed) {
+  SCOPED_TRACE(c.describe());
+  Machine m(tinyConv());
+  const test::ConvLoopProgram cp =
+      test::buildConvLoop(m.model.params(), c, kDramBase, kDramSize, seed);
+  m.dram.write(kDramBase, cp.image.data(), cp.image.size());
+  for (const Instruction& i : cp.program)
+    m.ok(i);
+  EXPECT_EQ(m.model.error().count, 0u);
+  const std::vector<int64_t> got = m.get(cp.output, m.model.params().inputBytes, cp.want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_EQ(got[i], cp.want[i]) << "output element " << i;
+}
+
+TEST(LoopConv, MatchesTheCpuConvolution) {
+  const uint64_t seed = test::testSeed(21, "loop conv cases");
+  std::vector<ConvLoopCase> cases;
+  ConvLoopCase c;
+  cases.push_back(c);                                     // 5x5x3 -> 3, k3 p1, bias
+  c.relu = true, c.bias = false, c.inCh = 6, c.outCh = 7; // two channel blocks each way
+  cases.push_back(c);
+  c.stride = 2, c.inRows = 7, c.inCols = 6; // strided, uneven right padding
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.kernel = 1, c.pad = 0, c.inCh = 9, c.outCh = 5, c.batch = 2; // 1x1 over two images
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.inRows = 6, c.inCols = 6, c.inCh = 5, c.outCh = 6, c.tileRows = 2, c.tileOch = 4,
+  c.tileKch = 4; // row, out-channel and input-channel tiles (no_bias accumulation)
+  cases.push_back(c);
+  c.relu = true, c.poolSize = 2, c.poolStride = 2, c.tileRows = 0; // 2x2/2 pooling
+  cases.push_back(c);
+  c.poolSize = 3, c.poolStride = 2, c.poolPad = 1, c.relu = false; // 3x3/2 pad 1, no ReLU
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.kernel = 2, c.pad = 1, c.inRows = 3, c.inCols = 9, c.stride = 2,
+  c.tileRows = 1; // rows of padding
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.inRows = c.inCols = 9, c.inCh = 4, c.outCh = 4, c.tileRows = 3, c.valueBits = 8; // saturation
+  cases.push_back(c);
+  for (size_t i = 0; i < cases.size(); ++i)
+    runCase(cases[i], seed + i);
+}
+
+// Every check of LOOP_CONV_WS, in the order of docs/isa.md.
+TEST(LoopConv, RejectsIllegalLoops) {
+  Machine m(tinyConv());
+  const int dim = m.dim();
+  ConfigExArgs ex;
+  ex.dataflow = 1;
+  m.ok(configEx(ex));
+  auto check = [&](LoopConvArgs l, const char* error) {
+    SCOPED_TRACE(error);
+    const Program prog = loopConv(l);
+    for (size_t i = 0; i + 1 < prog.size(); ++i)
+      m.ok(prog[i]);
+    const ArchState before = m.model.state();
+    const uint32_t count = m.model.error().count;
+    const ExecResult r = m.run(prog.back());
+    EXPECT_FALSE(r.accepted);
+    EXPECT_EQ(r.error, hw::isa::errorCode(error));
+    EXPECT_EQ(m.model.error().count, count + 1);
+    EXPECT_TRUE(m.model.state() == before);
+  };
+  LoopConvArgs ok;
+  ok.kchs = ok.pochs = static_cast<uint32_t>(dim);
+  ok.krows = ok.kcols = ok.kernelDim = 3, ok.orows = ok.ocols = 2;
+  ok.input = kDramBase + 0x1000, ok.weights = kDramBase + 0x2000, ok.output = kDramBase + 0x3000;
+  for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
+                           "trans_input_3120", "dw"}) {
+    LoopConvArgs l = ok;
+    l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field(flag).place(1);
+    check(l, "UNSUPPORTED");
+  }
+  for (const char* flag : {"a_spad_id", "b_spad_id"}) {
+    LoopConvArgs l = ok;
+    l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field(flag).place(2);
+    check(l, "UNSUPPORTED");
+  }
+  for (const char* flag : {"downsample", "input_dilated"}) {
+    LoopConvArgs l = ok;
+    l.extraRs2 = hw::isa::command("LOOP_CONV_WS").rs2Field(flag).place(1);
+    check(l, "UNSUPPORTED");
+  }
+  LoopConvArgs l = ok;
+  l.act = 2;
+  check(l, "UNSUPPORTED");
+  l = ok, l.kernelDilation = 2;
+  check(l, "UNSUPPORTED");
+  for (uint32_t LoopConvArgs::*f :
+       {&LoopConvArgs::batches, &LoopConvArgs::orows, &LoopConvArgs::ocols, &LoopConvArgs::pochs,
+        &LoopConvArgs::krows, &LoopConvArgs::kcols, &LoopConvArgs::kchs, &LoopConvArgs::stride}) {
+    l = ok, l.*f = 0;
+    check(l, "BAD_SIZE");
+  }
+  l = ok, l.upad = 3, l.dpad = 2; // 5 padding rows around a 4-row window
+  check(l, "BAD_SIZE");
+  l = ok, l.lpad = 5;
+  check(l, "BAD_SIZE");
+  l = ok, l.kchs = static_cast<uint32_t>(2 * dim); // two channel blocks, block stride DIM < 16 rows
+  check(l, "LOCAL_RANGE");
+  l = ok, l.orows = 200; // the output does not fit an accumulator half
+  check(l, "LOCAL_RANGE");
+  l = ok, l.krows = l.kcols = 40; // the weights do not fit a scratchpad half
+  check(l, "LOCAL_RANGE");
+  l = ok, l.bias = 1ull << 32;
+  check(l, "DMA_ERROR");
+  ex.dataflow = 0;
+  m.ok(configEx(ex));
+  check(ok, "UNSUPPORTED"); // the OS dataflow
+}
+
+// Without loops.conv every LOOP_CONV_WS funct is UNKNOWN_FUNCT.
+TEST(LoopConv, UnknownWithoutTheUnroller) {
+  config::Config c = test::shippedConfig("tiny");
+  c.loops.conv = false;
+  Machine m(c);
+  for (int f = hw::isa::kLoopConvWs; f <= hw::isa::kLoopConvWsConfig6; ++f)
+    EXPECT_EQ(m.run({static_cast<uint32_t>(f), 0, 0}).error, hw::isa::errorCode("UNKNOWN_FUNCT"));
+}
+
+} // namespace
