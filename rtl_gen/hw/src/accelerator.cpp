@@ -203,6 +203,7 @@ void AcceleratorGenerator::initSizes() {
   boveda_ = p.config.boveda.enabled;
   td_ = p.config.tensordash.enabled;
   loops_ = p.config.loops.ws;
+  conv_ = p.config.loops.conv;
   spReads_ = scratchpadClients(p).reads;
 }
 
@@ -276,19 +277,31 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
   wire(b, "ctr_rs1", 32);
   wire(b, "ctr_value", 32);
   wire(b, "queue_busy", 1);
-  if (loops_) {
-    b.comment("Frontend to the LOOP_WS unroller (host commands), and its checks and start.");
-    for (const auto& [n, w] : std::vector<std::pair<std::string, int>>{{"valid", 1},
-                                                                       {"ready", 1},
-                                                                       {"funct", 7},
-                                                                       {"rs1", 64},
-                                                                       {"rs2", 64},
-                                                                       {"xd", 1},
-                                                                       {"mmio", 1}})
+  const std::vector<std::pair<std::string, int>> cmdWires = {
+      {"valid", 1}, {"ready", 1}, {"funct", 7}, {"rs1", 64}, {"rs2", 64}, {"xd", 1}, {"mmio", 1}};
+  if (loops_ || conv_) {
+    b.comment("Frontend to the loop unrollers (host commands).");
+    for (const auto& [n, w] : cmdWires)
       wire(b, "host_cmd_" + n, w);
+  }
+  if (loops_) {
+    b.comment("The LOOP_WS unroller's checks and start.");
     wire(b, "lw_loop_err", 8);
     wire(b, "lw_start", 1);
     wire(b, "lw_busy", 1);
+  }
+  if (loops_ && conv_) {
+    b.comment("LOOP_WS unroller to the LOOP_CONV_WS unroller.");
+    for (const auto& [n, w] : cmdWires)
+      wire(b, "lw_cmd_" + n, w);
+  }
+  if (conv_) {
+    b.comment("The LOOP_CONV_WS unroller's checks and start, and the block strides it uses.");
+    wire(b, "lc_loop_err", 8);
+    wire(b, "lc_start", 1);
+    wire(b, "lc_busy", 1);
+    wire(b, "ld0_block_stride", 16);
+    wire(b, "ld1_block_stride", 16);
   }
   b.comment("Decoder to reservation station.");
   wire(b, "op_valid", 1);
@@ -422,7 +435,7 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                {"rocc_resp_data_o", "resp_data_o"}};
     const Conns lite = axi::connect(axi::liteSignals(), "s_axil_", "s_axil_", false);
     i.conns.insert(i.conns.end(), lite.begin(), lite.end());
-    const std::string fe = loops_ ? "host_cmd_" : "cmd_"; // the unroller, when built
+    const std::string fe = loops_ || conv_ ? "host_cmd_" : "cmd_"; // the unrollers, when built
     const Conns rest = {{"cmd_valid_o", fe + "valid"},
                         {"cmd_ready_i", fe + "ready"},
                         {"cmd_funct_o", fe + "funct"},
@@ -508,17 +521,31 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
     i.conns.emplace_back("queue_busy_o", "queue_busy");
     i.conns.emplace_back("irq_o", "irq_o");
   }
-  if (loops_) {
-    auto& i = b.instance(names::kLoopWs, "u_loop_ws");
+  // frontend -> [by_loop_ws] -> [by_loop_conv_ws] -> decoder: each unroller passes the
+  // commands at its input through while it is idle.
+  auto chain = [&](vlog::InstanceItem& i, const std::string& in, const std::string& out) {
     i.conns = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}};
     for (const char* n : {"valid", "ready", "funct", "rs1", "rs2", "xd", "mmio"}) {
       const std::string dir = std::string(n) == "ready" ? "_o" : "_i";
       const std::string back = std::string(n) == "ready" ? "_i" : "_o";
-      i.conns.emplace_back("host_" + std::string(n) + dir, "host_cmd_" + std::string(n));
-      i.conns.emplace_back("cmd_" + std::string(n) + back, "cmd_" + std::string(n));
+      i.conns.emplace_back("host_" + std::string(n) + dir, in + n);
+      i.conns.emplace_back("cmd_" + std::string(n) + back, out + n);
     }
+  };
+  if (loops_) {
+    auto& i = b.instance(names::kLoopWs, "u_loop_ws");
+    chain(i, "host_cmd_", conv_ ? "lw_cmd_" : "cmd_");
     i.conns.insert(i.conns.end(),
                    {{"loop_err_o", "lw_loop_err"}, {"start_i", "lw_start"}, {"busy_o", "lw_busy"}});
+  }
+  if (conv_) {
+    auto& i = b.instance(names::kLoopConv, "u_loop_conv");
+    chain(i, loops_ ? "lw_cmd_" : "host_cmd_", "cmd_");
+    i.conns.insert(i.conns.end(), {{"ld0_block_stride_i", "ld0_block_stride"},
+                                   {"ld1_block_stride_i", "ld1_block_stride"},
+                                   {"loop_err_o", "lc_loop_err"},
+                                   {"start_i", "lc_start"},
+                                   {"busy_o", "lc_busy"}});
   }
   {
     auto& i = b.instance(names::kCmdDecoder, "u_decoder");
@@ -548,6 +575,11 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                {"err_funct_o", "dec_err_funct"}};
     if (loops_)
       i.conns.insert(i.conns.end(), {{"loop_err_i", "lw_loop_err"}, {"loop_start_o", "lw_start"}});
+    if (conv_)
+      i.conns.insert(i.conns.end(), {{"conv_err_i", "lc_loop_err"},
+                                     {"conv_start_o", "lc_start"},
+                                     {"ld0_block_stride_o", "ld0_block_stride"},
+                                     {"ld1_block_stride_o", "ld1_block_stride"}});
   }
 }
 
@@ -739,7 +771,7 @@ void AcceleratorGenerator::statusAndEvents(vlog::Body& b) const {
   // ---------------------------------------------------------------- status and events
   b.comment("The DMA byte counts arrive the cycle after a transfer completes: busy covers "
             "that cycle, so counters read after a fence include every transfer.");
-  b.assign("busy", std::string(loops_ ? "lw_busy || " : "") +
+  b.assign("busy", std::string(loops_ ? "lw_busy || " : "") + (conv_ ? "lc_busy || " : "") +
                        "queue_busy || rs_busy || ld_busy || st_busy || ex_busy || dma_rd_busy || "
                        "dma_wr_busy ||\n      dma_rd_bytes != '0 || dma_wr_bytes != '0");
   b.assign("busy_o", "busy");

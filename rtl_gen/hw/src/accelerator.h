@@ -33,6 +33,7 @@ private:
   bool boveda_ = {};
   bool td_ = {};
   bool loops_ = {}; // loops.ws: the LOOP_WS unroller between frontend and decoder
+  bool conv_ = {};  // loops.conv: the LOOP_CONV_WS unroller, after LOOP_WS's
   std::vector<std::string> spReads_;
 };
 

@@ -49,7 +49,10 @@ const std::vector<std::pair<std::string, int>>& functs() {
       {"Decompress", isa::kDecompress},
       {"LoopWs", isa::kLoopWs},
       {"LoopWsConfigBounds", isa::kLoopWsConfigBounds},
-      {"LoopWsConfigStridesDc", isa::kLoopWsConfigStridesDc}};
+      {"LoopWsConfigStridesDc", isa::kLoopWsConfigStridesDc},
+      {"LoopConvWs", isa::kLoopConvWs},
+      {"LoopConvWsConfig1", isa::kLoopConvWsConfig1},
+      {"LoopConvWsConfig6", isa::kLoopConvWsConfig6}};
   return f;
 }
 
@@ -78,7 +81,7 @@ PackedLayout poolLayout() {
 CmdDecoderGenerator::CmdDecoderGenerator(const AccelParams& p)
     : p_(p), ld_(loadOpLayout(p)), st_(storeOpLayout(p)), ex_(execOpLayout(p)),
       range_(rangeLayout(p)), boveda_(p.config.boveda.enabled), td_(p.config.tensordash.enabled),
-      onChip_(boveda_ && p.config.boveda.onChip), loops_(p.config.loops.ws) {
+      onChip_(boveda_ && p.config.boveda.onChip), loops_(p.config.loops.ws), conv_(p.config.loops.conv) {
   // DECOMPRESS's destination operand has MVIN's layout (the mv_* signals).
   if (onChip_)
     for (const char* f : {"local_addr", "rows", "cols"})
@@ -168,6 +171,14 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.input("loop_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_WS");
     m.output("loop_start_o", Type::bit(), "a legal LOOP_WS is accepted: the unroller starts");
   }
+  if (conv_) {
+    m.portGroup("LOOP_CONV_WS (the unroller in front, loop_conv.cpp).");
+    m.input("conv_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_CONV_WS");
+    m.output("conv_start_o", Type::bit(),
+             "a legal LOOP_CONV_WS is accepted: the unroller starts");
+    m.output("ld0_block_stride_o", Type::bits("CountBits"), "MVIN channel 0's block stride");
+    m.output("ld1_block_stride_o", Type::bits("CountBits"), "MVIN2 channel 1's block stride");
+  }
   m.portGroup("Rejected commands.");
   m.output("err_valid_o", Type::bit(), "one pulse per rejected command");
   m.output("err_code_o", Type::bits("ErrBits"));
@@ -216,7 +227,8 @@ void CmdDecoderGenerator::localParams(vlog::Body& b) const {
   for (const isa::ErrorCode& e : isa::errorCodes())
     b.localParam("Err" + upperCamel(e.name), Type::bits("ErrBits"), "8'd" + num(e.code), e.name);
   for (const auto& [name, code] : functs())
-    if ((name != "Decompress" || onChip_) && (name.rfind("LoopWs", 0) != 0 || loops_))
+    if ((name != "Decompress" || onChip_) && (name.rfind("LoopWs", 0) != 0 || loops_) &&
+        (name.rfind("LoopConv", 0) != 0 || conv_))
       b.localParam("Funct" + name, Type::bits("FunctBits"), "7'd" + num(code));
   declareEnum(b, opKindEncoding());
   declareEnum(b, storeModeEncoding());
@@ -299,11 +311,19 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
     b.assign("is_loop_cfg",
              "cmd_funct_i >= FunctLoopWsConfigBounds && cmd_funct_i <= FunctLoopWsConfigStridesDc");
   }
+  if (conv_) {
+    b.logic("is_loop_conv", Type::bit());
+    b.logic("is_conv_cfg", Type::bit());
+    b.assign("is_loop_conv", "cmd_funct_i == FunctLoopConvWs");
+    b.assign("is_conv_cfg",
+             "cmd_funct_i >= FunctLoopConvWsConfig1 && cmd_funct_i <= FunctLoopConvWsConfig6");
+  }
   b.logic("is_known", Type::bit());
   b.assign("is_known", std::string("is_config || is_mvin || is_mvout || is_preload || "
                                    "is_compute || is_flush || is_counter") +
                            (onChip_ ? " || is_dc" : "") +
-                           (loops_ ? " || is_loop_ws || is_loop_cfg" : ""));
+                           (loops_ ? " || is_loop_ws || is_loop_cfg" : "") +
+                           (conv_ ? " || is_loop_conv || is_conv_cfg" : ""));
   b.blank();
 }
 
@@ -605,6 +625,7 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
                       "is_mvout ? st_err : is_preload ? pre_err :\n"
                       "      is_compute ? cmp_err : " +
                       (loops_ ? "is_loop_ws ? (ex_ws_q ? loop_err_i : ErrUnsupported) : " : "") +
+                      (conv_ ? "is_loop_conv ? (ex_ws_q ? conv_err_i : ErrUnsupported) : " : "") +
                       "ErrNone");
   b.assign("needs_rs", "err == ErrNone && (is_mvin || " + std::string(onChip_ ? "is_dc || " : "") +
                            "is_mvout || is_compute)");
@@ -618,6 +639,11 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
   b.assign("ctr_valid_o", "accept && is_counter");
   if (loops_)
     b.assign("loop_start_o", "accept && is_loop_ws && err == ErrNone");
+  if (conv_) {
+    b.assign("conv_start_o", "accept && is_loop_conv && err == ErrNone");
+    b.assign("ld0_block_stride_o", "ld_block_stride_q[0]");
+    b.assign("ld1_block_stride_o", "ld_block_stride_q[1]");
+  }
   b.assign("ctr_rs1_o", "CounterBits'(cmd_rs1_i)");
   b.blank();
 }

@@ -44,7 +44,7 @@ private:
 
   AccelParams p_;
   PackedLayout ld_, st_, ex_, range_;
-  bool boveda_, td_, onChip_, loops_;
+  bool boveda_, td_, onChip_, loops_, conv_;
 };
 
 } // namespace by::hw

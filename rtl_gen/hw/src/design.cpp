@@ -7,6 +7,7 @@
 #include "execute_controller.h"
 #include "hw/generators.h"
 #include "load_controller.h"
+#include "loop_conv.h"
 #include "loop_ws.h"
 #include "reservation_station.h"
 #include "store_controller.h"
@@ -49,6 +50,8 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(CmdFrontendGenerator(accel).build());
     if (config.loops.ws)
       d.modules.push_back(LoopWsGenerator(accel).build());
+    if (config.loops.conv)
+      d.modules.push_back(LoopConvGenerator(accel).build());
     d.modules.push_back(CmdDecoderGenerator(accel).build());
     d.modules.push_back(ReservationStationGenerator(accel).build());
     d.modules.push_back(LoadControllerGenerator(accel).build());

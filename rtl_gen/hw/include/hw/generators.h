@@ -43,6 +43,7 @@ inline constexpr const char* kBovedaDecompressor = "by_boveda_decompressor";
 inline constexpr const char* kBovedaLoader = "by_boveda_loader";
 inline constexpr const char* kValueRepacker = "by_value_repacker";
 inline constexpr const char* kLoopWs = "by_loop_ws";
+inline constexpr const char* kLoopConv = "by_loop_conv_ws";
 } // namespace names
 
 /// A reset-to-zero shift register of Width bits and Depth stages (Depth 0 is a wire).

@@ -1,0 +1,584 @@
+// The LOOP_CONV_WS unroller (loops.conv; docs/isa.md, "LOOP_CONV_WS"): it sits between the
+// command frontend (or the LOOP_WS unroller) and the decoder, in the style of by_loop_ws.
+// While no loop runs it passes commands through and keeps the fields of the
+// LOOP_CONV_WS_CONFIG_* commands the decoder accepts. For a LOOP_CONV_WS at its input it
+// computes the loop's checks (loop_err_o, with the mvin channels' block strides from the
+// decoder); when the decoder accepts a legal one (start_i) it holds its input and issues the
+// tile as MVIN3 / MVIN2 / MVIN / PRELOAD / COMPUTE / MVOUT commands into the decoder, one per
+// cycle at most, in the order of docs/isa.md (which the functional model follows command for
+// command, models/funcmodel/src/loop_conv.cpp). So the decoder's checks, the CONFIG state and
+// the reservation station's hazards apply to them as to host commands. Each loop uses the
+// other scratchpad half than the previous one, and the other accumulator half after a loop
+// that stores, so two loops are in flight.
+//
+// Cost: the checks multiply tile sizes (each product clamped to just above the half it must
+// fit, so a 16-bit multiplier per step is exact); the command addresses use three DRAM
+// multipliers (index and stride) and a handful of local-row multipliers, shared by phases.
+#include "loop_conv.h"
+
+#include "hw/isa.h"
+#include "text_util.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace by::hw {
+
+using vlog::Type;
+
+namespace {
+
+const std::vector<std::pair<std::string, std::string>>& phases() {
+  static const std::vector<std::pair<std::string, std::string>> v = {
+      {"PhIdle", "no loop: commands pass through"},
+      {"PhD", "MVIN3 of the bias (or zeros) per output-channel block"},
+      {"PhB", "MVIN2 of the weights per tap, input-channel block, MAX_BLOCK_LEN out blocks"},
+      {"PhRow", "decides the segments of input row (b, r) (no command)"},
+      {"PhA", "MVIN of one segment of the input row: zeros or real pixels"},
+      {"PhPre", "PRELOAD of compute (ob, kr, kc, kb, b, orow, ocol)"},
+      {"PhComp", "COMPUTE of that step"},
+      {"PhC", "MVOUT of an output row (or a pooled image) per output-channel block"}};
+  return v;
+}
+
+std::string hexWord(uint32_t v) {
+  char s[16];
+  std::snprintf(s, sizeof s, "32'h%08x", v);
+  return s;
+}
+
+} // namespace
+
+vlog::Module LoopConvGenerator::build() const {
+  vlog::Module m(names::kLoopConv,
+                 "LOOP_CONV_WS unroller: passes commands through, keeps the "
+                 "LOOP_CONV_WS_CONFIG_* state, checks LOOP_CONV_WS and issues an accepted tile "
+                 "as MVIN/PRELOAD/COMPUTE/MVOUT commands into the decoder (docs/isa.md, "
+                 "\"LOOP_CONV_WS\").");
+  ports(m);
+  vlog::Body& b = m.body();
+  localParams(b);
+  IsaFieldWires f(b, "host_");
+  StateRegs regs(b);
+  configRegs(b, regs, f);
+  geometry(b);
+  check(b, f);
+  commands(b);
+  vlog::Stmts& n = regs.next();
+  nextConfig(n);
+  nextSequence(n);
+  b.blank();
+  b.comment("Output: the unroller's command while a loop runs, else the input's.");
+  b.assign("active", "phase_q != PhIdle || out_valid_q");
+  b.assign("cmd_valid_o", "active ? out_valid_q : host_valid_i");
+  b.assign("cmd_funct_o", "active ? out_funct_q : host_funct_i");
+  b.assign("cmd_rs1_o", "active ? out_rs1_q : host_rs1_i");
+  b.assign("cmd_rs2_o", "active ? out_rs2_q : host_rs2_i");
+  b.assign("cmd_xd_o", "!active && host_xd_i");
+  b.assign("cmd_mmio_o", "!active && host_mmio_i");
+  b.assign("host_ready_o", "!active && cmd_ready_i");
+  b.assign("busy_o", "active");
+  return m;
+}
+
+void LoopConvGenerator::ports(vlog::Module& m) const {
+  m.param("FunctBits", "7", "RoCC funct7");
+  m.param("XBits", "64", "rs1, rs2");
+  m.param("ErrBits", "8", "an error code (docs/isa.md)");
+  m.clockAndReset();
+  m.portGroup("Commands in (from the frontend or the LOOP_WS unroller).");
+  m.input("host_valid_i", Type::bit());
+  m.output("host_ready_o", Type::bit());
+  m.input("host_funct_i", Type::bits("FunctBits"));
+  m.input("host_rs1_i", Type::bits("XBits"));
+  m.input("host_rs2_i", Type::bits("XBits"));
+  m.input("host_xd_i", Type::bit());
+  m.input("host_mmio_i", Type::bit());
+  m.portGroup("Commands out (to the decoder): the input's, or the loop's while one runs.");
+  m.output("cmd_valid_o", Type::bit());
+  m.input("cmd_ready_i", Type::bit());
+  m.output("cmd_funct_o", Type::bits("FunctBits"));
+  m.output("cmd_rs1_o", Type::bits("XBits"));
+  m.output("cmd_rs2_o", Type::bits("XBits"));
+  m.output("cmd_xd_o", Type::bit());
+  m.output("cmd_mmio_o", Type::bit());
+  m.portGroup("LOOP_CONV_WS checks and start (with the decoder).");
+  m.input("ld0_block_stride_i", Type::bits(16), "MVIN channel 0's block stride (effective)");
+  m.input("ld1_block_stride_i", Type::bits(16), "MVIN2 channel 1's block stride (effective)");
+  m.output("loop_err_o", Type::bits("ErrBits"),
+           "the checks of a LOOP_CONV_WS at the input (ErrNone when legal)");
+  m.input("start_i", Type::bit(), "the decoder accepts a legal LOOP_CONV_WS this cycle");
+  m.output("busy_o", Type::bit(), "a loop is being issued");
+}
+
+void LoopConvGenerator::localParams(vlog::Body& b) const {
+  const AccelParams& p = p_;
+  const int half = p.derived.spRows / 2, accHalf = p.derived.accRows / 2;
+  int rowsBits = 1;
+  while ((1 << rowsBits) <= std::max(half, accHalf) + 1)
+    ++rowsBits;
+  b.localParam("Dim", num(p.dim));
+  b.localParam("DimLog2", num(config::log2Exact(p.dim)));
+  b.localParam("SpHalf", num(half), "rows of a scratchpad half");
+  b.localParam("AccHalf", num(accHalf), "rows of an accumulator half");
+  b.localParam("MaxBlockLen", num(p.maxBlockLen), "DIM blocks of an elem_t move");
+  b.localParam("ElemBytesLog2", num(config::log2Exact(p.iw / 8)));
+  b.localParam("AccBytesLog2", num(config::log2Exact(p.aw / 8)));
+  b.localParam("CountBits", "16", "configuration fields, iterators");
+  b.localParam("SizeBits", num(rowsBits),
+               "local row counts: a half's rows + 1 fit (larger products are clamped)");
+  b.localParam("AddrBits", "32", "a local address");
+  for (const char* e : {"NONE", "UNSUPPORTED", "BAD_SIZE", "LOCAL_RANGE", "DMA_ERROR"})
+    b.localParam("Err" + upperCamel(e), Type::bits("ErrBits"), "8'd" + num(isa::errorCode(e)),
+                 e);
+  for (int n = 1; n <= 6; ++n)
+    b.localParam("FunctLoopConvWsConfig" + num(n), Type::bits("FunctBits"),
+                 "7'd" + num(isa::kLoopConvWsConfig1 + n - 1));
+  const std::vector<std::pair<std::string, int>> functs = {
+      {"Mvin", isa::kMvin},
+      {"Mvin2", isa::kMvin2},
+      {"Mvin3", isa::kMvin3},
+      {"Mvout", isa::kMvout},
+      {"Preload", isa::kPreload},
+      {"ComputePreloaded", isa::kComputePreloaded},
+      {"ComputeAccumulated", isa::kComputeAccumulated}};
+  for (const auto& [name, code] : functs)
+    b.localParam("Funct" + name, Type::bits("FunctBits"), "7'd" + num(code));
+  b.localParam("GarbageAddr", Type::bits("AddrBits"), "32'hffffffff",
+               "a local address that reads or writes nothing");
+  b.localParam("AccBit", Type::bits("AddrBits"), hexWord(1u << isa::kLocalAccBit));
+  b.localParam("AccumulateBit", Type::bits("AddrBits"), hexWord(1u << isa::kLocalAccumulateBit));
+  b.localParam("ActMax", Type::bits(2), "2'd" + num(isa::kActRelu),
+               "the largest activation (none, ReLU)");
+  b.localParam("DramLimit", Type::bits("XBits"), "64'h00000000ffffffff",
+               "addresses above it are DMA_ERROR");
+  b.enumType({"phase_e", 3, phases(), {}});
+  b.blank();
+}
+
+// The LOOP_CONV_WS_CONFIG_* fields Brickyard uses (kept until overwritten), the running loop's
+// halves and rows, the iterators and the output register.
+void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& f) const {
+  b.comment("Configuration (LOOP_CONV_WS_CONFIG_*), the running loop and the output register.");
+  for (const char* n :
+       {"in_row_dim", "in_col_dim", "in_channels", "out_row_dim", "out_col_dim",
+        "pool_out_row_dim", "pool_out_col_dim", "stride", "kernel_dim", "kernel_dilation",
+        "batches", "pochs", "krows", "kcols", "kchs", "lpad", "rpad", "upad", "dpad", "orows",
+        "ocols", "in_stride", "weight_stride", "out_stride"})
+    regs.add(n, Type::bits("CountBits"), "'0");
+  for (const char* n : {"weights", "output", "bias", "input"})
+    regs.add(n, Type::bits("XBits"), "'0");
+  regs.add("sp_half", Type::bit(), "1'b0", "scratchpad half of the next loop")
+      .add("acc_half", Type::bit(), "1'b0", "accumulator half of the next loop")
+      .add("load_d", Type::bit(), "1'b0", "this loop loads the bias (no_bias = 0)")
+      .add("pool", Type::bit(), "1'b0", "this loop stores pooled images (no_pool = 0)")
+      .add("a_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the input")
+      .add("b_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the weights")
+      .add("c_row", Type::bits("AddrBits"), "'0", "first accumulator row of the output")
+      .add("phase", Type::named("phase_e"), "PhIdle")
+      .add("it_ob", Type::bits("CountBits"), "'0", "output-channel block")
+      .add("it_kr", Type::bits("CountBits"), "'0", "kernel row")
+      .add("it_kc", Type::bits("CountBits"), "'0", "kernel column")
+      .add("it_kb", Type::bits("CountBits"), "'0", "input-channel block")
+      .add("it_b", Type::bits("CountBits"), "'0", "image")
+      .add("it_row", Type::bits("SizeBits"), "'0", "input row (loads) or output row")
+      .add("it_col", Type::bits("CountBits"), "'0", "first output column of a compute")
+      .add("seg", Type::bits(2), "'0", "segment of an input row: 0 left, 1 real, 2 right, 3 all zeros")
+      .add("out_valid", Type::bit(), "1'b0", "out_* holds a command for the decoder")
+      .add("out_funct", Type::bits("FunctBits"), "'0")
+      .add("out_rs1", Type::bits("XBits"), "'0")
+      .add("out_rs2", Type::bits("XBits"), "'0");
+  b.logic("active", Type::bit(), "a loop is issued: the input waits");
+  b.logic("host_fire", Type::bit(), "the decoder takes the input's command");
+  b.assign("host_fire", "!active && host_valid_i && cmd_ready_i");
+  const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
+      fields = {
+          {1, {{"rs1", {"in_row_dim", "in_channels"}},
+               {"rs2", {"out_row_dim", "pool_out_row_dim", "out_col_dim", "stride"}}}},
+          {2, {{"rs1", {"pool_out_col_dim", "kernel_dim"}}, {"rs2", {"pochs", "batches"}}}},
+          {3, {{"rs1", {"lpad", "kchs", "kcols", "krows"}},
+               {"rs2", {"in_col_dim", "dpad", "upad", "rpad"}}}},
+          {4, {{"rs1", {"kernel_dilation", "orows"}},
+               {"rs2", {"ocols", "out_stride", "weight_stride", "in_stride"}}}}};
+  for (const auto& [n, regsOf] : fields)
+    for (const auto& [reg, names] : regsOf)
+      for (const char* name : names)
+        f("c" + num(n), "LOOP_CONV_WS_CONFIG_" + num(n), reg, name);
+  for (const char* n : {"no_bias", "wrot180", "trans_output_1203", "trans_weight_1203",
+                        "trans_weight_0132", "trans_input_3120", "dw", "b_spad_id", "a_spad_id"})
+    f("lc", "LOOP_CONV_WS", "rs1", n);
+  for (const char* n : {"no_pool", "downsample", "input_dilated", "activation"})
+    f("lc", "LOOP_CONV_WS", "rs2", n);
+  b.blank();
+}
+
+// The tile's window and blocks, and the clamped products of its local layout.
+void LoopConvGenerator::geometry(vlog::Body& b) const {
+  b.comment("The tile's input window (padding included), channel blocks and local layout. A "
+            "product is clamped to SpHalf + 1 (AccHalf + 1 for the output) before it is used "
+            "again: every factor is at least 1 after the BAD_SIZE checks, so a clamped result "
+            "is above its half exactly when the true one is.");
+  b.logic("irows", Type::bits(26), "(orows - 1) * stride + krows");
+  b.logic("icols", Type::bits(26), "(ocols - 1) * stride + kcols");
+  b.assign("irows", "(26'(orows_q) - 26'(1)) * 26'(stride_q) + 26'(krows_q)");
+  b.assign("icols", "(26'(ocols_q) - 26'(1)) * 26'(stride_q) + 26'(kcols_q)");
+  b.logic("kch_blocks", Type::bits(17), "ceil(kchs / DIM)");
+  b.logic("och_blocks", Type::bits(17), "ceil(pochs / DIM)");
+  b.assign("kch_blocks", "(17'(kchs_q) + 17'(Dim - 1)) >> DimLog2");
+  b.assign("och_blocks", "(17'(pochs_q) + 17'(Dim - 1)) >> DimLog2");
+  const std::string w = "SizeBits";
+  // v above limit ? limit + 1 : v, as SizeBits (v has `width` bits; 0: WideBits).
+  auto clampTo = [&](const std::string& limit, const std::string& v, int width) {
+    const std::string wv = width ? std::to_string(width) : std::string("WideBits");
+    return "(" + (width ? wv + "'(" + v + ")" : v) + " > " + wv + "'(" + limit + ") ? " + w +
+           "'(" + limit + " + 1) : " + w + "'(" + v + "))";
+  };
+  b.localParam("WideBits", "2 * SizeBits", "a product of two clamped sizes");
+  b.localParam("SumBits", "SizeBits + 1", "a sum of two clamped sizes");
+  // name = clamp(a) * clamp(b), clamped; the clamped factors are wires of their own.
+  auto prod = [&](const std::string& name, const std::string& limit, const std::string& a,
+                  int aw, const std::string& bb, int bw, const std::string& doc) {
+    b.logic(name + "_x", Type::bits(w));
+    b.logic(name + "_y", Type::bits(w));
+    b.logic(name + "_xy", Type::bits("WideBits"));
+    b.logic(name, Type::bits(w), doc);
+    b.assign(name + "_x", clampTo(limit, a, aw));
+    b.assign(name + "_y", clampTo(limit, bb, bw));
+    b.assign(name + "_xy", "WideBits'(" + name + "_x) * WideBits'(" + name + "_y)");
+    b.assign(name, clampTo(limit, name + "_xy", 0));
+  };
+  prod("c_pix", "AccHalf", "batches_q", 16, "orows_q", 16, "batches x orows (clamped)");
+  prod("c_image", "AccHalf", "c_pix", 32, "ocols_q", 16, "rows of one output-channel block of C");
+  prod("c_rows", "AccHalf", "c_image", 32, "och_blocks", 17, "rows of C");
+  prod("a_pix", "SpHalf", "batches_q", 16, "irows", 26, "batches x irows (clamped)");
+  prod("a_image", "SpHalf", "a_pix", 32, "icols", 26, "rows of one input-channel block of A");
+  prod("a_extra", "SpHalf", "kch_blocks - 17'(1)", 17, "ld0_block_stride_i", 16,
+       "(kch_blocks - 1) x block stride: A's further channel blocks");
+  prod("b_taps", "SpHalf", "krows_q", 16, "kcols_q", 16, "kernel taps of the tile");
+  prod("b_taps_k", "SpHalf", "b_taps", 32, "kch_blocks", 17, "taps x input-channel blocks");
+  prod("b_span", "SpHalf", "b_taps_k", 32, "Dim", 32, "rows of one output-channel block of B");
+  prod("b_extra", "SpHalf", "och_blocks - 17'(1)", 17, "ld1_block_stride_i", 16,
+       "(och_blocks - 1) x block stride: B's further output-channel blocks");
+  b.logic("a_rows", Type::bits(w), "rows of A");
+  b.logic("b_rows", Type::bits(w), "rows of B");
+  b.assign("a_rows", "a_extra + a_image");
+  b.assign("b_rows", "b_extra + b_span");
+  b.logic("rrows", Type::bits(26), "real (not padding) rows of the window");
+  b.logic("rcols", Type::bits(26), "real columns of the window");
+  b.assign("rrows", "irows - 26'(upad_q) - 26'(dpad_q)");
+  b.assign("rcols", "icols - 26'(lpad_q) - 26'(rpad_q)");
+  b.blank();
+}
+
+// LOOP_CONV_WS checks (docs/isa.md, "LOOP_CONV_WS"; the decoder adds UNSUPPORTED for the OS
+// dataflow).
+void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
+  b.comment("LOOP_CONV_WS checks (on the input's command and the configuration).");
+  b.logic("chk_unsupported", Type::bit());
+  b.logic("chk_bad_size", Type::bit());
+  b.logic("chk_range", Type::bit());
+  b.logic("chk_dram", Type::bit());
+  b.assign("chk_unsupported",
+           "lc_wrot180 || lc_trans_output_1203 || lc_trans_weight_1203 || lc_trans_weight_0132 "
+           "||\n      lc_trans_input_3120 || lc_dw || lc_b_spad_id != '0 || lc_a_spad_id != '0 "
+           "||\n      lc_downsample || lc_input_dilated || lc_activation > ActMax ||\n"
+           "      kernel_dilation_q > CountBits'(1)");
+  b.assign("chk_bad_size",
+           "batches_q == '0 || orows_q == '0 || ocols_q == '0 || pochs_q == '0 ||\n"
+           "      krows_q == '0 || kcols_q == '0 || kchs_q == '0 || stride_q == '0 ||\n"
+           "      27'(upad_q) + 27'(dpad_q) > 27'(irows) || 27'(lpad_q) + 27'(rpad_q) > "
+           "27'(icols)");
+  b.assign("chk_range",
+           "c_rows > SizeBits'(AccHalf) || a_image > SizeBits'(SpHalf) ||\n"
+           "      (kch_blocks > 17'(1) && (SizeBits'(ld0_block_stride_i) < a_image ||\n"
+           "                               a_extra > SizeBits'(SpHalf))) ||\n"
+           "      b_span > SizeBits'(SpHalf) ||\n"
+           "      (och_blocks > 17'(1) && (SizeBits'(ld1_block_stride_i) < b_span ||\n"
+           "                               b_extra > SizeBits'(SpHalf))) ||\n"
+           "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf)");
+  b.assign("chk_dram", "weights_q > DramLimit || output_q > DramLimit || bias_q > DramLimit ||\n"
+                       "      input_q > DramLimit");
+  b.assign("loop_err_o", "chk_unsupported ? ErrUnsupported : chk_bad_size ? ErrBadSize :\n"
+                         "      chk_range ? ErrLocalRange : chk_dram ? ErrDmaError : ErrNone");
+  b.blank();
+}
+
+// The command of the current phase (docs/isa.md, "LOOP_CONV_WS": the unrolled commands).
+void LoopConvGenerator::commands(vlog::Body& b) const {
+  b.comment("Sizes at the iterators.");
+  b.logic("k_rem", Type::bits("CountBits"), "input channels from block it_kb on");
+  b.logic("o_rem", Type::bits("CountBits"), "output channels from block it_ob on");
+  b.logic("kcw", Type::bits("CountBits"), "channels of input-channel block it_kb");
+  b.logic("ocw", Type::bits("CountBits"), "channels of output-channel block it_ob");
+  b.logic("pixels", Type::bits("CountBits"), "output pixels of a compute: up to DIM");
+  b.logic("move_k", Type::bits("CountBits"), "channels of an input MVIN");
+  b.logic("move_o", Type::bits("CountBits"), "channels of a weight MVIN2");
+  b.assign("k_rem", "kchs_q - (it_kb_q << DimLog2)");
+  b.assign("o_rem", "pochs_q - (it_ob_q << DimLog2)");
+  b.assign("kcw", "k_rem < CountBits'(Dim) ? k_rem : CountBits'(Dim)");
+  b.assign("ocw", "o_rem < CountBits'(Dim) ? o_rem : CountBits'(Dim)");
+  b.assign("pixels",
+           "ocols_q - it_col_q < CountBits'(Dim) ? ocols_q - it_col_q : CountBits'(Dim)");
+  b.assign("move_k", "k_rem < CountBits'(MaxBlockLen * Dim) ? k_rem : "
+                     "CountBits'(MaxBlockLen * Dim)");
+  b.assign("move_o", "o_rem < CountBits'(MaxBlockLen * Dim) ? o_rem : "
+                     "CountBits'(MaxBlockLen * Dim)");
+  b.logic("pad_row", Type::bit(), "input row it_row is padding");
+  b.assign("pad_row", "27'(it_row_q) < 27'(upad_q) || 27'(it_row_q) >= 27'(upad_q) + 27'(rrows)");
+  b.logic("seg_col", Type::bits("AddrBits"), "first window column of the segment");
+  b.logic("seg_rows", Type::bits("CountBits"), "pixels of the segment");
+  b.assign("seg_col", "seg_q == 2'd1 ? AddrBits'(lpad_q) :\n"
+                      "      seg_q == 2'd2 ? AddrBits'(lpad_q) + AddrBits'(rcols) : '0");
+  b.assign("seg_rows", "seg_q == 2'd3 ? CountBits'(icols) : seg_q == 2'd0 ? lpad_q :\n"
+                       "      seg_q == 2'd1 ? CountBits'(rcols) : rpad_q");
+
+  b.comment("DRAM: base + ((i1 * m1 + i2) * m2 + i3) * stride + col, in elements (bias: "
+            "acc_t): B (kr, kernel_dim, kc, in_channels, kb*DIM; weight_stride, ob*DIM), A "
+            "(b, in_row_dim, r - upad, in_col_dim, 0; in_stride, kb*DIM), C (b, out_row_dim, "
+            "orow, out_col_dim; out_stride, ob*DIM; pooled: b, pool_out_row_dim, 0, "
+            "pool_out_col_dim), D (bias + ob*DIM).");
+  b.logic("d_i1", Type::bits("CountBits"));
+  b.logic("d_m1", Type::bits("CountBits"));
+  b.logic("d_i2", Type::bits(32));
+  b.logic("d_m2", Type::bits("CountBits"));
+  b.logic("d_i3", Type::bits(32));
+  b.logic("d_stride", Type::bits("CountBits"));
+  b.logic("d_col", Type::bits(32));
+  b.logic("d_base", Type::bits("XBits"));
+  b.assign("d_i1", "phase_q == PhB ? it_kr_q : it_b_q");
+  b.assign("d_m1", "phase_q == PhB ? kernel_dim_q : phase_q == PhA ? in_row_dim_q :\n"
+                   "      pool_q ? pool_out_row_dim_q : out_row_dim_q");
+  b.assign("d_i2", "phase_q == PhB ? 32'(it_kc_q) : phase_q == PhA ? 32'(it_row_q) - 32'(upad_q) "
+                   ":\n      pool_q ? '0 : 32'(it_row_q)");
+  b.assign("d_m2", "phase_q == PhB ? in_channels_q : phase_q == PhA ? in_col_dim_q :\n"
+                   "      pool_q ? pool_out_col_dim_q : out_col_dim_q");
+  b.assign("d_i3", "phase_q == PhB ? 32'(it_kb_q) << DimLog2 : '0");
+  b.assign("d_stride", "phase_q == PhB ? weight_stride_q : phase_q == PhA ? in_stride_q : "
+                       "out_stride_q");
+  b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << DimLog2 : 32'(it_ob_q) << DimLog2");
+  b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
+                     "      phase_q == PhC ? output_q : bias_q");
+  b.logic("d_row", Type::bits(33), "i1 * m1 + i2");
+  b.logic("d_index", Type::bits(49), "(i1 * m1 + i2) * m2 + i3");
+  b.logic("d_elems", Type::bits("XBits"), "elements from the base");
+  b.logic("dram_addr", Type::bits("XBits"));
+  b.assign("d_row", "33'(d_i1) * 33'(d_m1) + 33'(d_i2)");
+  b.assign("d_index", "49'(d_row) * 49'(d_m2) + 49'(d_i3)");
+  b.assign("d_elems", "(phase_q == PhD ? '0 : XBits'(d_index) * XBits'(d_stride)) + XBits'(d_col)");
+  b.assign("dram_addr",
+           "(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != 2'd1) ? '0 :\n"
+           "      d_base + (d_elems << (phase_q == PhD ? AccBytesLog2 : ElemBytesLog2))");
+
+  b.comment("Local rows (every value below its half: checked at LOOP_CONV_WS). A(kb, b, r, c) "
+            "= a_row + kb * block stride + (b * irows + r) * icols + c; B(kr, kc, kb, ob) = "
+            "b_row + ob * block stride + ((kr * kcols + kc) * kch_blocks + kb) * DIM; C(ob, b, "
+            "orow, ocol) = c_row + ob * c_image + (b * orows + orow) * ocols + ocol.");
+  b.logic("in_r", Type::bits("AddrBits"), "A's window row: loads r, computes orow*stride + kr");
+  b.logic("in_c", Type::bits("AddrBits"), "A's window column");
+  b.assign("in_r", "phase_q == PhA ? AddrBits'(it_row_q) :\n"
+                   "      AddrBits'(it_row_q) * AddrBits'(stride_q) + AddrBits'(it_kr_q)");
+  b.assign("in_c", "phase_q == PhA ? seg_col :\n"
+                   "      AddrBits'(it_col_q) * AddrBits'(stride_q) + AddrBits'(it_kc_q)");
+  b.logic("a_local", Type::bits("AddrBits"));
+  b.logic("b_local", Type::bits("AddrBits"));
+  b.logic("c_local", Type::bits("AddrBits"));
+  b.logic("c_orow", Type::bits("AddrBits"), "C's output row: 0 for D and pooled stores");
+  b.assign("a_local", "a_row_q + AddrBits'(it_kb_q) * AddrBits'(ld0_block_stride_i) +\n"
+                      "      (AddrBits'(it_b_q) * AddrBits'(irows) + in_r) * AddrBits'(icols) + "
+                      "in_c");
+  b.assign("b_local",
+           "b_row_q + AddrBits'(it_ob_q) * AddrBits'(ld1_block_stride_i) +\n"
+           "      ((AddrBits'(it_kr_q) * AddrBits'(kcols_q) + AddrBits'(it_kc_q)) * "
+           "AddrBits'(kch_blocks) +\n        AddrBits'(it_kb_q)) * AddrBits'(Dim)");
+  b.assign("c_orow", "phase_q == PhD || (phase_q == PhC && pool_q) ? '0 : AddrBits'(it_row_q)");
+  b.assign("c_local",
+           "AccBit | (c_row_q + AddrBits'(it_ob_q) * AddrBits'(c_image) +\n"
+           "      (AddrBits'(it_b_q) * AddrBits'(orows_q) + c_orow) * AddrBits'(ocols_q) +\n"
+           "      (phase_q == PhPre ? AddrBits'(it_col_q) : '0))");
+
+  b.logic("first", Type::bit(), "the first compute of a weight block: it preloads");
+  b.assign("first", "it_b_q == '0 && it_row_q == '0 && it_col_q == '0");
+  b.logic("emit", Type::bit(), "this phase issues a command");
+  b.logic("cmd_funct", Type::bits("FunctBits"));
+  b.logic("cmd_rs1", Type::bits("XBits"));
+  b.logic("cmd_rs2", Type::bits("XBits"));
+  b.assign("emit", "phase_q != PhIdle && phase_q != PhRow");
+  auto op = [](const std::string& rows, const std::string& cols, const std::string& addr) {
+    return "{" + rows + ", " + cols + ", " + addr + "}";
+  };
+  b.comb()
+      .line("cmd_funct = FunctMvin;")
+      .line("cmd_rs1 = dram_addr;")
+      .line("cmd_rs2 = " + op("seg_rows", "move_k", "a_local") + ";")
+      .uniqueCaseOf(
+          "phase_q",
+          {{"PhD",
+            [&](vlog::Stmts& s) {
+              s.line("cmd_funct = FunctMvin3;");
+              s.line("cmd_rs2 = " + op("CountBits'(c_image)", "ocw", "c_local") + ";");
+            }},
+           {"PhB",
+            [&](vlog::Stmts& s) {
+              s.line("cmd_funct = FunctMvin2;");
+              s.line("cmd_rs2 = " + op("kcw", "move_o", "b_local") + ";");
+            }},
+           {"PhPre",
+            [&](vlog::Stmts& s) {
+              s.line("cmd_funct = FunctPreload;");
+              s.line("cmd_rs1 = " + op("kcw", "ocw", "first ? b_local : GarbageAddr") + ";");
+              s.line("cmd_rs2 = " + op("pixels", "ocw", "c_local | AccumulateBit") + ";");
+            }},
+           {"PhComp",
+            [&](vlog::Stmts& s) {
+              s.line("cmd_funct = first ? FunctComputePreloaded : FunctComputeAccumulated;");
+              s.line("cmd_rs1 = " + op("pixels", "kcw", "a_local") + ";");
+              s.line("cmd_rs2 = " + op("CountBits'(Dim)", "CountBits'(Dim)", "GarbageAddr") + ";");
+            }},
+           {"PhC",
+            [&](vlog::Stmts& s) {
+              s.line("cmd_funct = FunctMvout;");
+              s.line("cmd_rs2 = " + op("pool_q ? CountBits'(1) : ocols_q", "ocw", "c_local") + ";");
+            }}},
+          [](vlog::Stmts&) {});
+  b.logic("out_free", Type::bit(), "the output register can take a command");
+  b.logic("step", Type::bit(), "the sequencer advances this cycle");
+  b.assign("out_free", "!out_valid_q || cmd_ready_i");
+  b.assign("step", "phase_q != PhIdle && (!emit || out_free)");
+  b.logic("a_start", Type::bits("AddrBits"), "first row of A if the loop starts");
+  b.logic("b_start", Type::bits("AddrBits"), "first row of B: B ends with its half");
+  b.assign("a_start", "sp_half_q ? AddrBits'(SpHalf) : '0");
+  b.assign("b_start", "(sp_half_q ? AddrBits'(2 * SpHalf) : AddrBits'(SpHalf)) - AddrBits'(b_rows)");
+  b.blank();
+}
+
+// Configuration capture and loop start.
+void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
+  const std::vector<std::vector<const char*>> fields = {
+      {"in_row_dim", "in_channels", "out_row_dim", "pool_out_row_dim", "out_col_dim", "stride"},
+      {"pool_out_col_dim", "kernel_dim", "pochs", "batches"},
+      {"lpad", "kchs", "kcols", "krows", "in_col_dim", "dpad", "upad", "rpad"},
+      {"kernel_dilation", "orows", "ocols", "out_stride", "weight_stride", "in_stride"}};
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const std::string c = num(static_cast<int>(i) + 1);
+    n.ifElse("host_fire && host_funct_i == FunctLoopConvWsConfig" + c, [&](vlog::Stmts& s) {
+      for (const char* f : fields[i])
+        s.line(std::string(f) + "_d = CountBits'(c" + c + "_" + f + ");");
+    });
+  }
+  n.ifElse("host_fire && host_funct_i == FunctLoopConvWsConfig5", [](vlog::Stmts& s) {
+    s.line("weights_d = host_rs1_i;").line("output_d = host_rs2_i;");
+  });
+  n.ifElse("host_fire && host_funct_i == FunctLoopConvWsConfig6", [](vlog::Stmts& s) {
+    s.line("bias_d = host_rs1_i;").line("input_d = host_rs2_i;");
+  });
+  n.ifElse("start_i", [](vlog::Stmts& s) {
+    s.comment("A legal LOOP_CONV_WS: its flags and rows; the next loop uses the other halves.");
+    s.line("load_d_d = !lc_no_bias;").line("pool_d = !lc_no_pool;");
+    s.line("a_row_d = a_start;").line("b_row_d = b_start;");
+    s.line("c_row_d = acc_half_q ? AddrBits'(AccHalf) : '0;");
+    s.line("sp_half_d = !sp_half_q;");
+    s.line("acc_half_d = acc_half_q ^ (output_q != '0);");
+    s.line("it_ob_d = '0;").line("it_kr_d = '0;").line("it_kc_d = '0;").line("it_kb_d = '0;");
+    s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = '0;");
+    s.ifElse("lc_no_bias", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); },
+             [](vlog::Stmts& t) { t.line("phase_d = PhD;"); });
+  });
+}
+
+namespace {
+
+// Nested iterator advance: the first iterator counts up unless it is at its last value, then
+// it restarts and the next one advances, ...; after the last one `done` runs.
+struct Level {
+  std::string it, next, last; // register, its next value, "at its last value"
+};
+void advance(vlog::Stmts& s, const std::vector<Level>& levels, size_t i,
+             const std::function<void(vlog::Stmts&)>& done) {
+  if (i == levels.size()) {
+    done(s);
+    return;
+  }
+  const Level& l = levels[i];
+  s.ifElse(
+      "!(" + l.last + ")", [&](vlog::Stmts& t) { t.line(l.it + "_d = " + l.next + ";"); },
+      [&](vlog::Stmts& t) {
+        t.line(l.it + "_d = '0;");
+        advance(t, levels, i + 1, done);
+      });
+}
+
+} // namespace
+
+// The output register and the phase sequence.
+void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
+  n.ifElse("out_valid_q && cmd_ready_i", [](vlog::Stmts& s) { s.line("out_valid_d = 1'b0;"); });
+  n.ifElse("step && emit", [](vlog::Stmts& s) {
+    s.line("out_valid_d = 1'b1;")
+        .line("out_funct_d = cmd_funct;")
+        .line("out_rs1_d = cmd_rs1;")
+        .line("out_rs2_d = cmd_rs2;");
+  });
+  const Level ob{"it_ob", "it_ob_q + CountBits'(1)", "17'(it_ob_q) + 17'(1) >= och_blocks"};
+  const Level obGroup{"it_ob", "it_ob_q + CountBits'(MaxBlockLen)",
+                      "17'(it_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
+  const Level kr{"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
+  const Level kc{"it_kc", "it_kc_q + CountBits'(1)", "it_kc_q + CountBits'(1) >= kcols_q"};
+  const Level kb{"it_kb", "it_kb_q + CountBits'(1)", "17'(it_kb_q) + 17'(1) >= kch_blocks"};
+  const Level kbGroup{"it_kb", "it_kb_q + CountBits'(MaxBlockLen)",
+                      "17'(it_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
+  const Level img{"it_b", "it_b_q + CountBits'(1)", "it_b_q + CountBits'(1) >= batches_q"};
+  const Level inRow{"it_row", "it_row_q + SizeBits'(1)", "27'(it_row_q) + 27'(1) >= 27'(irows)"};
+  const Level outRow{"it_row", "it_row_q + SizeBits'(1)",
+                     "17'(it_row_q) + 17'(1) >= 17'(orows_q)"};
+  const Level col{"it_col", "it_col_q + CountBits'(Dim)",
+                  "17'(it_col_q) + 17'(Dim) >= 17'(ocols_q)"};
+  auto to = [](const std::string& phase) {
+    return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };
+  };
+  auto afterComputes = [](vlog::Stmts& s) {
+    s.ifElse("output_q != '0", [](vlog::Stmts& t) { t.line("phase_d = PhC;"); },
+             [](vlog::Stmts& t) { t.line("phase_d = PhIdle;"); });
+  };
+  auto rowDone = [&](vlog::Stmts& s) {
+    s.line("phase_d = PhRow;");
+    advance(s, {kbGroup, inRow, img}, 0, to("PhPre"));
+  };
+  n.ifElse("step", [&](vlog::Stmts& s) {
+    s.uniqueCaseOf(
+        "phase_q",
+        {{"PhD", [&](vlog::Stmts& t) { advance(t, {ob}, 0, to("PhB")); }},
+         {"PhB", [&](vlog::Stmts& t) { advance(t, {obGroup, kb, kc, kr}, 0, to("PhRow")); }},
+         {"PhRow",
+          [](vlog::Stmts& t) {
+            t.comment("A padding row is one zero fill; else left zeros, real pixels, right "
+                      "zeros (each when not empty).");
+            t.line("phase_d = PhA;");
+            t.line("seg_d = pad_row ? 2'd3 : lpad_q != '0 ? 2'd0 : rcols != '0 ? 2'd1 : 2'd2;");
+          }},
+         {"PhA",
+          [&](vlog::Stmts& t) {
+            t.ifElse(
+                "seg_q == 2'd0 && rcols != '0", [](vlog::Stmts& u) { u.line("seg_d = 2'd1;"); },
+                [&](vlog::Stmts& u) {
+                  u.ifElse(
+                      "seg_q < 2'd2 && rpad_q != '0",
+                      [](vlog::Stmts& v) { v.line("seg_d = 2'd2;"); }, rowDone);
+                });
+          }},
+         {"PhPre", to("PhComp")},
+         {"PhComp",
+          [&](vlog::Stmts& t) {
+            t.line("phase_d = PhPre;");
+            advance(t, {col, outRow, img, kb, kc, kr, ob}, 0, afterComputes);
+          }},
+         {"PhC",
+          [&](vlog::Stmts& t) {
+            t.ifElse(
+                "pool_q", [&](vlog::Stmts& u) { advance(u, {img, ob}, 0, to("PhIdle")); },
+                [&](vlog::Stmts& u) { advance(u, {outRow, img, ob}, 0, to("PhIdle")); });
+          }}},
+        [](vlog::Stmts&) {});
+  });
+}
+
+} // namespace by::hw

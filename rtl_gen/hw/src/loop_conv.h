@@ -1,0 +1,28 @@
+#pragma once
+
+#include "hw/generators.h"
+#include "isa_fields.h"
+#include "state_regs.h"
+
+namespace by::hw {
+
+/// See loop_conv.cpp.
+class LoopConvGenerator {
+public:
+  explicit LoopConvGenerator(const AccelParams& p) : p_(p) {}
+  vlog::Module build() const;
+
+private:
+  void ports(vlog::Module& m) const;
+  void localParams(vlog::Body& b) const;
+  void configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& f) const;
+  void geometry(vlog::Body& b) const;
+  void check(vlog::Body& b, IsaFieldWires& f) const;
+  void commands(vlog::Body& b) const;
+  void nextConfig(vlog::Stmts& n) const;
+  void nextSequence(vlog::Stmts& n) const;
+
+  AccelParams p_;
+};
+
+} // namespace by::hw

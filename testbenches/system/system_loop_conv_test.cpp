@@ -1,0 +1,157 @@
+// LOOP_CONV_WS system tests (docs/isa.md, "LOOP_CONV_WS"): each program runs on the RTL
+// accelerator (stressed AXI memory, RoCC and MMIO) and on the functional model, every DRAM
+// byte and the error registers compared (system_run.h), and the output is checked against a
+// direct CPU convolution (conv_loop_case.cpp). The cases cover bounds and padding corners
+// (whole padding rows, uneven right padding), strides, 1x1 and larger kernels, bias or none,
+// ReLU, pooling on store, several images, tiles over rows, output and input channels (no_bias
+// accumulation across loops), and illegal configurations (counted errors, never a hang).
+#include "conv_loop_case.h"
+#include "funcmodel/encode.h"
+#include "funcmodel/params.h"
+#include "hw/isa.h"
+#include "rtl_config.h"
+#include "seed.h"
+#include "system_run.h"
+
+#include <cstdio>
+#include <gtest/gtest.h>
+
+namespace by::test {
+namespace {
+
+namespace fm = funcmodel;
+
+constexpr uint64_t kBase = 0x80000000ull;
+constexpr uint64_t kSize = 0x40000;
+
+class LoopConv : public ::testing::Test {
+protected:
+  LoopConv()
+      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)),
+        seed(testSeed(15, "system loop conv test data")) {}
+
+  void SetUp() override {
+    if (!p.loopConv)
+      GTEST_SKIP() << "config has no LOOP_CONV_WS (loops.conv)";
+  }
+
+  RunOutcome run(const std::string& name, const fm::Program& prog,
+                 const std::vector<uint8_t>& image, int mmioPercent) {
+    RunOptions o;
+    o.name = name;
+    o.system.memBase = kBase;
+    o.system.memSize = kSize;
+    o.system.mmioPercent = mmioPercent;
+    o.system.seed = seed;
+    RunOutcome r = runAndCompare(cfg, prog, image, o);
+    std::printf("%s: %zu commands, %llu cycles, %u errors\n", name.c_str(), prog.size(),
+                static_cast<unsigned long long>(r.cycles), r.modelErrors.count);
+    EXPECT_TRUE(r.ok) << r.failure << "program saved to " << saveProgram(name, prog)
+                      << ", its DRAM image to " << saveImage(name, image, o)
+                      << "; replay: system_replay_" << BY_CONFIG_NAME
+                      << " PROGRAM --image IMAGE [--trace FILE.vcd]";
+    return r;
+  }
+
+  /// Runs the case on the RTL and the model and checks the output against the reference.
+  void runCase(const std::string& name, const ConvLoopCase& c, int mmioPercent = 0) {
+    SCOPED_TRACE(c.describe());
+    const ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, seed);
+    const RunOutcome r = run(name, cp.program, cp.image, mmioPercent);
+    EXPECT_EQ(r.modelErrors.count, 0u);
+    for (size_t i = 0; i < cp.want.size(); ++i)
+      ASSERT_EQ(getLittleEndian(r.dram, cp.output - kBase + i * p.inputBytes, p.inputBytes),
+                cp.want[i])
+          << "output element " << i;
+  }
+
+  config::Config cfg;
+  fm::ModelParams p;
+  uint64_t seed;
+};
+
+TEST_F(LoopConv, PaddedConvWithBiasMatchesTheReference) {
+  ConvLoopCase c;
+  c.inCh = p.dim + 1, c.outCh = p.dim + 2; // two channel blocks each way
+  runCase("loop_conv_padded", c);
+}
+
+TEST_F(LoopConv, StridesKernelsAndImages) {
+  ConvLoopCase c;
+  c.stride = 2, c.inRows = 7, c.inCols = 6, c.relu = true, c.bias = false; // uneven right pad
+  runCase("loop_conv_stride2", c, 50);
+  c = ConvLoopCase{};
+  c.kernel = 1, c.pad = 0, c.inCh = 2 * p.dim + 1, c.outCh = 5, c.batch = 2; // 1x1, two images
+  runCase("loop_conv_1x1", c);
+  c = ConvLoopCase{};
+  c.kernel = 2, c.pad = 1, c.inRows = 3, c.inCols = 9, c.stride = 2, c.tileRows = 1;
+  runCase("loop_conv_padding_rows", c); // tiles whose window is partly padding rows
+}
+
+TEST_F(LoopConv, TilesAccumulateOverInputChannels) {
+  ConvLoopCase c;
+  c.inRows = c.inCols = 6, c.inCh = p.dim + 1, c.outCh = p.dim + 2;
+  c.tileRows = 2, c.tileOch = p.dim, c.tileKch = p.dim;
+  runCase("loop_conv_tiles", c, 100);
+}
+
+TEST_F(LoopConv, PoolingOnStore) {
+  ConvLoopCase c;
+  c.inRows = c.inCols = 6, c.inCh = 5, c.outCh = p.dim + 2, c.relu = true;
+  c.poolSize = 2, c.poolStride = 2;
+  runCase("loop_conv_pool2", c);
+  c.poolSize = 3, c.poolStride = 2, c.poolPad = 1, c.relu = false;
+  runCase("loop_conv_pool3", c, 50);
+}
+
+// Every illegal configuration is rejected with its error and counted; the loops after it run
+// normally (the harness compares ERROR, ERROR_COUNT and DRAM with the model).
+TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
+  ConvLoopCase c;
+  ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, seed);
+  fm::Program prog = cp.program; // set-up and one legal loop (its last 7 commands)
+  const fm::Program legal(prog.end() - 7, prog.end());
+  fm::LoopConvArgs ok;
+  ok.kchs = ok.pochs = static_cast<uint32_t>(p.dim);
+  ok.krows = ok.kcols = ok.kernelDim = 3, ok.orows = ok.ocols = 2;
+  ok.input = kBase + 0x1000, ok.weights = kBase + 0x2000, ok.output = kBase + 0x3000;
+  const hw::isa::Command& cmd = hw::isa::command("LOOP_CONV_WS");
+  std::vector<fm::LoopConvArgs> bad;
+  for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203",
+                           "trans_weight_0132", "trans_input_3120", "dw"}) {
+    bad.push_back(ok);
+    bad.back().extraRs1 = cmd.rs1Field(flag).place(1); // UNSUPPORTED
+  }
+  bad.push_back(ok), bad.back().extraRs1 = cmd.rs1Field("a_spad_id").place(1); // UNSUPPORTED
+  bad.push_back(ok), bad.back().extraRs2 = cmd.rs2Field("downsample").place(1); // UNSUPPORTED
+  bad.push_back(ok), bad.back().act = 3;                                         // UNSUPPORTED
+  bad.push_back(ok), bad.back().kernelDilation = 2;                              // UNSUPPORTED
+  bad.push_back(ok), bad.back().stride = 0;                                      // BAD_SIZE
+  bad.push_back(ok), bad.back().kchs = 0;                                        // BAD_SIZE
+  bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2;                   // BAD_SIZE
+  bad.push_back(ok), bad.back().kchs = static_cast<uint32_t>(2 * p.dim); // LOCAL_RANGE: block stride
+  bad.push_back(ok), bad.back().orows = static_cast<uint32_t>(p.accRows);  // LOCAL_RANGE: C
+  bad.push_back(ok), bad.back().krows = bad.back().kcols = 60;             // LOCAL_RANGE: B
+  bad.push_back(ok), bad.back().input = uint64_t{1} << 32;                 // DMA_ERROR
+  for (const fm::LoopConvArgs& l : bad) {
+    for (const fm::Instruction& i : fm::loopConv(l))
+      prog.push_back(i);
+    prog.insert(prog.end(), legal.begin(), legal.end());
+  }
+  // A loop whose own commands fail (an input beyond 4 GiB: DMA_ERROR with MVIN's funct).
+  fm::LoopConvArgs far = ok;
+  far.input = 0xffffffffull - 2;
+  for (const fm::Instruction& i : fm::loopConv(far))
+    prog.push_back(i);
+  if (p.hasOs) { // the OS dataflow: UNSUPPORTED
+    fm::ConfigExArgs ex;
+    ex.dataflow = 0;
+    prog.push_back(fm::configEx(ex));
+    prog.insert(prog.end(), legal.begin(), legal.end());
+  }
+  const RunOutcome r = run("loop_conv_illegal", prog, cp.image, 50);
+  EXPECT_GE(r.modelErrors.count, static_cast<uint32_t>(bad.size() + 1));
+}
+
+} // namespace
+} // namespace by::test
