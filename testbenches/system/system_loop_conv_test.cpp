@@ -117,22 +117,23 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   ok.input = kBase + 0x1000, ok.weights = kBase + 0x2000, ok.output = kBase + 0x3000;
   const hw::isa::Command& cmd = hw::isa::command("LOOP_CONV_WS");
   std::vector<fm::LoopConvArgs> bad;
-  for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203",
-                           "trans_weight_0132", "trans_input_3120", "dw"}) {
+  for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
+                           "trans_input_3120", "dw"}) {
     bad.push_back(ok);
     bad.back().extraRs1 = cmd.rs1Field(flag).place(1); // UNSUPPORTED
   }
-  bad.push_back(ok), bad.back().extraRs1 = cmd.rs1Field("a_spad_id").place(1); // UNSUPPORTED
+  bad.push_back(ok), bad.back().extraRs1 = cmd.rs1Field("a_spad_id").place(1);  // UNSUPPORTED
   bad.push_back(ok), bad.back().extraRs2 = cmd.rs2Field("downsample").place(1); // UNSUPPORTED
-  bad.push_back(ok), bad.back().act = 3;                                         // UNSUPPORTED
-  bad.push_back(ok), bad.back().kernelDilation = 2;                              // UNSUPPORTED
-  bad.push_back(ok), bad.back().stride = 0;                                      // BAD_SIZE
-  bad.push_back(ok), bad.back().kchs = 0;                                        // BAD_SIZE
-  bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2;                   // BAD_SIZE
-  bad.push_back(ok), bad.back().kchs = static_cast<uint32_t>(2 * p.dim); // LOCAL_RANGE: block stride
-  bad.push_back(ok), bad.back().orows = static_cast<uint32_t>(p.accRows);  // LOCAL_RANGE: C
-  bad.push_back(ok), bad.back().krows = bad.back().kcols = 60;             // LOCAL_RANGE: B
-  bad.push_back(ok), bad.back().input = uint64_t{1} << 32;                 // DMA_ERROR
+  bad.push_back(ok), bad.back().act = 3;                                        // UNSUPPORTED
+  bad.push_back(ok), bad.back().kernelDilation = 2;                             // UNSUPPORTED
+  bad.push_back(ok), bad.back().stride = 0;                                     // BAD_SIZE
+  bad.push_back(ok), bad.back().kchs = 0;                                       // BAD_SIZE
+  bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2;                  // BAD_SIZE
+  bad.push_back(ok),
+      bad.back().kchs = static_cast<uint32_t>(2 * p.dim); // LOCAL_RANGE: block stride
+  bad.push_back(ok), bad.back().orows = static_cast<uint32_t>(p.accRows); // LOCAL_RANGE: C
+  bad.push_back(ok), bad.back().krows = bad.back().kcols = 60;            // LOCAL_RANGE: B
+  bad.push_back(ok), bad.back().input = uint64_t{1} << 32;                // DMA_ERROR
   for (const fm::LoopConvArgs& l : bad) {
     for (const fm::Instruction& i : fm::loopConv(l))
       prog.push_back(i);

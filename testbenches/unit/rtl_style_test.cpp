@@ -21,7 +21,8 @@ const char* const kControllers[] = {"by_cmd_frontend",        "by_cmd_decoder",
                                     "by_reservation_station", "by_load_controller",
                                     "by_store_controller",    "by_execute_controller",
                                     "by_boveda_loader",       "by_dma_reader",
-                                    "by_dma_writer",          "by_loop_ws"};
+                                    "by_dma_writer",          "by_loop_ws",
+                                    "by_loop_conv_ws"};
 
 // Lines of `text` with an N'dK literal, outside comments, enum bodies and localparams.
 std::vector<std::string> encodingLiterals(const std::string& text) {

@@ -418,6 +418,35 @@ void AcceleratorGenerator::memoryAndDmaWires(vlog::Body& b) const {
   // ---------------------------------------------------------------- instances
 }
 
+// frontend -> [by_loop_ws] -> [by_loop_conv_ws] -> decoder: each unroller passes the
+// commands at its input through while it is idle.
+void AcceleratorGenerator::loopUnrollers(vlog::Body& b) const {
+  auto chain = [&](vlog::InstanceItem& i, const std::string& in, const std::string& out) {
+    i.conns = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}};
+    for (const char* n : {"valid", "ready", "funct", "rs1", "rs2", "xd", "mmio"}) {
+      const std::string dir = std::string(n) == "ready" ? "_o" : "_i";
+      const std::string back = std::string(n) == "ready" ? "_i" : "_o";
+      i.conns.emplace_back("host_" + std::string(n) + dir, in + n);
+      i.conns.emplace_back("cmd_" + std::string(n) + back, out + n);
+    }
+  };
+  if (loops_) {
+    auto& i = b.instance(names::kLoopWs, "u_loop_ws");
+    chain(i, "host_cmd_", conv_ ? "lw_cmd_" : "cmd_");
+    i.conns.insert(i.conns.end(),
+                   {{"loop_err_o", "lw_loop_err"}, {"start_i", "lw_start"}, {"busy_o", "lw_busy"}});
+  }
+  if (conv_) {
+    auto& i = b.instance(names::kLoopConv, "u_loop_conv");
+    chain(i, loops_ ? "lw_cmd_" : "host_cmd_", "cmd_");
+    i.conns.insert(i.conns.end(), {{"ld0_block_stride_i", "ld0_block_stride"},
+                                   {"ld1_block_stride_i", "ld1_block_stride"},
+                                   {"loop_err_o", "lc_loop_err"},
+                                   {"start_i", "lc_start"},
+                                   {"busy_o", "lc_busy"}});
+  }
+}
+
 void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
   const AccelParams& p = p_;
   {
@@ -521,32 +550,7 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
     i.conns.emplace_back("queue_busy_o", "queue_busy");
     i.conns.emplace_back("irq_o", "irq_o");
   }
-  // frontend -> [by_loop_ws] -> [by_loop_conv_ws] -> decoder: each unroller passes the
-  // commands at its input through while it is idle.
-  auto chain = [&](vlog::InstanceItem& i, const std::string& in, const std::string& out) {
-    i.conns = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}};
-    for (const char* n : {"valid", "ready", "funct", "rs1", "rs2", "xd", "mmio"}) {
-      const std::string dir = std::string(n) == "ready" ? "_o" : "_i";
-      const std::string back = std::string(n) == "ready" ? "_i" : "_o";
-      i.conns.emplace_back("host_" + std::string(n) + dir, in + n);
-      i.conns.emplace_back("cmd_" + std::string(n) + back, out + n);
-    }
-  };
-  if (loops_) {
-    auto& i = b.instance(names::kLoopWs, "u_loop_ws");
-    chain(i, "host_cmd_", conv_ ? "lw_cmd_" : "cmd_");
-    i.conns.insert(i.conns.end(),
-                   {{"loop_err_o", "lw_loop_err"}, {"start_i", "lw_start"}, {"busy_o", "lw_busy"}});
-  }
-  if (conv_) {
-    auto& i = b.instance(names::kLoopConv, "u_loop_conv");
-    chain(i, loops_ ? "lw_cmd_" : "host_cmd_", "cmd_");
-    i.conns.insert(i.conns.end(), {{"ld0_block_stride_i", "ld0_block_stride"},
-                                   {"ld1_block_stride_i", "ld1_block_stride"},
-                                   {"loop_err_o", "lc_loop_err"},
-                                   {"start_i", "lc_start"},
-                                   {"busy_o", "lc_busy"}});
-  }
+  loopUnrollers(b);
   {
     auto& i = b.instance(names::kCmdDecoder, "u_decoder");
     i.conns = {{"clk_i", "clk_i"},

@@ -81,7 +81,8 @@ PackedLayout poolLayout() {
 CmdDecoderGenerator::CmdDecoderGenerator(const AccelParams& p)
     : p_(p), ld_(loadOpLayout(p)), st_(storeOpLayout(p)), ex_(execOpLayout(p)),
       range_(rangeLayout(p)), boveda_(p.config.boveda.enabled), td_(p.config.tensordash.enabled),
-      onChip_(boveda_ && p.config.boveda.onChip), loops_(p.config.loops.ws), conv_(p.config.loops.conv) {
+      onChip_(boveda_ && p.config.boveda.onChip), loops_(p.config.loops.ws),
+      conv_(p.config.loops.conv) {
   // DECOMPRESS's destination operand has MVIN's layout (the mv_* signals).
   if (onChip_)
     for (const char* f : {"local_addr", "rows", "cols"})
@@ -174,8 +175,7 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
   if (conv_) {
     m.portGroup("LOOP_CONV_WS (the unroller in front, loop_conv.cpp).");
     m.input("conv_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_CONV_WS");
-    m.output("conv_start_o", Type::bit(),
-             "a legal LOOP_CONV_WS is accepted: the unroller starts");
+    m.output("conv_start_o", Type::bit(), "a legal LOOP_CONV_WS is accepted: the unroller starts");
     m.output("ld0_block_stride_o", Type::bits("CountBits"), "MVIN channel 0's block stride");
     m.output("ld1_block_stride_o", Type::bits("CountBits"), "MVIN2 channel 1's block stride");
   }

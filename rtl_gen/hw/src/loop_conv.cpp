@@ -129,8 +129,7 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
                "local row counts: a half's rows + 1 fit (larger products are clamped)");
   b.localParam("AddrBits", "32", "a local address");
   for (const char* e : {"NONE", "UNSUPPORTED", "BAD_SIZE", "LOCAL_RANGE", "DMA_ERROR"})
-    b.localParam("Err" + upperCamel(e), Type::bits("ErrBits"), "8'd" + num(isa::errorCode(e)),
-                 e);
+    b.localParam("Err" + upperCamel(e), Type::bits("ErrBits"), "8'd" + num(isa::errorCode(e)), e);
   for (int n = 1; n <= 6; ++n)
     b.localParam("FunctLoopConvWsConfig" + num(n), Type::bits("FunctBits"),
                  "7'd" + num(isa::kLoopConvWsConfig1 + n - 1));
@@ -160,11 +159,30 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
 // halves and rows, the iterators and the output register.
 void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& f) const {
   b.comment("Configuration (LOOP_CONV_WS_CONFIG_*), the running loop and the output register.");
-  for (const char* n :
-       {"in_row_dim", "in_col_dim", "in_channels", "out_row_dim", "out_col_dim",
-        "pool_out_row_dim", "pool_out_col_dim", "stride", "kernel_dim", "kernel_dilation",
-        "batches", "pochs", "krows", "kcols", "kchs", "lpad", "rpad", "upad", "dpad", "orows",
-        "ocols", "in_stride", "weight_stride", "out_stride"})
+  for (const char* n : {"in_row_dim",
+                        "in_col_dim",
+                        "in_channels",
+                        "out_row_dim",
+                        "out_col_dim",
+                        "pool_out_row_dim",
+                        "pool_out_col_dim",
+                        "stride",
+                        "kernel_dim",
+                        "kernel_dilation",
+                        "batches",
+                        "pochs",
+                        "krows",
+                        "kcols",
+                        "kchs",
+                        "lpad",
+                        "rpad",
+                        "upad",
+                        "dpad",
+                        "orows",
+                        "ocols",
+                        "in_stride",
+                        "weight_stride",
+                        "out_stride"})
     regs.add(n, Type::bits("CountBits"), "'0");
   for (const char* n : {"weights", "output", "bias", "input"})
     regs.add(n, Type::bits("XBits"), "'0");
@@ -183,7 +201,8 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("it_b", Type::bits("CountBits"), "'0", "image")
       .add("it_row", Type::bits("SizeBits"), "'0", "input row (loads) or output row")
       .add("it_col", Type::bits("CountBits"), "'0", "first output column of a compute")
-      .add("seg", Type::bits(2), "'0", "segment of an input row: 0 left, 1 real, 2 right, 3 all zeros")
+      .add("seg", Type::bits(2), "'0",
+           "segment of an input row: 0 left, 1 real, 2 right, 3 all zeros")
       .add("out_valid", Type::bit(), "1'b0", "out_* holds a command for the decoder")
       .add("out_funct", Type::bits("FunctBits"), "'0")
       .add("out_rs1", Type::bits("XBits"), "'0")
@@ -192,14 +211,16 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
   b.logic("host_fire", Type::bit(), "the decoder takes the input's command");
   b.assign("host_fire", "!active && host_valid_i && cmd_ready_i");
   const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
-      fields = {
-          {1, {{"rs1", {"in_row_dim", "in_channels"}},
-               {"rs2", {"out_row_dim", "pool_out_row_dim", "out_col_dim", "stride"}}}},
-          {2, {{"rs1", {"pool_out_col_dim", "kernel_dim"}}, {"rs2", {"pochs", "batches"}}}},
-          {3, {{"rs1", {"lpad", "kchs", "kcols", "krows"}},
-               {"rs2", {"in_col_dim", "dpad", "upad", "rpad"}}}},
-          {4, {{"rs1", {"kernel_dilation", "orows"}},
-               {"rs2", {"ocols", "out_stride", "weight_stride", "in_stride"}}}}};
+      fields = {{1,
+                 {{"rs1", {"in_row_dim", "in_channels"}},
+                  {"rs2", {"out_row_dim", "pool_out_row_dim", "out_col_dim", "stride"}}}},
+                {2, {{"rs1", {"pool_out_col_dim", "kernel_dim"}}, {"rs2", {"pochs", "batches"}}}},
+                {3,
+                 {{"rs1", {"lpad", "kchs", "kcols", "krows"}},
+                  {"rs2", {"in_col_dim", "dpad", "upad", "rpad"}}}},
+                {4,
+                 {{"rs1", {"kernel_dilation", "orows"}},
+                  {"rs2", {"ocols", "out_stride", "weight_stride", "in_stride"}}}}};
   for (const auto& [n, regsOf] : fields)
     for (const auto& [reg, names] : regsOf)
       for (const char* name : names)
@@ -230,14 +251,14 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
   // v above limit ? limit + 1 : v, as SizeBits (v has `width` bits; 0: WideBits).
   auto clampTo = [&](const std::string& limit, const std::string& v, int width) {
     const std::string wv = width ? std::to_string(width) : std::string("WideBits");
-    return "(" + (width ? wv + "'(" + v + ")" : v) + " > " + wv + "'(" + limit + ") ? " + w +
-           "'(" + limit + " + 1) : " + w + "'(" + v + "))";
+    return "(" + (width ? wv + "'(" + v + ")" : v) + " > " + wv + "'(" + limit + ") ? " + w + "'(" +
+           limit + " + 1) : " + w + "'(" + v + "))";
   };
   b.localParam("WideBits", "2 * SizeBits", "a product of two clamped sizes");
   b.localParam("SumBits", "SizeBits + 1", "a sum of two clamped sizes");
   // name = clamp(a) * clamp(b), clamped; the clamped factors are wires of their own.
-  auto prod = [&](const std::string& name, const std::string& limit, const std::string& a,
-                  int aw, const std::string& bb, int bw, const std::string& doc) {
+  auto prod = [&](const std::string& name, const std::string& limit, const std::string& a, int aw,
+                  const std::string& bb, int bw, const std::string& doc) {
     b.logic(name + "_x", Type::bits(w));
     b.logic(name + "_y", Type::bits(w));
     b.logic(name + "_xy", Type::bits("WideBits"));
@@ -317,8 +338,7 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("o_rem", "pochs_q - (it_ob_q << DimLog2)");
   b.assign("kcw", "k_rem < CountBits'(Dim) ? k_rem : CountBits'(Dim)");
   b.assign("ocw", "o_rem < CountBits'(Dim) ? o_rem : CountBits'(Dim)");
-  b.assign("pixels",
-           "ocols_q - it_col_q < CountBits'(Dim) ? ocols_q - it_col_q : CountBits'(Dim)");
+  b.assign("pixels", "ocols_q - it_col_q < CountBits'(Dim) ? ocols_q - it_col_q : CountBits'(Dim)");
   b.assign("move_k", "k_rem < CountBits'(MaxBlockLen * Dim) ? k_rem : "
                      "CountBits'(MaxBlockLen * Dim)");
   b.assign("move_o", "o_rem < CountBits'(MaxBlockLen * Dim) ? o_rem : "
@@ -386,10 +406,9 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("a_local", "a_row_q + AddrBits'(it_kb_q) * AddrBits'(ld0_block_stride_i) +\n"
                       "      (AddrBits'(it_b_q) * AddrBits'(irows) + in_r) * AddrBits'(icols) + "
                       "in_c");
-  b.assign("b_local",
-           "b_row_q + AddrBits'(it_ob_q) * AddrBits'(ld1_block_stride_i) +\n"
-           "      ((AddrBits'(it_kr_q) * AddrBits'(kcols_q) + AddrBits'(it_kc_q)) * "
-           "AddrBits'(kch_blocks) +\n        AddrBits'(it_kb_q)) * AddrBits'(Dim)");
+  b.assign("b_local", "b_row_q + AddrBits'(it_ob_q) * AddrBits'(ld1_block_stride_i) +\n"
+                      "      ((AddrBits'(it_kr_q) * AddrBits'(kcols_q) + AddrBits'(it_kc_q)) * "
+                      "AddrBits'(kch_blocks) +\n        AddrBits'(it_kb_q)) * AddrBits'(Dim)");
   b.assign("c_orow", "phase_q == PhD || (phase_q == PhC && pool_q) ? '0 : AddrBits'(it_row_q)");
   b.assign("c_local",
            "AccBit | (c_row_q + AddrBits'(it_ob_q) * AddrBits'(c_image) +\n"
@@ -447,7 +466,8 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("a_start", Type::bits("AddrBits"), "first row of A if the loop starts");
   b.logic("b_start", Type::bits("AddrBits"), "first row of B: B ends with its half");
   b.assign("a_start", "sp_half_q ? AddrBits'(SpHalf) : '0");
-  b.assign("b_start", "(sp_half_q ? AddrBits'(2 * SpHalf) : AddrBits'(SpHalf)) - AddrBits'(b_rows)");
+  b.assign("b_start",
+           "(sp_half_q ? AddrBits'(2 * SpHalf) : AddrBits'(SpHalf)) - AddrBits'(b_rows)");
   b.blank();
 }
 
@@ -468,9 +488,8 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
   n.ifElse("host_fire && host_funct_i == FunctLoopConvWsConfig5", [](vlog::Stmts& s) {
     s.line("weights_d = host_rs1_i;").line("output_d = host_rs2_i;");
   });
-  n.ifElse("host_fire && host_funct_i == FunctLoopConvWsConfig6", [](vlog::Stmts& s) {
-    s.line("bias_d = host_rs1_i;").line("input_d = host_rs2_i;");
-  });
+  n.ifElse("host_fire && host_funct_i == FunctLoopConvWsConfig6",
+           [](vlog::Stmts& s) { s.line("bias_d = host_rs1_i;").line("input_d = host_rs2_i;"); });
   n.ifElse("start_i", [](vlog::Stmts& s) {
     s.comment("A legal LOOP_CONV_WS: its flags and rows; the next loop uses the other halves.");
     s.line("load_d_d = !lc_no_bias;").line("pool_d = !lc_no_pool;");
@@ -480,8 +499,9 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("acc_half_d = acc_half_q ^ (output_q != '0);");
     s.line("it_ob_d = '0;").line("it_kr_d = '0;").line("it_kc_d = '0;").line("it_kb_d = '0;");
     s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = '0;");
-    s.ifElse("lc_no_bias", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); },
-             [](vlog::Stmts& t) { t.line("phase_d = PhD;"); });
+    s.ifElse(
+        "lc_no_bias", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); },
+        [](vlog::Stmts& t) { t.line("phase_d = PhD;"); });
   });
 }
 
@@ -528,16 +548,16 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
                       "17'(it_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
   const Level img{"it_b", "it_b_q + CountBits'(1)", "it_b_q + CountBits'(1) >= batches_q"};
   const Level inRow{"it_row", "it_row_q + SizeBits'(1)", "27'(it_row_q) + 27'(1) >= 27'(irows)"};
-  const Level outRow{"it_row", "it_row_q + SizeBits'(1)",
-                     "17'(it_row_q) + 17'(1) >= 17'(orows_q)"};
+  const Level outRow{"it_row", "it_row_q + SizeBits'(1)", "17'(it_row_q) + 17'(1) >= 17'(orows_q)"};
   const Level col{"it_col", "it_col_q + CountBits'(Dim)",
                   "17'(it_col_q) + 17'(Dim) >= 17'(ocols_q)"};
   auto to = [](const std::string& phase) {
     return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };
   };
   auto afterComputes = [](vlog::Stmts& s) {
-    s.ifElse("output_q != '0", [](vlog::Stmts& t) { t.line("phase_d = PhC;"); },
-             [](vlog::Stmts& t) { t.line("phase_d = PhIdle;"); });
+    s.ifElse(
+        "output_q != '0", [](vlog::Stmts& t) { t.line("phase_d = PhC;"); },
+        [](vlog::Stmts& t) { t.line("phase_d = PhIdle;"); });
   };
   auto rowDone = [&](vlog::Stmts& s) {
     s.line("phase_d = PhRow;");
@@ -547,7 +567,10 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
     s.uniqueCaseOf(
         "phase_q",
         {{"PhD", [&](vlog::Stmts& t) { advance(t, {ob}, 0, to("PhB")); }},
-         {"PhB", [&](vlog::Stmts& t) { advance(t, {obGroup, kb, kc, kr}, 0, to("PhRow")); }},
+         {"PhB",
+          [&](vlog::Stmts& t) {
+            advance(t, {obGroup, kb, kc, kr}, 0, to("PhRow"));
+          }},
          {"PhRow",
           [](vlog::Stmts& t) {
             t.comment("A padding row is one zero fill; else left zeros, real pixels, right "
@@ -574,8 +597,13 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
          {"PhC",
           [&](vlog::Stmts& t) {
             t.ifElse(
-                "pool_q", [&](vlog::Stmts& u) { advance(u, {img, ob}, 0, to("PhIdle")); },
-                [&](vlog::Stmts& u) { advance(u, {outRow, img, ob}, 0, to("PhIdle")); });
+                "pool_q",
+                [&](vlog::Stmts& u) {
+                  advance(u, {img, ob}, 0, to("PhIdle"));
+                },
+                [&](vlog::Stmts& u) {
+                  advance(u, {outRow, img, ob}, 0, to("PhIdle"));
+                });
           }}},
         [](vlog::Stmts&) {});
   });
