@@ -128,6 +128,12 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   b.localParam("SizeBits", num(rowsBits),
                "local row counts: a half's rows + 1 fit (larger products are clamped)");
   b.localParam("AddrBits", "32", "a local address");
+  int rowBits = 1;
+  while ((1 << rowBits) < std::max(p.derived.spRows, p.derived.accRows))
+    ++rowBits;
+  b.localParam("RowBits", num(rowBits),
+               "a row within the scratchpad or accumulator (products of a legal loop's "
+               "iterators and sizes stay below it)");
   for (const char* e : {"NONE", "UNSUPPORTED", "BAD_SIZE", "LOCAL_RANGE", "DMA_ERROR"})
     b.localParam("Err" + upperCamel(e), Type::bits("ErrBits"), "8'd" + num(isa::errorCode(e)), e);
   for (int n = 1; n <= 6; ++n)
@@ -345,10 +351,10 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
                      "CountBits'(MaxBlockLen * Dim)");
   b.logic("pad_row", Type::bit(), "input row it_row is padding");
   b.assign("pad_row", "27'(it_row_q) < 27'(upad_q) || 27'(it_row_q) >= 27'(upad_q) + 27'(rrows)");
-  b.logic("seg_col", Type::bits("AddrBits"), "first window column of the segment");
+  b.logic("seg_col", Type::bits("RowBits"), "first window column of the segment");
   b.logic("seg_rows", Type::bits("CountBits"), "pixels of the segment");
-  b.assign("seg_col", "seg_q == 2'd1 ? AddrBits'(lpad_q) :\n"
-                      "      seg_q == 2'd2 ? AddrBits'(lpad_q) + AddrBits'(rcols) : '0");
+  b.assign("seg_col", "seg_q == 2'd1 ? RowBits'(lpad_q) :\n"
+                      "      seg_q == 2'd2 ? RowBits'(lpad_q) + RowBits'(rcols) : '0");
   b.assign("seg_rows", "seg_q == 2'd3 ? CountBits'(icols) : seg_q == 2'd0 ? lpad_q :\n"
                        "      seg_q == 2'd1 ? CountBits'(rcols) : rpad_q");
 
@@ -393,27 +399,33 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
             "= a_row + kb * block stride + (b * irows + r) * icols + c; B(kr, kc, kb, ob) = "
             "b_row + ob * block stride + ((kr * kcols + kc) * kch_blocks + kb) * DIM; C(ob, b, "
             "orow, ocol) = c_row + ob * c_image + (b * orows + orow) * ocols + ocol.");
-  b.logic("in_r", Type::bits("AddrBits"), "A's window row: loads r, computes orow*stride + kr");
-  b.logic("in_c", Type::bits("AddrBits"), "A's window column");
-  b.assign("in_r", "phase_q == PhA ? AddrBits'(it_row_q) :\n"
-                   "      AddrBits'(it_row_q) * AddrBits'(stride_q) + AddrBits'(it_kr_q)");
+  b.logic("in_r", Type::bits("RowBits"), "A's window row: loads r, computes orow*stride + kr");
+  b.logic("in_c", Type::bits("RowBits"), "A's window column");
+  b.assign("in_r", "phase_q == PhA ? RowBits'(it_row_q) :\n"
+                   "      RowBits'(it_row_q) * RowBits'(stride_q) + RowBits'(it_kr_q)");
   b.assign("in_c", "phase_q == PhA ? seg_col :\n"
-                   "      AddrBits'(it_col_q) * AddrBits'(stride_q) + AddrBits'(it_kc_q)");
+                   "      RowBits'(it_col_q) * RowBits'(stride_q) + RowBits'(it_kc_q)");
+  b.logic("a_off", Type::bits("RowBits"), "A(kb, b, r, c) - a_row");
+  b.logic("b_off", Type::bits("RowBits"), "B(kr, kc, kb, ob) - b_row");
+  b.logic("c_off", Type::bits("RowBits"), "C(ob, b, orow, ocol) - c_row");
+  b.logic("c_orow", Type::bits("RowBits"), "C's output row: 0 for D and pooled stores");
+  b.logic("c_ocol", Type::bits("RowBits"), "C's output column: that of a compute, else 0");
+  b.assign("a_off", "RowBits'(it_kb_q) * RowBits'(ld0_block_stride_i) +\n"
+                    "      (RowBits'(it_b_q) * RowBits'(irows) + in_r) * RowBits'(icols) + in_c");
+  b.assign("b_off", "RowBits'(it_ob_q) * RowBits'(ld1_block_stride_i) +\n"
+                    "      ((RowBits'(it_kr_q) * RowBits'(kcols_q) + RowBits'(it_kc_q)) * "
+                    "RowBits'(kch_blocks) +\n        RowBits'(it_kb_q)) * RowBits'(Dim)");
+  b.assign("c_orow", "phase_q == PhD || (phase_q == PhC && pool_q) ? '0 : RowBits'(it_row_q)");
+  b.assign("c_ocol", "phase_q == PhPre ? RowBits'(it_col_q) : '0");
+  b.assign("c_off", "RowBits'(it_ob_q) * RowBits'(c_image) +\n"
+                    "      (RowBits'(it_b_q) * RowBits'(orows_q) + c_orow) * RowBits'(ocols_q) + "
+                    "c_ocol");
   b.logic("a_local", Type::bits("AddrBits"));
   b.logic("b_local", Type::bits("AddrBits"));
   b.logic("c_local", Type::bits("AddrBits"));
-  b.logic("c_orow", Type::bits("AddrBits"), "C's output row: 0 for D and pooled stores");
-  b.assign("a_local", "a_row_q + AddrBits'(it_kb_q) * AddrBits'(ld0_block_stride_i) +\n"
-                      "      (AddrBits'(it_b_q) * AddrBits'(irows) + in_r) * AddrBits'(icols) + "
-                      "in_c");
-  b.assign("b_local", "b_row_q + AddrBits'(it_ob_q) * AddrBits'(ld1_block_stride_i) +\n"
-                      "      ((AddrBits'(it_kr_q) * AddrBits'(kcols_q) + AddrBits'(it_kc_q)) * "
-                      "AddrBits'(kch_blocks) +\n        AddrBits'(it_kb_q)) * AddrBits'(Dim)");
-  b.assign("c_orow", "phase_q == PhD || (phase_q == PhC && pool_q) ? '0 : AddrBits'(it_row_q)");
-  b.assign("c_local",
-           "AccBit | (c_row_q + AddrBits'(it_ob_q) * AddrBits'(c_image) +\n"
-           "      (AddrBits'(it_b_q) * AddrBits'(orows_q) + c_orow) * AddrBits'(ocols_q) +\n"
-           "      (phase_q == PhPre ? AddrBits'(it_col_q) : '0))");
+  b.assign("a_local", "a_row_q + AddrBits'(a_off)");
+  b.assign("b_local", "b_row_q + AddrBits'(b_off)");
+  b.assign("c_local", "AccBit | (c_row_q + AddrBits'(c_off))");
 
   b.logic("first", Type::bit(), "the first compute of a weight block: it preloads");
   b.assign("first", "it_b_q == '0 && it_row_q == '0 && it_col_q == '0");
