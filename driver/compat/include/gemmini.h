@@ -362,6 +362,89 @@ static inline void by_gemmini_loop_ws(size_t I, size_t J, size_t K, size_t pad_I
                   BY_GEMMINI_LOOP_WS_BAD, ~)                                                       \
   (__VA_ARGS__)
 
+/* ---- LOOP_CONV_WS (configs with loops.conv) ---------------------------------------------- */
+/* gemmini_loop_conv_ws issues the six LOOP_CONV_WS_CONFIG_* commands and LOOP_CONV_WS with
+ * Gemmini's current encodings and its 54 arguments (docs/isa.md, "LOOP_CONV_WS"); the caller
+ * has configured CONFIG_EX, the mvin channels and CONFIG_ST as Gemmini's tiled_conv does (on
+ * Brickyard the pooling comes from CONFIG_ST: the loop's pooling sizes and paddings are encoded
+ * and not read). Flags Brickyard does not implement (wrot180, the transposes, downsample,
+ * input_dilated, dw, the spad ids, dilated kernels) reach the hardware, which rejects the loop
+ * (UNSUPPORTED). Without loops.conv the program stops with a message. */
+static inline void by_gemmini_loop_conv_ws(
+    int batch_size, int in_row_dim, int in_col_dim, int in_channels, int out_channels,
+    int out_row_dim, int out_col_dim, int pool_out_row_dim, int pool_out_col_dim, int stride,
+    int padding, int kernel_dim, int kernel_dilation, int pool_size, int pool_stride,
+    int pool_padding, int batches, int porows, int pocols, int pochs, int krows, int kcols,
+    int kchs, int lpad, int rpad, int upad, int dpad, int plpad, int prpad, int pupad, int pdpad,
+    int orows, int ocols, const void* weights, const void* output, const void* bias,
+    const void* input, bool no_bias, bool no_pool, bool downsample, bool wrot180,
+    bool input_dilated, int activation, bool trans_output_1203, bool trans_weight_1203,
+    bool trans_weight_0132, bool trans_input_3120, int max_pixels_per_row, int in_stride,
+    int weight_stride, int out_stride, bool dw, int a_spad_id, int b_spad_id) {
+  if (!BY_HAS_LOOP_CONV_WS)
+    by_gemmini_unsupported("gemmini_loop_conv_ws on hardware without loops.conv");
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_1,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_BATCH_SIZE, batch_size) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM, in_row_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_CHANNELS, in_channels) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_OUT_CHANNELS, out_channels),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_OUT_ROW_DIM, out_row_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_POOL_OUT_ROW_DIM, pool_out_row_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_OUT_COL_DIM, out_col_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_STRIDE, stride) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_PADDING, padding));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_2,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS1_POOL_PADDING, pool_padding) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS1_POOL_STRIDE, pool_stride) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS1_POOL_SIZE, pool_size) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS1_POOL_OUT_COL_DIM, pool_out_col_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS1_KERNEL_DIM, kernel_dim),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS2_POCHS, pochs) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS2_POCOLS, pocols) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS2_POROWS, porows) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS2_BATCHES, batches));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_3,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_LPAD, lpad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_KCHS, kchs) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_KCOLS, kcols) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_KROWS, krows),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_IN_COL_DIM, in_col_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_PLPAD, plpad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_DPAD, dpad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_UPAD, upad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_RPAD, rpad));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_4,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS1_KERNEL_DILATION, kernel_dilation) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS1_PDPAD, pdpad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS1_PUPAD, pupad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS1_PRPAD, prpad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS1_OROWS, orows),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_OCOLS, ocols) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_OUT_STRIDE, out_stride) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_WEIGHT_STRIDE, weight_stride) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_IN_STRIDE, in_stride));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_5, by_dram(weights), by_dram(output));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_6, by_dram(bias), by_dram(input));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS,
+             BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, no_bias) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_WROT180, wrot180) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_OUTPUT_1203, trans_output_1203) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_WEIGHT_1203, trans_weight_1203) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_WEIGHT_0132, trans_weight_0132) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_INPUT_3120, trans_input_3120) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_DW, dw) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_MAX_PIXELS_PER_ROW, max_pixels_per_row) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, b_spad_id) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, a_spad_id),
+             BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, no_pool) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS2_DOWNSAMPLE, downsample) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS2_INPUT_DILATED, input_dilated) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, activation));
+}
+/* A braced block like Gemmini's macro; a wrong argument count is the function's error. */
+#define gemmini_loop_conv_ws(...)                                                                  \
+  { by_gemmini_loop_conv_ws(__VA_ARGS__); }
+
 #define gemmini_flush(skip) ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, skip, 0, k_FLUSH)
 #define gemmini_fence() by_fence()
 

@@ -147,6 +147,77 @@ static inline void by_loop_ws(const by_loop_ws_t* l) {
              0);
 }
 
+/* LOOP_CONV_WS (configs with loops.conv, BY_HAS_LOOP_CONV_WS; docs/isa.md "LOOP_CONV_WS"): one
+ * weight-stationary convolution tile, unrolled by the accelerator: bias (or zeros, or nothing
+ * with no_bias: the tile then adds onto the accumulator, as input-channel tiles do), weights,
+ * the padded input window, computes, and C row by row or pooled. Like gemmini_loop_conv_ws it
+ * issues only the six LOOP_CONV_WS_CONFIG_* commands and LOOP_CONV_WS: the caller configures
+ * CONFIG_EX (WS, a_stride = stride), the mvin channels 0 (input: in_stride bytes, block stride
+ * batches x irows x icols), 1 (weights: weight_stride bytes, block stride krows x kcols x
+ * ceil(kchs / DIM) x DIM), 2 (bias: stride 0), and CONFIG_ST (out_stride bytes, activation,
+ * scale, the tile's pooling). Gemmini's argument names; sizes in elements and pixels. The
+ * Gemmini fields Brickyard does not read (batch_size, out_channels, padding, the pooling
+ * sizes, porows, pocols, the pooled paddings) are left 0. */
+typedef struct {
+  uint32_t in_row_dim, in_col_dim, in_channels;  /* the input image in DRAM */
+  uint32_t out_row_dim, out_col_dim;             /* the output image (before pooling) */
+  uint32_t pool_out_row_dim, pool_out_col_dim;   /* the pooled output image */
+  uint32_t stride, kernel_dim, kernel_dilation;  /* kernel_dim: the weight tap pitch */
+  uint32_t batches, orows, ocols, pochs;         /* the tile: images, output rows, cols, chans */
+  uint32_t krows, kcols, kchs;                   /* its kernel extent and input channels */
+  uint32_t lpad, rpad, upad, dpad;               /* zero columns / rows around its input */
+  uint32_t in_stride, weight_stride, out_stride; /* elements between pixels / weight rows */
+  const void* weights; /* the tile's first weight (tap 0, its first input and output channel) */
+  void* output;        /* its first output pixel; NULL: the result stays in the accumulator */
+  const void* bias;    /* by_acc_t at the tile's first output channel; NULL: zeros */
+  const void* input;   /* its first real input pixel (past upad / lpad) */
+  int no_bias;         /* load nothing: add onto the accumulator (an earlier input-channel tile) */
+  int no_pool;         /* 1: C leaves row by row; 0: pooled with CONFIG_ST's pooling */
+  int activation;      /* BY_ACT_NONE or BY_ACT_RELU (CONFIG_ST applies it, as on Gemmini) */
+} by_loop_conv_ws_t;
+
+/* Whether this hardware has LOOP_CONV_WS: the config (BY_HAS_LOOP_CONV_WS) and HW_FEATURES. */
+static inline int by_has_loop_conv_ws(void) {
+  return BY_HAS_LOOP_CONV_WS &&
+         BY_REG_FIELD(HW_FEATURES, LOOP_CONV_WS, by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
+}
+
+static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_1,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM, l->in_row_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_CHANNELS, l->in_channels),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_OUT_ROW_DIM, l->out_row_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_POOL_OUT_ROW_DIM, l->pool_out_row_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_OUT_COL_DIM, l->out_col_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_STRIDE, l->stride));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_2,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS1_POOL_OUT_COL_DIM, l->pool_out_col_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS1_KERNEL_DIM, l->kernel_dim),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS2_POCHS, l->pochs) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_2_RS2_BATCHES, l->batches));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_3,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_LPAD, l->lpad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_KCHS, l->kchs) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_KCOLS, l->kcols) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS1_KROWS, l->krows),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_IN_COL_DIM, l->in_col_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_DPAD, l->dpad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_UPAD, l->upad) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_3_RS2_RPAD, l->rpad));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_4,
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS1_KERNEL_DILATION, l->kernel_dilation) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS1_OROWS, l->orows),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_OCOLS, l->ocols) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_OUT_STRIDE, l->out_stride) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_WEIGHT_STRIDE, l->weight_stride) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_IN_STRIDE, l->in_stride));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_5, by_dram(l->weights), by_dram(l->output));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_6, by_dram(l->bias), by_dram(l->input));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS, BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias),
+             BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
+}
+
 static inline void by_flush(void) {
   BY_HAL_CMD(BY_FUNCT_FLUSH, 0, 0);
 }

@@ -132,7 +132,11 @@ typedef struct {
   int activation;
   float scale;
   size_t pool_size, pool_stride, pool_padding; /* pool_stride 0: no pooling */
-  size_t tile_rows, tile_och, tile_k;          /* output rows, out-channel and K blocks; 0: auto */
+  /* Forced tiles (0: automatic): output rows (pooled rows with pooling), out-channel blocks,
+   * and K blocks: (kernel tap, input-channel block) pairs on the command path, input-channel
+   * blocks through LOOP_CONV_WS (each loop takes every tap); tile_batch: images per loop (the
+   * command path takes one). Tiles LOOP_CONV_WS cannot hold run on the command path. */
+  size_t tile_rows, tile_och, tile_k, tile_batch;
   void* workspace; /* depthwise: diagonal weight blocks (by_conv_workspace_bytes) */
   size_t workspace_bytes;
   int on_cpu;
@@ -142,7 +146,18 @@ typedef struct {
    * with zero rows. Out-channel tiles then hold whole column blocks of it (or all of out_ch).
    * No CPU fallback (the driver has no software decoder). */
   const struct by_boveda_matrix* weights_boveda;
+  /* 1: the command path even where LOOP_CONV_WS exists (A/B comparisons); 0 (the default):
+   * with LOOP_CONV_WS (by_has_loop_conv_ws()) a dense or depthwise convolution with plain
+   * weights and one stride for rows and columns runs as one loop per tile. */
+  int no_loop;
 } by_conv_t;
+
+/* How by_conv runs: through LOOP_CONV_WS (loop) or the command path, and its tiles (see
+ * by_conv_t's tile fields; tile_batch is 1 on the command path). */
+typedef struct {
+  int loop;
+  size_t tile_batch, tile_rows, tile_och, tile_k;
+} by_conv_plan_t;
 
 /* Rows of a convolution's compressed weight matrix: taps x ceil(in_ch / DIM) x DIM. */
 size_t by_conv_boveda_rows(const by_conv_t* c);
@@ -158,6 +173,8 @@ size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows witho
 size_t by_conv_pool_cols(const by_conv_t* c);
 /* In bytes: depthwise, a DIM x DIM block of elements per channel block and tap; 0 otherwise. */
 size_t by_conv_workspace_bytes(const by_conv_t* c);
+/* The plan by_conv would run with (after its argument checks; on_cpu: loop 0, no tiles). */
+by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan);
 by_status_t by_conv(const by_conv_t* c);
 
 /* ---- Element-wise ---------------------------------------------------------------------- */

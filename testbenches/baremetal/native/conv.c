@@ -1,6 +1,7 @@
 /* Convolution (by_conv), dense and depthwise: strides, padding, rectangular inputs and
  * kernels, channel counts that are no multiple of DIM, bias, scale, ReLU, fused max-pooling
- * with padding, forced small tiles; against bm_ref.h. Also the CPU fallback and bad input. */
+ * with padding, forced small tiles; against bm_ref.h, through LOOP_CONV_WS where the hardware
+ * has it and on the command path. Also the CPU fallback and bad input. */
 #include "bm_ref.h"
 #include "bm_test.h"
 
@@ -43,7 +44,7 @@ static by_elem_t pooled_ref(const conv_case_t* t, const by_conv_t* c, size_t b, 
   return (by_elem_t)best;
 }
 
-static void run(const conv_case_t* t) {
+static void run(const conv_case_t* t, int no_loop) {
   by_conv_t c;
   by_conv_init(&c);
   c.batch = t->batch;
@@ -71,14 +72,18 @@ static void run(const conv_case_t* t) {
   c.workspace = workspace;
   c.workspace_bytes = sizeof workspace;
   c.on_cpu = t->on_cpu;
+  c.no_loop = no_loop;
   bm_fill(input, t->batch * t->rows * t->cols * t->ich, BY_ELEM_MIN, BY_ELEM_MAX);
   bm_fill(weights, t->dw ? t->ich * t->kr * t->kc : t->kr * t->kc * t->ich * t->och, -64, 63);
   bm_fill_acc(bias, t->och, -5000, 5000);
   const size_t prows = by_conv_pool_rows(&c), pcols = by_conv_pool_cols(&c);
   const size_t n = t->batch * prows * pcols * t->och;
-  printf("%s: %lux%lux%lu -> %lux%lux%lu%s\n", t->name, (unsigned long)t->rows,
+  by_conv_plan_t plan;
+  BM_OK(by_conv_plan(&c, &plan));
+  printf("%s: %lux%lux%lu -> %lux%lux%lu%s%s\n", t->name, (unsigned long)t->rows,
          (unsigned long)t->cols, (unsigned long)t->ich, (unsigned long)prows, (unsigned long)pcols,
-         (unsigned long)t->och, t->pool_stride ? " (pooled)" : "");
+         (unsigned long)t->och, t->pool_stride ? " (pooled)" : "",
+         plan.loop ? " through LOOP_CONV_WS" : "");
   bm_fill_zero(output, sizeof output);
   BM_OK(by_conv(&c));
   for (size_t b = 0; b < t->batch; ++b)
@@ -106,8 +111,13 @@ int main(void) {
       {"dw_pool", 1, 10, 10, 5, 5, 3, 3, 1, 1, 1, 0, 1, 0.25f, 2, 2, 0, 0, 0, 0, 0},
       {"cpu_fallback", 1, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 1},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-    run(&cases[i]);
+  /* Where the hardware has LOOP_CONV_WS, by_conv uses it: then each case also runs on the
+   * command path (no_loop), which configs without the loop take. */
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    run(&cases[i], 0);
+    if (by_has_loop_conv_ws() && !cases[i].on_cpu)
+      run(&cases[i], 1);
+  }
 
   by_conv_t c;
   by_conv_init(&c);

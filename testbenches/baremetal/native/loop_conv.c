@@ -1,0 +1,179 @@
+/* The native convolution through LOOP_CONV_WS (configs with loops.conv): by_conv on stride 1
+ * and 2, padding, 1x1 and 3x3 (and rectangular) kernels, bias or none, ReLU and scale,
+ * max-pooling, depthwise, several images, channel counts that are no multiple of DIM, and
+ * forced small tiles (input-channel tiles that keep C in the accumulator, out-channel, row and
+ * image tiles), each checked to run as loops and compared with by_cpu_conv; the command path
+ * for a window no loop holds, and (no_loop) on one case; by_loop_conv_ws issued directly, with
+ * an illegal loop (BAD_SIZE, funct LOOP_CONV_WS) counted and the next one running. On a config
+ * without loops.conv it checks that HW_FEATURES says so and skips. */
+#include "bm_test.h"
+#include "brickyard/cpu.h"
+
+#define MAX_IN (3 * 16 * 16 * 24)
+#define MAX_W (3 * 3 * 37 * 21)
+#define MAX_OUT (3 * 16 * 16 * 24)
+
+/* A stride that makes the input window of one 3x3 output row of 8 pixels (3 x (7 x WS + 3)
+ * rows) larger than half the scratchpad: no loop holds it (the command path gathers only the
+ * pixels it reads). */
+#define WS (BY_SP_ROWS / 42 + 1)
+
+static by_elem_t input[MAX_IN], weights[MAX_W], output[MAX_OUT], want[MAX_OUT];
+static by_acc_t bias[40];
+static by_elem_t workspace[4096];
+
+typedef struct {
+  const char* name;
+  size_t batch, rows, cols, ich, och, kr, kc, stride, pad;
+  int dw, use_bias, relu;
+  float scale;
+  size_t pool_size, pool_stride, pool_pad;
+  size_t tile_rows, tile_och, tile_k, tile_batch;
+  int commands; /* no loop tile holds one output row: the command path runs */
+} loop_case_t;
+
+static void setup(const loop_case_t* t, by_conv_t* c) {
+  by_conv_init(c);
+  c->batch = t->batch;
+  c->in_rows = t->rows;
+  c->in_cols = t->cols;
+  c->in_ch = t->ich;
+  c->out_ch = t->och;
+  c->kernel_rows = t->kr;
+  c->kernel_cols = t->kc;
+  c->stride = t->stride;
+  c->padding = t->pad;
+  c->depthwise = t->dw;
+  c->input = input;
+  c->weights = weights;
+  c->bias = t->use_bias ? bias : 0;
+  c->output = output;
+  c->activation = t->relu ? BY_ACT_RELU : BY_ACT_NONE;
+  c->scale = t->scale;
+  c->pool_size = t->pool_size;
+  c->pool_stride = t->pool_stride;
+  c->pool_padding = t->pool_pad;
+  c->tile_rows = t->tile_rows;
+  c->tile_och = t->tile_och;
+  c->tile_k = t->tile_k;
+  c->tile_batch = t->tile_batch;
+  c->workspace = workspace;
+  c->workspace_bytes = sizeof workspace;
+}
+
+/* by_conv (through the loop unless no_loop or the case says otherwise) against by_cpu_conv on
+ * fresh random operands. */
+static void run(const loop_case_t* t, int no_loop) {
+  by_conv_t c;
+  setup(t, &c);
+  c.no_loop = no_loop;
+  bm_fill(input, t->batch * t->rows * t->cols * t->ich, BY_ELEM_MIN, BY_ELEM_MAX);
+  bm_fill(weights, t->dw ? t->ich * t->kr * t->kc : t->kr * t->kc * t->ich * t->och, -64, 63);
+  bm_fill_acc(bias, t->och, -5000, 5000);
+  const size_t n = t->batch * by_conv_pool_rows(&c) * by_conv_pool_cols(&c) * t->och;
+  BM_CHECK(n <= MAX_OUT, "%s: output of %lu elements", t->name, (unsigned long)n);
+  by_conv_plan_t plan;
+  BM_OK(by_conv_plan(&c, &plan));
+  printf("%s: %lux%lux%lux%lu -> %lu, tiles %lu images x %lu rows x %lu och x %lu ich blocks%s\n",
+         t->name, (unsigned long)t->batch, (unsigned long)t->rows, (unsigned long)t->cols,
+         (unsigned long)t->ich, (unsigned long)t->och, (unsigned long)plan.tile_batch,
+         (unsigned long)plan.tile_rows, (unsigned long)plan.tile_och, (unsigned long)plan.tile_k,
+         plan.loop ? " through LOOP_CONV_WS" : " on the command path");
+  const int loop = !no_loop && !t->commands;
+  BM_CHECK(plan.loop == loop, "%s: loop %d, expected %d", t->name, plan.loop, loop);
+  bm_fill_zero(output, sizeof output);
+  BM_OK(by_conv(&c));
+  c.output = want;
+  by_cpu_conv(&c);
+  bm_compare(t->name, output, want, n);
+}
+
+/* by_loop_conv_ws directly: a 1x1 convolution of one DIM-channel image row (DIM pixels) with
+ * Gemmini's set-up, then an illegal loop (no output rows): rejected and counted, and the next
+ * loop runs. */
+static void direct(void) {
+  const size_t n = BY_DIM;
+  bm_fill(input, n * n, -8, 7);
+  bm_fill(weights, n * n, -8, 7);
+  by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
+  by_config_ld(0, n * sizeof(by_elem_t), 0, (uint32_t)n);
+  by_config_ld(1, n * sizeof(by_elem_t), 0, (uint32_t)n);
+  by_config_ld(2, 0, 0, 0);
+  by_config_st((uint32_t)(n * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, 0);
+  by_loop_conv_ws_t l = {0};
+  l.in_row_dim = l.out_row_dim = l.pool_out_row_dim = 1;
+  l.in_col_dim = l.out_col_dim = l.pool_out_col_dim = (uint32_t)n;
+  l.in_channels = l.kchs = l.pochs = (uint32_t)n;
+  l.stride = l.kernel_dim = l.krows = l.kcols = 1;
+  l.batches = l.orows = 1;
+  l.ocols = (uint32_t)n;
+  l.in_stride = l.weight_stride = l.out_stride = (uint32_t)n;
+  l.weights = weights, l.input = input, l.output = output;
+  l.no_pool = 1;
+  const by_error_t before = by_error();
+  by_loop_conv_ws_t bad = l;
+  bad.orows = 0;
+  by_loop_conv_ws(&bad);
+  by_fence();
+  const by_error_t after = by_error();
+  BM_CHECK(after.count == before.count + 1, "illegal loop: %u errors, expected %u",
+           (unsigned)after.count, (unsigned)before.count + 1);
+  BM_CHECK(after.code == BY_ERROR_BAD_SIZE && after.funct == BY_FUNCT_LOOP_CONV_WS,
+           "illegal loop: error %u funct %u", (unsigned)after.code, (unsigned)after.funct);
+  by_error_clear();
+
+  bm_fill_zero(output, sizeof output);
+  by_loop_conv_ws(&l);
+  by_fence();
+  for (size_t p = 0; p < n; ++p)
+    for (size_t o = 0; o < n; ++o) {
+      int64_t acc = 0;
+      for (size_t i = 0; i < n; ++i)
+        acc += (int64_t)input[p * n + i] * weights[i * n + o];
+      want[p * n + o] = by_cpu_output(acc, 1.0f, BY_ACT_NONE);
+    }
+  bm_compare("by_loop_conv_ws 1x1", output, want, n * n);
+  bm_expect_no_hw_error("by_loop_conv_ws after the illegal loop");
+}
+
+int main(void) {
+  bm_seed(5017, "loop_conv");
+  const uint32_t features = by_hal_reg_read(BY_REG_HW_FEATURES);
+  BM_CHECK(BY_REG_FIELD(HW_FEATURES, LOOP_CONV_WS, features) == BY_HAS_LOOP_CONV_WS,
+           "HW_FEATURES.LOOP_CONV_WS is %u, the config says %d",
+           (unsigned)BY_REG_FIELD(HW_FEATURES, LOOP_CONV_WS, features), BY_HAS_LOOP_CONV_WS);
+  if (!BY_HAS_LOOP_CONV_WS) {
+    printf("loop_conv: no LOOP_CONV_WS on this config, skipped\n");
+    return bm_finish("loop_conv");
+  }
+  by_error_clear();
+  /* name, batch, rows, cols, ich, och, kr, kc, stride, pad, dw, bias, relu, scale, pool size,
+   * stride, pad, tiles: rows, och blocks, ich blocks, images; command path. */
+  const loop_case_t cases[] = {
+      {"3x3_pad1_bias", 1, 8, 8, 5, 6, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"s2_relu_images", 3, 11, 9, 9, 10, 3, 3, 2, 1, 0, 1, 1, 0.03125f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"1x1_no_bias", 2, 10, 10, 20, 18, 1, 1, 1, 0, 0, 0, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"1x1_stride2_relu", 2, 9, 9, 7, 5, 1, 1, 2, 0, 0, 1, 1, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"rect_kernel_pad2", 1, 9, 12, 4, 7, 2, 3, 1, 2, 0, 1, 0, 0.125f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"stride2_pad2_no_bias", 2, 7, 8, 6, 3, 3, 3, 2, 2, 0, 0, 1, 0.0625f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"pool_3s2p1_images", 2, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 0, 0},
+      {"pool_row_tiles", 1, 12, 12, 10, 9, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 2, 2, 0, 2, 0, 0, 0, 0},
+      {"ich_tiles", 2, 9, 9, 37, 21, 3, 3, 1, 1, 0, 1, 1, 0.015625f, 0, 0, 0, 0, 0, 1, 0, 0},
+      {"ich_tiles_no_bias", 1, 8, 7, 23, 9, 3, 3, 2, 1, 0, 0, 0, 0.03125f, 0, 0, 0, 0, 0, 2, 0, 0},
+      {"ich_och_pool", 2, 10, 10, 13, 11, 3, 3, 1, 1, 0, 1, 1, 0.03125f, 3, 2, 1, 1, 1, 1, 0, 0},
+      {"image_tiles", 3, 6, 6, 5, 6, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 0, 0, 0, 0, 0, 0, 2, 0},
+      {"auto_split", 3, 16, 16, 24, 20, 3, 3, 1, 1, 0, 1, 1, 0.0078125f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"dw_3x3_images", 2, 9, 10, 7, 7, 3, 3, 1, 1, 1, 1, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"dw_rect_stride2", 1, 12, 9, 13, 13, 4, 2, 2, 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"dw_pool_no_bias", 1, 10, 10, 5, 5, 3, 3, 1, 1, 1, 0, 1, 0.25f, 2, 2, 0, 0, 0, 0, 0, 0},
+      {"dw_row_tiles", 2, 11, 11, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0.5f, 0, 0, 0, 2, 0, 0, 1, 0},
+      {"pool_images_per_loop", 3, 6, 6, 3, 4, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 2, 2, 0, 0, 0, 0, 0, 0},
+      {"too_wide", 1, 3, 7 * WS + 3, 1, 2, 3, 3, WS, 0, 0, 1, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+    run(&cases[i], 0);
+  run(&cases[8], 1); /* the same convolution on the command path (A/B: no_loop) */
+  bm_expect_no_hw_error("loop_conv");
+  direct();
+  return bm_finish("loop_conv");
+}
