@@ -128,6 +128,7 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   bad.push_back(ok), bad.back().kernelDilation = 2;                             // UNSUPPORTED
   bad.push_back(ok), bad.back().stride = 0;                                     // BAD_SIZE
   bad.push_back(ok), bad.back().kchs = 0;                                       // BAD_SIZE
+  bad.push_back(ok), bad.back().orows = 0;                                      // BAD_SIZE
   bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2;                  // BAD_SIZE
   bad.push_back(ok),
       bad.back().kchs = static_cast<uint32_t>(2 * p.dim); // LOCAL_RANGE: block stride
@@ -152,6 +153,41 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   }
   const RunOutcome r = run("loop_conv_illegal", prog, cp.image, 50);
   EXPECT_GE(r.modelErrors.count, static_cast<uint32_t>(bad.size() + 1));
+}
+
+// A one-row 1x1 loop as the bare-metal loop_conv issues it directly: Gemmini's unused fields
+// left 0 (kernel_dilation among them), the bias loaded as zeros.
+TEST_F(LoopConv, DirectMinimalLoop) {
+  const uint32_t n = static_cast<uint32_t>(p.dim);
+  std::vector<uint8_t> image(kSize, 0);
+  fm::Program prog;
+  fm::ConfigExArgs ex;
+  ex.dataflow = 1;
+  prog.push_back(fm::configEx(ex));
+  prog.push_back(fm::configLd({0, false, 1, n, fm::floatBits(1), n}));
+  prog.push_back(fm::configLd({1, false, 1, n, fm::floatBits(1), n}));
+  prog.push_back(fm::configLd({2, false, 1, 0, fm::floatBits(1), 0}));
+  fm::ConfigStArgs st;
+  st.stride = n;
+  prog.push_back(fm::configSt(st));
+  fm::LoopConvArgs l;
+  l.inRowDim = l.outRowDim = l.poolOutRowDim = 1;
+  l.inColDim = l.outColDim = l.poolOutColDim = n;
+  l.inChannels = l.kchs = l.pochs = n;
+  l.stride = l.kernelDim = l.krows = l.kcols = 1, l.kernelDilation = 0;
+  l.batches = l.orows = 1, l.ocols = n;
+  l.inStride = l.weightStride = l.outStride = n;
+  l.input = kBase + 0x1000, l.weights = kBase + 0x2000, l.output = kBase + 0x3000;
+  for (uint32_t i = 0; i < 2 * n * n; ++i)
+    image[0x1000 + i] = static_cast<uint8_t>(i * 7 + 3), image[0x2000 + i] = static_cast<uint8_t>(i * 5 + 1);
+  fm::LoopConvArgs bad = l;
+  bad.orows = 0;
+  for (const fm::Instruction& i : fm::loopConv(bad))
+    prog.push_back(i);
+  for (const fm::Instruction& i : fm::loopConv(l))
+    prog.push_back(i);
+  const RunOutcome r = run("loop_conv_direct", prog, image, 0);
+  EXPECT_EQ(r.modelErrors.count, 1u);
 }
 
 } // namespace
