@@ -173,16 +173,6 @@ std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvStat
     for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
       out.push_back(mvin(hw::isa::kMvin3, g.bias == 0 ? 0 : g.bias + ob * dim * ab, lay.cImage,
                          ochCols(ob), c(ob, 0, 0, 0)));
-  // B: per kernel tap and input-channel block, the weight rows, MAX_BLOCK_LEN output-channel
-  // blocks per MVIN2.
-  for (uint64_t t = 0; t < taps; ++t)
-    for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
-      for (uint64_t ob = 0; ob < g.ochBlocks; ob += mbl) {
-        const uint64_t kr = t / g.kcols, kc = t % g.kcols;
-        const uint64_t row = (kr * g.kernelDim + kc) * g.inChannels + kb * dim;
-        out.push_back(mvin(hw::isa::kMvin2, g.weights + (row * g.weightStride + ob * dim) * ib,
-                           kchCols(kb), std::min(mbl * dim, g.pochs - ob * dim), bAddr(t, kb, ob)));
-      }
   // A: the input window row by row, MAX_BLOCK_LEN channel blocks per MVIN; padding rows and
   // columns are zero fills (DRAM address 0).
   const uint64_t rrows = g.irows - g.upad - g.dpad, rcols = g.icols - g.lpad - g.rpad;
@@ -204,11 +194,28 @@ std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvStat
         if (g.rpad)
           out.push_back(mvin(hw::isa::kMvin, 0, g.rpad, cols, a(kb, b, r, g.lpad + rcols)));
       }
+  // B of kernel tap t: per input-channel block, the weight rows, MAX_BLOCK_LEN output-channel
+  // blocks per MVIN2.
+  auto loadTap = [&](uint64_t t) {
+    const uint64_t kr = t / g.kcols, kc = t % g.kcols;
+    for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
+      for (uint64_t ob = 0; ob < g.ochBlocks; ob += mbl) {
+        const uint64_t row = (kr * g.kernelDim + kc) * g.inChannels + kb * dim;
+        out.push_back(mvin(hw::isa::kMvin2, g.weights + (row * g.weightStride + ob * dim) * ib,
+                           kchCols(kb), std::min(mbl * dim, g.pochs - ob * dim),
+                           bAddr(t, kb, ob)));
+      }
+  };
   // Computes: per output-channel block, tap and input-channel block one weight block,
   // preloaded with the first of its computes, then every run of up to DIM pixels of an output
-  // row (A rows `stride` apart: CONFIG_EX's a_stride, set by the host).
+  // row (A rows `stride` apart: CONFIG_EX's a_stride, set by the host). The weights of tap 0
+  // load after A; the next tap's load before the computes of each tap of the first output-
+  // channel block, so a tap's weights arrive while the tap before computes.
+  loadTap(0);
   for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
-    for (uint64_t t = 0; t < taps; ++t)
+    for (uint64_t t = 0; t < taps; ++t) {
+      if (ob == 0 && t + 1 < taps)
+        loadTap(t + 1);
       for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
         for (uint64_t b = 0; b < g.batches; ++b)
           for (uint64_t orow = 0; orow < g.orows; ++orow)
@@ -226,6 +233,7 @@ std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvStat
                                      a(kb, b, orow * g.stride + kr, ocol * g.stride + kc)),
                              operand(dim, dim, hw::isa::kGarbageAddr)});
             }
+    }
   // C: row by row, or one pooled MVOUT per image and output-channel block (CONFIG_ST's
   // pooling reads the block's orows x ocols image).
   if (g.output != 0)

@@ -209,6 +209,11 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("it_col", Type::bits("CountBits"), "'0", "first output column of a compute")
       .add("seg", Type::bits(2), "'0",
            "segment of an input row: 0 left, 1 real, 2 right, 3 all zeros")
+      .add("ld_kr", Type::bits("CountBits"), "'0", "kernel row of the next tap to load")
+      .add("ld_kc", Type::bits("CountBits"), "'0", "kernel column of the next tap to load")
+      .add("ld_done", Type::bit(), "1'b0", "every tap's weights are loaded")
+      .add("lb_kb", Type::bits("CountBits"), "'0", "input-channel block of a weight load")
+      .add("lb_ob", Type::bits("CountBits"), "'0", "output-channel block of a weight load")
       .add("out_valid", Type::bit(), "1'b0", "out_* holds a command for the decoder")
       .add("out_funct", Type::bits("FunctBits"), "'0")
       .add("out_rs1", Type::bits("XBits"), "'0")
@@ -332,6 +337,19 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
 
 // The command of the current phase (docs/isa.md, "LOOP_CONV_WS": the unrolled commands).
 void LoopConvGenerator::commands(vlog::Body& b) const {
+  b.comment("The tap and blocks the current command addresses: a weight load's own, else the "
+            "compute iterators'.");
+  for (const char* n : {"kr", "kc"}) { // kernel positions: local rows only
+    const std::string x = std::string("x_") + n;
+    b.logic(x, Type::bits("RowBits"));
+    b.assign(x, "phase_q == PhB ? RowBits'(ld_" + std::string(n) + "_q) : RowBits'(it_" + n +
+                    "_q)");
+  }
+  for (const char* n : {"kb", "ob"}) {
+    const std::string x = std::string("x_") + n;
+    b.logic(x, Type::bits("CountBits"));
+    b.assign(x, "phase_q == PhB ? lb_" + std::string(n) + "_q : it_" + n + "_q");
+  }
   b.comment("Sizes at the iterators.");
   b.logic("k_rem", Type::bits("CountBits"), "input channels from block it_kb on");
   b.logic("o_rem", Type::bits("CountBits"), "output channels from block it_ob on");
@@ -340,8 +358,8 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("pixels", Type::bits("CountBits"), "output pixels of a compute: up to DIM");
   b.logic("move_k", Type::bits("CountBits"), "channels of an input MVIN");
   b.logic("move_o", Type::bits("CountBits"), "channels of a weight MVIN2");
-  b.assign("k_rem", "kchs_q - (it_kb_q << DimLog2)");
-  b.assign("o_rem", "pochs_q - (it_ob_q << DimLog2)");
+  b.assign("k_rem", "kchs_q - (x_kb << DimLog2)");
+  b.assign("o_rem", "pochs_q - (x_ob << DimLog2)");
   b.assign("kcw", "k_rem < CountBits'(Dim) ? k_rem : CountBits'(Dim)");
   b.assign("ocw", "o_rem < CountBits'(Dim) ? o_rem : CountBits'(Dim)");
   b.assign("pixels", "ocols_q - it_col_q < CountBits'(Dim) ? ocols_q - it_col_q : CountBits'(Dim)");
@@ -371,17 +389,17 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("d_stride", Type::bits("CountBits"));
   b.logic("d_col", Type::bits(32));
   b.logic("d_base", Type::bits("XBits"));
-  b.assign("d_i1", "phase_q == PhB ? it_kr_q : it_b_q");
+  b.assign("d_i1", "phase_q == PhB ? ld_kr_q : it_b_q");
   b.assign("d_m1", "phase_q == PhB ? kernel_dim_q : phase_q == PhA ? in_row_dim_q :\n"
                    "      pool_q ? pool_out_row_dim_q : out_row_dim_q");
-  b.assign("d_i2", "phase_q == PhB ? 32'(it_kc_q) : phase_q == PhA ? 32'(it_row_q) - 32'(upad_q) "
+  b.assign("d_i2", "phase_q == PhB ? 32'(ld_kc_q) : phase_q == PhA ? 32'(it_row_q) - 32'(upad_q) "
                    ":\n      pool_q ? '0 : 32'(it_row_q)");
   b.assign("d_m2", "phase_q == PhB ? in_channels_q : phase_q == PhA ? in_col_dim_q :\n"
                    "      pool_q ? pool_out_col_dim_q : out_col_dim_q");
-  b.assign("d_i3", "phase_q == PhB ? 32'(it_kb_q) << DimLog2 : '0");
+  b.assign("d_i3", "phase_q == PhB ? 32'(lb_kb_q) << DimLog2 : '0");
   b.assign("d_stride", "phase_q == PhB ? weight_stride_q : phase_q == PhA ? in_stride_q : "
                        "out_stride_q");
-  b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << DimLog2 : 32'(it_ob_q) << DimLog2");
+  b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << DimLog2 : 32'(x_ob) << DimLog2");
   b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
                      "      phase_q == PhC ? output_q : bias_q");
   b.logic("d_row", Type::bits(33), "i1 * m1 + i2");
@@ -412,9 +430,9 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("c_ocol", Type::bits("RowBits"), "C's output column: that of a compute, else 0");
   b.assign("a_off", "RowBits'(it_kb_q) * RowBits'(ld0_block_stride_i) +\n"
                     "      (RowBits'(it_b_q) * RowBits'(irows) + in_r) * RowBits'(icols) + in_c");
-  b.assign("b_off", "RowBits'(it_ob_q) * RowBits'(ld1_block_stride_i) +\n"
-                    "      ((RowBits'(it_kr_q) * RowBits'(kcols_q) + RowBits'(it_kc_q)) * "
-                    "RowBits'(kch_blocks) +\n        RowBits'(it_kb_q)) * RowBits'(Dim)");
+  b.assign("b_off", "RowBits'(x_ob) * RowBits'(ld1_block_stride_i) +\n"
+                    "      ((x_kr * RowBits'(kcols_q) + x_kc) * "
+                    "RowBits'(kch_blocks) +\n        RowBits'(x_kb)) * RowBits'(Dim)");
   b.assign("c_orow", "phase_q == PhD || (phase_q == PhC && pool_q) ? '0 : RowBits'(it_row_q)");
   b.assign("c_ocol", "phase_q == PhPre ? RowBits'(it_col_q) : '0");
   b.assign("c_off", "RowBits'(it_ob_q) * RowBits'(c_image) +\n"
@@ -511,8 +529,10 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("acc_half_d = acc_half_q ^ (output_q != '0);");
     s.line("it_ob_d = '0;").line("it_kr_d = '0;").line("it_kc_d = '0;").line("it_kb_d = '0;");
     s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = '0;");
+    s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = 1'b0;");
+    s.line("lb_kb_d = '0;").line("lb_ob_d = '0;");
     s.ifElse(
-        "lc_no_bias", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); },
+        "lc_no_bias", [](vlog::Stmts& t) { t.line("phase_d = PhRow;"); },
         [](vlog::Stmts& t) { t.line("phase_d = PhD;"); });
   });
 }
@@ -551,8 +571,9 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
         .line("out_rs2_d = cmd_rs2;");
   });
   const Level ob{"it_ob", "it_ob_q + CountBits'(1)", "17'(it_ob_q) + 17'(1) >= och_blocks"};
-  const Level obGroup{"it_ob", "it_ob_q + CountBits'(MaxBlockLen)",
-                      "17'(it_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
+  const Level lbObGroup{"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
+                        "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
+  const Level lbKb{"lb_kb", "lb_kb_q + CountBits'(1)", "17'(lb_kb_q) + 17'(1) >= kch_blocks"};
   const Level kr{"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
   const Level kc{"it_kc", "it_kc_q + CountBits'(1)", "it_kc_q + CountBits'(1) >= kcols_q"};
   const Level kb{"it_kb", "it_kb_q + CountBits'(1)", "17'(it_kb_q) + 17'(1) >= kch_blocks"};
@@ -571,18 +592,42 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
         "output_q != '0", [](vlog::Stmts& t) { t.line("phase_d = PhC;"); },
         [](vlog::Stmts& t) { t.line("phase_d = PhIdle;"); });
   };
+  // A tap's weights are loaded: the next tap becomes due; after tap 0 (loaded after A) tap 1
+  // follows at once, later taps load when the computes reach the tap before them.
+  auto tapLoaded = [&](vlog::Stmts& s) {
+    s.line("phase_d = PhPre;");
+    s.ifElse(
+        "ld_kc_q + CountBits'(1) >= kcols_q && ld_kr_q + CountBits'(1) >= krows_q",
+        [](vlog::Stmts& t) { t.line("ld_done_d = 1'b1;"); },
+        [](vlog::Stmts& t) {
+          t.ifElse(
+              "ld_kc_q + CountBits'(1) < kcols_q",
+              [](vlog::Stmts& u) { u.line("ld_kc_d = ld_kc_q + CountBits'(1);"); },
+              [](vlog::Stmts& u) {
+                u.line("ld_kc_d = '0;").line("ld_kr_d = ld_kr_q + CountBits'(1);");
+              });
+          t.ifElse("ld_kc_q == '0 && ld_kr_q == '0",
+                   [](vlog::Stmts& u) { u.line("phase_d = PhB;"); });
+        });
+  };
+  // The computes of a tap are over: the next tap (whose weights load first while the first
+  // output-channel block still has taps to load), the next output-channel block, or C.
+  auto nextTap = [&](vlog::Stmts& s) {
+    s.ifElse("it_ob_q == '0 && !ld_done_q", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); });
+    advance(s, {kc, kr}, 0, [&](vlog::Stmts& t) {
+      t.line("phase_d = PhPre;");
+      advance(t, {ob}, 0, afterComputes);
+    });
+  };
   auto rowDone = [&](vlog::Stmts& s) {
     s.line("phase_d = PhRow;");
-    advance(s, {kbGroup, inRow, img}, 0, to("PhPre"));
+    advance(s, {kbGroup, inRow, img}, 0, to("PhB"));
   };
   n.ifElse("step", [&](vlog::Stmts& s) {
     s.uniqueCaseOf(
         "phase_q",
-        {{"PhD", [&](vlog::Stmts& t) { advance(t, {ob}, 0, to("PhB")); }},
-         {"PhB",
-          [&](vlog::Stmts& t) {
-            advance(t, {obGroup, kb, kc, kr}, 0, to("PhRow"));
-          }},
+        {{"PhD", [&](vlog::Stmts& t) { advance(t, {ob}, 0, to("PhRow")); }},
+         {"PhB", [&](vlog::Stmts& t) { advance(t, {lbObGroup, lbKb}, 0, tapLoaded); }},
          {"PhRow",
           [](vlog::Stmts& t) {
             t.comment("A padding row is one zero fill; else left zeros, real pixels, right "
@@ -604,7 +649,7 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
          {"PhComp",
           [&](vlog::Stmts& t) {
             t.line("phase_d = PhPre;");
-            advance(t, {col, outRow, img, kb, kc, kr, ob}, 0, afterComputes);
+            advance(t, {col, outRow, img, kb}, 0, nextTap);
           }},
          {"PhC",
           [&](vlog::Stmts& t) {

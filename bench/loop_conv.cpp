@@ -1,0 +1,105 @@
+// A 3x3 convolution (default: ResNet-50's 56x56x64 -> 64, stride 1, padding 1, bias, ReLU) as
+// LOOP_CONV_WS tiles on the Verilated accelerator of the default config, with no host (the
+// commands are queued up front), to see what bounds the unroller once the host does not:
+// cycles, utilization (MACs / (cycles x DIM^2)), where the cycles go (the exclusive causes of
+// docs/evaluation.md) and the DMA bytes; the output is checked against a direct CPU
+// convolution and the functional model (the same program on it, byte for byte).
+//
+//   bench_loop_conv [H C OC TILE_ROWS TILE_OCH] [--bytes-per-cycle B] [--latency L] [--no-bias]
+//     (H x H x C input, OC output channels; tiles of TILE_ROWS output rows x TILE_OCH output
+//      channels, all input channels; default 56 64 64 2 64)
+#include "accel_system.h"
+#include "conv_loop_case.h"
+#include "funcmodel/dram.h"
+#include "funcmodel/func_model.h"
+#include "funcmodel/params.h"
+#include "rtl_config.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace by;
+namespace fm = by::funcmodel;
+
+int main(int argc, char** argv) {
+  const config::Config cfg = test::builtConfig();
+  const fm::ModelParams p = fm::ModelParams::from(cfg);
+  std::vector<int> n = {56, 64, 64, 2, 64};
+  int bytesPerCycle = static_cast<int>(cfg.soc.dram.bytesPerCycle);
+  int latency = static_cast<int>(cfg.soc.dram.latencyCycles);
+  bool bias = true;
+  size_t pos = 0;
+  for (int a = 1; a < argc; ++a) {
+    if (!std::strcmp(argv[a], "--bytes-per-cycle") && a + 1 < argc)
+      bytesPerCycle = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--latency") && a + 1 < argc)
+      latency = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--no-bias"))
+      bias = false;
+    else if (pos < n.size())
+      n[pos++] = std::atoi(argv[a]);
+  }
+  if (!p.loopConv) {
+    std::fprintf(stderr, "needs loops.conv\n");
+    return 2;
+  }
+  test::ConvLoopCase c;
+  c.inRows = c.inCols = n[0], c.inCh = n[1], c.outCh = n[2], c.kernel = 3, c.pad = 1;
+  c.relu = true, c.bias = bias, c.valueBits = 3, c.tileRows = n[3], c.tileOch = n[4];
+  test::SystemOptions so;
+  so.memBase = 0x80000000ull;
+  so.memSize = 4u << 20;
+  so.stress = false;
+  so.fixedLatency = latency;
+  so.bytesPerCycle = bytesPerCycle;
+  const test::ConvLoopProgram cp = test::buildConvLoop(p, c, so.memBase, so.memSize, 42);
+  test::AccelSystem sys(cfg, so);
+  fm::DramImage model(so.memBase, so.memSize);
+  for (size_t a = 0; a < cp.image.size(); ++a) {
+    sys.memory().write8(so.memBase + a, cp.image[a]);
+    model.bytes()[a] = cp.image[a];
+  }
+  fm::FuncModel fmodel(cfg, model);
+  for (const fm::Instruction& instr : cp.program) {
+    fmodel.execute(instr);
+    sys.issue(instr);
+  }
+  const uint64_t c0 = sys.cycle();
+  if (!sys.drain()) {
+    std::fprintf(stderr, "%s\n", sys.hangReport().c_str());
+    return 1;
+  }
+  const uint64_t cycles = sys.cycle() - c0;
+  long mismatches = 0, wrong = 0;
+  const size_t outBytes = cp.want.size() * static_cast<size_t>(p.inputBytes);
+  for (size_t i = 0; i < outBytes; ++i)
+    mismatches += sys.memory().image()[cp.output - so.memBase + i] !=
+                  model.bytes()[cp.output - so.memBase + i];
+  for (size_t i = 0; i < cp.want.size(); ++i) // int8 outputs
+    wrong += static_cast<int8_t>(sys.memory().image()[cp.output - so.memBase + i]) != cp.want[i];
+  const int oh = c.outRows(), dim = p.dim;
+  const double macs = double(oh) * c.outCols() * c.outCh * c.inCh * 9;
+  auto ctr = [&](const char* name) { return static_cast<double>(sys.readCounter(name)); };
+  const double beat = ctr("EXEC_ACTIVE_CYCLES"), dma = ctr("WAIT_DMA_CYCLES"),
+               dep = ctr("WAIT_DEPENDENCY_CYCLES");
+  std::printf("LOOP_CONV_WS 3x3 conv %dx%dx%d -> %d, %d loops of %d rows x %d channels, DRAM %d "
+              "cycles, %d B/cycle\n",
+              n[0], n[0], n[1], n[2], cp.loops, n[3], n[4], latency, bytesPerCycle);
+  std::printf("  cycles %llu, ideal %.0f, utilization %.1f%%\n",
+              static_cast<unsigned long long>(cycles), macs / (dim * dim),
+              100.0 * macs / (double(cycles) * dim * dim));
+  std::printf("  cycles: beat entering the array %.1f%%, waiting for the DMA %.1f%%, for a hazard "
+              "%.1f%%, other %.1f%%\n",
+              100 * beat / cycles, 100 * dma / cycles, 100 * dep / cycles,
+              100 * (cycles - beat - dma - dep) / cycles);
+  std::printf("  DMA read %.0f bytes (%.2f B/cycle), written %.0f; compute beats %.0f\n",
+              ctr("DMA_READ_BYTES"), ctr("DMA_READ_BYTES") / cycles, ctr("DMA_WRITE_BYTES"),
+              ctr("COMPUTE_BEATS"));
+  std::printf("  output against the functional model: %s; against the CPU convolution: %s\n",
+              mismatches ? (std::to_string(mismatches) + " bytes differ").c_str() : "equal",
+              wrong ? (std::to_string(wrong) + " elements differ").c_str() : "equal");
+  return mismatches || wrong ? 1 : 0;
+}
