@@ -89,17 +89,18 @@ cosim_speed "$tmp/kernels.json"
 echo
 fi
 if want loops; then
-# LOOP_WS (issue 16): the driver's 512^3 matmul and 3x3 conv on the default RTL (the same ELF,
-# which reads HW_FEATURES) before the issue (loops.ws: false, 16 DMA requests in flight: the
-# host issues every command), with the unroller alone (16 in flight) and as configured now
-# (configs/default.yaml: the unroller and 32 in flight), then the loops alone without a host and
-# what bounds them.
-echo "## LOOP_WS: 512x512x512 matmul and 3x3 conv on the default accelerator's RTL, host CPI 1.0"
-sed 's/^  max_inflight: .*/  max_inflight: 16/' "$root/configs/default.yaml" >"$tmp/default_if16.yaml"
+# The loop unrollers (issue 16): the driver's 512^3 matmul and 3x3 conv on the default RTL (the
+# same ELF, which reads HW_FEATURES) before the issue (no unrollers, 16 DMA requests in flight:
+# the host issues every command), with LOOP_WS alone (16 in flight) and as configured now
+# (configs/default.yaml: LOOP_WS, LOOP_CONV_WS and 32 in flight), then the loops alone without
+# a host and what bounds them.
+echo "## Loop unrollers: 512x512x512 matmul and 3x3 conv on the default accelerator's RTL, host CPI 1.0"
+sed 's/^  max_inflight: .*/  max_inflight: 16/; s/^  conv: true/  conv: false/' \
+  "$root/configs/default.yaml" >"$tmp/default_if16.yaml"
 sed 's/^  ws: true/  ws: false/' "$tmp/default_if16.yaml" >"$tmp/default_before.yaml"
-for v in "before (loops.ws: false, dma.max_inflight: 16):|$tmp/default_before.yaml" \
+for v in "before (no unrollers, dma.max_inflight: 16):|$tmp/default_before.yaml" \
   "LOOP_WS alone (dma.max_inflight: 16):|$tmp/default_if16.yaml" \
-  "configs/default.yaml (LOOP_WS, dma.max_inflight: 32):|$root/configs/default.yaml"; do
+  "configs/default.yaml (LOOP_WS, LOOP_CONV_WS, dma.max_inflight: 32):|$root/configs/default.yaml"; do
   echo "- ${v%%|*}"
   "$by" sim --config "${v#*|}" --quiet "$root/build/baremetal/default/driver_kernels.elf" |
     grep -E '^(matmul|conv)' | sed 's/^/    /'
@@ -110,6 +111,12 @@ echo "  cycles, then 64 B per cycle:"
 "$root/build/bench/bench_loop_matmul" 512 512 512 4 8 32 --latency 20 | sed -n 2,3p | sed 's/^/    /'
 "$root/build/bench/bench_loop_matmul" 512 512 512 4 8 32 --bytes-per-cycle 64 | sed -n 2,3p |
   sed 's/^/    /'
+echo "- the conv's loops alone (bench/loop_conv.cpp): the driver's tiles (4 rows x 32 channels),"
+echo "  4 x 32 without the bias, 2 x 64, 8 x 16:"
+for a in "56 64 64 4 32" "56 64 64 4 32 --no-bias" "56 64 64 2 64" "56 64 64 8 16"; do
+  # shellcheck disable=SC2086 # a is a word list
+  "$root/build/bench/bench_loop_conv" $a | sed -n 1,4p | sed 's/^/    /'
+done
 echo
 fi
 if want lanes; then

@@ -522,9 +522,9 @@ static loop_cost_t loop_cost(const geom_t* g, const loop_tiles_t* t) {
   const uint64_t kch = (uint64_t)t->tk * BY_DIM, och = (uint64_t)t->tn * BY_DIM;
   const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
   loop_cost_t cost;
-  cost.bytes = ((uint64_t)t->batch * irows * icols * kch + g->taps * kch * och) *
-                   sizeof(by_elem_t) +
-               (c->bias ? pixels * t->tn * BY_DIM * sizeof(by_acc_t) : 0);
+  cost.bytes =
+      ((uint64_t)t->batch * irows * icols * kch + g->taps * kch * och) * sizeof(by_elem_t) +
+      (c->bias ? pixels * t->tn * BY_DIM * sizeof(by_acc_t) : 0);
   cost.macs = pixels * och * kch * g->taps;
   return cost;
 }
