@@ -158,6 +158,13 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   b.localParam("DramLimit", Type::bits("XBits"), "64'h00000000ffffffff",
                "addresses above it are DMA_ERROR");
   b.enumType({"phase_e", 3, phases(), {}});
+  b.enumType({"seg_e",
+              2,
+              {{"SegLeft", "the zero columns left of the real pixels (lpad)"},
+               {"SegReal", "the real pixels of the row (from DRAM)"},
+               {"SegRight", "the zero columns right of them (rpad)"},
+               {"SegZeros", "a padding row: all zeros"}},
+              {}});
   b.blank();
 }
 
@@ -207,7 +214,7 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("it_b", Type::bits("CountBits"), "'0", "image")
       .add("it_row", Type::bits("SizeBits"), "'0", "input row (loads) or output row")
       .add("it_col", Type::bits("CountBits"), "'0", "first output column of a compute")
-      .add("seg", Type::bits(2), "'0",
+      .add("seg", Type::named("seg_e"), "SegLeft",
            "segment of an input row: 0 left, 1 real, 2 right, 3 all zeros")
       .add("ld_kr", Type::bits("CountBits"), "'0", "kernel row of the next tap to load")
       .add("ld_kc", Type::bits("CountBits"), "'0", "kernel column of the next tap to load")
@@ -342,8 +349,8 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   for (const char* n : {"kr", "kc"}) { // kernel positions: local rows only
     const std::string x = std::string("x_") + n;
     b.logic(x, Type::bits("RowBits"));
-    b.assign(x, "phase_q == PhB ? RowBits'(ld_" + std::string(n) + "_q) : RowBits'(it_" + n +
-                    "_q)");
+    b.assign(x,
+             "phase_q == PhB ? RowBits'(ld_" + std::string(n) + "_q) : RowBits'(it_" + n + "_q)");
   }
   for (const char* n : {"kb", "ob"}) {
     const std::string x = std::string("x_") + n;
@@ -371,10 +378,10 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("pad_row", "27'(it_row_q) < 27'(upad_q) || 27'(it_row_q) >= 27'(upad_q) + 27'(rrows)");
   b.logic("seg_col", Type::bits("RowBits"), "first window column of the segment");
   b.logic("seg_rows", Type::bits("CountBits"), "pixels of the segment");
-  b.assign("seg_col", "seg_q == 2'd1 ? RowBits'(lpad_q) :\n"
-                      "      seg_q == 2'd2 ? RowBits'(lpad_q) + RowBits'(rcols) : '0");
-  b.assign("seg_rows", "seg_q == 2'd3 ? CountBits'(icols) : seg_q == 2'd0 ? lpad_q :\n"
-                       "      seg_q == 2'd1 ? CountBits'(rcols) : rpad_q");
+  b.assign("seg_col", "seg_q == SegReal ? RowBits'(lpad_q) :\n"
+                      "      seg_q == SegRight ? RowBits'(lpad_q) + RowBits'(rcols) : '0");
+  b.assign("seg_rows", "seg_q == SegZeros ? CountBits'(icols) : seg_q == SegLeft ? lpad_q :\n"
+                       "      seg_q == SegReal ? CountBits'(rcols) : rpad_q");
 
   b.comment("DRAM: base + ((i1 * m1 + i2) * m2 + i3) * stride + col, in elements (bias: "
             "acc_t): B (kr, kernel_dim, kc, in_channels, kb*DIM; weight_stride, ob*DIM), A "
@@ -410,7 +417,7 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("d_index", "49'(d_row) * 49'(d_m2) + 49'(d_i3)");
   b.assign("d_elems", "(phase_q == PhD ? '0 : XBits'(d_index) * XBits'(d_stride)) + XBits'(d_col)");
   b.assign("dram_addr",
-           "(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != 2'd1) ? '0 :\n"
+           "(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != SegReal) ? '0 :\n"
            "      d_base + (d_elems << (phase_q == PhD ? AccBytesLog2 : ElemBytesLog2))");
 
   b.comment("Local rows (every value below its half: checked at LOOP_CONV_WS). A(kb, b, r, c) "
@@ -445,6 +452,18 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("b_local", "b_row_q + AddrBits'(b_off)");
   b.assign("c_local", "AccBit | (c_row_q + AddrBits'(c_off))");
 
+  commandMux(b);
+  b.logic("a_start", Type::bits("AddrBits"), "first row of A if the loop starts");
+  b.logic("b_start", Type::bits("AddrBits"), "first row of B: B ends with its half");
+  b.assign("a_start", "sp_half_q ? AddrBits'(SpHalf) : '0");
+  b.assign("b_start",
+           "(sp_half_q ? AddrBits'(2 * SpHalf) : AddrBits'(SpHalf)) - AddrBits'(b_rows)");
+  b.blank();
+}
+
+// The command of the phase from the sizes and addresses (docs/isa.md, "LOOP_CONV_WS"), and
+// whether the sequencer advances.
+void LoopConvGenerator::commandMux(vlog::Body& b) const {
   b.logic("first", Type::bit(), "the first compute of a weight block: it preloads");
   b.assign("first", "it_b_q == '0 && it_row_q == '0 && it_col_q == '0");
   b.logic("emit", Type::bit(), "this phase issues a command");
@@ -493,12 +512,6 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("step", Type::bit(), "the sequencer advances this cycle");
   b.assign("out_free", "!out_valid_q || cmd_ready_i");
   b.assign("step", "phase_q != PhIdle && (!emit || out_free)");
-  b.logic("a_start", Type::bits("AddrBits"), "first row of A if the loop starts");
-  b.logic("b_start", Type::bits("AddrBits"), "first row of B: B ends with its half");
-  b.assign("a_start", "sp_half_q ? AddrBits'(SpHalf) : '0");
-  b.assign("b_start",
-           "(sp_half_q ? AddrBits'(2 * SpHalf) : AddrBits'(SpHalf)) - AddrBits'(b_rows)");
-  b.blank();
 }
 
 // Configuration capture and loop start.
@@ -528,7 +541,7 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("sp_half_d = !sp_half_q;");
     s.line("acc_half_d = acc_half_q ^ (output_q != '0);");
     s.line("it_ob_d = '0;").line("it_kr_d = '0;").line("it_kc_d = '0;").line("it_kb_d = '0;");
-    s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = '0;");
+    s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = SegLeft;");
     s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = 1'b0;");
     s.line("lb_kb_d = '0;").line("lb_ob_d = '0;");
     s.ifElse(
@@ -627,22 +640,36 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
     s.uniqueCaseOf(
         "phase_q",
         {{"PhD", [&](vlog::Stmts& t) { advance(t, {ob}, 0, to("PhRow")); }},
-         {"PhB", [&](vlog::Stmts& t) { advance(t, {lbObGroup, lbKb}, 0, tapLoaded); }},
+         {"PhB",
+          [&](vlog::Stmts& t) {
+            advance(t, {lbObGroup, lbKb}, 0, tapLoaded);
+          }},
          {"PhRow",
           [](vlog::Stmts& t) {
             t.comment("A padding row is one zero fill; else left zeros, real pixels, right "
                       "zeros (each when not empty).");
             t.line("phase_d = PhA;");
-            t.line("seg_d = pad_row ? 2'd3 : lpad_q != '0 ? 2'd0 : rcols != '0 ? 2'd1 : 2'd2;");
+            t.ifElse(
+                "pad_row", [](vlog::Stmts& u) { u.line("seg_d = SegZeros;"); },
+                [](vlog::Stmts& u) {
+                  u.ifElse(
+                      "lpad_q != '0", [](vlog::Stmts& v) { v.line("seg_d = SegLeft;"); },
+                      [](vlog::Stmts& v) {
+                        v.ifElse(
+                            "rcols != '0", [](vlog::Stmts& w) { w.line("seg_d = SegReal;"); },
+                            [](vlog::Stmts& w) { w.line("seg_d = SegRight;"); });
+                      });
+                });
           }},
          {"PhA",
           [&](vlog::Stmts& t) {
             t.ifElse(
-                "seg_q == 2'd0 && rcols != '0", [](vlog::Stmts& u) { u.line("seg_d = 2'd1;"); },
+                "seg_q == SegLeft && rcols != '0",
+                [](vlog::Stmts& u) { u.line("seg_d = SegReal;"); },
                 [&](vlog::Stmts& u) {
                   u.ifElse(
-                      "seg_q < 2'd2 && rpad_q != '0",
-                      [](vlog::Stmts& v) { v.line("seg_d = 2'd2;"); }, rowDone);
+                      "(seg_q == SegLeft || seg_q == SegReal) && rpad_q != '0",
+                      [](vlog::Stmts& v) { v.line("seg_d = SegRight;"); }, rowDone);
                 });
           }},
          {"PhPre", to("PhComp")},
