@@ -13,6 +13,7 @@
 #include "funcmodel/dram.h"
 #include "funcmodel/func_model.h"
 #include "funcmodel/params.h"
+#include "loop_report.h"
 #include "rtl_config.h"
 
 #include <cstdio>
@@ -82,22 +83,10 @@ int main(int argc, char** argv) {
     wrong += static_cast<int8_t>(sys.memory().image()[cp.output - so.memBase + i]) != cp.want[i];
   const int oh = c.outRows(), dim = p.dim;
   const double macs = double(oh) * c.outCols() * c.outCh * c.inCh * 9;
-  auto ctr = [&](const char* name) { return static_cast<double>(sys.readCounter(name)); };
-  const double beat = ctr("EXEC_ACTIVE_CYCLES"), dma = ctr("WAIT_DMA_CYCLES"),
-               dep = ctr("WAIT_DEPENDENCY_CYCLES");
   std::printf("LOOP_CONV_WS 3x3 conv %dx%dx%d -> %d, %d loops of %d rows x %d channels, DRAM %d "
               "cycles, %d B/cycle\n",
               n[0], n[0], n[1], n[2], cp.loops, n[3], n[4], latency, bytesPerCycle);
-  std::printf("  cycles %llu, ideal %.0f, utilization %.1f%%\n",
-              static_cast<unsigned long long>(cycles), macs / (dim * dim),
-              100.0 * macs / (double(cycles) * dim * dim));
-  std::printf("  cycles: beat entering the array %.1f%%, waiting for the DMA %.1f%%, for a hazard "
-              "%.1f%%, other %.1f%%\n",
-              100 * beat / cycles, 100 * dma / cycles, 100 * dep / cycles,
-              100 * (cycles - beat - dma - dep) / cycles);
-  std::printf("  DMA read %.0f bytes (%.2f B/cycle), written %.0f; compute beats %.0f\n",
-              ctr("DMA_READ_BYTES"), ctr("DMA_READ_BYTES") / cycles, ctr("DMA_WRITE_BYTES"),
-              ctr("COMPUTE_BEATS"));
+  bench::printLoopReport(sys, cycles, macs, dim);
   std::printf("  output against the functional model: %s; against the CPU convolution: %s\n",
               mismatches ? (std::to_string(mismatches) + " bytes differ").c_str() : "equal",
               wrong ? (std::to_string(wrong) + " elements differ").c_str() : "equal");

@@ -13,6 +13,7 @@
 #include "funcmodel/encode.h"
 #include "funcmodel/func_model.h"
 #include "funcmodel/params.h"
+#include "loop_report.h"
 #include "matmul_dram.h"
 #include "rtl_config.h"
 
@@ -97,21 +98,9 @@ int main(int argc, char** argv) {
   for (uint64_t a = cAddr; a < cAddr + uint64_t(M) * N; ++a)
     mismatches += sys.memory().image()[a - so.memBase] != model.bytes()[a - so.memBase];
   const double macs = double(M) * N * K;
-  auto ctr = [&](const char* name) { return static_cast<double>(sys.readCounter(name)); };
-  const double beat = ctr("EXEC_ACTIVE_CYCLES"), dma = ctr("WAIT_DMA_CYCLES"),
-               dep = ctr("WAIT_DEPENDENCY_CYCLES");
   std::printf("LOOP_WS matmul %dx%dx%d, %d loops of %dx%dx%d tiles, DRAM %d cycles, %d B/cycle\n",
               M, N, K, loops, ti, tj, tk, latency, bytesPerCycle);
-  std::printf("  cycles %llu, ideal %.0f, utilization %.1f%%\n",
-              static_cast<unsigned long long>(cycles), macs / (dim * dim),
-              100.0 * macs / (double(cycles) * dim * dim));
-  std::printf("  cycles: beat entering the array %.1f%%, waiting for the DMA %.1f%%, for a hazard "
-              "%.1f%%, other %.1f%%\n",
-              100 * beat / cycles, 100 * dma / cycles, 100 * dep / cycles,
-              100 * (cycles - beat - dma - dep) / cycles);
-  std::printf("  DMA read %.0f bytes (%.2f B/cycle), written %.0f; compute beats %.0f\n",
-              ctr("DMA_READ_BYTES"), ctr("DMA_READ_BYTES") / cycles, ctr("DMA_WRITE_BYTES"),
-              ctr("COMPUTE_BEATS"));
+  bench::printLoopReport(sys, cycles, macs, dim);
   std::printf("  C against the functional model: %s\n",
               mismatches ? (std::to_string(mismatches) + " bytes differ").c_str() : "equal");
   return mismatches ? 1 : 0;

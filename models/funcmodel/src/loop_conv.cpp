@@ -3,6 +3,7 @@
 
 #include "hw/array_params.h"
 #include "hw/isa.h"
+#include "loop_fields.h"
 
 #include <algorithm>
 
@@ -12,20 +13,7 @@ namespace {
 
 using hw::isa::command;
 
-uint64_t field(const char* cmd, bool rs2, const char* name, uint64_t word) {
-  const hw::isa::Command& c = command(cmd);
-  return (rs2 ? c.rs2Field(name) : c.rs1Field(name)).extract(word);
-}
-
-// {rows, cols, local address} of a local operand.
-uint64_t operand(uint64_t rows, uint64_t cols, uint32_t addr) {
-  const hw::isa::Command& c = command("MVIN");
-  return c.rs2Field("rows").place(rows) | c.rs2Field("cols").place(cols) |
-         c.rs2Field("local_addr").place(addr);
-}
-
-constexpr uint32_t kAcc = 1u << hw::isa::kLocalAccBit;
-constexpr uint32_t kAccumulate = 1u << hw::isa::kLocalAccumulateBit;
+using namespace loopfields;
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
@@ -202,8 +190,7 @@ std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvStat
       for (uint64_t ob = 0; ob < g.ochBlocks; ob += mbl) {
         const uint64_t row = (kr * g.kernelDim + kc) * g.inChannels + kb * dim;
         out.push_back(mvin(hw::isa::kMvin2, g.weights + (row * g.weightStride + ob * dim) * ib,
-                           kchCols(kb), std::min(mbl * dim, g.pochs - ob * dim),
-                           bAddr(t, kb, ob)));
+                           kchCols(kb), std::min(mbl * dim, g.pochs - ob * dim), bAddr(t, kb, ob)));
       }
   };
   // Computes: per output-channel block, tap and input-channel block one weight block,

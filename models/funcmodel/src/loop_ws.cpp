@@ -3,6 +3,7 @@
 
 #include "hw/array_params.h"
 #include "hw/isa.h"
+#include "loop_fields.h"
 
 #include <algorithm>
 
@@ -12,21 +13,7 @@ namespace {
 
 using hw::isa::command;
 
-uint64_t field(const char* cmd, bool rs2, const char* name, uint64_t word) {
-  const hw::isa::Command& c = command(cmd);
-  return (rs2 ? c.rs2Field(name) : c.rs1Field(name)).extract(word);
-}
-
-// {rows, cols, local address} of a local operand (MVIN/MVOUT rs2, PRELOAD/COMPUTE operands).
-uint64_t operand(uint64_t rows, uint64_t cols, uint32_t addr) {
-  const hw::isa::Command& c = command("MVIN");
-  return c.rs2Field("rows").place(rows) | c.rs2Field("cols").place(cols) |
-         c.rs2Field("local_addr").place(addr);
-}
-
-constexpr uint32_t kAcc = 1u << hw::isa::kLocalAccBit;
-constexpr uint32_t kAccumulate = 1u << hw::isa::kLocalAccumulateBit;
-constexpr uint32_t kFull = 1u << hw::isa::kLocalFullBit;
+using namespace loopfields;
 
 // The halves A and B of a LOOP_WS use (2 or 3: beyond the scratchpad).
 int aHalf(const LoopWsState& s, uint64_t rs1) {

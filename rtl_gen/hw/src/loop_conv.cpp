@@ -17,6 +17,7 @@
 #include "loop_conv.h"
 
 #include "hw/isa.h"
+#include "loop_common.h"
 #include "text_util.h"
 
 #include <algorithm>
@@ -67,41 +68,12 @@ vlog::Module LoopConvGenerator::build() const {
   vlog::Stmts& n = regs.next();
   nextConfig(n);
   nextSequence(n);
-  b.blank();
-  b.comment("Output: the unroller's command while a loop runs, else the input's.");
-  b.assign("active", "phase_q != PhIdle || out_valid_q");
-  b.assign("cmd_valid_o", "active ? out_valid_q : host_valid_i");
-  b.assign("cmd_funct_o", "active ? out_funct_q : host_funct_i");
-  b.assign("cmd_rs1_o", "active ? out_rs1_q : host_rs1_i");
-  b.assign("cmd_rs2_o", "active ? out_rs2_q : host_rs2_i");
-  b.assign("cmd_xd_o", "!active && host_xd_i");
-  b.assign("cmd_mmio_o", "!active && host_mmio_i");
-  b.assign("host_ready_o", "!active && cmd_ready_i");
-  b.assign("busy_o", "active");
+  loops::commandOutputs(b);
   return m;
 }
 
 void LoopConvGenerator::ports(vlog::Module& m) const {
-  m.param("FunctBits", "7", "RoCC funct7");
-  m.param("XBits", "64", "rs1, rs2");
-  m.param("ErrBits", "8", "an error code (docs/isa.md)");
-  m.clockAndReset();
-  m.portGroup("Commands in (from the frontend or the LOOP_WS unroller).");
-  m.input("host_valid_i", Type::bit());
-  m.output("host_ready_o", Type::bit());
-  m.input("host_funct_i", Type::bits("FunctBits"));
-  m.input("host_rs1_i", Type::bits("XBits"));
-  m.input("host_rs2_i", Type::bits("XBits"));
-  m.input("host_xd_i", Type::bit());
-  m.input("host_mmio_i", Type::bit());
-  m.portGroup("Commands out (to the decoder): the input's, or the loop's while one runs.");
-  m.output("cmd_valid_o", Type::bit());
-  m.input("cmd_ready_i", Type::bit());
-  m.output("cmd_funct_o", Type::bits("FunctBits"));
-  m.output("cmd_rs1_o", Type::bits("XBits"));
-  m.output("cmd_rs2_o", Type::bits("XBits"));
-  m.output("cmd_xd_o", Type::bit());
-  m.output("cmd_mmio_o", Type::bit());
+  loops::commandPorts(m, "the frontend or the LOOP_WS unroller");
   m.portGroup("LOOP_CONV_WS checks and start (with the decoder).");
   m.input("ld0_block_stride_i", Type::bits(16), "MVIN channel 0's block stride (effective)");
   m.input("ld1_block_stride_i", Type::bits(16), "MVIN2 channel 1's block stride (effective)");
@@ -220,14 +192,8 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("ld_kc", Type::bits("CountBits"), "'0", "kernel column of the next tap to load")
       .add("ld_done", Type::bit(), "1'b0", "every tap's weights are loaded")
       .add("lb_kb", Type::bits("CountBits"), "'0", "input-channel block of a weight load")
-      .add("lb_ob", Type::bits("CountBits"), "'0", "output-channel block of a weight load")
-      .add("out_valid", Type::bit(), "1'b0", "out_* holds a command for the decoder")
-      .add("out_funct", Type::bits("FunctBits"), "'0")
-      .add("out_rs1", Type::bits("XBits"), "'0")
-      .add("out_rs2", Type::bits("XBits"), "'0");
-  b.logic("active", Type::bit(), "a loop is issued: the input waits");
-  b.logic("host_fire", Type::bit(), "the decoder takes the input's command");
-  b.assign("host_fire", "!active && host_valid_i && cmd_ready_i");
+      .add("lb_ob", Type::bits("CountBits"), "'0", "output-channel block of a weight load");
+  loops::outputRegister(b, regs);
   const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
       fields = {{1,
                  {{"rs1", {"in_row_dim", "in_channels"}},
@@ -576,13 +542,7 @@ void advance(vlog::Stmts& s, const std::vector<Level>& levels, size_t i,
 
 // The output register and the phase sequence.
 void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
-  n.ifElse("out_valid_q && cmd_ready_i", [](vlog::Stmts& s) { s.line("out_valid_d = 1'b0;"); });
-  n.ifElse("step && emit", [](vlog::Stmts& s) {
-    s.line("out_valid_d = 1'b1;")
-        .line("out_funct_d = cmd_funct;")
-        .line("out_rs1_d = cmd_rs1;")
-        .line("out_rs2_d = cmd_rs2;");
-  });
+  loops::nextOutput(n);
   const Level ob{"it_ob", "it_ob_q + CountBits'(1)", "17'(it_ob_q) + 17'(1) >= och_blocks"};
   const Level lbObGroup{"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
                         "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};

@@ -18,6 +18,7 @@
 #include "loop_ws.h"
 
 #include "hw/isa.h"
+#include "loop_common.h"
 #include "text_util.h"
 
 #include <stdexcept>
@@ -67,41 +68,12 @@ vlog::Module LoopWsGenerator::build() const {
   vlog::Stmts& n = regs.next();
   nextConfig(n);
   nextSequence(n);
-  b.blank();
-  b.comment("Output: the unroller's command while a loop runs, else the host's.");
-  b.assign("active", "phase_q != PhIdle || out_valid_q");
-  b.assign("cmd_valid_o", "active ? out_valid_q : host_valid_i");
-  b.assign("cmd_funct_o", "active ? out_funct_q : host_funct_i");
-  b.assign("cmd_rs1_o", "active ? out_rs1_q : host_rs1_i");
-  b.assign("cmd_rs2_o", "active ? out_rs2_q : host_rs2_i");
-  b.assign("cmd_xd_o", "!active && host_xd_i");
-  b.assign("cmd_mmio_o", "!active && host_mmio_i");
-  b.assign("host_ready_o", "!active && cmd_ready_i");
-  b.assign("busy_o", "active");
+  loops::commandOutputs(b);
   return m;
 }
 
 void LoopWsGenerator::ports(vlog::Module& m) const {
-  m.param("FunctBits", "7", "RoCC funct7");
-  m.param("XBits", "64", "rs1, rs2");
-  m.param("ErrBits", "8", "an error code (docs/isa.md)");
-  m.clockAndReset();
-  m.portGroup("Host commands in (from the command frontend).");
-  m.input("host_valid_i", Type::bit());
-  m.output("host_ready_o", Type::bit());
-  m.input("host_funct_i", Type::bits("FunctBits"));
-  m.input("host_rs1_i", Type::bits("XBits"));
-  m.input("host_rs2_i", Type::bits("XBits"));
-  m.input("host_xd_i", Type::bit());
-  m.input("host_mmio_i", Type::bit());
-  m.portGroup("Commands out (to the decoder): the host's, or the loop's while one runs.");
-  m.output("cmd_valid_o", Type::bit());
-  m.input("cmd_ready_i", Type::bit());
-  m.output("cmd_funct_o", Type::bits("FunctBits"));
-  m.output("cmd_rs1_o", Type::bits("XBits"));
-  m.output("cmd_rs2_o", Type::bits("XBits"));
-  m.output("cmd_xd_o", Type::bit());
-  m.output("cmd_mmio_o", Type::bit());
+  loops::commandPorts(m, "the command frontend");
   m.portGroup("LOOP_WS checks and start (with the decoder).");
   m.output("loop_err_o", Type::bits("ErrBits"),
            "the checks of a LOOP_WS at the host input (ErrNone when legal)");
@@ -196,14 +168,8 @@ void LoopWsGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& 
       .add("it_i", Type::bits("CountBits"), "'0", "i: tile row of A, C, D")
       .add("it_j", Type::bits("CountBits"), "'0", "j: tile column of B, C, D (or its block)")
       .add("kl", Type::bits("CountBits"), "'0", "the next K step to load")
-      .add("kx", Type::bits("CountBits"), "'0", "the K step being computed")
-      .add("out_valid", Type::bit(), "1'b0", "out_* holds a command for the decoder")
-      .add("out_funct", Type::bits("FunctBits"), "'0")
-      .add("out_rs1", Type::bits("XBits"), "'0")
-      .add("out_rs2", Type::bits("XBits"), "'0");
-  b.logic("active", Type::bit(), "a loop is issued: the host waits");
-  b.logic("host_fire", Type::bit(), "the decoder takes the host's command");
-  b.assign("host_fire", "!active && host_valid_i && cmd_ready_i");
+      .add("kx", Type::bits("CountBits"), "'0", "the K step being computed");
+  loops::outputRegister(b, regs);
   // Name the fields of the commands the unroller reads (declared once as wires).
   for (const char* n : {"pad_I", "pad_J", "pad_K"})
     f("lb", "LOOP_WS_CONFIG_BOUNDS", "rs1", n);
@@ -235,7 +201,8 @@ void LoopWsGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   b.assign("a_rows", "(ProdBits'(max_i_q) * ProdBits'(max_k_q)) << DimLog2");
   b.assign("b_rows", "(ProdBits'(max_k_q) * ProdBits'(max_j_q)) << DimLog2");
   b.assign("c_rows", "(ProdBits'(max_i_q) * ProdBits'(max_j_q)) << DimLog2");
-  b.assign("chk_unsupported", "lw_a_transpose || lw_b_transpose || lw_is_resadd || lw_act > ActMax");
+  b.assign("chk_unsupported",
+           "lw_a_transpose || lw_b_transpose || lw_is_resadd || lw_act > ActMax");
   b.assign("chk_bad_size", "max_i_q == '0 || max_j_q == '0 || max_k_q == '0 ||\n"
                            "      pad_i_q >= CountBits'(Dim) || pad_j_q >= CountBits'(Dim) ||\n"
                            "      pad_k_q >= CountBits'(Dim)");
@@ -425,13 +392,7 @@ void LoopWsGenerator::nextConfig(vlog::Stmts& n) const {
 
 // The output register and the phase sequence.
 void LoopWsGenerator::nextSequence(vlog::Stmts& n) const {
-  n.ifElse("out_valid_q && cmd_ready_i", [](vlog::Stmts& s) { s.line("out_valid_d = 1'b0;"); });
-  n.ifElse("step && emit", [](vlog::Stmts& s) {
-    s.line("out_valid_d = 1'b1;")
-        .line("out_funct_d = cmd_funct;")
-        .line("out_rs1_d = cmd_rs1;")
-        .line("out_rs2_d = cmd_rs2;");
-  });
+  loops::nextOutput(n);
   n.ifElse("step", [&](vlog::Stmts& s) {
     s.uniqueCaseOf(
         "phase_q",
