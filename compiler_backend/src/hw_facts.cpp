@@ -20,6 +20,7 @@ HwFacts hwFacts(const config::Config& c) {
   h.os = c.array.dataflow != config::Dataflow::WS;
   h.td = c.tensordash.enabled;
   h.boveda = c.boveda.enabled;
+  h.loopConv = c.loops.conv && c.array.lanes == 1;
   h.dramBytesPerCycle = c.soc.dram.bytesPerCycle;
   const double cpi = c.soc.hostCpiTenths / 10.0;
   h.moveCycles = 30 * cpi;

@@ -15,6 +15,9 @@ struct HwFacts {
   int spHalf = 0, accHalf = 0;    // tiles double-buffer over the halves
   int maxBlockLen = 0;
   bool ws = false, os = false, td = false, boveda = false;
+  // LOOP_CONV_WS (loops.conv): by_conv runs as hardware loops and sizes their tiles itself (by
+  // DRAM bytes per MAC, docs/driver.md); the command path's tiles would only constrain it.
+  bool loopConv = false;
   int poolSmallMax = 0, poolDimMax = 0; // CONFIG_ST pool_size/stride/pad and dims fields
   // For the compiler's time estimates: DRAM bytes per cycle, and host cycles per command the
   // driver issues (measured instruction counts: a data move with its address arithmetic

@@ -237,9 +237,12 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     throw CompileError("layer '" + l.name +
                        "': one output row of the convolution does not fit half the "
                        "accumulator of this config");
-  p.tileA = t.rows;
-  p.tileB = t.tn;
-  p.tileK = t.tk;
+  // With LOOP_CONV_WS the driver picks the loops' tiles (0: the driver chooses); the command
+  // path's tiles stay the estimate.
+  const bool driverTiles = hw_.loopConv && !boveda;
+  p.tileA = driverTiles ? 0 : t.rows;
+  p.tileB = driverTiles ? 0 : t.tn;
+  p.tileK = driverTiles ? 0 : t.tk;
   p.estDramBytes = t.bytes + (viaIm2col ? 2 * p.workspaceBytes : 0);
   if (boveda) {
     // Compressed weights: each (tap, channel block) of by_conv's input a band of DIM rows
@@ -291,9 +294,11 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
                             : FusedPool{});
     if (t.rows == 0)
       throw CompileError("layer '" + l.name + "': one output row does not fit the accumulator");
-    p.tileA = t.rows;
-    p.tileB = t.tn;
-    p.tileK = t.tk;
+    if (!hw_.loopConv) { // with LOOP_CONV_WS the driver picks the loops' tiles
+      p.tileA = t.rows;
+      p.tileB = t.tn;
+      p.tileK = t.tk;
+    }
     p.estDramBytes = t.bytes;
   }
   planPooling(l, p, co);
