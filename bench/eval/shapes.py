@@ -7,7 +7,8 @@ utilization (MACs / (cycles x DIM^2)), the largest stall cause with its share, a
 MAC-weighted total. Each layer runs as its own kernel call (the report's cycles are the
 layer's own), so a shape's figure is that of the layer alone.
 
-Usage: shapes.py MODEL.onnx LAYERS.csv [--config default] [--dim 16]
+Usage: shapes.py MODEL.onnx LAYERS.csv [--before OLD_LAYERS.csv] [--config default] [--dim 16]
+(--before adds the utilization of the same shapes in an earlier run as a column.)
 """
 import argparse
 import csv
@@ -45,46 +46,64 @@ def node_shapes(model):
     return out
 
 
+CAUSES = ("stall_dma_cycles", "stall_dependency_cycles", "stall_host_cycles",
+          "stall_other_cycles")
+NAMES = {"stall_dma_cycles": "DMA", "stall_dependency_cycles": "hazard",
+         "stall_host_cycles": "host", "stall_other_cycles": "other"}
+
+
+def group(path, shapes, config):
+    groups = OrderedDict()
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["config"] != config or r["layer"] not in shapes or r["on_cpu"] == "1":
+                continue
+            g = groups.setdefault(shapes[r["layer"]], {"n": 0, "macs": 0, "cycles": 0,
+                                                        "kernel": r["kernel"],
+                                                        **{c: 0 for c in CAUSES}})
+            g["n"] += 1
+            g["macs"] += int(r["macs"])
+            g["cycles"] += int(r["total_cycles"])
+            for c in CAUSES:
+                g[c] += int(r[c])
+    return groups
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("model")
     ap.add_argument("layers")
+    ap.add_argument("--before")
     ap.add_argument("--config", default="default")
     ap.add_argument("--dim", type=int, default=16)
     a = ap.parse_args()
     shapes = node_shapes(onnx.load(a.model))
-    groups = OrderedDict()
-    causes = ("stall_dma_cycles", "stall_dependency_cycles", "stall_host_cycles",
-              "stall_other_cycles")
-    names = {"stall_dma_cycles": "DMA", "stall_dependency_cycles": "hazard",
-             "stall_host_cycles": "host", "stall_other_cycles": "other"}
-    with open(a.layers) as f:
-        for r in csv.DictReader(f):
-            if r["config"] != a.config or r["layer"] not in shapes or r["on_cpu"] == "1":
-                continue
-            g = groups.setdefault(shapes[r["layer"]], {"n": 0, "macs": 0, "cycles": 0,
-                                                        "kernel": r["kernel"],
-                                                        **{c: 0 for c in causes}})
-            g["n"] += 1
-            g["macs"] += int(r["macs"])
-            g["cycles"] += int(r["total_cycles"])
-            for c in causes:
-                g[c] += int(r[c])
+    groups = group(a.layers, shapes, a.config)
+    before = group(a.before, shapes, a.config) if a.before else {}
     peak = a.dim * a.dim
+
+    def util(g):
+        return 100.0 * g["macs"] / (g["cycles"] * peak)
+
     print("| shape (kernel/stride) | input | in ch | out ch | layers | kernel | MACs | cycles | "
-          "**utilization** | largest stall |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    tm = tc = 0
-    for (kind, hw, cin, cout, dw), g in groups.items():
-        worst = max(causes, key=lambda c: g[c])
-        print("| %s%s | %s | %d | %d | %d | `%s` | %d | %d | **%.1f%%** | %s %.0f%% |" % (
+          + ("before | " if before else "") + "**utilization** | largest stall |")
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if before else "") + "---|---|")
+    tm = tc = bm = bc = 0
+    for key, g in groups.items():
+        kind, hw, cin, cout, dw = key
+        worst = max(CAUSES, key=lambda c: g[c])
+        old = ("%.1f%% | " % util(before[key])) if key in before else ("| " if before else "")
+        print("| %s%s | %s | %d | %d | %d | `%s` | %d | %d | %s**%.1f%%** | %s %.0f%% |" % (
             kind, " depthwise" if dw else "", hw, cin, cout, g["n"], g["kernel"], g["macs"],
-            g["cycles"], 100.0 * g["macs"] / (g["cycles"] * peak), names[worst],
-            100.0 * g[worst] / g["cycles"]))
+            g["cycles"], old, util(g), NAMES[worst], 100.0 * g[worst] / g["cycles"]))
         tm += g["macs"]
         tc += g["cycles"]
-    print("| **all conv/FC layers (MAC-weighted)** | | | | %d | | %d | %d | **%.1f%%** | |" % (
-        sum(g["n"] for g in groups.values()), tm, tc, 100.0 * tm / (tc * peak)))
+    for g in before.values():
+        bm += g["macs"]
+        bc += g["cycles"]
+    print("| **all conv/FC layers (MAC-weighted)** | | | | %d | | %d | %d | %s**%.1f%%** | |" % (
+        sum(g["n"] for g in groups.values()), tm, tc,
+        ("%.1f%% | " % (100.0 * bm / (bc * peak))) if before else "", 100.0 * tm / (tc * peak)))
 
 
 if __name__ == "__main__":
