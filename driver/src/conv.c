@@ -304,6 +304,17 @@ static void build_diagonals(const geom_t* g) {
     }
 }
 
+/* CONFIG_ST pooling for the band of pooled rows [p0, p1), conv rows [r0, r1): the band's first
+ * pooled row starts upad rows above its first conv row. */
+static void config_band_pool(const geom_t* g, size_t p0, size_t p1, size_t r0, size_t r1) {
+  const by_conv_t* c = g->c;
+  const by_pool_t pool = {
+      (uint32_t)c->pool_stride, (uint32_t)c->pool_size, (uint32_t)(r0 + g->ppad - p0 * g->pstride),
+      (uint32_t)g->ppad,        (uint32_t)g->pcols,     (uint32_t)(p1 - p0),
+      (uint32_t)g->pcols,       (uint32_t)(r1 - r0),    (uint32_t)g->ocols};
+  by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, &pool);
+}
+
 /* One band x out-channel tile: bias, K tiles (weights, gathered input, compute), mvout. */
 static void conv_tile(const geom_t* g, const conv_tiles_t* tl, size_t b, size_t p0, size_t p1,
                       size_t n0, uint32_t nt, size_t pass_ch0, unsigned* c_tiles,
@@ -406,19 +417,8 @@ static void conv_tile(const geom_t* g, const conv_tiles_t* tl, size_t b, size_t 
     by_tile_compute(&t);
   }
 
-  if (c->pool_stride) {
-    /* The band's first pooled row starts upad rows above the band's first conv row. */
-    const by_pool_t pool = {(uint32_t)c->pool_stride,
-                            (uint32_t)c->pool_size,
-                            (uint32_t)(r0 + g->ppad - p0 * g->pstride),
-                            (uint32_t)g->ppad,
-                            (uint32_t)g->pcols,
-                            (uint32_t)(p1 - p0),
-                            (uint32_t)g->pcols,
-                            (uint32_t)(r1 - r0),
-                            (uint32_t)g->ocols};
-    by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, &pool);
-  }
+  if (c->pool_stride)
+    config_band_pool(g, p0, p1, r0, r1);
   for (uint32_t n = 0; n < nt; ++n) {
     by_elem_t* dst = c->output + ((b * g->prows + p0) * g->pcols) * c->out_ch + OCH(n);
     by_mvout(dst, by_acc_addr(c_base + n * mt * BY_DIM, 0, 0),
@@ -615,18 +615,8 @@ static void conv_loops(const geom_t* g, const loop_tiles_t* t) {
       const size_t p1 = p0 + t->rows < g->prows ? p0 + t->rows : g->prows;
       size_t r0, r1;
       band_rows(g, p0, p1, &r0, &r1);
-      if (c->pool_stride) {
-        const by_pool_t pool = {(uint32_t)c->pool_stride,
-                                (uint32_t)c->pool_size,
-                                (uint32_t)(r0 + g->ppad - p0 * g->pstride),
-                                (uint32_t)g->ppad,
-                                (uint32_t)g->pcols,
-                                (uint32_t)(p1 - p0),
-                                (uint32_t)g->pcols,
-                                (uint32_t)(r1 - r0),
-                                (uint32_t)g->ocols};
-        by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, &pool);
-      }
+      if (c->pool_stride)
+        config_band_pool(g, p0, p1, r0, r1);
       /* The window's rows [iy0, iy0 + irows): upad zeros, the real rows, dpad zeros. */
       const long iy0 = (long)(r0 * S) - (long)pt;
       const size_t irows = (r1 - r0 - 1) * S + c->kernel_rows;
