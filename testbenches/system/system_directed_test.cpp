@@ -54,9 +54,10 @@ protected:
     return m;
   }
 
-  RunOutcome run(const std::string& name, int mmioPercent = 0) {
+  RunOutcome run(const std::string& name, int mmioPercent = 0, bool readCounters = false) {
     RunOptions o;
     o.name = name;
+    o.readCounters = readCounters;
     o.system.memBase = kBase;
     o.system.memSize = kSize;
     o.system.mmioPercent = mmioPercent;
@@ -146,7 +147,9 @@ TEST_F(System, ZeroFillAndRowRepeat) {
               {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(outStride), hw::isa::kFloatOne}),
           fm::mvout(kOut, fm::spAddr(0), dim, dim),
           fm::mvout(kOut + 0x1000, fm::spAddr(dim), dim, dim)};
-  const RunOutcome r = run("zero_fill_row_repeat");
+  const RunOutcome r = run("zero_fill_row_repeat", 0, true);
+  // The DMA reads the junk tile and the repeated row once; the zero fill reads nothing.
+  EXPECT_EQ(r.counters.at("DMA_READ_BYTES"), static_cast<uint64_t>(dim + 1) * dim * ib);
   for (int rr = 0; rr < dim; ++rr)
     for (int e = 0; e < dim; ++e) {
       ASSERT_EQ(get(r.dram, kOut + rr * outStride + e * ib, ib), 0) << rr << "," << e;

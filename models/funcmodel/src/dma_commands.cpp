@@ -62,9 +62,13 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   if (dramAddr != 0) { // address 0 writes zeros without touching DRAM
     if (!dramSpanOk(dramAddr, op.rows - 1, ch.stride, rowBytes))
       return f.err.dmaError;
-    for (uint64_t r = 0; r < op.rows; ++r)
+    // Stride 0 (a broadcast) reads its one row once, as the load controller does.
+    const uint64_t readRows = ch.stride == 0 ? 1 : op.rows;
+    for (uint64_t r = 0; r < readRows; ++r)
       if (!dramRead(dramAddr + r * ch.stride, data.data() + r * rowBytes, rowBytes))
         return f.err.dmaError;
+    for (uint64_t r = readRows; r < op.rows; ++r)
+      std::copy_n(data.data(), rowBytes, data.data() + r * rowBytes);
   }
 
   for (uint64_t r = 0; r < op.rows; ++r)

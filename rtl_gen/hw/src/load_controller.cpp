@@ -1,11 +1,13 @@
 // The load controller: executes MVIN operations. For every DRAM row it issues one DMA read of
 // all the row's column blocks (at most max_bytes, which is what MAX_BLOCK_LEN guarantees), or,
 // for DRAM address 0, a row of zeros, and writes the returned blocks into the scratchpad or the
-// accumulator, one local row per block and cycle. Reads of several operations are in flight
-// at once: a tag names a slot of the request table, which remembers where the data goes, and
-// each slot belongs to an entry of the operation table (op_table.h), which counts the
-// operation's outstanding requests and reports it complete to the reservation station once
-// every block has been written.
+// accumulator, one local row per block and cycle. With DRAM stride 0 every row is the same
+// DRAM row (a bias broadcast): one request reads it once and the write-back writes it to all
+// the operation's rows, so the broadcast costs DMA bandwidth for one row, not `rows`. Reads of
+// several operations are in flight at once: a tag names a slot of the request table, which
+// remembers where the data goes, and each slot belongs to an entry of the operation table
+// (op_table.h), which counts the operation's outstanding requests and reports it complete to the
+// reservation station once every block has been written.
 #include "load_controller.h"
 
 #include "dma_common.h"
@@ -139,9 +141,11 @@ void LoadControllerGenerator::current(vlog::Body& b, StateRegs& regs) const {
   b.logic("elem_bytes", Type::bits("BytesBits"), "bytes per DRAM element");
   b.logic("req_row", Type::bits("RowBits"), "local row of the request's first block");
   b.logic("last_req", Type::bit(), "this is the operation's last request");
+  b.logic("cur_repeat", Type::bit(), "stride 0: one request writes every row");
   b.assign("elem_bytes", "(!cur_acc || cur_shrink) ? BytesBits'(ElemBytes) : BytesBits'(AccBytes)");
   b.assign("req_row", "cur_row + RowBits'(row_q)");
-  b.assign("last_req", "row_q == cur_rows - CountBits'(1)");
+  b.assign("cur_repeat", "cur_stride == '0");
+  b.assign("last_req", "cur_repeat || row_q == cur_rows - CountBits'(1)");
 }
 
 // The request table: one slot per row in flight. Registers req_valid; the slot's fields are
@@ -155,6 +159,8 @@ void LoadControllerGenerator::requestTable(vlog::Body& b, StateRegs& regs) const
   b.logicArray("req_blocks_q", Type::bits("BlockBits"), "ReqSlots", "column blocks", "mem2reg");
   b.logicArray("req_bstride_q", Type::bits("CountBits"), "ReqSlots", "local rows between blocks",
                "mem2reg");
+  b.logicArray("req_reps_q", Type::bits("CountBits"), "ReqSlots",
+               "local rows the data goes to (stride 0: all the operation's)", "mem2reg");
   b.logicArray("req_op_q", Type::bits("OpBits"), "ReqSlots", "operation-table entry", "mem2reg");
   b.logic("req_acc_q", Type::bits("ReqSlots"));
   b.logic("req_accumulate_q", Type::bits("ReqSlots"));
@@ -182,20 +188,23 @@ void LoadControllerGenerator::issue(vlog::Body& b) const {
 // request table and the DMA response.
 void LoadControllerGenerator::writeBack(vlog::Body& b, StateRegs& regs) const {
   b.comment("Write-back, one block per cycle: a DMA response, or else a zero row whose slot is "
-            "ready. A request of several blocks holds the write-back (wb_busy_q) until its "
-            "last block is written; only then is the DMA response taken.");
+            "ready. A request of several blocks or rows holds the write-back (wb_busy_q) until "
+            "its last block of its last row is written; only then is the DMA response taken.");
   firstIndex(b, "ReqSlots", "req_valid_q[i] && req_zero_q[i]", "zero_pending", "zero_slot",
              "SlotBits");
   regs.add("wb_busy", Type::bit(), "1'b0", "blocks of the held request are still to be written")
       .add("wb_dma", Type::bit(), "1'b0", "the held request came from the DMA")
       .add("wb_slot", Type::bits("SlotBits"), "'0")
       .add("wb_blk", Type::bits("BlockBits"), "'0", "block of the held request written next")
+      .add("wb_rep", Type::bits("CountBits"), "'0", "row of the held request written now")
       .add("wb_row", Type::bits("RowBits"), "'0", "its local row");
   b.logic("wb_valid", Type::bit());
   b.logic("wb_slot", Type::bits("SlotBits"));
   b.logic("wb_from_dma", Type::bit());
   b.logic("wb_blk", Type::bits("BlockBits"));
-  b.logic("wb_last_blk", Type::bit(), "the request's last block");
+  b.logic("wb_last_blk", Type::bit(), "the row's last block");
+  b.logic("wb_rep", Type::bits("CountBits"));
+  b.logic("wb_last", Type::bit(), "the request's last block of its last row");
   b.logic("wb_acc", Type::bit());
   b.logic("wb_shrink", Type::bit());
   b.logic("wb_cols", Type::bits("CountBits"), "elements of this block");
@@ -208,6 +217,8 @@ void LoadControllerGenerator::writeBack(vlog::Body& b, StateRegs& regs) const {
            "wb_busy_q ? wb_slot_q : dma_resp_valid_i ? SlotBits'(dma_resp_tag_i) : zero_slot");
   b.assign("wb_blk", "wb_busy_q ? wb_blk_q : '0");
   b.assign("wb_last_blk", "wb_blk == req_blocks_q[wb_slot] - BlockBits'(1)");
+  b.assign("wb_rep", "wb_busy_q ? wb_rep_q : '0");
+  b.assign("wb_last", "wb_last_blk && wb_rep == req_reps_q[wb_slot] - CountBits'(1)");
   b.assign("wb_row", "wb_busy_q ? wb_row_q : req_row_q[wb_slot]");
   b.assign("wb_width", "wb_acc ? CountBits'(Dim) : CountBits'(SpElems)");
   b.assign("wb_acc", "req_acc_q[wb_slot]");
@@ -215,7 +226,7 @@ void LoadControllerGenerator::writeBack(vlog::Body& b, StateRegs& regs) const {
   b.assign("wb_cols",
            "wb_last_blk ? req_cols_q[wb_slot] - CountBits'(wb_blk) * wb_width : wb_width");
   b.assign("wb_fire", "wb_valid && (wb_acc ? acc_ready_i : sp_ready_i)");
-  b.assign("dma_resp_ready_o", "wb_from_dma && wb_last_blk && (wb_acc ? acc_ready_i : sp_ready_i)");
+  b.assign("dma_resp_ready_o", "wb_from_dma && wb_last && (wb_acc ? acc_ready_i : sp_ready_i)");
 }
 
 // The block's data and mask on the scratchpad and accumulator write clients (sp_*, acc_*).
@@ -267,14 +278,14 @@ void LoadControllerGenerator::completion(vlog::Body& b) const {
                {"rst_ni", "rst_ni"},
                {"in_valid_i", "wb_fire && wb_acc"},
                {"in_ready_o", "acc_pend_ready"},
-               {"in_data_i", "{wb_last_blk, req_op_q[wb_slot]}"},
+               {"in_data_i", "{wb_last, req_op_q[wb_slot]}"},
                {"out_valid_o", "acc_pend_valid"},
                {"out_ready_i", "acc_done_i"},
                {"out_data_o", "acc_pend"}};
   }
   b.logic("sp_done", Type::bit(), "a request's last scratchpad block is written");
   b.logic("acc_done", Type::bit(), "a request's last accumulator block is written");
-  b.assign("sp_done", "wb_fire && !wb_acc && wb_last_blk");
+  b.assign("sp_done", "wb_fire && !wb_acc && wb_last");
   b.assign("acc_done", "acc_done_i && acc_pend_last");
   b.logic("row_done", Type::bit(), "a request of an operation is now in memory");
   b.logic("row_done_op", Type::bits("OpBits"));
@@ -312,14 +323,24 @@ void LoadControllerGenerator::nextState(vlog::Stmts& n) const {
                           .line("row_addr_d = row_addr_q + cur_stride;");
                     });
               })
-      .comment("Write-back of a request of several blocks: hold it until its last block.")
+      .comment("Write-back of a request of several blocks or rows: hold it until its last one.")
       .ifElse("wb_fire",
               [&](vlog::Stmts& s) {
-                s.line("wb_busy_d = !wb_last_blk;")
+                s.line("wb_busy_d = !wb_last;")
                     .line("wb_dma_d = wb_from_dma;")
-                    .line("wb_slot_d = wb_slot;")
-                    .line("wb_blk_d = wb_blk + BlockBits'(1);")
-                    .line("wb_row_d = wb_row + RowBits'(req_bstride_q[wb_slot]);");
+                    .line("wb_slot_d = wb_slot;");
+                s.ifElse(
+                    "wb_last_blk",
+                    [](vlog::Stmts& t) {
+                      t.line("wb_blk_d = '0;")
+                          .line("wb_rep_d = wb_rep + CountBits'(1);")
+                          .line("wb_row_d = req_row_q[wb_slot] + RowBits'(wb_rep) + RowBits'(1);");
+                    },
+                    [](vlog::Stmts& t) {
+                      t.line("wb_blk_d = wb_blk + BlockBits'(1);")
+                          .line("wb_rep_d = wb_rep;")
+                          .line("wb_row_d = wb_row + RowBits'(req_bstride_q[wb_slot]);");
+                    });
               })
       .comment("Requests in flight per operation: +1 on issue, -1 when written.")
       .forLoop("i", "OpSlots",
@@ -329,8 +350,7 @@ void LoadControllerGenerator::nextState(vlog::Stmts& n) const {
                  s.line("    - PendBits'(row_done && row_done_op == OpBits'(i))");
                  s.line("    - PendBits'(sp_done_twice && req_op_q[wb_slot] == OpBits'(i));");
                })
-      .ifElse("wb_fire && wb_last_blk",
-              [](vlog::Stmts& s) { s.line("req_valid_d[wb_slot] = 1'b0;"); })
+      .ifElse("wb_fire && wb_last", [](vlog::Stmts& s) { s.line("req_valid_d[wb_slot] = 1'b0;"); })
       .ifElse("wb_fire && wb_from_dma && dma_resp_error_i",
               [](vlog::Stmts& s) { s.line("opt_error_d[req_op_q[wb_slot]] = 1'b1;"); });
   optable::release(n);
@@ -344,6 +364,7 @@ void LoadControllerGenerator::storeRequests(vlog::Body& b) const {
         .line("req_cols_q[free_slot] <= cur_cols;")
         .line("req_blocks_q[free_slot] <= cur_blocks;")
         .line("req_bstride_q[free_slot] <= cur_block_stride;")
+        .line("req_reps_q[free_slot] <= cur_repeat ? cur_rows : CountBits'(1);")
         .line("req_op_q[free_slot] <= cur_op_q;")
         .line("req_acc_q[free_slot] <= cur_acc;")
         .line("req_accumulate_q[free_slot] <= cur_accumulate;")
