@@ -17,7 +17,12 @@
  * input-channel blocks, which the accelerator unrolls into the moves and computes itself
  * (docs/isa.md "LOOP_CONV_WS"): a handful of commands per tile instead of one per block and
  * pixel run. The loop gathers the padded input window row by row, so the A rows of one output
- * row are `stride` rows apart (CONFIG_EX's a_stride). */
+ * row are `stride` rows apart (CONFIG_EX's a_stride).
+ *
+ * A dense 1x1 convolution with stride 1 and no padding or pooling is a matmul of the NHWC
+ * input (pixels x input channels) by the weights: with LOOP_WS it runs as one (by_matmul),
+ * whose A blocks are DIM pixels from any rows. conv_path picks the path (docs/driver.md,
+ * "Convolution paths"). */
 #include "brickyard/boveda.h"
 #include "brickyard/cpu.h"
 #include "brickyard_isa.h"
@@ -174,7 +179,7 @@ static by_status_t check_conv(const by_conv_t* c, const geom_t* g) {
       c->in_ch == 0 || c->out_ch == 0 || c->kernel_rows == 0 || c->kernel_cols == 0 ||
       c->stride == 0)
     return BY_ERR_ARG;
-  if (c->depthwise && c->out_ch != c->in_ch)
+  if ((c->depthwise && c->out_ch != c->in_ch) || c->path < BY_CONV_AUTO || c->path > BY_CONV_MATMUL)
     return BY_ERR_ARG;
   if (c->kernel_rows > c->in_rows + by_conv_pad_top(c) + pad_bottom(c) ||
       c->kernel_cols > c->in_cols + by_conv_pad_left(c) + pad_right(c))
@@ -490,7 +495,7 @@ static size_t loop_max_rows(const geom_t* g, loop_tiles_t* t) {
  * activations LOOP_CONV_WS applies, and every size within its fields. */
 static int loop_usable(const geom_t* g) {
   const by_conv_t* c = g->c;
-  if (c->no_loop || c->weights_boveda || BY_LANES != 1 || by_conv_stride_cols(c) != c->stride ||
+  if (c->weights_boveda || BY_LANES != 1 || by_conv_stride_cols(c) != c->stride ||
       (c->activation != BY_ACT_NONE && c->activation != BY_ACT_RELU))
     return 0;
   const size_t sizes[] = {c->in_rows,   c->in_cols,         c->in_ch,       c->out_ch,
@@ -660,10 +665,62 @@ static void conv_loops(const geom_t* g, const loop_tiles_t* t) {
   }
 }
 
-/* The plan: loops if the hardware has them and a tile fits, else the command path's tiles. */
-static by_status_t plan_conv(const geom_t* g, int* loop, loop_tiles_t* lt, conv_tiles_t* tl) {
-  *loop = loop_usable(g) && loop_tiles(g, lt);
-  return *loop ? BY_OK : conv_tiles(g, tl);
+/* Whether the convolution is one matmul over its pixels: a dense 1x1 kernel, stride 1, no
+ * padding or pooling make the NHWC input a (pixels x in_ch) matrix and the output a (pixels x
+ * out_ch) one. The arithmetic is the conv's: WS, K chunks of DIM channels (docs/arithmetic.md). */
+static int matmul_shape(const by_conv_t* c) {
+  return !c->depthwise && !c->weights_boveda && c->kernel_rows == 1 && c->kernel_cols == 1 &&
+         c->stride == 1 && by_conv_stride_cols(c) == 1 && !c->pool_stride &&
+         by_conv_pad_top(c) == 0 && by_conv_pad_left(c) == 0 && pad_bottom(c) == 0 &&
+         pad_right(c) == 0;
+}
+
+static void conv_as_matmul(const by_conv_t* c, by_matmul_t* m) {
+  by_matmul_init(m);
+  m->I = c->batch * c->in_rows * c->in_cols;
+  m->K = c->in_ch;
+  m->J = c->out_ch;
+  m->A = c->input, m->lda = c->in_ch;
+  m->B = c->weights, m->ldb = c->out_ch;
+  m->D = c->bias, m->ldd = c->out_ch, m->repeating_bias = 1;
+  m->C = c->output, m->ldc = c->out_ch;
+  m->activation = c->activation;
+  m->scale = c->scale;
+  m->dataflow = BY_DATAFLOW_WS;
+  m->tile_i = c->tile_rows, m->tile_j = c->tile_och, m->tile_k = c->tile_k;
+}
+
+/* The path (docs/driver.md, "Convolution paths"), with the loop tiles when it is the loop.
+ * Automatic: the matmul for its shapes when LOOP_WS runs it (whose A blocks are DIM pixels of
+ * any rows; not with forced conv tiles); the command path for strided convolutions with a 1x1
+ * kernel (the loop's input window holds stride^2 times the pixels they read, the command path
+ * gathers only those) or output rows shorter than DIM (a loop's compute covers one output row,
+ * ocols of the array's DIM rows, and the strided window is large per compute); else the loop
+ * when the hardware has it and a tile fits. ResNet-50's shapes measured both ways are in
+ * docs/BENCHMARKS.md. */
+static int conv_path(const geom_t* g, loop_tiles_t* lt) {
+  const by_conv_t* c = g->c;
+  const int forced_tiles = c->tile_rows || c->tile_och || c->tile_k || c->tile_batch;
+  switch (c->path) {
+  case BY_CONV_COMMANDS:
+    return BY_CONV_COMMANDS;
+  case BY_CONV_MATMUL:
+    return matmul_shape(c) ? BY_CONV_MATMUL : BY_CONV_COMMANDS;
+  case BY_CONV_LOOP:
+    break;
+  default:
+    if (matmul_shape(c) && by_has_loop_ws() && !forced_tiles)
+      return BY_CONV_MATMUL;
+    if (c->stride > 1 && (g->taps == 1 || g->ocols < BY_DIM))
+      return BY_CONV_COMMANDS;
+  }
+  return loop_usable(g) && loop_tiles(g, lt) ? BY_CONV_LOOP : BY_CONV_COMMANDS;
+}
+
+/* The plan: the path, and the command path's tiles when it runs. */
+static by_status_t plan_conv(const geom_t* g, int* path, loop_tiles_t* lt, conv_tiles_t* tl) {
+  *path = conv_path(g, lt);
+  return *path == BY_CONV_COMMANDS ? conv_tiles(g, tl) : BY_OK;
 }
 
 by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
@@ -680,9 +737,18 @@ by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
     return s;
   loop_tiles_t lt = {0, 0, 0, 0};
   conv_tiles_t tl = {0, 0, 0};
-  if ((s = plan_conv(&g, &plan->loop, &lt, &tl)) != BY_OK)
+  if ((s = plan_conv(&g, &plan->path, &lt, &tl)) != BY_OK)
     return s;
-  if (plan->loop) {
+  plan->loop = plan->path == BY_CONV_LOOP;
+  if (plan->path == BY_CONV_MATMUL) {
+    by_matmul_t m;
+    by_matmul_plan_t mp;
+    conv_as_matmul(c, &m);
+    if ((s = by_matmul_plan(&m, &mp)) != BY_OK)
+      return s;
+    plan->tile_batch = 1, plan->tile_rows = mp.tile_i;
+    plan->tile_och = mp.tile_j, plan->tile_k = mp.tile_k;
+  } else if (plan->loop) {
     plan->tile_batch = lt.batch, plan->tile_rows = lt.rows;
     plan->tile_och = lt.tn, plan->tile_k = lt.tk;
   } else {
@@ -706,16 +772,21 @@ by_status_t by_conv(const by_conv_t* c) {
   }
   if ((s = check_hardware(c, &g)) != BY_OK)
     return s;
-  int loop;
+  int path;
   loop_tiles_t lt = {0, 0, 0, 0};
   conv_tiles_t tl = {0, 0, 0};
-  if ((s = plan_conv(&g, &loop, &lt, &tl)) != BY_OK)
+  if ((s = plan_conv(&g, &path, &lt, &tl)) != BY_OK)
     return s;
+  if (path == BY_CONV_MATMUL) {
+    by_matmul_t m;
+    conv_as_matmul(c, &m);
+    return by_matmul(&m);
+  }
 
   const uint32_t errors = by_kernel_begin();
   if (c->depthwise)
     build_diagonals(&g);
-  if (loop) {
+  if (path == BY_CONV_LOOP) {
     /* Gemmini's tiled_conv set-up: A rows `stride` apart; the mvin block strides of the
      * largest tile (the loop places channel blocks that far apart, docs/isa.md). */
     const size_t conv_rows = loop_conv_rows(&g, lt.rows);

@@ -135,7 +135,9 @@ typedef struct {
   /* Forced tiles (0: automatic): output rows (pooled rows with pooling), out-channel blocks,
    * and K blocks: (kernel tap, input-channel block) pairs on the command path, input-channel
    * blocks through LOOP_CONV_WS (each loop takes every tap); tile_batch: images per loop (the
-   * command path takes one). Tiles LOOP_CONV_WS cannot hold run on the command path. */
+   * command path takes one). Tiles LOOP_CONV_WS cannot hold run on the command path. The
+   * matmul path reads tile_rows as blocks of DIM pixels, tile_och as J and tile_k as K blocks;
+   * the automatic path takes it only when no tile is forced. */
   size_t tile_rows, tile_och, tile_k, tile_batch;
   void* workspace; /* depthwise: diagonal weight blocks (by_conv_workspace_bytes) */
   size_t workspace_bytes;
@@ -146,15 +148,25 @@ typedef struct {
    * with zero rows. Out-channel tiles then hold whole column blocks of it (or all of out_ch).
    * No CPU fallback (the driver has no software decoder). */
   const struct by_boveda_matrix* weights_boveda;
-  /* 1: the command path even where LOOP_CONV_WS exists (A/B comparisons); 0 (the default):
-   * with LOOP_CONV_WS (by_has_loop_conv_ws()) a dense or depthwise convolution with plain
-   * weights and one stride for rows and columns runs as one loop per tile. */
-  int no_loop;
+  /* How it runs (BY_CONV_*, below): BY_CONV_AUTO (0, the default) or a path forced for A/B
+   * comparisons. */
+  int path;
 } by_conv_t;
 
-/* How by_conv runs: through LOOP_CONV_WS (loop) or the command path, and its tiles (see
- * by_conv_t's tile fields; tile_batch is 1 on the command path). */
+/* by_conv's paths (docs/driver.md "Convolution paths"). A forced path runs where it can and
+ * otherwise the command path; by_conv_plan() tells which runs. */
+enum {
+  BY_CONV_AUTO = 0, /* the path the rules of docs/driver.md pick for the shape and hardware */
+  BY_CONV_COMMANDS, /* the host issues every move and compute (implicit im2col) */
+  BY_CONV_LOOP,     /* LOOP_CONV_WS (by_has_loop_conv_ws()), one loop per tile */
+  BY_CONV_MATMUL,   /* 1x1, stride 1, no padding or pooling, dense: by_matmul over the pixels */
+};
+
+/* How by_conv runs (path: BY_CONV_COMMANDS, _LOOP or _MATMUL; loop: path == BY_CONV_LOOP) and
+ * its tiles (see by_conv_t's tile fields; tile_batch is 1 off the loop path; the matmul path:
+ * tile_rows in blocks of DIM pixels, tile_och in J blocks, tile_k in K blocks). */
 typedef struct {
+  int path;
   int loop;
   size_t tile_batch, tile_rows, tile_och, tile_k;
 } by_conv_plan_t;
@@ -173,7 +185,7 @@ size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows witho
 size_t by_conv_pool_cols(const by_conv_t* c);
 /* In bytes: depthwise, a DIM x DIM block of elements per channel block and tap; 0 otherwise. */
 size_t by_conv_workspace_bytes(const by_conv_t* c);
-/* The plan by_conv would run with (after its argument checks; on_cpu: loop 0, no tiles). */
+/* The plan by_conv would run with (after its argument checks; on_cpu: path 0, no tiles). */
 by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan);
 by_status_t by_conv(const by_conv_t* c);
 

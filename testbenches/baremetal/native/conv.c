@@ -1,7 +1,8 @@
 /* Convolution (by_conv), dense and depthwise: strides, padding, rectangular inputs and
  * kernels, channel counts that are no multiple of DIM, bias, scale, ReLU, fused max-pooling
- * with padding, forced small tiles; against bm_ref.h, through LOOP_CONV_WS where the hardware
- * has it and on the command path. Also the CPU fallback and bad input. */
+ * with padding, forced small tiles; against bm_ref.h, on every path the hardware has (the
+ * automatic one, the command path, LOOP_CONV_WS, and the matmul for 1x1 convolutions), each
+ * checked to run where forced. Also the CPU fallback and bad input. */
 #include "bm_ref.h"
 #include "bm_test.h"
 
@@ -44,7 +45,15 @@ static by_elem_t pooled_ref(const conv_case_t* t, const by_conv_t* c, size_t b, 
   return (by_elem_t)best;
 }
 
-static void run(const conv_case_t* t, int no_loop) {
+static const char* const path_names[] = {"automatic", "the command path", "LOOP_CONV_WS",
+                                         "a matmul"};
+
+/* A dense 1x1 convolution with stride 1 and no padding or pooling (the matmul path's shape). */
+static int matmul_shaped(const conv_case_t* t) {
+  return !t->dw && t->kr == 1 && t->kc == 1 && t->stride == 1 && t->pad == 0 && !t->pool_stride;
+}
+
+static void run(const conv_case_t* t, int path) {
   by_conv_t c;
   by_conv_init(&c);
   c.batch = t->batch;
@@ -72,7 +81,7 @@ static void run(const conv_case_t* t, int no_loop) {
   c.workspace = workspace;
   c.workspace_bytes = sizeof workspace;
   c.on_cpu = t->on_cpu;
-  c.no_loop = no_loop;
+  c.path = path;
   bm_fill(input, t->batch * t->rows * t->cols * t->ich, BY_ELEM_MIN, BY_ELEM_MAX);
   bm_fill(weights, t->dw ? t->ich * t->kr * t->kc : t->kr * t->kc * t->ich * t->och, -64, 63);
   bm_fill_acc(bias, t->och, -5000, 5000);
@@ -80,10 +89,18 @@ static void run(const conv_case_t* t, int no_loop) {
   const size_t n = t->batch * prows * pcols * t->och;
   by_conv_plan_t plan;
   BM_OK(by_conv_plan(&c, &plan));
-  printf("%s: %lux%lux%lu -> %lux%lux%lu%s%s\n", t->name, (unsigned long)t->rows,
+  const int ran = t->on_cpu ? BY_CONV_AUTO : plan.path;
+  printf("%s: %lux%lux%lu -> %lux%lux%lu%s, %s: runs %s\n", t->name, (unsigned long)t->rows,
          (unsigned long)t->cols, (unsigned long)t->ich, (unsigned long)prows, (unsigned long)pcols,
          (unsigned long)t->och, t->pool_stride ? " (pooled)" : "",
-         plan.loop ? " through LOOP_CONV_WS" : "");
+         path == BY_CONV_AUTO ? "automatic" : "forced", t->on_cpu ? "on the CPU" : path_names[ran]);
+  if (!t->on_cpu) {
+    BM_CHECK(plan.path >= BY_CONV_COMMANDS && plan.path <= BY_CONV_MATMUL &&
+                 plan.loop == (plan.path == BY_CONV_LOOP),
+             "%s: plan path %d, loop %d", t->name, plan.path, plan.loop);
+    BM_CHECK(path == BY_CONV_AUTO || plan.path == path, "%s: forced %s, runs %s", t->name,
+             path_names[path], path_names[plan.path]);
+  }
   bm_fill_zero(output, sizeof output);
   BM_OK(by_conv(&c));
   for (size_t b = 0; b < t->batch; ++b)
@@ -102,6 +119,8 @@ int main(void) {
       {"stride2_rect", 2, 11, 7, 9, 10, 3, 3, 2, 1, 0, 1, 1, 0.03125f, 0, 0, 0, 0, 0, 0, 0},
       {"rect_kernel_nopad", 1, 9, 12, 4, 7, 2, 3, 1, 0, 0, 0, 0, 0.125f, 0, 0, 0, 0, 0, 0, 0},
       {"1x1_stride2", 2, 10, 10, 20, 18, 1, 1, 2, 0, 0, 1, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0},
+      {"1x1_bias_relu", 3, 7, 5, 21, 19, 1, 1, 1, 0, 0, 1, 1, 0.0625f, 0, 0, 0, 0, 0, 0, 0},
+      {"1x1_no_bias_tiles", 1, 6, 9, 18, 11, 1, 1, 1, 0, 0, 0, 0, 0.25f, 0, 0, 0, 0, 1, 2, 0},
       {"pool_3s2p1", 1, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 0},
       {"pool_2s2_relu_off", 2, 12, 8, 3, 9, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 2, 2, 0, 0, 0, 0, 0},
       {"pool_tiled", 1, 15, 13, 7, 6, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 2, 1, 3, 0},
@@ -111,12 +130,17 @@ int main(void) {
       {"dw_pool", 1, 10, 10, 5, 5, 3, 3, 1, 1, 1, 0, 1, 0.25f, 2, 2, 0, 0, 0, 0, 0},
       {"cpu_fallback", 1, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 1},
   };
-  /* Where the hardware has LOOP_CONV_WS, by_conv uses it: then each case also runs on the
-   * command path (no_loop), which configs without the loop take. */
+  /* Each case on the automatic path, then forced on each other path the hardware has for it. */
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-    run(&cases[i], 0);
-    if (by_has_loop_conv_ws() && !cases[i].on_cpu)
-      run(&cases[i], 1);
+    const conv_case_t* t = &cases[i];
+    run(t, BY_CONV_AUTO);
+    if (t->on_cpu)
+      continue;
+    run(t, BY_CONV_COMMANDS);
+    if (by_has_loop_conv_ws())
+      run(t, BY_CONV_LOOP);
+    if (matmul_shaped(t))
+      run(t, BY_CONV_MATMUL);
   }
 
   by_conv_t c;
@@ -137,6 +161,9 @@ int main(void) {
   c.padding = 3;
   c.in_rows = c.in_cols = 8;
   BM_CHECK(by_conv(&c) == BY_ERR_UNSUPPORTED, "pool size 4 (2-bit field) accepted");
+  c.pool_stride = 0;
+  c.path = BY_CONV_MATMUL + 1;
+  BM_CHECK(by_conv(&c) == BY_ERR_ARG, "an unknown path accepted");
   bm_expect_no_hw_error("conv");
   return bm_finish("conv");
 }

@@ -3,7 +3,9 @@
  * max-pooling, depthwise, several images, channel counts that are no multiple of DIM, and
  * forced small tiles (input-channel tiles that keep C in the accumulator, out-channel, row and
  * image tiles), each checked to run as loops and compared with by_cpu_conv; the command path
- * for a window no loop holds, and (no_loop) on one case; by_loop_conv_ws issued directly, with
+ * for a window no loop holds and when forced on one case; the automatic path's choice (a matmul
+ * for a 1x1 convolution with stride 1 where LOOP_WS exists, the command path for a strided 1x1
+ * one, the loop for a 3x3 one); by_loop_conv_ws issued directly, with
  * an illegal loop (BAD_SIZE, funct LOOP_CONV_WS) counted and the next one running. On a config
  * without loops.conv it checks that HW_FEATURES says so and skips. */
 #include "bm_test.h"
@@ -61,12 +63,12 @@ static void setup(const loop_case_t* t, by_conv_t* c) {
   c->workspace_bytes = sizeof workspace;
 }
 
-/* by_conv (through the loop unless no_loop or the case says otherwise) against by_cpu_conv on
- * fresh random operands. */
-static void run(const loop_case_t* t, int no_loop) {
+/* by_conv on `path` (expected to run on `runs`) against by_cpu_conv on fresh random operands. */
+static void run(const loop_case_t* t, int path, int runs) {
+  static const char* const names[] = {"automatic", "the command path", "LOOP_CONV_WS", "a matmul"};
   by_conv_t c;
   setup(t, &c);
-  c.no_loop = no_loop;
+  c.path = path;
   bm_fill(input, t->batch * t->rows * t->cols * t->ich, BY_ELEM_MIN, BY_ELEM_MAX);
   bm_fill(weights, t->dw ? t->ich * t->kr * t->kc : t->kr * t->kc * t->ich * t->och, -64, 63);
   bm_fill_acc(bias, t->och, -5000, 5000);
@@ -74,13 +76,14 @@ static void run(const loop_case_t* t, int no_loop) {
   BM_CHECK(n <= MAX_OUT, "%s: output of %lu elements", t->name, (unsigned long)n);
   by_conv_plan_t plan;
   BM_OK(by_conv_plan(&c, &plan));
-  printf("%s: %lux%lux%lux%lu -> %lu, tiles %lu images x %lu rows x %lu och x %lu ich blocks%s\n",
-         t->name, (unsigned long)t->batch, (unsigned long)t->rows, (unsigned long)t->cols,
-         (unsigned long)t->ich, (unsigned long)t->och, (unsigned long)plan.tile_batch,
-         (unsigned long)plan.tile_rows, (unsigned long)plan.tile_och, (unsigned long)plan.tile_k,
-         plan.loop ? " through LOOP_CONV_WS" : " on the command path");
-  const int loop = !no_loop && !t->commands;
-  BM_CHECK(plan.loop == loop, "%s: loop %d, expected %d", t->name, plan.loop, loop);
+  printf("%s (%s): %lux%lux%lux%lu -> %lu, tiles %lu images x %lu rows x %lu och x %lu ich "
+         "blocks, %s\n",
+         t->name, names[path], (unsigned long)t->batch, (unsigned long)t->rows,
+         (unsigned long)t->cols, (unsigned long)t->ich, (unsigned long)t->och,
+         (unsigned long)plan.tile_batch, (unsigned long)plan.tile_rows,
+         (unsigned long)plan.tile_och, (unsigned long)plan.tile_k, names[plan.path]);
+  BM_CHECK(plan.path == runs && plan.loop == (runs == BY_CONV_LOOP), "%s: runs %s, expected %s",
+           t->name, names[plan.path], names[runs]);
   bm_fill_zero(output, sizeof output);
   BM_OK(by_conv(&c));
   c.output = want;
@@ -171,8 +174,12 @@ int main(void) {
       {"too_wide", 1, 3, 7 * WS + 3, 1, 2, 3, 3, WS, 0, 0, 1, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0, 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-    run(&cases[i], 0);
-  run(&cases[8], 1); /* the same convolution on the command path (A/B: no_loop) */
+    run(&cases[i], BY_CONV_LOOP, cases[i].commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
+  run(&cases[8], BY_CONV_COMMANDS, BY_CONV_COMMANDS); /* the same convolution, A/B */
+  /* The automatic choice (docs/driver.md, "Convolution paths"). */
+  run(&cases[2], BY_CONV_AUTO, by_has_loop_ws() ? BY_CONV_MATMUL : BY_CONV_LOOP);
+  run(&cases[3], BY_CONV_AUTO, BY_CONV_COMMANDS);
+  run(&cases[0], BY_CONV_AUTO, BY_CONV_LOOP);
   bm_expect_no_hw_error("loop_conv");
   direct();
   return bm_finish("loop_conv");
