@@ -130,6 +130,8 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
   if (!p.onCpu && p.tileA)
     o_ << "  c.tile_rows = " << p.tileA << ";\n  c.tile_och = " << p.tileB
        << ";\n  c.tile_k = " << p.tileK << ";\n";
+  if (!p.onCpu && p.commandPath)
+    o_ << "  c.path = BY_CONV_COMMANDS;\n";
   if (p.workspaceBytes > 0 && !im2col)
     o_ << "  c.workspace = " << arena(p.workspaceOffset)
        << ";\n  c.workspace_bytes = " << p.workspaceBytes << ";\n";

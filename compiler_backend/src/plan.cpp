@@ -237,9 +237,16 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     throw CompileError("layer '" + l.name +
                        "': one output row of the convolution does not fit half the "
                        "accumulator of this config");
-  // With LOOP_CONV_WS the driver picks the loops' tiles (0: the driver chooses); the command
-  // path's tiles stay the estimate.
-  const bool driverTiles = hw_.loopConv && !boveda;
+  // With LOOP_CONV_WS the driver picks the path and the loops' tiles (0: the driver chooses;
+  // a 1x1 stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul); the command
+  // path's tiles stay the estimate. Except for strided convolutions with a 1x1 kernel or output
+  // rows shorter than DIM: the loop loads stride^2 times the pixels a 1x1 kernel reads, and a
+  // short row fills part of the array per compute, so these take the command path with these
+  // tiles (measured on ResNet-50's shapes, docs/BENCHMARKS.md).
+  const bool strided = convWin.strideH > 1 || convWin.strideW > 1;
+  p.commandPath = hw_.loopConv && !boveda && strided &&
+                  ((convWin.kh == 1 && convWin.kw == 1) || co.w < hw_.dim);
+  const bool driverTiles = hw_.loopConv && !boveda && !p.commandPath;
   p.tileA = driverTiles ? 0 : t.rows;
   p.tileB = driverTiles ? 0 : t.tn;
   p.tileK = driverTiles ? 0 : t.tk;

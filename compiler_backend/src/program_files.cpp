@@ -60,6 +60,8 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
     }
     if (!lp.dataflow.empty())
       j["dataflow"] = lp.dataflow;
+    if (lp.commandPath)
+      j["path"] = "commands";
     if (lp.tileA)
       j["tiles"] = lp.kernel == Kernel::Conv || lp.kernel == Kernel::AvgPoolConv ||
                            lp.kernel == Kernel::Im2colConv

@@ -4,8 +4,8 @@
  * forced small tiles (input-channel tiles that keep C in the accumulator, out-channel, row and
  * image tiles), each checked to run as loops and compared with by_cpu_conv; the command path
  * for a window no loop holds and when forced on one case; the automatic path's choice (a matmul
- * for a 1x1 convolution with stride 1 where LOOP_WS exists, the command path for a strided 1x1
- * one, the loop for a 3x3 one); by_loop_conv_ws issued directly, with
+ * for a 1x1 convolution with stride 1 where LOOP_WS exists, the loop for a strided 1x1 one and
+ * a 3x3 one); by_loop_conv_ws issued directly, with
  * an illegal loop (BAD_SIZE, funct LOOP_CONV_WS) counted and the next one running. On a config
  * without loops.conv it checks that HW_FEATURES says so and skips. */
 #include "bm_test.h"
@@ -178,7 +178,7 @@ int main(void) {
   run(&cases[8], BY_CONV_COMMANDS, BY_CONV_COMMANDS); /* the same convolution, A/B */
   /* The automatic choice (docs/driver.md, "Convolution paths"). */
   run(&cases[2], BY_CONV_AUTO, by_has_loop_ws() ? BY_CONV_MATMUL : BY_CONV_LOOP);
-  run(&cases[3], BY_CONV_AUTO, BY_CONV_COMMANDS);
+  run(&cases[3], BY_CONV_AUTO, BY_CONV_LOOP);
   run(&cases[0], BY_CONV_AUTO, BY_CONV_LOOP);
   bm_expect_no_hw_error("loop_conv");
   direct();

@@ -1,0 +1,42 @@
+/* Internal: what the convolution's paths share: the geometry, the bands of pooled rows, and the
+ * LOOP_CONV_WS path (conv_loop.c) that conv.c plans and runs. */
+#ifndef BRICKYARD_DRIVER_CONV_GEOM_H
+#define BRICKYARD_DRIVER_CONV_GEOM_H
+
+#include "brickyard_isa.h"
+#include "tile.h"
+
+/* Field limits of CONFIG_ST pooling (2-bit and 8-bit fields). */
+#define POOL_SMALL_MAX ((size_t)BY_CONFIG_ST_RS1_POOL_SIZE_MASK)
+#define POOL_DIM_MAX ((size_t)BY_CONFIG_ST_RS1_OROWS_MASK)
+
+/* The geometry every part of the kernel shares (by_conv_geom). */
+typedef struct {
+  const by_conv_t* c;
+  size_t orows, ocols, prows, pcols;
+  size_t psize, pstride, ppad; /* 1, 1, 0 without pooling */
+  size_t taps, cblocks;        /* K blocks: taps x cblocks (dense) or taps (depthwise) */
+  size_t kblocks, nblocks;     /* per pass */
+} conv_geom_t;
+
+/* A LOOP_CONV_WS tile. */
+typedef struct {
+  size_t batch, rows, tn, tk; /* images, (pooled) output rows, out- and input-channel blocks */
+} conv_loop_tiles_t;
+
+void by_conv_geom(const by_conv_t* c, conv_geom_t* g);
+/* The bottom and right padding (from explicit_pads or `padding`). */
+size_t by_conv_pad_bottom(const by_conv_t* c);
+size_t by_conv_pad_right(const by_conv_t* c);
+/* Conv rows [*r0, *r1) that pooled rows [p0, p1) read. */
+void by_conv_band_rows(const conv_geom_t* g, size_t p0, size_t p1, size_t* r0, size_t* r1);
+/* CONFIG_ST with the pooling of the band of pooled rows [p0, p1), conv rows [r0, r1). */
+void by_conv_config_band_pool(const conv_geom_t* g, size_t p0, size_t p1, size_t r0, size_t r1);
+
+/* LOOP_CONV_WS (conv_loop.c): whether the convolution runs as loops (the hardware has them, the
+ * shape is within their fields, a tile fits), with the tile in *t; then issuing them (the
+ * set-up and one loop per tile; the caller fences). */
+int by_conv_loop_plan(const conv_geom_t* g, conv_loop_tiles_t* t);
+void by_conv_loops(const conv_geom_t* g, const conv_loop_tiles_t* t);
+
+#endif

@@ -1,0 +1,265 @@
+/* Convolution through LOOP_CONV_WS (docs/driver.md, "LOOP_CONV_WS"): the same convolution as
+ * the command path (conv.c) runs as Gemmini's tiled_conv does, one loop per tile of images x
+ * output rows (whole width) x out-channel blocks x input-channel blocks, which the accelerator
+ * unrolls into the moves and computes itself (docs/isa.md "LOOP_CONV_WS"): a handful of
+ * commands per tile instead of one per block and pixel run. The loop gathers the padded input
+ * window row by row, so the A rows of one output row are `stride` rows apart (CONFIG_EX's
+ * a_stride). */
+#include "conv_geom.h"
+
+/* Field limits of LOOP_CONV_WS_CONFIG_* (16-bit sizes, an 8-bit stride and dpad). */
+#define LOOP_DIM_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM_MASK)
+#define LOOP_STRIDE_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_1_RS2_STRIDE_MASK)
+#define LOOP_DPAD_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_3_RS2_DPAD_MASK)
+#define LD_BLOCK_STRIDE_MAX ((size_t)BY_CONFIG_LD_RS1_BLOCK_STRIDE_MASK)
+
+/* Input-channel and out-channel blocks of one loop: a depthwise loop is one channel block. */
+static size_t loop_kch_blocks(const conv_geom_t* g) {
+  return g->c->depthwise ? 1 : g->cblocks;
+}
+static size_t loop_och_blocks(const conv_geom_t* g) {
+  return g->c->depthwise ? 1 : g->nblocks;
+}
+
+/* Conv rows a tile of `rows` (pooled) rows computes at most (band_rows of its widest band). */
+static size_t loop_conv_rows(const conv_geom_t* g, size_t rows) {
+  const size_t r = (rows - 1) * g->pstride + g->psize;
+  return r < g->orows ? r : g->orows;
+}
+
+/* Whether the loop's local layout (the model's LOCAL_RANGE check) holds a tile: C (tn blocks of
+ * batch x conv rows x ocols rows) in half the accumulator; the input window (tk channel blocks
+ * of batch x irows x icols rows, the largest tile's window apart: CONFIG_LD's block stride) and
+ * the weights (tn blocks of taps x tk x DIM rows) in half the scratchpad. */
+static int loop_fits(const conv_geom_t* g, const conv_loop_tiles_t* t) {
+  const by_conv_t* c = g->c;
+  const size_t conv_rows = loop_conv_rows(g, t->rows);
+  if (c->pool_stride && (conv_rows > POOL_DIM_MAX || t->rows > POOL_DIM_MAX))
+    return 0;
+  const size_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
+  const size_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
+  const size_t a_block = t->batch * irows * icols, b_block = g->taps * t->tk * BY_DIM;
+  if (a_block > LD_BLOCK_STRIDE_MAX || b_block > LD_BLOCK_STRIDE_MAX)
+    return 0;
+  return t->tn * t->batch * conv_rows * g->ocols <= BY_ACC_HALF &&
+         t->tk * a_block + t->tn * b_block <= BY_SP_HALF;
+}
+
+/* The most rows (at least 1) a tile of the other sizes holds, or 0. Fitting shrinks with the
+ * rows, so a binary search finds it. */
+static size_t loop_max_rows(const conv_geom_t* g, conv_loop_tiles_t* t) {
+  size_t lo = 0, hi = g->prows;
+  while (lo < hi) {
+    t->rows = (lo + hi + 1) / 2;
+    if (loop_fits(g, t))
+      lo = t->rows;
+    else
+      hi = t->rows - 1;
+  }
+  return t->rows = lo;
+}
+
+/* Whether the convolution can run as loops at all: plain weights, one lane, one stride, the
+ * activations LOOP_CONV_WS applies, and every size within its fields. */
+static int loop_usable(const conv_geom_t* g) {
+  const by_conv_t* c = g->c;
+  if (c->weights_boveda || BY_LANES != 1 || by_conv_stride_cols(c) != c->stride ||
+      (c->activation != BY_ACT_NONE && c->activation != BY_ACT_RELU))
+    return 0;
+  const size_t sizes[] = {c->in_rows,
+                          c->in_cols,
+                          c->in_ch,
+                          c->out_ch,
+                          g->orows,
+                          g->ocols,
+                          g->prows,
+                          g->pcols,
+                          c->batch,
+                          c->kernel_rows,
+                          c->kernel_cols,
+                          by_conv_pad_top(c),
+                          by_conv_pad_right(c),
+                          by_conv_pad_left(c)};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+    if (sizes[i] > LOOP_DIM_MAX)
+      return 0;
+  /* A tile's dpad is at most the bottom padding (its last window row is at most in_rows +
+   * pad_bottom - 1), likewise upad, lpad, rpad. */
+  return c->stride <= LOOP_STRIDE_MAX && by_conv_pad_bottom(c) <= LOOP_DPAD_MAX &&
+         by_has_loop_conv_ws();
+}
+
+/* DRAM bytes a loop of tile t reads (its input window, weights and bias rows: the bias is read
+ * once per output row of C, a zero fill reads nothing), per MAC it computes, as a fraction
+ * bytes / macs; the tile choice minimises it. On the default config's 3x3 56x56x64 conv this
+ * ranks 4 rows x 2 out-channel blocks (76% without a host) above 8 x 1 (72%) and 2 x 4 (68%),
+ * as bench_loop_conv measures them. */
+typedef struct {
+  uint64_t bytes, macs;
+} loop_cost_t;
+
+static loop_cost_t loop_cost(const conv_geom_t* g, const conv_loop_tiles_t* t) {
+  const by_conv_t* c = g->c;
+  const uint64_t conv_rows = loop_conv_rows(g, t->rows);
+  const uint64_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
+  const uint64_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
+  const uint64_t kch = (uint64_t)t->tk * BY_DIM, och = (uint64_t)t->tn * BY_DIM;
+  const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
+  loop_cost_t cost;
+  cost.bytes =
+      ((uint64_t)t->batch * irows * icols * kch + g->taps * kch * och) * sizeof(by_elem_t) +
+      (c->bias ? pixels * t->tn * BY_DIM * sizeof(by_acc_t) : 0);
+  cost.macs = pixels * och * kch * g->taps;
+  return cost;
+}
+
+static int loop_cheaper(loop_cost_t a, loop_cost_t b) {
+  return (double)a.bytes / (double)a.macs < (double)b.bytes / (double)b.macs;
+}
+
+/* Loop tiles: the forced sizes; the others all input channels if any tile holds them (halving
+ * otherwise), then the out-channel blocks (halving) and most rows that read the fewest DRAM
+ * bytes per MAC (loop_cost; ties: more rows), and once a tile holds every row, as many images
+ * as fit. 0: no tile fits (the command path runs). */
+static int loop_tiles(const conv_geom_t* g, conv_loop_tiles_t* t) {
+  const by_conv_t* c = g->c;
+  const size_t kb = loop_kch_blocks(g), nb = loop_och_blocks(g);
+  const size_t fk = c->tile_k < kb ? c->tile_k : kb, fn = c->tile_och < nb ? c->tile_och : nb;
+  const size_t fr = c->tile_rows < g->prows ? c->tile_rows : g->prows;
+  const size_t fb = c->tile_batch < c->batch ? c->tile_batch : c->batch;
+  t->batch = c->tile_batch ? fb : 1;
+  for (t->tk = c->tile_k ? fk : kb;; t->tk = (t->tk + 1) / 2) {
+    size_t best_tn = 0, best_rows = 0;
+    loop_cost_t best = {0, 0};
+    for (t->tn = c->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
+      size_t rows = fr;
+      if (c->tile_rows)
+        t->rows = fr, rows = loop_fits(g, t) ? fr : 0;
+      else
+        rows = loop_max_rows(g, t);
+      if (rows) {
+        t->rows = rows;
+        const loop_cost_t cost = loop_cost(g, t);
+        if (!best_rows || loop_cheaper(cost, best) ||
+            (!loop_cheaper(best, cost) && rows > best_rows))
+          best_tn = t->tn, best_rows = rows, best = cost;
+      }
+      if (c->tile_och || t->tn == 1)
+        break;
+    }
+    if (best_rows) {
+      t->tn = best_tn, t->rows = best_rows;
+      if (!c->tile_batch && t->rows == g->prows)
+        while (t->batch < c->batch) {
+          ++t->batch;
+          if (!loop_fits(g, t)) {
+            --t->batch;
+            break;
+          }
+        }
+      return 1;
+    }
+    if (c->tile_k || t->tk == 1)
+      return 0;
+  }
+}
+
+/* The tiles as loops, in the order of the command path: per images and band of rows (with
+ * pooling the band's CONFIG_ST pooling, as conv_tile sets it), per depthwise channel block and
+ * out-channel tile, the input-channel tiles: the first loads the bias (zeros without one), the
+ * others add onto the accumulator (no_bias), the last stores C (the loops before it leave C in
+ * the accumulator, whose half the accelerator keeps until a loop stores). */
+static void issue_loops(const conv_geom_t* g, const conv_loop_tiles_t* t) {
+  const by_conv_t* c = g->c;
+  const size_t pt = by_conv_pad_top(c), pl = by_conv_pad_left(c), S = c->stride;
+  const size_t icols = (g->ocols - 1) * S + c->kernel_cols;
+  /* The window's columns [-pl, icols - pl): lpad zeros, the real columns, rpad zeros. */
+  const size_t lpad = pl < icols ? pl : icols;
+  const size_t rcols = icols - lpad < c->in_cols ? icols - lpad : c->in_cols;
+  const size_t passes = c->depthwise ? g->cblocks : 1;
+  const size_t kb = loop_kch_blocks(g), nb = loop_och_blocks(g);
+  by_loop_conv_ws_t l = {0};
+  l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)c->in_cols;
+  l.out_row_dim = (uint32_t)g->orows, l.out_col_dim = (uint32_t)g->ocols;
+  l.pool_out_row_dim = (uint32_t)g->prows, l.pool_out_col_dim = (uint32_t)g->pcols;
+  l.stride = (uint32_t)S, l.kernel_dilation = 1;
+  l.kernel_dim = (uint32_t)c->kernel_cols; /* the tap pitch of the weight rows */
+  l.krows = (uint32_t)c->kernel_rows, l.kcols = (uint32_t)c->kernel_cols;
+  l.ocols = (uint32_t)g->ocols;
+  l.lpad = (uint32_t)lpad, l.rpad = (uint32_t)(icols - lpad - rcols);
+  /* Depthwise: the diagonal blocks are DIM x DIM, so a tap's weight rows are DIM apart. */
+  l.in_channels = (uint32_t)(c->depthwise ? BY_DIM : c->in_ch);
+  l.weight_stride = (uint32_t)(c->depthwise ? BY_DIM : c->out_ch);
+  l.in_stride = (uint32_t)c->in_ch, l.out_stride = (uint32_t)c->out_ch;
+  l.no_pool = c->pool_stride == 0;
+  l.activation = c->activation;
+  for (size_t b0 = 0; b0 < c->batch; b0 += t->batch) {
+    l.batches = (uint32_t)(c->batch - b0 < t->batch ? c->batch - b0 : t->batch);
+    for (size_t p0 = 0; p0 < g->prows; p0 += t->rows) {
+      const size_t p1 = p0 + t->rows < g->prows ? p0 + t->rows : g->prows;
+      size_t r0, r1;
+      by_conv_band_rows(g, p0, p1, &r0, &r1);
+      if (c->pool_stride)
+        by_conv_config_band_pool(g, p0, p1, r0, r1);
+      /* The window's rows [iy0, iy0 + irows): upad zeros, the real rows, dpad zeros. */
+      const long iy0 = (long)(r0 * S) - (long)pt;
+      const size_t irows = (r1 - r0 - 1) * S + c->kernel_rows;
+      const long lo = iy0 > 0 ? iy0 : 0;
+      const long end = iy0 + (long)irows;
+      const long hi = end < (long)c->in_rows ? end : (long)c->in_rows;
+      const size_t rrows = hi > lo ? (size_t)(hi - lo) : 0;
+      size_t upad = iy0 < 0 ? (size_t)-iy0 : 0;
+      if (upad > irows)
+        upad = irows;
+      /* A window wholly in the padding reads no input: any row of the image will do. */
+      const size_t first_row = lo < (long)c->in_rows ? (size_t)lo : c->in_rows - 1;
+      l.orows = (uint32_t)(r1 - r0);
+      l.upad = (uint32_t)upad, l.dpad = (uint32_t)(irows - upad - rrows);
+      for (size_t pass = 0; pass < passes; ++pass) {
+        const size_t ch0 = pass * BY_DIM; /* depthwise: the pass's first channel */
+        for (size_t n0 = 0; n0 < nb; n0 += t->tn) {
+          const size_t och0 = c->depthwise ? ch0 : n0 * BY_DIM;
+          const size_t tn = nb - n0 < t->tn ? nb - n0 : t->tn;
+          const size_t och_end =
+              c->depthwise ? ch0 + by_block_size(c->in_ch, pass) : (n0 + tn) * BY_DIM;
+          l.pochs = (uint32_t)((och_end < c->out_ch ? och_end : c->out_ch) - och0);
+          for (size_t k0 = 0; k0 < kb; k0 += t->tk) {
+            const size_t kch0 = c->depthwise ? ch0 : k0 * BY_DIM;
+            const size_t kch_end = c->depthwise ? ch0 + l.pochs : (k0 + t->tk) * BY_DIM;
+            l.kchs = (uint32_t)((kch_end < c->in_ch ? kch_end : c->in_ch) - kch0);
+            l.input = c->input + ((b0 * c->in_rows + first_row) * c->in_cols) * c->in_ch + kch0;
+            l.weights = c->depthwise ? (const void*)((const by_elem_t*)c->workspace +
+                                                     pass * g->taps * BY_DIM * BY_DIM)
+                                     : (const void*)(c->weights + kch0 * c->out_ch + och0);
+            l.no_bias = k0 != 0;
+            l.bias = k0 == 0 && c->bias ? c->bias + och0 : 0;
+            const int last = k0 + t->tk >= kb;
+            /* The band's first pooled row, or without pooling its first conv row (= p0). */
+            l.output = !last ? 0 : c->output + ((b0 * g->prows + p0) * g->pcols) * c->out_ch + och0;
+            by_loop_conv_ws(&l);
+          }
+        }
+      }
+    }
+  }
+}
+
+int by_conv_loop_plan(const conv_geom_t* g, conv_loop_tiles_t* t) {
+  return loop_usable(g) && loop_tiles(g, t);
+}
+
+void by_conv_loops(const conv_geom_t* g, const conv_loop_tiles_t* t) {
+  const by_conv_t* c = g->c;
+  /* Gemmini's tiled_conv set-up: A rows `stride` apart; the mvin block strides of the largest
+   * tile (the loop places channel blocks that far apart, docs/isa.md). */
+  const size_t conv_rows = loop_conv_rows(g, t->rows);
+  const size_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
+  const size_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
+  by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, (uint32_t)c->stride, 1);
+  by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, (uint32_t)(t->batch * irows * icols));
+  by_config_ld(1, (c->depthwise ? BY_DIM : c->out_ch) * sizeof(by_elem_t), 0,
+               (uint32_t)(g->taps * t->tk * BY_DIM));
+  by_config_ld(2, 0, 0, 0);
+  by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
+  issue_loops(g, t);
+}
