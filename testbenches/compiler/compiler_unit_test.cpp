@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <random>
+#include <set>
 
 namespace by::compiler {
 namespace {
@@ -311,6 +312,39 @@ TEST(Plan, LiveTensorsNeverOverlapAndWeightsAreAligned) {
         EXPECT_EQ(l.onCpu, !l.cpuReason.empty());
       }
     }
+  }
+}
+
+// On LOOP_CONV_WS configs by_conv picks the path and the tiles, except for strided convolutions
+// with a 1x1 kernel or output rows shorter than DIM: the command path with the compiler's tiles
+// (docs/compiler.md). resnet_block (10x10 input): Conv_14 is 3x3/2 (5-pixel output rows),
+// Conv_34 1x1/2, the others 3x3/1.
+TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs) {
+  struct Want {
+    const char* config;
+    std::set<std::string> commands; // the layers that keep the command path
+  };
+  for (const Want& want : {Want{"tiny", {"Conv_34"}},                  // DIM 4: 5 >= 4
+                           Want{"default", {"Conv_14", "Conv_34"}}}) { // DIM 16
+    SCOPED_TRACE(want.config);
+    CompileOptions o;
+    o.modelPath = modelPath("resnet_block");
+    o.config =
+        config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/" + want.config + ".yaml");
+    o.calibRandom = 1;
+    const Compiled c = compileModel(o);
+    int convs = 0;
+    for (const LayerPlan& l : c.program.layers) {
+      if (l.kernel != Kernel::Conv)
+        continue;
+      const std::string& name = c.graph.layers[size_t(l.layer)].name;
+      SCOPED_TRACE(name);
+      ++convs;
+      const bool commands = want.commands.count(name) > 0;
+      EXPECT_EQ(l.commandPath, commands);
+      EXPECT_EQ(l.tileA > 0, commands); // the driver sizes the loops
+    }
+    EXPECT_EQ(convs, 6);
   }
 }
 
