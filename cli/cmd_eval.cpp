@@ -131,11 +131,12 @@ private:
   void run(Job& job) const {
     const config::Config& c = configs_[job.config];
     // The key: everything the run's result depends on. The counter list stands for the
-    // hardware's event set, the tool version for the compiler and simulator.
+    // hardware's event set, the tool's build id (its executable's hash) for the compiler, the
+    // driver and the simulator.
     std::string counters;
     for (const std::string& r : compiler::statRegisters())
       counters += r + ",";
-    std::string key = std::string(kCacheFormat) + "|" + compiler::toolVersion() + "|" +
+    std::string key = std::string(kCacheFormat) + "|" + compiler::toolBuildId() + "|" +
                       hardware_[job.config] + "|" + in_.modelHash + "|" + in_.inputHash + "|" +
                       in_.accelModel + "|" + in_.hal + "|" + counters +
                       (job.kind == Job::Baseline ? "|baseline" : "");
@@ -367,7 +368,7 @@ int runEval(const std::vector<std::string>& args) {
       "\n"
       "Configs are names (tiny, td8, ...) or YAML paths. Without --input the input is random\n"
       "normal(0,1), seeded by --seed (printed and recorded). Runs are cached by config hash,\n"
-      "model hash, input and tool version under --cache-dir/eval, $BRICKYARD_CACHE_DIR/eval or\n"
+      "model hash, input and tool build under --cache-dir/eval, $BRICKYARD_CACHE_DIR/eval or\n"
       "~/.cache/brickyard/eval: a rerun runs only what changed. REPORT_DIR is replaced as a\n"
       "whole at the end (an existing directory only if it is a previous Brickyard output).\n"
       "\n"

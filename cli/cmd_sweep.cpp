@@ -227,7 +227,7 @@ void writePlan(Prepared& pr, const fs::path& out, const std::string& cacheDir) {
       emit::writeFileAtomically(configPath, yaml);
     // What the results depend on: the tool, the config, the models and inputs (by content)
     // and the evaluation options.
-    std::string key = std::string(kPointFormat) + "|" + compiler::toolVersion() + "|" +
+    std::string key = std::string(kPointFormat) + "|" + compiler::toolBuildId() + "|" +
                       config::canonicalText(c) + "|" + e.model + "|" + (e.area ? "area" : "") +
                       "|" + std::to_string(e.seed) + "|" + std::to_string(e.calibRandom) + "|" +
                       e.hal + "|" + std::to_string(e.maxCycles);

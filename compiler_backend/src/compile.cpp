@@ -22,6 +22,17 @@ std::string toolVersion() {
   return std::string("brickyard ") + BRICKYARD_VERSION;
 }
 
+std::string toolBuildId() {
+  static const std::string id = [] {
+    try {
+      return toolVersion() + " " + hashHex(readFile("/proc/self/exe"));
+    } catch (const CompileError&) {
+      return toolVersion();
+    }
+  }();
+  return id;
+}
+
 namespace {
 
 std::string dimsText(const std::vector<int64_t>& d) {

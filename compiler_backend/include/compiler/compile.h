@@ -64,7 +64,11 @@ std::vector<float> readInputFile(const std::string& path, const Tensor& input, b
 /// saturating): the int8 values the program reads.
 std::vector<int8_t> quantizeInput(const std::vector<float>& x, double scale);
 
-/// The compiler's identity for file headers and cache keys ("brickyard X.Y.Z").
+/// The compiler's identity for file headers ("brickyard X.Y.Z").
 std::string toolVersion();
+/// The version and a hash of this executable's bytes (the compiler, the embedded driver and the
+/// simulators are in it): what cached results of a run key on, so that a rebuilt tool reruns
+/// what it might compute differently. The version alone where the executable is unreadable.
+std::string toolBuildId();
 
 } // namespace by::compiler
