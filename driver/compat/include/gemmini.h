@@ -297,6 +297,17 @@ static inline void by_gemmini_unsupported(const char* what) {
 #define gemmini_config_st(stride)                                                                  \
   BY_GEMMINI_EXT_CONFIG_ST_3(stride, NO_ACTIVATION, ACC_SCALE_IDENTITY)
 
+/* Gemmini's normalization unit (CONFIG_BERT: LayerNorm / IGELU / softmax statistics) is not in
+ * Brickyard's hardware: configuring it stops the program with a message (the activations that
+ * would use it are refused by CONFIG_ST too). */
+#define gemmini_config_norm(q_const, q_const_type, set_stats_id_only, act_msb, stat_id, igelu_qb,  \
+                            igelu_qc)                                                              \
+  {                                                                                                \
+    (void)(q_const), (void)(q_const_type), (void)(set_stats_id_only), (void)(act_msb);             \
+    (void)(stat_id), (void)(igelu_qb), (void)(igelu_qc);                                           \
+    by_gemmini_unsupported("gemmini_config_norm (no normalization unit)");                       \
+  }
+
 /* ---- LOOP_WS (configs with loops.ws) ---------------------------------------------------- */
 /* gemmini_loop_ws issues the five LOOP_WS_CONFIG_* commands and LOOP_WS with Gemmini's
  * encodings (docs/isa.md, "LOOP_WS"); the caller has configured CONFIG_EX, the mvin channels and
