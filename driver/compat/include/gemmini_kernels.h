@@ -229,14 +229,16 @@ static inline void tiled_conv_stride_auto(
     free(in);
 }
 
-/* Depthwise, Gemmini's signature: square kernel, weights [channels][kernel_dim][kernel_dim]. */
-static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col_dim, int channels,
+/* Depthwise, Gemmini's signature: square kernel, weights [channels][kernel_dim][kernel_dim].
+ * by_gemmini_conv_dw takes forced tiles as well (tiled_conv_dw; 0: automatic). */
+static inline void by_gemmini_conv_dw(int batch_size, int in_row_dim, int in_col_dim, int channels,
                                       int out_row_dim, int out_col_dim, int stride, int padding,
                                       int kernel_dim, const elem_t* input, const elem_t* weights,
                                       const acc_t* bias, elem_t* output, int act, acc_scale_t scale,
                                       int pool_size, int pool_stride, int pool_padding,
-                                      enum tiled_matmul_type_t tiled_conv_type) {
-  by_gemmini_check_act(act, "tiled_conv_dw_auto");
+                                      enum tiled_matmul_type_t tiled_conv_type, size_t tile_batch,
+                                      size_t tile_rows, const char* what) {
+  by_gemmini_check_act(act, what);
   by_conv_t c;
   by_conv_init(&c);
   c.batch = (size_t)batch_size;
@@ -258,11 +260,27 @@ static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col
   c.workspace_bytes = by_conv_workspace_bytes(&c);
   c.workspace = malloc(c.workspace_bytes);
   if (!c.workspace) {
-    printf("tiled_conv_dw_auto: no memory for the workspace\n");
+    printf("%s: no memory for the workspace\n", what);
     exit(1);
   }
-  by_gemmini_conv(&c, out_row_dim, out_col_dim, "tiled_conv_dw_auto");
+  c.tile_batch = tile_batch;
+  c.tile_rows = tile_rows;
+  by_conv_plan_t plan;
+  if (by_conv_plan(&c, &plan) != BY_OK) /* a tile that does not fit: the driver's own */
+    c.tile_batch = c.tile_rows = 0;
+  by_gemmini_conv(&c, out_row_dim, out_col_dim, what);
   free(c.workspace);
+}
+
+static inline void tiled_conv_dw_auto(int batch_size, int in_row_dim, int in_col_dim, int channels,
+                                      int out_row_dim, int out_col_dim, int stride, int padding,
+                                      int kernel_dim, const elem_t* input, const elem_t* weights,
+                                      const acc_t* bias, elem_t* output, int act, acc_scale_t scale,
+                                      int pool_size, int pool_stride, int pool_padding,
+                                      enum tiled_matmul_type_t tiled_conv_type) {
+  by_gemmini_conv_dw(batch_size, in_row_dim, in_col_dim, channels, out_row_dim, out_col_dim, stride,
+                     padding, kernel_dim, input, weights, bias, output, act, scale, pool_size,
+                     pool_stride, pool_padding, tiled_conv_type, 0, 0, "tiled_conv_dw_auto");
 }
 
 /* Gemmini's mvin scale of an int8 config (its default gemmini_params.h): x * scale rounded to
@@ -328,5 +346,7 @@ static inline void tiled_global_average(const elem_t* input, elem_t* output, int
   (void)channel_tile_size; /* the driver tiles channels itself */
   tiled_global_average_auto(input, output, batches, channels, dim, WS);
 }
+
+#include "gemmini_tiles.h"
 
 #endif /* BRICKYARD_GEMMINI_KERNELS_H */
