@@ -36,6 +36,10 @@ static inline void sp_tiled_matmul_ws(const elem_t* A, const elem_t* B, const vo
   if (a_transpose || b_transpose)
     by_gemmini_unsupported("sp_tiled_matmul_ws with transposed operands");
   by_gemmini_check_act(act, "sp_tiled_matmul_ws");
+  if (I == 0 || J == 0 || K == 0) {
+    printf("sp_tiled_matmul_ws: an empty (0-tile) dimension\n");
+    exit(1);
+  }
   const size_t d_bytes = low_D ? sizeof(elem_t) : sizeof(acc_t);
   by_config_ld(0, A_row_stride * sizeof(elem_t), 0, DIM);
   by_config_ld(1, B_row_stride * sizeof(elem_t), 0, DIM);

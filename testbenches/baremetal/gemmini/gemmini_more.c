@@ -177,9 +177,10 @@ static void test_conv(void) {
 }
 
 /* ---- Matmuls ---------------------------------------------------------------------------- */
-#define MI 11
-#define MJ 9
-#define MK 14
+/* Not multiples of DIM; K at least two blocks, split over two sp_tiled_matmul calls. */
+#define MI (DIM + 3)
+#define MJ (2 * DIM + 1)
+#define MK (2 * DIM + 2)
 static elem_t A[MI * MK], B[MK * MJ], C[MI * MJ], gold[MI * MJ];
 static acc_t D[MI * MJ], Cfull[MI * MJ];
 
