@@ -120,9 +120,31 @@ static inline void by_gemmini_conv(const by_conv_t* c, int out_row_dim, int out_
   by_gemmini_check(by_conv(c), what);
 }
 
-static inline void by_gemmini_conv_pool(by_conv_t* c, int pool_size, int pool_stride,
-                                        int pool_padding) {
-  if (pool_stride != 0) { /* Gemmini: pool_stride 0 means no pooling */
+/* A by_conv_t from Gemmini's convolution arguments (square kernel, one stride and padding;
+ * Gemmini's pool_stride 0 means no pooling). */
+static inline void by_gemmini_conv_setup(by_conv_t* c, int batch_size, int in_row_dim,
+                                         int in_col_dim, int in_channels, int out_channels,
+                                         int stride, int padding, int kernel_dim,
+                                         const elem_t* input, const elem_t* weights,
+                                         const acc_t* bias, elem_t* output, int act,
+                                         acc_scale_t scale, int pool_size, int pool_stride,
+                                         int pool_padding) {
+  by_conv_init(c);
+  c->batch = (size_t)batch_size;
+  c->in_rows = (size_t)in_row_dim;
+  c->in_cols = (size_t)in_col_dim;
+  c->in_ch = (size_t)in_channels;
+  c->out_ch = (size_t)out_channels;
+  c->kernel_rows = c->kernel_cols = (size_t)kernel_dim;
+  c->stride = (size_t)stride;
+  c->padding = (size_t)padding;
+  c->input = input;
+  c->weights = weights;
+  c->bias = bias;
+  c->output = output;
+  c->activation = act;
+  c->scale = scale;
+  if (pool_stride != 0) {
     c->pool_size = (size_t)pool_size;
     c->pool_stride = (size_t)pool_stride;
     c->pool_padding = (size_t)pool_padding;
@@ -144,22 +166,9 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
     by_gemmini_unsupported("tiled_conv_auto with rotated or transposed operands");
   by_gemmini_check_act(act, "tiled_conv_auto");
   by_conv_t c;
-  by_conv_init(&c);
-  c.batch = (size_t)batch_size;
-  c.in_rows = (size_t)in_row_dim;
-  c.in_cols = (size_t)in_col_dim;
-  c.in_ch = (size_t)in_channels;
-  c.out_ch = (size_t)out_channels;
-  c.kernel_rows = c.kernel_cols = (size_t)kernel_dim;
-  c.stride = (size_t)stride;
-  c.padding = (size_t)padding;
-  c.input = input;
-  c.weights = weights;
-  c.bias = bias;
-  c.output = output;
-  c.activation = act;
-  c.scale = scale;
-  by_gemmini_conv_pool(&c, pool_size, pool_stride, pool_padding);
+  by_gemmini_conv_setup(&c, batch_size, in_row_dim, in_col_dim, in_channels, out_channels, stride,
+                        padding, kernel_dim, input, weights, bias, output, act, scale, pool_size,
+                        pool_stride, pool_padding);
   c.on_cpu = tiled_conv_type == CPU;
   by_gemmini_conv(&c, out_row_dim, out_col_dim, "tiled_conv_auto");
 }
@@ -240,22 +249,10 @@ static inline void by_gemmini_conv_dw(int batch_size, int in_row_dim, int in_col
                                       size_t tile_rows, const char* what) {
   by_gemmini_check_act(act, what);
   by_conv_t c;
-  by_conv_init(&c);
-  c.batch = (size_t)batch_size;
-  c.in_rows = (size_t)in_row_dim;
-  c.in_cols = (size_t)in_col_dim;
-  c.in_ch = c.out_ch = (size_t)channels;
-  c.kernel_rows = c.kernel_cols = (size_t)kernel_dim;
-  c.stride = (size_t)stride;
-  c.padding = (size_t)padding;
+  by_gemmini_conv_setup(&c, batch_size, in_row_dim, in_col_dim, channels, channels, stride, padding,
+                        kernel_dim, input, weights, bias, output, act, scale, pool_size,
+                        pool_stride, pool_padding);
   c.depthwise = 1;
-  c.input = input;
-  c.weights = weights;
-  c.bias = bias;
-  c.output = output;
-  c.activation = act;
-  c.scale = scale;
-  by_gemmini_conv_pool(&c, pool_size, pool_stride, pool_padding);
   c.on_cpu = tiled_conv_type == CPU;
   c.workspace_bytes = by_conv_workspace_bytes(&c);
   c.workspace = malloc(c.workspace_bytes);

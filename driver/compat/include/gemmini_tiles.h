@@ -320,22 +320,9 @@ by_gemmini_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_cha
     by_gemmini_unsupported("tiled_conv with rotated or transposed operands");
   by_gemmini_check_act(act, "tiled_conv");
   by_conv_t c;
-  by_conv_init(&c);
-  c.batch = (size_t)batch_size;
-  c.in_rows = (size_t)in_row_dim;
-  c.in_cols = (size_t)in_col_dim;
-  c.in_ch = (size_t)in_channels;
-  c.out_ch = (size_t)out_channels;
-  c.kernel_rows = c.kernel_cols = (size_t)kernel_dim;
-  c.stride = (size_t)stride;
-  c.padding = (size_t)padding;
-  c.input = input;
-  c.weights = weights;
-  c.bias = bias;
-  c.output = output;
-  c.activation = act;
-  c.scale = scale;
-  by_gemmini_conv_pool(&c, pool_size, pool_stride, pool_padding);
+  by_gemmini_conv_setup(&c, batch_size, in_row_dim, in_col_dim, in_channels, out_channels, stride,
+                        padding, kernel_dim, input, weights, bias, output, act, scale, pool_size,
+                        pool_stride, pool_padding);
   const size_t ich_blocks = ((size_t)kchs + DIM - 1) / DIM;
   c.tile_batch = (size_t)batches;
   c.tile_rows = (size_t)porows;
