@@ -3,8 +3,10 @@
 // on-chip form): lint
 // must be silent in both Verilator -Wall and Icarus, synthesis must report every module and
 // exactly the configured SRAM capacity. The small configs run in CI, the large ones (default,
-// large32, and td_l16, whose 16-lane PEs take Yosys minutes) are linted in CI and synthesized
-// with the slow tests (built with BY_LARGE_CONFIGS).
+// large32, and td_l16, whose 16-lane PEs take Yosys minutes) and two variants whose synthesis
+// the CI time budget leaves out (td_w1: TensorDash as td_l4; boveda_onchip_tiny: Boveda as
+// boveda_tiny plus DECOMPRESS) are linted in CI and synthesized with the slow tests (built with
+// BY_LARGE_CONFIGS).
 #include "cli_runner.h"
 
 #include <filesystem>
@@ -99,15 +101,17 @@ TEST_P(Rtl, SynthReportsEveryModule) {
 
 #ifdef BY_LARGE_CONFIGS
 // The slow build (cli_rtl_large_test): lint and synthesis of the large configs.
-INSTANTIATE_TEST_SUITE_P(Configs, Rtl, ::testing::Values("default", "large32", "td_l16"),
+INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
+                         ::testing::Values("default", "large32", "td_l16", "td_w1",
+                                           "boveda_onchip_tiny"),
                          configName);
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
-                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "td_w1",
-                                           "boveda_tiny", "boveda_onchip_tiny"),
+                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "boveda_tiny"),
                          configName);
 
-// The larger shipped configs: lint in CI, synthesis with the slow tests (cli_rtl_large_test).
+// The larger configs and the two variants above: lint in CI, synthesis with the slow tests
+// (cli_rtl_large_test).
 class RtlLarge : public ::testing::TestWithParam<std::string> {};
 TEST_P(RtlLarge, LintIsClean) {
   const fs::path out = generate(GetParam(), "lint");
@@ -117,6 +121,8 @@ TEST_P(RtlLarge, LintIsClean) {
             std::string::npos)
       << r.out;
 }
-INSTANTIATE_TEST_SUITE_P(Configs, RtlLarge, ::testing::Values("default", "large32", "td_l16"),
+INSTANTIATE_TEST_SUITE_P(Configs, RtlLarge,
+                         ::testing::Values("default", "large32", "td_l16", "td_w1",
+                                           "boveda_onchip_tiny"),
                          configName);
 #endif
