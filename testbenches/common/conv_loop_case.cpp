@@ -26,6 +26,10 @@ std::string ConvLoopCase::describe() const {
   if (poolStride)
     os << " pool" << poolSize << "/" << poolStride << "/" << poolPad;
   os << " tiles " << tileRows << "/" << tileOch << "/" << tileKch;
+  if (this->os)
+    os << " OS td" << tdMode;
+  if (zeroPercent)
+    os << " zeros " << zeroPercent << "%";
   return os.str();
 }
 
@@ -46,11 +50,17 @@ int ceilDiv(int a, int b) {
   return (a + b - 1) / b;
 }
 
+int64_t wrap(int64_t v, int bits) {
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  return static_cast<int64_t>(((static_cast<uint64_t>(v) & mask) ^ sign) - sign);
+}
+
 } // namespace
 
 ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, uint64_t base,
                               size_t size, uint64_t seed) {
-  const int dim = p.dim, ib = p.inputBytes, ab = p.accBytes;
+  const int dim = p.dim, ib = p.inputBytes, ab = p.accBytes, L = p.lanes, kblock = dim * L;
   const int H = c.inRows, W = c.inCols, C = c.inCh, OC = c.outCh, K = c.kernel, S = c.stride;
   const int OH = c.outRows(), OW = c.outCols(), PH = c.poolRows(), PW = c.poolCols();
   const int tr = c.poolStride ? OH : (c.tileRows ? c.tileRows : OH);
@@ -66,35 +76,62 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   auto align = [](uint64_t v) { return (v + 0xfff) & ~uint64_t{0xfff}; };
   const uint64_t in = base + 0x1000;
   const uint64_t w = align(in + uint64_t(c.batch) * H * W * C * ib + 0x100);
-  const uint64_t bias = align(w + uint64_t(K) * K * C * OC * ib + 0x100);
+  const int tapRows = ceilDiv(C, L); // lane-packed weight rows of a tap (docs/isa.md)
+  const uint64_t bias = align(w + uint64_t(K) * K * tapRows * OC * L * ib + 0x100);
   out.output = align(bias + uint64_t(OC) * ab + 0x100);
   if (out.output + uint64_t(c.batch) * OH * OW * OC * ib > base + size)
     throw std::invalid_argument("conv case does not fit the DRAM window: " + c.describe());
   std::vector<int64_t> x(size_t(c.batch) * H * W * C), wt(size_t(K) * K * C * OC), bv(OC, 0);
-  for (size_t i = 0; i < x.size(); ++i)
-    put(out.image, in - base + i * ib, x[i] = value(c.valueBits), ib);
-  for (size_t i = 0; i < wt.size(); ++i)
-    put(out.image, w - base + i * ib, wt[i] = value(c.valueBits), ib);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = static_cast<int>(rng() % 100) < c.zeroPercent ? 0 : value(c.valueBits);
+    put(out.image, in - base + i * ib, x[i], ib);
+  }
+  // Weights W[tap][i][o] at packed row tap * tapRows + i / L, element o * L + i % L.
+  for (int t = 0; t < K * K; ++t)
+    for (int i = 0; i < C; ++i)
+      for (int o = 0; o < OC; ++o) {
+        const size_t at = (size_t(t) * tapRows + size_t(i / L)) * OC * L + size_t(o) * L + i % L;
+        put(out.image, w - base + at * ib, wt[(size_t(t) * C + i) * OC + o] = value(c.valueBits),
+            ib);
+      }
   if (c.bias)
     for (int o = 0; o < OC; ++o)
       put(out.image, bias - base + size_t(o) * ab, bv[o] = value(10), ab);
 
-  // CPU reference: direct convolution, saturation to elem_t, ReLU, max-pooling over zeros.
+  // CPU reference: direct convolution, saturation to elem_t, ReLU, max-pooling over zeros. The
+  // array's partial sums: a WS pass (one tap, DIM x lanes channels) wraps at the spatial output
+  // width; an OS loop (every tap, the tile's channels) wraps at the accumulator width and
+  // saturates to the spatial output width; the accumulator adds them up, wrapping.
   std::vector<int64_t> conv(size_t(c.batch) * OH * OW * OC);
   for (int b = 0; b < c.batch; ++b)
     for (int oy = 0; oy < OH; ++oy)
       for (int ox = 0; ox < OW; ++ox)
         for (int o = 0; o < OC; ++o) {
           int64_t acc = bv[o];
-          for (int ky = 0; ky < K; ++ky)
-            for (int kx = 0; kx < K; ++kx) {
-              const int iy = oy * S + ky - c.pad, ix = ox * S + kx - c.pad;
-              if (iy < 0 || iy >= H || ix < 0 || ix >= W)
-                continue;
-              for (int i = 0; i < C; ++i)
-                acc += x[((size_t(b) * H + iy) * W + ix) * C + i] *
-                       wt[((size_t(ky) * K + kx) * C + i) * OC + o];
-            }
+          auto tapSum = [&](int ky, int kx, int i0, int i1) {
+            const int iy = oy * S + ky - c.pad, ix = ox * S + kx - c.pad;
+            int64_t s = 0;
+            if (iy >= 0 && iy < H && ix >= 0 && ix < W)
+              for (int i = i0; i < i1; ++i)
+                s += x[((size_t(b) * H + iy) * W + ix) * C + i] *
+                     wt[((size_t(ky) * K + kx) * C + i) * OC + o];
+            return s;
+          };
+          for (int k0 = 0; k0 < C; k0 += tk) {
+            const int k1 = std::min(C, k0 + tk);
+            int64_t loopSum = 0;
+            for (int ky = 0; ky < K; ++ky)
+              for (int kx = 0; kx < K; ++kx)
+                for (int i = k0; i < k1; i += kblock) {
+                  const int64_t pass = tapSum(ky, kx, i, std::min(k1, i + kblock));
+                  if (c.os)
+                    loopSum += pass;
+                  else
+                    acc = wrap(acc + wrap(pass, p.outputWidth), p.accWidth);
+                }
+            if (c.os)
+              acc = wrap(acc + saturate(wrap(loopSum, p.accWidth), p.outputWidth), p.accWidth);
+          }
           int64_t v = saturate(acc, p.inputWidth);
           conv[((size_t(b) * OH + oy) * OW + ox) * OC + o] = c.relu ? std::max<int64_t>(0, v) : v;
         }
@@ -119,16 +156,17 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   }
 
   // The program: Gemmini's tiled_conv set-up, then one loop per tile.
-  const int kchB = ceilDiv(tk, dim), ochB = ceilDiv(to, dim);
+  const int kchB = ceilDiv(tk, kblock), ochB = ceilDiv(to, dim);
   const int irows = (tr - 1) * S + K, icols = (OW - 1) * S + K;
   fm::Program& prog = out.program;
   fm::ConfigExArgs ex;
-  ex.dataflow = 1, ex.aStride = static_cast<uint32_t>(S);
+  ex.dataflow = c.os ? 0 : 1, ex.aStride = static_cast<uint32_t>(S);
+  ex.tdOff = c.tdMode == 2, ex.tdSide = c.tdMode == 1 ? 1 : 0;
   prog.push_back(fm::configEx(ex));
   prog.push_back(fm::configLd({0, false, 1, static_cast<uint32_t>(c.batch * irows * icols),
                                fm::floatBits(1), uint64_t(C) * ib}));
   prog.push_back(fm::configLd({1, false, 1, static_cast<uint32_t>(K * K * kchB * dim),
-                               fm::floatBits(1), uint64_t(OC) * ib}));
+                               fm::floatBits(1), uint64_t(OC) * L * ib}));
   prog.push_back(fm::configLd({2, false, 1, 0, fm::floatBits(1), 0}));
   fm::ConfigStArgs st;
   st.activation = c.relu ? hw::isa::kActRelu : 0;
@@ -159,9 +197,10 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
         l.upad = uint32_t(std::max(0, -iy0)), l.dpad = uint32_t(std::max(0, iyEnd - H));
         l.lpad = uint32_t(c.pad), l.rpad = uint32_t(std::max(0, ixEnd - W));
         l.orows = uint32_t(rows), l.ocols = uint32_t(OW);
-        l.inStride = uint32_t(C), l.weightStride = uint32_t(OC), l.outStride = uint32_t(OC);
+        l.inStride = uint32_t(C), l.weightStride = uint32_t(OC * L), l.outStride = uint32_t(OC);
         l.input = in + ((uint64_t(std::max(iy0, 0)) * W) * C + k0) * ib;
-        l.weights = w + (uint64_t(k0) * OC + o0) * ib;
+        l.weights = w + (uint64_t(k0 / L) * OC * L + uint64_t(o0) * L) * ib; // k0: a multiple of L
+        l.os = c.os;
         const bool firstK = k0 == 0, lastK = k0 + tk >= C;
         l.noBias = !firstK;
         l.bias = firstK && c.bias ? bias + uint64_t(o0) * ab : 0;

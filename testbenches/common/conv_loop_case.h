@@ -1,9 +1,12 @@
-// A convolution run as Gemmini-style LOOP_CONV_WS tiles (docs/isa.md, "LOOP_CONV_WS"): the
-// DRAM image (random NHWC input, HWIO weights, int32 bias), the program (CONFIG_EX with the
-// conv stride as a_stride, the three mvin channels with the tiles' block strides, CONFIG_ST
-// with the activation and pooling, one loop per tile) and the expected output from a direct
-// CPU convolution written here from the ISA's formulas (independent of the model and the
-// unroller). Used by the functional model's test and the RTL system test.
+// A convolution run as Gemmini-style LOOP_CONV_WS (or LOOP_CONV_OS) tiles (docs/isa.md,
+// "LOOP_CONV_WS", "LOOP_CONV_OS"): the DRAM image (random NHWC input, HWIO weights, lane-packed
+// per tap with vector PEs, int32 bias), the program (CONFIG_EX with the loop's dataflow and the
+// conv stride as a_stride, the three mvin channels with the tiles' block strides, CONFIG_ST with
+// the activation and pooling, one loop per tile) and the expected output from a direct CPU
+// convolution written here from the ISA's formulas (independent of the model and the unroller):
+// a WS pass sums DIM x lanes channels of one tap and wraps at the spatial output width, an OS
+// loop sums its whole tile and saturates to it. Used by the functional model's test and the RTL
+// system test.
 #pragma once
 
 #include "funcmodel/encode.h"
@@ -20,7 +23,10 @@ struct ConvLoopCase {
   bool bias = true, relu = false;
   int poolSize = 0, poolStride = 0, poolPad = 0; // max-pooling on store (whole-image tiles)
   int tileRows = 0, tileOch = 0, tileKch = 0;    // tile sizes (0: the whole dimension)
-  int valueBits = 4; // random inputs and weights in [-2^(bits-1), 2^(bits-1))
+  int valueBits = 4;   // random inputs and weights in [-2^(bits-1), 2^(bits-1))
+  bool os = false;     // LOOP_CONV_OS (output-stationary) instead of LOOP_CONV_WS
+  int zeroPercent = 0; // input values that are zero (TensorDash skips them), in percent
+  int tdMode = 0;      // CONFIG_EX TensorDash fields: 0 A scheduled, 1 B scheduled, 2 off
 
   int outRows() const { return (inRows + 2 * pad - kernel) / stride + 1; }
   int outCols() const { return (inCols + 2 * pad - kernel) / stride + 1; }

@@ -1,8 +1,9 @@
-// LOOP_CONV_WS on the functional model (docs/isa.md, "LOOP_CONV_WS"): convolutions run as
-// Gemmini-style tiles of loops match a direct CPU convolution (conv_loop_case.cpp) over bounds
-// and padding corners, strides, bias or none, ReLU, pooling, several images and tiles split
-// over rows, output channels and input channels (no_bias accumulation); illegal loops are
-// rejected with their error and change nothing.
+// LOOP_CONV_WS and LOOP_CONV_OS on the functional model (docs/isa.md, "LOOP_CONV_WS",
+// "LOOP_CONV_OS"): convolutions run as Gemmini-style tiles of loops match a direct CPU
+// convolution (conv_loop_case.cpp) over bounds and padding corners, strides, bias or none,
+// ReLU, pooling, several images and tiles split over rows, output channels and input channels
+// (no_bias accumulation), in both dataflows, on one-lane and vector PEs (lane-packed weights);
+// illegal loops are rejected with their error and change nothing.
 #include "conv_loop_case.h"
 #include "fm_util.h"
 #include "hw/isa.h"
@@ -23,9 +24,9 @@ config::Config tinyConv() {
   return test::shippedConfig("tiny");
 }
 
-void runCase(const ConvLoopCase& c, uint64_t seed) {
-  SCOPED_TRACE(c.describe());
-  Machine m(tinyConv());
+void runCase(const ConvLoopCase& c, uint64_t seed, const config::Config& cfg = tinyConv()) {
+  SCOPED_TRACE(c.describe() + " on " + cfg.name);
+  Machine m(cfg);
   const test::ConvLoopProgram cp =
       test::buildConvLoop(m.model.params(), c, kDramBase, kDramSize, seed);
   m.dram.write(kDramBase, cp.image.data(), cp.image.size());
@@ -37,8 +38,8 @@ void runCase(const ConvLoopCase& c, uint64_t seed) {
     ASSERT_EQ(got[i], cp.want[i]) << "output element " << i;
 }
 
-TEST(LoopConv, MatchesTheCpuConvolution) {
-  const uint64_t seed = test::testSeed(21, "loop conv cases");
+// The cases of both tests: every shape corner of the loop.
+std::vector<ConvLoopCase> convCases() {
   std::vector<ConvLoopCase> cases;
   ConvLoopCase c;
   cases.push_back(c);                                     // 5x5x3 -> 3, k3 p1, bias
@@ -64,8 +65,44 @@ TEST(LoopConv, MatchesTheCpuConvolution) {
   c = ConvLoopCase{};
   c.inRows = c.inCols = 9, c.inCh = 4, c.outCh = 4, c.tileRows = 3, c.valueBits = 8; // saturation
   cases.push_back(c);
+  return cases;
+}
+
+TEST(LoopConv, MatchesTheCpuConvolution) {
+  const uint64_t seed = test::testSeed(21, "loop conv cases");
+  const std::vector<ConvLoopCase> cases = convCases();
   for (size_t i = 0; i < cases.size(); ++i)
     runCase(cases[i], seed + i);
+}
+
+// LOOP_CONV_OS: the same cases output-stationary on tiny (one lane; the OS loop's sum saturates
+// at the spatial output width, which the 8-bit saturation case reaches) and, with both loops,
+// on td_l4 (4 lanes: input-channel blocks of 16 channels, lane-packed weights, TensorDash with
+// either operand scheduled or off, inputs with zeros). Input-channel tiles are multiples of a
+// block.
+TEST(LoopConv, OutputStationaryAndVectorPesMatchTheCpuConvolution) {
+  const uint64_t seed = test::testSeed(22, "loop conv OS / lanes cases");
+  const config::Config tdL4 = test::shippedConfig("td_l4");
+  const int kblock = tdL4.array.meshRows * tdL4.array.tileRows * tdL4.array.lanes;
+  const std::vector<ConvLoopCase> cases = convCases();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ConvLoopCase c = cases[i];
+    c.os = true;
+    runCase(c, seed + i);
+    for (int df = 0; df < 2; ++df) {
+      ConvLoopCase v = cases[i];
+      v.os = df == 0, v.tdMode = static_cast<int>(i % 3), v.zeroPercent = 50;
+      if (v.tileKch) // two input-channel tiles of one block each
+        v.inCh = kblock + 3, v.tileKch = kblock;
+      runCase(v, seed + 100 + i, tdL4);
+    }
+  }
+  ConvLoopCase wide; // three input-channel blocks, two output-channel blocks, 1x1 and 3x3
+  wide.inCh = 2 * kblock + 5, wide.outCh = 7, wide.inRows = wide.inCols = 4;
+  for (int k : {1, 3}) {
+    wide.kernel = k, wide.pad = k / 2, wide.os = true;
+    runCase(wide, seed + 200 + k, tdL4);
+  }
 }
 
 // Every check of LOOP_CONV_WS, in the order of docs/isa.md.
@@ -134,15 +171,23 @@ TEST(LoopConv, RejectsIllegalLoops) {
   ex.dataflow = 0;
   m.ok(configEx(ex));
   check(ok, "UNSUPPORTED"); // the OS dataflow
+  l = ok, l.os = true, l.orows = 200;
+  check(l, "LOCAL_RANGE"); // LOOP_CONV_OS under OS: the loop's checks apply
+  ex.dataflow = 1;
+  m.ok(configEx(ex));
+  l = ok, l.os = true, l.ocols = 1, l.orows = 1;
+  check(l, "UNSUPPORTED"); // LOOP_CONV_OS under WS
 }
 
-// Without loops.conv every LOOP_CONV_WS funct is UNKNOWN_FUNCT.
+// Without loops.conv every LOOP_CONV_WS funct and LOOP_CONV_OS is UNKNOWN_FUNCT.
 TEST(LoopConv, UnknownWithoutTheUnroller) {
   config::Config c = test::shippedConfig("tiny");
   c.loops.conv = false;
   Machine m(c);
   for (int f = hw::isa::kLoopConvWs; f <= hw::isa::kLoopConvWsConfig6; ++f)
     EXPECT_EQ(m.run({static_cast<uint32_t>(f), 0, 0}).error, hw::isa::errorCode("UNKNOWN_FUNCT"));
+  EXPECT_EQ(m.run({static_cast<uint32_t>(hw::isa::kLoopConvOs), 0, 0}).error,
+            hw::isa::errorCode("UNKNOWN_FUNCT"));
 }
 
 } // namespace

@@ -1,7 +1,10 @@
-// LOOP_CONV_WS system tests (docs/isa.md, "LOOP_CONV_WS"): each program runs on the RTL
-// accelerator (stressed AXI memory, RoCC and MMIO) and on the functional model, every DRAM
-// byte and the error registers compared (system_run.h), and the output is checked against a
-// direct CPU convolution (conv_loop_case.cpp). The cases cover bounds and padding corners
+// LOOP_CONV_WS and LOOP_CONV_OS system tests (docs/isa.md, "LOOP_CONV_WS", "LOOP_CONV_OS"):
+// each program runs on the RTL accelerator (stressed AXI memory, RoCC and MMIO) and on the
+// functional model, every DRAM byte and the error registers compared (system_run.h), and the
+// output is checked against a direct CPU convolution (conv_loop_case.cpp). Every case runs as
+// each loop the config's dataflows allow (on TensorDash configs the OS loop with either operand
+// scheduled or TensorDash off, half the inputs zero); with vector PEs the channel blocks are
+// DIM x lanes wide and the weights lane-packed. The cases cover bounds and padding corners
 // (whole padding rows, uneven right padding), strides, 1x1 and larger kernels, bias or none,
 // ReLU, pooling on store, several images, tiles over rows, output and input channels (no_bias
 // accumulation across loops), and illegal configurations (counted errors, never a hang).
@@ -27,7 +30,7 @@ constexpr uint64_t kSize = 0x40000;
 class LoopConv : public ::testing::Test {
 protected:
   LoopConv()
-      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)),
+      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)), kblock(p.dim * p.lanes),
         seed(testSeed(15, "system loop conv test data")) {}
 
   void SetUp() override {
@@ -53,26 +56,37 @@ protected:
     return r;
   }
 
-  /// Runs the case on the RTL and the model and checks the output against the reference.
+  /// Runs the case as each loop the config has (LOOP_CONV_WS, LOOP_CONV_OS) on the RTL and the
+  /// model and checks the output against the reference.
   void runCase(const std::string& name, const ConvLoopCase& c, int mmioPercent = 0) {
-    SCOPED_TRACE(c.describe());
-    const ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, seed);
-    const RunOutcome r = run(name, cp.program, cp.image, mmioPercent);
-    EXPECT_EQ(r.modelErrors.count, 0u);
-    for (size_t i = 0; i < cp.want.size(); ++i)
-      ASSERT_EQ(getLittleEndian(r.dram, cp.output - kBase + i * p.inputBytes, p.inputBytes),
-                cp.want[i])
-          << "output element " << i;
+    for (bool os : {false, true}) {
+      if (!(os ? p.hasOs : p.hasWs))
+        continue;
+      ConvLoopCase v = c;
+      v.os = os;
+      if (os && p.tensordash)
+        v.tdMode = static_cast<int>(cases_++ % 3), v.zeroPercent = 50;
+      SCOPED_TRACE(v.describe());
+      const ConvLoopProgram cp = buildConvLoop(p, v, kBase, kSize, seed);
+      const RunOutcome r = run(name + (os ? "_os" : ""), cp.program, cp.image, mmioPercent);
+      EXPECT_EQ(r.modelErrors.count, 0u);
+      for (size_t i = 0; i < cp.want.size(); ++i)
+        ASSERT_EQ(getLittleEndian(r.dram, cp.output - kBase + i * p.inputBytes, p.inputBytes),
+                  cp.want[i])
+            << "output element " << i;
+    }
   }
 
   config::Config cfg;
   fm::ModelParams p;
+  int kblock; // input channels of a block: DIM x lanes
   uint64_t seed;
+  unsigned cases_ = 0;
 };
 
 TEST_F(LoopConv, PaddedConvWithBiasMatchesTheReference) {
   ConvLoopCase c;
-  c.inCh = p.dim + 1, c.outCh = p.dim + 2; // two channel blocks each way
+  c.inCh = kblock + 1, c.outCh = p.dim + 2; // two channel blocks each way
   runCase("loop_conv_padded", c);
 }
 
@@ -81,7 +95,7 @@ TEST_F(LoopConv, StridesKernelsAndImages) {
   c.stride = 2, c.inRows = 7, c.inCols = 6, c.relu = true, c.bias = false; // uneven right pad
   runCase("loop_conv_stride2", c, 50);
   c = ConvLoopCase{};
-  c.kernel = 1, c.pad = 0, c.inCh = 2 * p.dim + 1, c.outCh = 5, c.batch = 2; // 1x1, two images
+  c.kernel = 1, c.pad = 0, c.inCh = 2 * kblock + 1, c.outCh = 5, c.batch = 2; // 1x1, two images
   runCase("loop_conv_1x1", c);
   c = ConvLoopCase{};
   c.kernel = 2, c.pad = 1, c.inRows = 3, c.inCols = 9, c.stride = 2, c.tileRows = 1;
@@ -90,8 +104,8 @@ TEST_F(LoopConv, StridesKernelsAndImages) {
 
 TEST_F(LoopConv, TilesAccumulateOverInputChannels) {
   ConvLoopCase c;
-  c.inRows = c.inCols = 6, c.inCh = p.dim + 1, c.outCh = p.dim + 2;
-  c.tileRows = 2, c.tileOch = p.dim, c.tileKch = p.dim;
+  c.inRows = c.inCols = 6, c.inCh = kblock + 1, c.outCh = p.dim + 2;
+  c.tileRows = 2, c.tileOch = p.dim, c.tileKch = kblock;
   runCase("loop_conv_tiles", c, 100);
 }
 
@@ -108,6 +122,7 @@ TEST_F(LoopConv, PoolingOnStore) {
 // normally (the harness compares ERROR, ERROR_COUNT and DRAM with the model).
 TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   ConvLoopCase c;
+  c.os = !p.hasWs; // the legal loop of this config's (first) dataflow
   ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, seed);
   fm::Program prog = cp.program; // set-up and one legal loop (its last 7 commands)
   const fm::Program legal(prog.end() - 7, prog.end());
@@ -131,10 +146,16 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   bad.push_back(ok), bad.back().orows = 0;                                      // BAD_SIZE
   bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2;                  // BAD_SIZE
   bad.push_back(ok),
-      bad.back().kchs = static_cast<uint32_t>(2 * p.dim); // LOCAL_RANGE: block stride
+      bad.back().kchs = static_cast<uint32_t>(2 * kblock); // LOCAL_RANGE: block stride
   bad.push_back(ok), bad.back().orows = static_cast<uint32_t>(p.accRows); // LOCAL_RANGE: C
   bad.push_back(ok), bad.back().krows = bad.back().kcols = 60;            // LOCAL_RANGE: B
   bad.push_back(ok), bad.back().input = uint64_t{1} << 32;                // DMA_ERROR
+  for (fm::LoopConvArgs& l : bad)
+    l.os = c.os;            // the legal loop's funct
+  if (p.hasWs && p.hasOs) { // the other dataflow's loop: UNSUPPORTED
+    bad.push_back(ok);
+    bad.back().os = !c.os;
+  }
   for (const fm::LoopConvArgs& l : bad) {
     for (const fm::Instruction& i : fm::loopConv(l))
       prog.push_back(i);
@@ -143,11 +164,12 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   // A loop whose own commands fail (an input beyond 4 GiB: DMA_ERROR with MVIN's funct).
   fm::LoopConvArgs far = ok;
   far.input = 0xffffffffull - 2;
+  far.os = c.os;
   for (const fm::Instruction& i : fm::loopConv(far))
     prog.push_back(i);
-  if (p.hasOs) { // the OS dataflow: UNSUPPORTED
+  if (p.hasWs && p.hasOs) { // the other dataflow configured: the legal loop is UNSUPPORTED
     fm::ConfigExArgs ex;
-    ex.dataflow = 0;
+    ex.dataflow = c.os ? 1 : 0;
     prog.push_back(fm::configEx(ex));
     prog.insert(prog.end(), legal.begin(), legal.end());
   }
@@ -179,7 +201,8 @@ TEST_F(LoopConv, DirectMinimalLoop) {
   l.inStride = l.weightStride = l.outStride = n;
   l.input = kBase + 0x1000, l.weights = kBase + 0x2000, l.output = kBase + 0x3000;
   for (uint32_t i = 0; i < 2 * n * n; ++i)
-    image[0x1000 + i] = static_cast<uint8_t>(i * 7 + 3), image[0x2000 + i] = static_cast<uint8_t>(i * 5 + 1);
+    image[0x1000 + i] = static_cast<uint8_t>(i * 7 + 3),
+                   image[0x2000 + i] = static_cast<uint8_t>(i * 5 + 1);
   fm::LoopConvArgs bad = l;
   bad.orows = 0;
   for (const fm::Instruction& i : fm::loopConv(bad))

@@ -44,31 +44,32 @@ Program loopConv(const LoopConvArgs& a) {
   auto cfg = [](int n, uint64_t rs1, uint64_t rs2) {
     return Instruction{static_cast<uint32_t>(hw::isa::kLoopConvWsConfig1 + n - 1), rs1, rs2};
   };
-  return {
-      cfg(1,
-          put(1, false, "in_row_dim", a.inRowDim) | put(1, false, "in_channels", a.inChannels) |
-              put(1, false, "batch_size", a.batches),
-          put(1, true, "out_row_dim", a.outRowDim) |
-              put(1, true, "pool_out_row_dim", a.poolOutRowDim) |
-              put(1, true, "out_col_dim", a.outColDim) | put(1, true, "stride", a.stride)),
-      cfg(2,
-          put(2, false, "pool_out_col_dim", a.poolOutColDim) |
-              put(2, false, "kernel_dim", a.kernelDim),
-          put(2, true, "pochs", a.pochs) | put(2, true, "batches", a.batches)),
-      cfg(3,
-          put(3, false, "lpad", a.lpad) | put(3, false, "kchs", a.kchs) |
-              put(3, false, "kcols", a.kcols) | put(3, false, "krows", a.krows),
-          put(3, true, "in_col_dim", a.inColDim) | put(3, true, "dpad", a.dpad) |
-              put(3, true, "upad", a.upad) | put(3, true, "rpad", a.rpad)),
-      cfg(4, put(4, false, "kernel_dilation", a.kernelDilation) | put(4, false, "orows", a.orows),
-          put(4, true, "ocols", a.ocols) | put(4, true, "out_stride", a.outStride) |
-              put(4, true, "weight_stride", a.weightStride) |
-              put(4, true, "in_stride", a.inStride)),
-      cfg(5, a.weights, a.output),
-      cfg(6, a.bias, a.input),
-      {static_cast<uint32_t>(hw::isa::kLoopConvWs), put(0, false, "no_bias", a.noBias) | a.extraRs1,
-       put(0, true, "no_pool", a.noPool) |
-           put(0, true, "activation", static_cast<uint64_t>(a.act)) | a.extraRs2}};
+  return {cfg(1,
+              put(1, false, "in_row_dim", a.inRowDim) | put(1, false, "in_channels", a.inChannels) |
+                  put(1, false, "batch_size", a.batches),
+              put(1, true, "out_row_dim", a.outRowDim) |
+                  put(1, true, "pool_out_row_dim", a.poolOutRowDim) |
+                  put(1, true, "out_col_dim", a.outColDim) | put(1, true, "stride", a.stride)),
+          cfg(2,
+              put(2, false, "pool_out_col_dim", a.poolOutColDim) |
+                  put(2, false, "kernel_dim", a.kernelDim),
+              put(2, true, "pochs", a.pochs) | put(2, true, "batches", a.batches)),
+          cfg(3,
+              put(3, false, "lpad", a.lpad) | put(3, false, "kchs", a.kchs) |
+                  put(3, false, "kcols", a.kcols) | put(3, false, "krows", a.krows),
+              put(3, true, "in_col_dim", a.inColDim) | put(3, true, "dpad", a.dpad) |
+                  put(3, true, "upad", a.upad) | put(3, true, "rpad", a.rpad)),
+          cfg(4,
+              put(4, false, "kernel_dilation", a.kernelDilation) | put(4, false, "orows", a.orows),
+              put(4, true, "ocols", a.ocols) | put(4, true, "out_stride", a.outStride) |
+                  put(4, true, "weight_stride", a.weightStride) |
+                  put(4, true, "in_stride", a.inStride)),
+          cfg(5, a.weights, a.output),
+          cfg(6, a.bias, a.input),
+          {static_cast<uint32_t>(a.os ? hw::isa::kLoopConvOs : hw::isa::kLoopConvWs),
+           put(0, false, "no_bias", a.noBias) | a.extraRs1,
+           put(0, true, "no_pool", a.noPool) |
+               put(0, true, "activation", static_cast<uint64_t>(a.act)) | a.extraRs2}};
 }
 
 Program loopWs(const LoopWsArgs& a) {

@@ -65,8 +65,9 @@ ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   } else if (params_.loopWs && funct >= static_cast<uint32_t>(hw::isa::kLoopWs) &&
              funct <= static_cast<uint32_t>(hw::isa::kLoopWsConfigStridesDc)) {
     error = execLoopWs(funct, rs1, rs2);
-  } else if (params_.loopConv && funct >= static_cast<uint32_t>(hw::isa::kLoopConvWs) &&
-             funct <= static_cast<uint32_t>(hw::isa::kLoopConvWsConfig6)) {
+  } else if (params_.loopConv && ((funct >= static_cast<uint32_t>(hw::isa::kLoopConvWs) &&
+                                   funct <= static_cast<uint32_t>(hw::isa::kLoopConvWsConfig6)) ||
+                                  funct == static_cast<uint32_t>(hw::isa::kLoopConvOs))) {
     error = execLoopConv(funct, rs1, rs2);
   } else if (funct == static_cast<uint32_t>(f.functCounterOp)) {
     result.hasRd = true;
@@ -180,15 +181,16 @@ int FuncModel::execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2) {
 
 int FuncModel::execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   LoopConvState& s = state_.conv;
-  if (funct != static_cast<uint32_t>(hw::isa::kLoopConvWs)) {
+  const bool os = funct == static_cast<uint32_t>(hw::isa::kLoopConvOs);
+  if (funct != static_cast<uint32_t>(hw::isa::kLoopConvWs) && !os) {
     const size_t n = funct - static_cast<uint32_t>(hw::isa::kLoopConvWsConfig1);
     s.words[2 * n] = rs1, s.words[2 * n + 1] = rs2;
     return 0;
   }
-  const int error = loopConvCheck(params_, s, state_, rs1, rs2);
+  const int error = loopConvCheck(params_, s, state_, os, rs1, rs2);
   if (error != 0)
     return error;
-  const std::vector<Instruction> commands = loopConvUnroll(params_, s, state_, rs1, rs2);
+  const std::vector<Instruction> commands = loopConvUnroll(params_, s, state_, os, rs1, rs2);
   s.spHalf ^= 1;
   if (s.words[9] != 0) // an output address: C leaves, the next loop takes the other half
     s.accHalf ^= 1;

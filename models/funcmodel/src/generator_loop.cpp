@@ -68,7 +68,7 @@ void Generation::opLoopWs() {
   int expected = 0;
   const bool illegal = chance(0.12);
   if (illegal && options_.illegalFraction > 0) {
-    switch (uniformInt(0, 4)) {
+    switch (uniformInt(0, 5)) {
     case 0:
       l.aTranspose = true, expected = isaFields().err.unsupported;
       break;
@@ -94,16 +94,19 @@ void Generation::opLoopWs() {
     arrayValid_ = true; // the loop's last compute leaves its weights
 }
 
-// One convolution tile loop with random geometry over the input region: several images,
-// stride 1-3, kernels 1-4 (tile extents below the kernel's), paddings on any side (whole
-// padding rows included), one or more channel blocks each way, bias from DRAM, zeros or none
-// (no_bias: accumulate onto the half), output or none (C stays), pooling on store now and
-// then, the channels' block strides at or above what the tile needs; now and then an illegal
-// configuration.
+// One convolution tile loop, LOOP_CONV_WS or LOOP_CONV_OS (as the array's dataflows allow),
+// with random geometry over the input region: several images, stride 1-3, kernels 1-4 (tile
+// extents below the kernel's), paddings on any side (whole padding rows included), one or more
+// channel blocks each way (input blocks of DIM x lanes channels, lane-packed weights), bias
+// from DRAM, zeros or none (no_bias: accumulate onto the half), output or none (C stays),
+// pooling on store now and then, the channels' block strides at or above what the tile needs;
+// now and then an illegal configuration.
 void Generation::opLoopConv() {
-  const uint64_t dim = static_cast<uint64_t>(p_.dim);
+  const uint64_t dim = static_cast<uint64_t>(p_.dim), lanes = static_cast<uint64_t>(p_.lanes);
+  const uint64_t kblock = dim * lanes; // input channels of a block (a scratchpad row)
   const uint64_t ib = static_cast<uint64_t>(p_.inputBytes), ab = static_cast<uint64_t>(p_.accBytes);
   LoopConvArgs l;
+  l.os = p_.hasOs && (!p_.hasWs || chance(0.5));
   l.stride = static_cast<uint32_t>(chance(0.6) ? 1 : uniform(2, 3));
   l.kernelDim = static_cast<uint32_t>(uniform(1, 4));
   l.krows = static_cast<uint32_t>(uniform(1, l.kernelDim));
@@ -111,7 +114,7 @@ void Generation::opLoopConv() {
   l.batches = static_cast<uint32_t>(chance(0.8) ? 1 : 2);
   l.orows = static_cast<uint32_t>(uniform(1, 4));
   l.ocols = static_cast<uint32_t>(uniform(1, 2 * dim + 1));
-  l.kchs = static_cast<uint32_t>(uniform(1, 2 * dim + 2));
+  l.kchs = static_cast<uint32_t>(uniform(1, 2 * kblock + 2));
   l.pochs = static_cast<uint32_t>(uniform(1, 2 * dim + 2));
   const uint64_t irows = (l.orows - 1) * l.stride + l.krows,
                  icols = (l.ocols - 1) * l.stride + l.kcols;
@@ -122,7 +125,7 @@ void Generation::opLoopConv() {
   l.dpad = pad(std::min<uint64_t>(irows - l.upad, 2));
   l.lpad = pad(std::min<uint64_t>(icols, 3));
   l.rpad = pad(std::min<uint64_t>(icols - l.lpad, 3));
-  const uint64_t kchB = (l.kchs + dim - 1) / dim, ochB = (l.pochs + dim - 1) / dim;
+  const uint64_t kchB = (l.kchs + kblock - 1) / kblock, ochB = (l.pochs + dim - 1) / dim;
   const uint64_t aImage = l.batches * irows * icols, bSpan = l.krows * l.kcols * kchB * dim;
   const uint64_t aBlock = kchB > 1 ? aImage + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
   const uint64_t bBlock = ochB > 1 ? bSpan + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
@@ -131,7 +134,7 @@ void Generation::opLoopConv() {
   const bool fits = (kchB - 1) * aBlock + aImage + (ochB - 1) * bBlock + bSpan <= half &&
                     ochB * l.batches * l.orows * l.ocols <= accHalf;
   if (!fits) { // shrink to one block each way, one image, one row: always fits
-    l.kchs = static_cast<uint32_t>(std::min<uint64_t>(l.kchs, dim));
+    l.kchs = static_cast<uint32_t>(std::min<uint64_t>(l.kchs, kblock));
     l.pochs = static_cast<uint32_t>(std::min<uint64_t>(l.pochs, dim));
     l.batches = 1, l.orows = 1;
     l.ocols = static_cast<uint32_t>(std::min<uint64_t>(l.ocols, dim));
@@ -147,7 +150,9 @@ void Generation::opLoopConv() {
   l.inColDim = static_cast<uint32_t>(std::max<uint64_t>(rcols, 1) + uniform(0, 2));
   l.inChannels = l.kchs + static_cast<uint32_t>(uniform(0, 2));
   l.inStride = l.kchs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 3));
-  l.weightStride = l.pochs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 3));
+  // Weight rows are lane-packed: pochs x lanes elements (docs/isa.md, "Vector PEs").
+  l.weightStride = static_cast<uint32_t>(l.pochs * lanes) +
+                   static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 3));
   l.outRowDim = l.orows + static_cast<uint32_t>(uniform(0, 1));
   l.outColDim = l.ocols + static_cast<uint32_t>(uniform(0, 1));
   l.outStride = l.pochs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 2));
@@ -160,8 +165,9 @@ void Generation::opLoopConv() {
     return layout_.input.base + uniform(0, layout_.input.size - span);
   };
   const uint64_t inSpan = ((l.batches * l.inRowDim) * l.inColDim * l.inStride + l.kchs) * ib;
+  const uint64_t tapRows = (l.inChannels + lanes - 1) / lanes;
   const uint64_t wSpan =
-      ((l.kernelDim * l.kernelDim * l.inChannels) * l.weightStride + l.pochs) * ib;
+      ((l.kernelDim * l.kernelDim * tapRows) * l.weightStride + l.pochs * lanes) * ib;
   l.input = source(inSpan);
   l.weights = source(wSpan);
   l.noBias = chance(0.2);
@@ -185,9 +191,10 @@ void Generation::opLoopConv() {
     out = 0;
   l.output = out;
 
-  // Gemmini's tiled_conv set-up: WS with the conv stride between A rows, the channels' DRAM
-  // strides and block strides, CONFIG_ST with the output stride, activation and pooling.
-  ConfigExArgs ex = randomConfigEx(hw::kDataflowWS);
+  // Gemmini's tiled_conv set-up: the loop's dataflow with the conv stride between A rows, the
+  // channels' DRAM strides and block strides, CONFIG_ST with the output stride, activation and
+  // pooling.
+  ConfigExArgs ex = randomConfigEx(l.os ? hw::kDataflowOS : hw::kDataflowWS);
   ex.aStride = l.stride, ex.cStride = 1;
   emitConfigEx(ex, "conv loop: config_ex");
   emitConfigLd(
@@ -222,6 +229,11 @@ void Generation::opLoopConv() {
     case 3:
       l.upad = static_cast<uint32_t>(irows + 1), expected = isaFields().err.badSize;
       break;
+    case 4: // the other loop than the configured dataflow's
+      if (!p_.hasWs || !p_.hasOs)
+        break;
+      l.os = !l.os, expected = isaFields().err.unsupported;
+      break;
     default:
       l.orows = static_cast<uint32_t>(accHalf + 1), expected = isaFields().err.localRange;
       break;
@@ -229,7 +241,10 @@ void Generation::opLoopConv() {
   }
   const Program cmds = loopConv(l);
   for (size_t i = 0; i < cmds.size(); ++i)
-    emit(cmds[i], i + 1 < cmds.size() ? "conv loop: config" : "loop_conv_ws",
+    emit(cmds[i],
+         i + 1 < cmds.size() ? "conv loop: config"
+         : l.os              ? "loop_conv_os"
+                             : "loop_conv_ws",
          i + 1 < cmds.size() ? 0 : expected);
   if (expected == 0)
     arrayValid_ = true;

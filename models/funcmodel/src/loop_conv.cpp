@@ -1,4 +1,5 @@
-// LOOP_CONV_WS: checks and the unrolled command sequence (docs/isa.md, "LOOP_CONV_WS").
+// LOOP_CONV_WS and LOOP_CONV_OS: checks and the unrolled command sequence (docs/isa.md,
+// "LOOP_CONV_WS", "LOOP_CONV_OS").
 #include "funcmodel/loop_conv.h"
 
 #include "hw/array_params.h"
@@ -92,24 +93,31 @@ LoopConvGeom LoopConvGeom::from(const LoopConvState& s) {
   return g;
 }
 
-int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, uint64_t rs1,
-                  uint64_t rs2) {
+// Input-channel blocks are a scratchpad row wide (DIM x lanes channels), output-channel blocks
+// an accumulator row (DIM).
+void setBlocks(const ModelParams& p, LoopConvGeom& g) {
+  const uint64_t dim = static_cast<uint64_t>(p.dim);
+  g.kchBlocks = ceilDiv(g.kchs, dim * static_cast<uint64_t>(p.lanes));
+  g.ochBlocks = ceilDiv(g.pochs, dim);
+}
+
+int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, bool os,
+                  uint64_t rs1, uint64_t rs2) {
   const char* l = "LOOP_CONV_WS";
   LoopConvGeom g = LoopConvGeom::from(s);
   for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
                            "trans_input_3120", "dw", "b_spad_id", "a_spad_id"})
     if (field(l, false, flag, rs1))
       return hw::isa::errorCode("UNSUPPORTED");
-  if (arch.ex.dataflow != hw::kDataflowWS || field(l, true, "downsample", rs2) ||
-      field(l, true, "input_dilated", rs2) || field(l, true, "activation", rs2) > 1 ||
-      g.kernelDilation > 1)
+  if (arch.ex.dataflow != (os ? hw::kDataflowOS : hw::kDataflowWS) ||
+      field(l, true, "downsample", rs2) || field(l, true, "input_dilated", rs2) ||
+      field(l, true, "activation", rs2) > 1 || g.kernelDilation > 1)
     return hw::isa::errorCode("UNSUPPORTED");
   if (g.batches == 0 || g.orows == 0 || g.ocols == 0 || g.pochs == 0 || g.krows == 0 ||
       g.kcols == 0 || g.kchs == 0 || g.stride == 0 || g.upad + g.dpad > g.irows ||
       g.lpad + g.rpad > g.icols)
     return hw::isa::errorCode("BAD_SIZE");
-  const uint64_t dim = static_cast<uint64_t>(p.dim);
-  g.kchBlocks = ceilDiv(g.kchs, dim), g.ochBlocks = ceilDiv(g.pochs, dim);
+  setBlocks(p, g);
   Layout lay;
   if (!layout(p, g, arch, lay))
     return hw::isa::errorCode("LOCAL_RANGE");
@@ -120,14 +128,16 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
 }
 
 std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s,
-                                        const ArchState& arch, uint64_t rs1, uint64_t rs2) {
+                                        const ArchState& arch, bool os, uint64_t rs1,
+                                        uint64_t rs2) {
   LoopConvGeom g = LoopConvGeom::from(s);
-  const uint64_t dim = static_cast<uint64_t>(p.dim);
-  g.kchBlocks = ceilDiv(g.kchs, dim), g.ochBlocks = ceilDiv(g.pochs, dim);
+  setBlocks(p, g);
   Layout lay;
   layout(p, g, arch, lay);
   const bool loadD = !field("LOOP_CONV_WS", false, "no_bias", rs1);
   const bool pool = !field("LOOP_CONV_WS", true, "no_pool", rs2);
+  const uint64_t dim = static_cast<uint64_t>(p.dim), lanes = static_cast<uint64_t>(p.lanes);
+  const uint64_t kblock = dim * lanes; // input channels of a block: a scratchpad row
   const uint64_t ib = static_cast<uint64_t>(p.inputBytes), ab = static_cast<uint64_t>(p.accBytes);
   const uint64_t mbl = static_cast<uint64_t>(p.maxBlockLen);
   const uint64_t half = static_cast<uint64_t>(p.spRows / 2);
@@ -136,7 +146,8 @@ std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvStat
   const uint64_t cRow = static_cast<uint64_t>(s.accHalf) * static_cast<uint64_t>(p.accRows / 2);
   const uint64_t taps = g.krows * g.kcols;
 
-  auto kchCols = [&](uint64_t kb) { return std::min(dim, g.kchs - kb * dim); };
+  auto kchCols = [&](uint64_t kb) { return std::min(kblock, g.kchs - kb * kblock); };
+  auto packedRows = [&](uint64_t kb) { return ceilDiv(kchCols(kb), lanes); }; // rows of B
   auto ochCols = [&](uint64_t ob) { return std::min(dim, g.pochs - ob * dim); };
   auto a = [&](uint64_t kb, uint64_t b, uint64_t r, uint64_t c) {
     return static_cast<uint32_t>(aRow + kb * lay.aBlock + (b * g.irows + r) * g.icols + c);
@@ -167,7 +178,7 @@ std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvStat
   for (uint64_t b = 0; b < g.batches; ++b)
     for (uint64_t r = 0; r < g.irows; ++r)
       for (uint64_t kb = 0; kb < g.kchBlocks; kb += mbl) {
-        const uint64_t cols = std::min(mbl * dim, g.kchs - kb * dim);
+        const uint64_t cols = std::min(mbl * kblock, g.kchs - kb * kblock);
         if (r < g.upad || r >= g.upad + rrows) {
           out.push_back(mvin(hw::isa::kMvin, 0, g.icols, cols, a(kb, b, r, 0)));
           continue;
@@ -176,51 +187,88 @@ std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvStat
           out.push_back(mvin(hw::isa::kMvin, 0, g.lpad, cols, a(kb, b, r, 0)));
         if (rcols) {
           const uint64_t pixel = (b * g.inRowDim + (r - g.upad)) * g.inColDim;
-          out.push_back(mvin(hw::isa::kMvin, g.input + (pixel * g.inStride + kb * dim) * ib, rcols,
-                             cols, a(kb, b, r, g.lpad)));
+          out.push_back(mvin(hw::isa::kMvin, g.input + (pixel * g.inStride + kb * kblock) * ib,
+                             rcols, cols, a(kb, b, r, g.lpad)));
         }
         if (g.rpad)
           out.push_back(mvin(hw::isa::kMvin, 0, g.rpad, cols, a(kb, b, r, g.lpad + rcols)));
       }
-  // B of kernel tap t: per input-channel block, the weight rows, MAX_BLOCK_LEN output-channel
+  // B of kernel tap t: per input-channel block, its lane-packed weight rows (one row per
+  // `lanes` input channels of the tap; docs/isa.md, "Vector PEs"), MAX_BLOCK_LEN output-channel
   // blocks per MVIN2.
+  const uint64_t tapRows = ceilDiv(g.inChannels, lanes); // packed DRAM rows of one tap
   auto loadTap = [&](uint64_t t) {
     const uint64_t kr = t / g.kcols, kc = t % g.kcols;
     for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
       for (uint64_t ob = 0; ob < g.ochBlocks; ob += mbl) {
-        const uint64_t row = (kr * g.kernelDim + kc) * g.inChannels + kb * dim;
-        out.push_back(mvin(hw::isa::kMvin2, g.weights + (row * g.weightStride + ob * dim) * ib,
-                           kchCols(kb), std::min(mbl * dim, g.pochs - ob * dim), bAddr(t, kb, ob)));
+        const uint64_t row = (kr * g.kernelDim + kc) * tapRows + kb * dim;
+        out.push_back(mvin(
+            hw::isa::kMvin2, g.weights + (row * g.weightStride + ob * dim * lanes) * ib,
+            packedRows(kb), std::min(mbl * dim, g.pochs - ob * dim) * lanes, bAddr(t, kb, ob)));
       }
   };
-  // Computes: per output-channel block, tap and input-channel block one weight block,
-  // preloaded with the first of its computes, then every run of up to DIM pixels of an output
-  // row (A rows `stride` apart: CONFIG_EX's a_stride, set by the host). The weights of tap 0
-  // load after A; the next tap's load before the computes of each tap of the first output-
-  // channel block, so a tap's weights arrive while the tap before computes.
+  // One compute: A is `pixels` output pixels of row orow from column ocol (input rows
+  // `stride` apart: CONFIG_EX's a_stride, set by the host), at tap t and block kb.
+  auto aOperand = [&](uint64_t t, uint64_t kb, uint64_t b, uint64_t orow, uint64_t ocol) {
+    const uint64_t kr = t / g.kcols, kc = t % g.kcols;
+    return operand(std::min(dim, g.ocols - ocol), kchCols(kb),
+                   a(kb, b, orow * g.stride + kr, ocol * g.stride + kc));
+  };
+  // The weights of tap 0 load after A; the next tap's load before the computes of each tap of
+  // the first output tile (WS: of the first output-channel block), so a tap's weights arrive
+  // while the tap before computes.
   loadTap(0);
-  for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
-    for (uint64_t t = 0; t < taps; ++t) {
-      if (ob == 0 && t + 1 < taps)
-        loadTap(t + 1);
-      for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
-        for (uint64_t b = 0; b < g.batches; ++b)
-          for (uint64_t orow = 0; orow < g.orows; ++orow)
-            for (uint64_t ocol = 0; ocol < g.ocols; ocol += dim) {
-              const bool first = b == 0 && orow == 0 && ocol == 0;
-              const uint64_t pixels = std::min(dim, g.ocols - ocol);
-              const uint64_t kr = t / g.kcols, kc = t % g.kcols;
-              out.push_back({static_cast<uint32_t>(hw::isa::kPreload),
-                             operand(kchCols(kb), ochCols(ob),
-                                     first ? bAddr(t, kb, ob) : hw::isa::kGarbageAddr),
-                             operand(pixels, ochCols(ob), c(ob, b, orow, ocol) | kAccumulate)});
-              out.push_back({static_cast<uint32_t>(first ? hw::isa::kComputePreloaded
-                                                         : hw::isa::kComputeAccumulated),
-                             operand(pixels, kchCols(kb),
-                                     a(kb, b, orow * g.stride + kr, ocol * g.stride + kc)),
-                             operand(dim, dim, hw::isa::kGarbageAddr)});
+  if (!os) {
+    // Weight-stationary: per output-channel block, tap and input-channel block one weight
+    // block, preloaded with the first of its computes, then every run of up to DIM pixels of
+    // an output row accumulates onto C.
+    for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
+      for (uint64_t t = 0; t < taps; ++t) {
+        if (ob == 0 && t + 1 < taps)
+          loadTap(t + 1);
+        for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
+          for (uint64_t b = 0; b < g.batches; ++b)
+            for (uint64_t orow = 0; orow < g.orows; ++orow)
+              for (uint64_t ocol = 0; ocol < g.ocols; ocol += dim) {
+                const bool first = b == 0 && orow == 0 && ocol == 0;
+                const uint64_t pixels = std::min(dim, g.ocols - ocol);
+                out.push_back({static_cast<uint32_t>(hw::isa::kPreload),
+                               operand(packedRows(kb), ochCols(ob) * lanes,
+                                       first ? bAddr(t, kb, ob) : hw::isa::kGarbageAddr),
+                               operand(pixels, ochCols(ob), c(ob, b, orow, ocol) | kAccumulate)});
+                out.push_back({static_cast<uint32_t>(first ? hw::isa::kComputePreloaded
+                                                           : hw::isa::kComputeAccumulated),
+                               aOperand(t, kb, b, orow, ocol),
+                               operand(dim, dim, hw::isa::kGarbageAddr)});
+              }
+      }
+  } else {
+    // Output-stationary: per output tile (output-channel block, image, row, run of up to DIM
+    // pixels) one accumulation in the array over every tap and input-channel block, started
+    // from zero by its first compute (GARBAGE D) and added onto C (the bias) by its last.
+    for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
+      for (uint64_t b = 0; b < g.batches; ++b)
+        for (uint64_t orow = 0; orow < g.orows; ++orow)
+          for (uint64_t ocol = 0; ocol < g.ocols; ocol += dim)
+            for (uint64_t t = 0; t < taps; ++t) {
+              if (ob == 0 && b == 0 && orow == 0 && ocol == 0 && t + 1 < taps)
+                loadTap(t + 1);
+              for (uint64_t kb = 0; kb < g.kchBlocks; ++kb) {
+                const bool first = t == 0 && kb == 0;
+                const bool last = t + 1 == taps && kb + 1 == g.kchBlocks;
+                const uint64_t pixels = std::min(dim, g.ocols - ocol);
+                out.push_back(
+                    {static_cast<uint32_t>(hw::isa::kPreload),
+                     operand(pixels, ochCols(ob), hw::isa::kGarbageAddr),
+                     operand(pixels, ochCols(ob),
+                             last ? c(ob, b, orow, ocol) | kAccumulate : hw::isa::kGarbageAddr)});
+                out.push_back({static_cast<uint32_t>(first ? hw::isa::kComputePreloaded
+                                                           : hw::isa::kComputeAccumulated),
+                               aOperand(t, kb, b, orow, ocol),
+                               operand(packedRows(kb), ochCols(ob) * lanes, bAddr(t, kb, ob))});
+              }
             }
-    }
+  }
   // C: row by row, or one pooled MVOUT per image and output-channel block (CONFIG_ST's
   // pooling reads the block's orows x ocols image).
   if (g.output != 0)

@@ -82,7 +82,8 @@ uint32_t FuncRegisters::read(uint32_t offset) {
     return field("HW_FEATURES", "WS", p.hasWs) | field("HW_FEATURES", "OS", p.hasOs) |
            field("HW_FEATURES", "TENSORDASH", p.tensordash) |
            field("HW_FEATURES", "BOVEDA", p.boveda) | field("HW_FEATURES", "LOOP_WS", p.loopWs) |
-           field("HW_FEATURES", "LOOP_CONV_WS", p.loopConv);
+           field("HW_FEATURES", "LOOP_CONV_WS", p.loopConv && p.hasWs) |
+           field("HW_FEATURES", "LOOP_CONV_OS", p.loopConv && p.hasOs);
   if (offset >= reg("CYCLES_LO") && offset <= reg("SHORT_BEATS_HI")) {
     if ((offset & 4u) == 0) { // LO latches HI
       const uint64_t v = counter64(offset);

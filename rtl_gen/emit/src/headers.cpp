@@ -92,8 +92,10 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
   }
   def("BY_HAS_LOOP_WS", c.loops.ws ? "1" : "0",
       "LOOP_WS (loops.ws; HW_FEATURES bit LOOP_WS; docs/isa.md)");
-  def("BY_HAS_LOOP_CONV_WS", c.loops.conv ? "1" : "0",
-      "LOOP_CONV_WS (loops.conv; HW_FEATURES bit LOOP_CONV_WS)");
+  def("BY_HAS_LOOP_CONV_WS", c.loops.conv && c.array.dataflow != config::Dataflow::OS ? "1" : "0",
+      "LOOP_CONV_WS (loops.conv and WS; HW_FEATURES bit LOOP_CONV_WS)");
+  def("BY_HAS_LOOP_CONV_OS", c.loops.conv && c.array.dataflow != config::Dataflow::WS ? "1" : "0",
+      "LOOP_CONV_OS (loops.conv and OS; HW_FEATURES bit LOOP_CONV_OS)");
   os << "\n/* SoC */\n";
   def("BY_TENSORDASH", c.tensordash.enabled ? "1" : "0",
       "OS computes skip zero operands (docs/tensordash.md)");

@@ -51,6 +51,7 @@ const std::vector<std::pair<std::string, int>>& functs() {
       {"LoopWsConfigBounds", isa::kLoopWsConfigBounds},
       {"LoopWsConfigStridesDc", isa::kLoopWsConfigStridesDc},
       {"LoopConvWs", isa::kLoopConvWs},
+      {"LoopConvOs", isa::kLoopConvOs},
       {"LoopConvWsConfig1", isa::kLoopConvWsConfig1},
       {"LoopConvWsConfig6", isa::kLoopConvWsConfig6}};
   return f;
@@ -314,7 +315,9 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
   if (conv_) {
     b.logic("is_loop_conv", Type::bit());
     b.logic("is_conv_cfg", Type::bit());
-    b.assign("is_loop_conv", "cmd_funct_i == FunctLoopConvWs");
+    b.logic("is_loop_conv_os", Type::bit(), "LOOP_CONV_OS: the same tile, output-stationary");
+    b.assign("is_loop_conv_os", "cmd_funct_i == FunctLoopConvOs");
+    b.assign("is_loop_conv", "cmd_funct_i == FunctLoopConvWs || is_loop_conv_os");
     b.assign("is_conv_cfg",
              "cmd_funct_i >= FunctLoopConvWsConfig1 && cmd_funct_i <= FunctLoopConvWsConfig6");
   }
@@ -625,7 +628,9 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
                       "is_mvout ? st_err : is_preload ? pre_err :\n"
                       "      is_compute ? cmp_err : " +
                       (loops_ ? "is_loop_ws ? (ex_ws_q ? loop_err_i : ErrUnsupported) : " : "") +
-                      (conv_ ? "is_loop_conv ? (ex_ws_q ? conv_err_i : ErrUnsupported) : " : "") +
+                      (conv_ ? "is_loop_conv ? (ex_ws_q != is_loop_conv_os ? conv_err_i : "
+                               "ErrUnsupported) :\n      "
+                             : "") +
                       "ErrNone");
   b.assign("needs_rs", "err == ErrNone && (is_mvin || " + std::string(onChip_ ? "is_dc || " : "") +
                            "is_mvout || is_compute)");

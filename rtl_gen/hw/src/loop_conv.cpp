@@ -1,15 +1,20 @@
-// The LOOP_CONV_WS unroller (loops.conv; docs/isa.md, "LOOP_CONV_WS"): it sits between the
-// command frontend (or the LOOP_WS unroller) and the decoder, in the style of by_loop_ws.
-// While no loop runs it passes commands through and keeps the fields of the
-// LOOP_CONV_WS_CONFIG_* commands the decoder accepts. For a LOOP_CONV_WS at its input it
-// computes the loop's checks (loop_err_o, with the mvin channels' block strides from the
-// decoder); when the decoder accepts a legal one (start_i) it holds its input and issues the
-// tile as MVIN3 / MVIN2 / MVIN / PRELOAD / COMPUTE / MVOUT commands into the decoder, one per
-// cycle at most, in the order of docs/isa.md (which the functional model follows command for
-// command, models/funcmodel/src/loop_conv.cpp). So the decoder's checks, the CONFIG state and
-// the reservation station's hazards apply to them as to host commands. Each loop uses the
-// other scratchpad half than the previous one, and the other accumulator half after a loop
-// that stores, so two loops are in flight.
+// The convolution loop unroller (loops.conv; docs/isa.md, "LOOP_CONV_WS", "LOOP_CONV_OS"): it
+// sits between the command frontend (or the LOOP_WS unroller) and the decoder, in the style of
+// by_loop_ws. While no loop runs it passes commands through and keeps the fields of the
+// LOOP_CONV_WS_CONFIG_* commands the decoder accepts. For a LOOP_CONV_WS or LOOP_CONV_OS at its
+// input it computes the loop's checks (loop_err_o, with the mvin channels' block strides from
+// the decoder); when the decoder accepts a legal one (start_i) it holds its input and issues
+// the tile as MVIN3 / MVIN2 / MVIN / PRELOAD / COMPUTE / MVOUT commands into the decoder, one
+// per cycle at most, in the order of docs/isa.md (which the functional model follows command
+// for command, models/funcmodel/src/loop_conv.cpp). The two loops share the loads, the local
+// layout and the stores; their computes run in the order of their dataflow: weight-stationary
+// (a weight block preloaded once, every output pixel of the tile accumulating onto C) or
+// output-stationary (one accumulation in the array per output tile over every tap and input
+// channel block, written onto C once). With vector PEs an input-channel block is DIM x lanes
+// channels (a scratchpad row) and the weights are lane-packed (docs/isa.md, "Vector PEs"). So the
+// decoder's checks, the CONFIG state and the reservation station's hazards apply to them as to host
+// commands. Each loop uses the other scratchpad half than the previous one, and the other
+// accumulator half after a loop that stores, so two loops are in flight.
 //
 // Cost: the checks multiply tile sizes (each product clamped to just above the half it must
 // fit, so a 16-bit multiplier per step is exact); the command addresses use three DRAM
@@ -91,9 +96,14 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
     ++rowsBits;
   b.localParam("Dim", num(p.dim));
   b.localParam("DimLog2", num(config::log2Exact(p.dim)));
+  b.localParam("Lanes", num(p.lanes), "reduction elements of a PE per beat");
+  b.localParam("LanesLog2", num(config::log2Exact(p.lanes)));
+  b.localParam("KBlock", num(p.dim * p.lanes),
+               "input channels of a block: a scratchpad row (DIM x lanes)");
+  b.localParam("KBlockLog2", num(config::log2Exact(p.dim * p.lanes)));
   b.localParam("SpHalf", num(half), "rows of a scratchpad half");
   b.localParam("AccHalf", num(accHalf), "rows of an accumulator half");
-  b.localParam("MaxBlockLen", num(p.maxBlockLen), "DIM blocks of an elem_t move");
+  b.localParam("MaxBlockLen", num(p.maxBlockLen), "column blocks of an elem_t move");
   b.localParam("ElemBytesLog2", num(config::log2Exact(p.iw / 8)));
   b.localParam("AccBytesLog2", num(config::log2Exact(p.aw / 8)));
   b.localParam("CountBits", "16", "configuration fields, iterators");
@@ -111,6 +121,7 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   for (int n = 1; n <= 6; ++n)
     b.localParam("FunctLoopConvWsConfig" + num(n), Type::bits("FunctBits"),
                  "7'd" + num(isa::kLoopConvWsConfig1 + n - 1));
+  b.localParam("FunctLoopConvOs", Type::bits("FunctBits"), "7'd" + num(isa::kLoopConvOs));
   const std::vector<std::pair<std::string, int>> functs = {
       {"Mvin", isa::kMvin},
       {"Mvin2", isa::kMvin2},
@@ -175,6 +186,7 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("acc_half", Type::bit(), "1'b0", "accumulator half of the next loop")
       .add("load_d", Type::bit(), "1'b0", "this loop loads the bias (no_bias = 0)")
       .add("pool", Type::bit(), "1'b0", "this loop stores pooled images (no_pool = 0)")
+      .add("os", Type::bit(), "1'b0", "this loop computes output-stationary (LOOP_CONV_OS)")
       .add("a_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the input")
       .add("b_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the weights")
       .add("c_row", Type::bits("AddrBits"), "'0", "first accumulator row of the output")
@@ -227,9 +239,9 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
   b.logic("icols", Type::bits(26), "(ocols - 1) * stride + kcols");
   b.assign("irows", "(26'(orows_q) - 26'(1)) * 26'(stride_q) + 26'(krows_q)");
   b.assign("icols", "(26'(ocols_q) - 26'(1)) * 26'(stride_q) + 26'(kcols_q)");
-  b.logic("kch_blocks", Type::bits(17), "ceil(kchs / DIM)");
+  b.logic("kch_blocks", Type::bits(17), "ceil(kchs / (DIM x lanes))");
   b.logic("och_blocks", Type::bits(17), "ceil(pochs / DIM)");
-  b.assign("kch_blocks", "(17'(kchs_q) + 17'(Dim - 1)) >> DimLog2");
+  b.assign("kch_blocks", "(17'(kchs_q) + 17'(KBlock - 1)) >> KBlockLog2");
   b.assign("och_blocks", "(17'(pochs_q) + 17'(Dim - 1)) >> DimLog2");
   const std::string w = "SizeBits";
   // v above limit ? limit + 1 : v, as SizeBits (v has `width` bits; 0: WideBits).
@@ -327,17 +339,20 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("k_rem", Type::bits("CountBits"), "input channels from block it_kb on");
   b.logic("o_rem", Type::bits("CountBits"), "output channels from block it_ob on");
   b.logic("kcw", Type::bits("CountBits"), "channels of input-channel block it_kb");
+  b.logic("kpw", Type::bits("CountBits"),
+          "lane-packed weight rows of input-channel block it_kb: ceil(kcw / lanes)");
   b.logic("ocw", Type::bits("CountBits"), "channels of output-channel block it_ob");
   b.logic("pixels", Type::bits("CountBits"), "output pixels of a compute: up to DIM");
   b.logic("move_k", Type::bits("CountBits"), "channels of an input MVIN");
-  b.logic("move_o", Type::bits("CountBits"), "channels of a weight MVIN2");
-  b.assign("k_rem", "kchs_q - (x_kb << DimLog2)");
+  b.logic("move_o", Type::bits("CountBits"), "output channels of a weight MVIN2");
+  b.assign("k_rem", "kchs_q - (x_kb << KBlockLog2)");
   b.assign("o_rem", "pochs_q - (x_ob << DimLog2)");
-  b.assign("kcw", "k_rem < CountBits'(Dim) ? k_rem : CountBits'(Dim)");
+  b.assign("kcw", "k_rem < CountBits'(KBlock) ? k_rem : CountBits'(KBlock)");
+  b.assign("kpw", "(kcw + CountBits'(Lanes - 1)) >> LanesLog2");
   b.assign("ocw", "o_rem < CountBits'(Dim) ? o_rem : CountBits'(Dim)");
   b.assign("pixels", "ocols_q - it_col_q < CountBits'(Dim) ? ocols_q - it_col_q : CountBits'(Dim)");
-  b.assign("move_k", "k_rem < CountBits'(MaxBlockLen * Dim) ? k_rem : "
-                     "CountBits'(MaxBlockLen * Dim)");
+  b.assign("move_k", "k_rem < CountBits'(MaxBlockLen * KBlock) ? k_rem : "
+                     "CountBits'(MaxBlockLen * KBlock)");
   b.assign("move_o", "o_rem < CountBits'(MaxBlockLen * Dim) ? o_rem : "
                      "CountBits'(MaxBlockLen * Dim)");
   b.logic("pad_row", Type::bit(), "input row it_row is padding");
@@ -350,10 +365,13 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
                        "      seg_q == SegReal ? CountBits'(rcols) : rpad_q");
 
   b.comment("DRAM: base + ((i1 * m1 + i2) * m2 + i3) * stride + col, in elements (bias: "
-            "acc_t): B (kr, kernel_dim, kc, in_channels, kb*DIM; weight_stride, ob*DIM), A "
-            "(b, in_row_dim, r - upad, in_col_dim, 0; in_stride, kb*DIM), C (b, out_row_dim, "
-            "orow, out_col_dim; out_stride, ob*DIM; pooled: b, pool_out_row_dim, 0, "
-            "pool_out_col_dim), D (bias + ob*DIM).");
+            "acc_t): B (kr, kernel_dim, kc, ceil(in_channels / lanes), kb*DIM; weight_stride, "
+            "ob*DIM*lanes: lane-packed rows), A (b, in_row_dim, r - upad, in_col_dim, 0; "
+            "in_stride, kb*DIM*lanes), C (b, out_row_dim, orow, out_col_dim; out_stride, ob*DIM; "
+            "pooled: b, pool_out_row_dim, 0, pool_out_col_dim), D (bias + ob*DIM).");
+  b.logic("tap_rows", Type::bits("CountBits"),
+          "lane-packed weight rows of one kernel tap in DRAM: ceil(in_channels / lanes)");
+  b.assign("tap_rows", "CountBits'((17'(in_channels_q) + 17'(Lanes - 1)) >> LanesLog2)");
   b.logic("d_i1", Type::bits("CountBits"));
   b.logic("d_m1", Type::bits("CountBits"));
   b.logic("d_i2", Type::bits(32));
@@ -367,12 +385,13 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
                    "      pool_q ? pool_out_row_dim_q : out_row_dim_q");
   b.assign("d_i2", "phase_q == PhB ? 32'(ld_kc_q) : phase_q == PhA ? 32'(it_row_q) - 32'(upad_q) "
                    ":\n      pool_q ? '0 : 32'(it_row_q)");
-  b.assign("d_m2", "phase_q == PhB ? in_channels_q : phase_q == PhA ? in_col_dim_q :\n"
+  b.assign("d_m2", "phase_q == PhB ? tap_rows : phase_q == PhA ? in_col_dim_q :\n"
                    "      pool_q ? pool_out_col_dim_q : out_col_dim_q");
   b.assign("d_i3", "phase_q == PhB ? 32'(lb_kb_q) << DimLog2 : '0");
   b.assign("d_stride", "phase_q == PhB ? weight_stride_q : phase_q == PhA ? in_stride_q : "
                        "out_stride_q");
-  b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << DimLog2 : 32'(x_ob) << DimLog2");
+  b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << KBlockLog2 :\n"
+                    "      phase_q == PhB ? 32'(x_ob) << KBlockLog2 : 32'(x_ob) << DimLog2");
   b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
                      "      phase_q == PhC ? output_q : bias_q");
   b.logic("d_row", Type::bits(33), "i1 * m1 + i2");
@@ -430,8 +449,15 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
 // The command of the phase from the sizes and addresses (docs/isa.md, "LOOP_CONV_WS"), and
 // whether the sequencer advances.
 void LoopConvGenerator::commandMux(vlog::Body& b) const {
-  b.logic("first", Type::bit(), "the first compute of a weight block: it preloads");
-  b.assign("first", "it_b_q == '0 && it_row_q == '0 && it_col_q == '0");
+  b.logic("first", Type::bit(),
+          "WS: the first compute of a weight block (it preloads the weights); OS: the first of "
+          "an accumulation (it starts from zero)");
+  b.logic("last_os", Type::bit(), "OS: the last compute of an accumulation (it writes C)");
+  b.assign("first", "os_q ? it_kr_q == '0 && it_kc_q == '0 && it_kb_q == '0 :\n"
+                    "      it_b_q == '0 && it_row_q == '0 && it_col_q == '0");
+  b.assign("last_os",
+           "it_kr_q + CountBits'(1) >= krows_q && it_kc_q + CountBits'(1) >= kcols_q &&\n"
+           "      17'(it_kb_q) + 17'(1) >= kch_blocks");
   b.logic("emit", Type::bit(), "this phase issues a command");
   b.logic("cmd_funct", Type::bits("FunctBits"));
   b.logic("cmd_rs1", Type::bits("XBits"));
@@ -454,19 +480,33 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
            {"PhB",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = FunctMvin2;");
-              s.line("cmd_rs2 = " + op("kcw", "move_o", "b_local") + ";");
+              s.line("cmd_rs2 = " + op("kpw", "move_o << LanesLog2", "b_local") + ";");
             }},
            {"PhPre",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = FunctPreload;");
-              s.line("cmd_rs1 = " + op("kcw", "ocw", "first ? b_local : GarbageAddr") + ";");
-              s.line("cmd_rs2 = " + op("pixels", "ocw", "c_local | AccumulateBit") + ";");
+              s.comment("WS: the weights (lane-packed rows) on a block's first compute; OS: no "
+                        "D (the accumulation starts from zero), C on its last compute.");
+              s.ifElse(
+                  "os_q",
+                  [&](vlog::Stmts& t) {
+                    t.line("cmd_rs1 = " + op("pixels", "ocw", "GarbageAddr") + ";");
+                    t.line("cmd_rs2 = " +
+                           op("pixels", "ocw", "last_os ? c_local | AccumulateBit : GarbageAddr") +
+                           ";");
+                  },
+                  [&](vlog::Stmts& t) {
+                    t.line("cmd_rs1 = " +
+                           op("kpw", "ocw << LanesLog2", "first ? b_local : GarbageAddr") + ";");
+                    t.line("cmd_rs2 = " + op("pixels", "ocw", "c_local | AccumulateBit") + ";");
+                  });
             }},
            {"PhComp",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = first ? FunctComputePreloaded : FunctComputeAccumulated;");
               s.line("cmd_rs1 = " + op("pixels", "kcw", "a_local") + ";");
-              s.line("cmd_rs2 = " + op("CountBits'(Dim)", "CountBits'(Dim)", "GarbageAddr") + ";");
+              s.line("cmd_rs2 = os_q ? " + op("kpw", "ocw << LanesLog2", "b_local") + " : " +
+                     op("CountBits'(Dim)", "CountBits'(Dim)", "GarbageAddr") + ";");
             }},
            {"PhC",
             [&](vlog::Stmts& s) {
@@ -502,6 +542,7 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
   n.ifElse("start_i", [](vlog::Stmts& s) {
     s.comment("A legal LOOP_CONV_WS: its flags and rows; the next loop uses the other halves.");
     s.line("load_d_d = !lc_no_bias;").line("pool_d = !lc_no_pool;");
+    s.line("os_d = host_funct_i == FunctLoopConvOs;");
     s.line("a_row_d = a_start;").line("b_row_d = b_start;");
     s.line("c_row_d = acc_half_q ? AddrBits'(AccHalf) : '0;");
     s.line("sp_half_d = !sp_half_q;");
@@ -596,6 +637,16 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
     s.line("phase_d = PhRow;");
     advance(s, {kbGroup, inRow, img}, 0, to("PhB"));
   };
+  // OS: the taps and blocks of an output tile are one accumulation (its inner loop); the taps
+  // load one ahead during the first tile, as during the first output-channel block in WS.
+  auto tileDone = [&](vlog::Stmts& s) {
+    s.line("phase_d = PhPre;");
+    advance(s, {col, outRow, img, ob}, 0, afterComputes);
+  };
+  auto nextTapOs = [&](vlog::Stmts& s) {
+    s.ifElse("!ld_done_q", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); });
+    advance(s, {kc, kr}, 0, tileDone);
+  };
   n.ifElse("step", [&](vlog::Stmts& s) {
     s.uniqueCaseOf(
         "phase_q",
@@ -636,7 +687,11 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
          {"PhComp",
           [&](vlog::Stmts& t) {
             t.line("phase_d = PhPre;");
-            advance(t, {col, outRow, img, kb}, 0, nextTap);
+            t.ifElse(
+                "os_q", [&](vlog::Stmts& u) { advance(u, {kb}, 0, nextTapOs); },
+                [&](vlog::Stmts& u) {
+                  advance(u, {col, outRow, img, kb}, 0, nextTap);
+                });
           }},
          {"PhC",
           [&](vlog::Stmts& t) {

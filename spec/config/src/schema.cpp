@@ -195,12 +195,14 @@ std::vector<FieldSpec> buildFields() {
       "dataflow (array.dataflow ws or both) and array.lanes: 1."));
   f.push_back(boolField(
       "loops.conv", [](Config& c) -> bool& { return c.loops.conv; }, "false",
-      "Generate the LOOP_CONV_WS unroller (Gemmini's funct 15, configured by functs 16-21): one "
-      "command describes a whole convolution tile (batches, output rows and columns, kernel, "
-      "input and output channels, padding, stride, bias, pooling on store), which the "
-      "accelerator unrolls into mvin/preload/compute/mvout commands over halves of the "
-      "scratchpad and accumulator (docs/isa.md, \"LOOP_CONV_WS\"). Without it those functs are "
-      "UNKNOWN_FUNCT. Needs the WS dataflow and array.lanes: 1."));
+      "Generate the convolution loop unroller: Gemmini's LOOP_CONV_WS (funct 15, configured by "
+      "functs 16-21) and Brickyard's LOOP_CONV_OS (funct 33, the same tile output-stationary, "
+      "where TensorDash skips zero products). One command describes a whole convolution tile "
+      "(batches, output rows and columns, kernel, input and output channels, padding, stride, "
+      "bias, pooling on store), which the accelerator unrolls into mvin/preload/compute/mvout "
+      "commands over halves of the scratchpad and accumulator (docs/isa.md, \"LOOP_CONV_WS\", "
+      "\"LOOP_CONV_OS\"). Without it those functs are UNKNOWN_FUNCT. Each loop needs its "
+      "dataflow configured; vector PEs take lane-packed weights (docs/isa.md, \"Vector PEs\")."));
   // --- soc
   f.push_back(intField(
       "soc.clock_mhz", [](Config& c) -> int& { return c.soc.clockMHz; }, "1000", 1, 10000, false,

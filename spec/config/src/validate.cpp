@@ -145,12 +145,6 @@ void validateAcrossKeys(const Config& c,
   else if (c.loops.ws && a.lanes != 1)
     fail("loops.ws", "LOOP_WS is not supported with vector PEs (array.lanes = " + str(a.lanes) +
                          "); expected false, or array.lanes: 1");
-  if (c.loops.conv && c.array.dataflow == Dataflow::OS)
-    fail("loops.conv", "LOOP_CONV_WS unrolls a weight-stationary convolution, and "
-                       "array.dataflow is os; expected false, or dataflow ws or both");
-  else if (c.loops.conv && a.lanes != 1)
-    fail("loops.conv", "LOOP_CONV_WS is not supported with vector PEs (array.lanes = " +
-                           str(a.lanes) + "); expected false, or array.lanes: 1");
   if (c.soc.dram.sizeMiB * 1024LL * 1024LL < 2LL * 1024 * 1024)
     fail("soc.dram.size_mib", "at least 2 MiB are needed for program and data");
 }

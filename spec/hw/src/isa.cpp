@@ -195,6 +195,26 @@ void loopConvCommands(std::vector<Command>& c) {
          {{"input", 0, 64, "DRAM byte address of the tile's first real input pixel"}});
 }
 
+// LOOP_CONV_OS (Brickyard, not a Gemmini funct): the tile the LOOP_CONV_WS_CONFIG_* commands
+// describe, run in the output-stationary dataflow, where TensorDash skips zero products. Its
+// operands are LOOP_CONV_WS's, so the command is LOOP_CONV_WS's fields under its own funct.
+Command loopConvOsCommand(const std::vector<Command>& c) {
+  Command os;
+  for (const Command& x : c)
+    if (x.funct == kLoopConvWs)
+      os = x;
+  os.name = "LOOP_CONV_OS";
+  os.funct = kLoopConvOs;
+  os.gemminiName = "by_loop_conv_os";
+  os.summary = "Runs the convolution tile configured by the LOOP_CONV_WS_CONFIG_* commands in the "
+               "output-stationary dataflow (one accumulation per output block over every tap "
+               "and input channel: TensorDash skips its zero products), unrolled by the "
+               "accelerator into MVIN/MVIN2/MVIN3/PRELOAD/COMPUTE/MVOUT commands "
+               "(\"LOOP_CONV_OS\" above); the fields are LOOP_CONV_WS's. UNKNOWN_FUNCT without "
+               "loops.conv.";
+  return os;
+}
+
 std::vector<Command> buildCommands() {
   std::vector<Command> c;
   c.push_back(
@@ -339,6 +359,7 @@ std::vector<Command> buildCommands() {
          "scratchpad local address of the block's first container row (see Local addresses)"},
         {"containers", 32, 16, "containers of the block (1 or more)"}},
        localOperand("destination (as MVIN channel 0: its block_stride)")});
+  c.push_back(loopConvOsCommand(c));
   c.push_back({"COUNTER_OP",
                kCounterOp,
                -1,
@@ -363,7 +384,7 @@ std::vector<ErrorCode> buildErrors() {
       {0, "NONE", "no error"},
       {1, "UNKNOWN_FUNCT",
        "funct is not a command of this hardware (LOOP_WS without loops.ws, LOOP_CONV_WS "
-       "without loops.conv, DECOMPRESS without the Boveda on-chip form)"},
+       "and LOOP_CONV_OS without loops.conv, DECOMPRESS without the Boveda on-chip form)"},
       {2, "BAD_CONFIG_TYPE", "CONFIG with rs1[1:0] = 3"},
       {3, "UNSUPPORTED",
        "a feature this hardware does not have: transposes, ReLU6, pixel "
@@ -456,7 +477,8 @@ std::vector<Register> buildRegisters() {
       {0x048, "HW_SP_ROWS", "RO", "scratchpad rows"},
       {0x04c, "HW_ACC_ROWS", "RO", "accumulator rows"},
       {0x050, "HW_FEATURES", "RO",
-       "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda, bit 4 LOOP_WS, bit 5 LOOP_CONV_WS"},
+       "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda, bit 4 LOOP_WS, bit 5 LOOP_CONV_WS, "
+       "bit 6 LOOP_CONV_OS"},
       {0x0fc, "COUNTERS_RESET", "WO", "writing 1 clears the 64-bit counters below"},
   };
   const char* counters[][2] = {
@@ -528,6 +550,7 @@ std::vector<RegisterField> buildRegisterFields() {
       {"HW_FEATURES", "BOVEDA", 3, 1},
       {"HW_FEATURES", "LOOP_WS", 4, 1},
       {"HW_FEATURES", "LOOP_CONV_WS", 5, 1},
+      {"HW_FEATURES", "LOOP_CONV_OS", 6, 1},
   };
 }
 

@@ -81,6 +81,7 @@ struct LoopConvArgs {
   uint64_t weights = 0, output = 0, bias = 0, input = 0;
   bool noBias = false, noPool = true;
   int act = 0;
+  bool os = false;                     // LOOP_CONV_OS instead of LOOP_CONV_WS
   uint64_t extraRs1 = 0, extraRs2 = 0; // OR-ed into LOOP_CONV_WS's rs1 / rs2
 };
 
@@ -95,7 +96,8 @@ Instruction configEx(const ConfigExArgs& args);
 /// The six commands gemmini_loop_ws issues: LOOP_WS_CONFIG_BOUNDS, _ADDRS_AB, _ADDRS_DC,
 /// _STRIDES_AB, _STRIDES_DC, then LOOP_WS.
 Program loopWs(const LoopWsArgs& args);
-/// The seven commands gemmini_loop_conv_ws issues: LOOP_CONV_WS_CONFIG_1..6, LOOP_CONV_WS.
+/// The seven commands gemmini_loop_conv_ws issues: LOOP_CONV_WS_CONFIG_1..6, LOOP_CONV_WS (or,
+/// with `os`, LOOP_CONV_OS).
 Program loopConv(const LoopConvArgs& args);
 Instruction configLd(const ConfigLdArgs& args);
 Instruction configSt(const ConfigStArgs& args);

@@ -1,7 +1,8 @@
-// LOOP_CONV_WS (docs/isa.md, "LOOP_CONV_WS"): the tile geometry a configured loop describes,
-// its checks, and the command sequence it unrolls into, in the order the hardware unroller
-// (rtl_gen/hw/src/loop_conv.cpp) issues it. The functional model executes that sequence
-// command by command.
+// LOOP_CONV_WS and LOOP_CONV_OS (docs/isa.md, "LOOP_CONV_WS", "LOOP_CONV_OS"): the tile
+// geometry a configured loop describes, its checks, and the command sequence it unrolls into,
+// in the order the hardware unroller (rtl_gen/hw/src/loop_conv.cpp) issues it. The functional
+// model executes that sequence command by command. `os` selects LOOP_CONV_OS: the same loads,
+// layout and stores, the computes in the output-stationary order.
 #pragma once
 
 #include "funcmodel/params.h"
@@ -21,22 +22,25 @@ struct LoopConvGeom {
   uint64_t lpad = 0, rpad = 0, upad = 0, dpad = 0, orows = 0, ocols = 0;
   uint64_t inStride = 0, weightStride = 0, outStride = 0;
   uint64_t weights = 0, output = 0, bias = 0, input = 0;
-  // Derived: the tile's input window (padding included) and its real part, channel blocks.
+  // Derived: the tile's input window (padding included), channel blocks (input: DIM x lanes
+  // channels, a scratchpad row; output: DIM).
   uint64_t irows = 0, icols = 0, kchBlocks = 0, ochBlocks = 0;
 
   static LoopConvGeom from(const LoopConvState& s);
 };
 
-/// The error code that rejects LOOP_CONV_WS (rs1, rs2) in this state (0: legal): UNSUPPORTED
-/// (training transposes, Gemmini's dw, dilation, downsampling, spad ids, an activation other
-/// than none/ReLU, the OS dataflow), BAD_SIZE (a zero bound or stride, paddings wider than the
-/// window), LOCAL_RANGE (the input, weights or output do not fit their halves with the mvin
-/// channels' block strides), DMA_ERROR (an address of 2^32 or more).
-int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, uint64_t rs1,
-                  uint64_t rs2);
+/// The error code that rejects LOOP_CONV_WS (or, with `os`, LOOP_CONV_OS) (rs1, rs2) in this
+/// state (0: legal): UNSUPPORTED (training transposes, Gemmini's dw, dilation, downsampling,
+/// spad ids, an activation other than none/ReLU, a configured dataflow other than the loop's),
+/// BAD_SIZE (a zero bound or stride, paddings wider than the window), LOCAL_RANGE (the input,
+/// weights or output do not fit their halves with the mvin channels' block strides), DMA_ERROR
+/// (an address of 2^32 or more).
+int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, bool os,
+                  uint64_t rs1, uint64_t rs2);
 
-/// The commands a legal LOOP_CONV_WS (rs1, rs2) unrolls into with `s` as configured.
+/// The commands a legal LOOP_CONV_WS (LOOP_CONV_OS with `os`) (rs1, rs2) unrolls into with `s`
+/// as configured.
 std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s,
-                                        const ArchState& arch, uint64_t rs1, uint64_t rs2);
+                                        const ArchState& arch, bool os, uint64_t rs1, uint64_t rs2);
 
 } // namespace by::funcmodel

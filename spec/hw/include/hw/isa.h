@@ -30,6 +30,7 @@ enum Funct : int {
   kLoopConvWsConfig1 = 16, // LOOP_CONV_WS_CONFIG_1 .. _6 (17..21)
   kLoopConvWsConfig6 = 21,
   kDecompress = 32, // Brickyard: Boveda on-chip decompression (not a Gemmini funct)
+  kLoopConvOs = 33, // Brickyard: the LOOP_CONV_WS_CONFIG_* tile, output-stationary (loops.conv)
   kCounterOp = 126,
 };
 
