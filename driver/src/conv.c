@@ -12,8 +12,8 @@
  * Depthwise: each channel block is its own pass with N = 1 block; its weights for one tap are
  * the DIM x DIM diagonal matrix diag(w[c][kr][kc]), built once by the CPU in the workspace.
  *
- * With LOOP_CONV_WS (by_has_loop_conv_ws()) the same convolution runs as one loop per tile
- * (conv_loop.c).
+ * With LOOP_CONV_WS or LOOP_CONV_OS the same convolution runs as one loop per tile
+ * (conv_loop.c); vector PEs (lanes > 1) have only the loops, with lane-packed weights.
  *
  * A dense 1x1 convolution with stride 1 and no padding or pooling is a matmul of the NHWC
  * input (pixels x input channels) by the weights: with LOOP_WS it runs as one (by_matmul),
@@ -28,6 +28,7 @@ void by_conv_init(by_conv_t* c) {
   *c = zero;
   c->scale = 1.0f;
   c->stride = 1;
+  c->dataflow = BY_DATAFLOW_AUTO;
 }
 
 size_t by_conv_stride_cols(const by_conv_t* c) {
@@ -61,9 +62,45 @@ size_t by_conv_pool_cols(const by_conv_t* c) {
   const size_t o = by_conv_out_cols(c);
   return c->pool_stride ? (o + 2 * c->pool_padding - c->pool_size) / c->pool_stride + 1 : o;
 }
-/* Depthwise: DIM x DIM diagonal weight blocks of elements, one per (channel block, tap). */
+size_t by_conv_packed_weight_elems(size_t taps, size_t in_ch, size_t out_ch) {
+  return taps * by_packed_b_rows(in_ch) * by_packed_b_cols(out_ch);
+}
+
+by_status_t by_pack_conv_weights(size_t taps, size_t in_ch, size_t out_ch, const by_elem_t* weights,
+                                 by_elem_t* packed) {
+  if (!weights || !packed || taps == 0 || in_ch == 0 || out_ch == 0)
+    return BY_ERR_ARG;
+  const size_t tap_in = in_ch * out_ch,
+               tap_out = by_packed_b_rows(in_ch) * by_packed_b_cols(out_ch);
+  for (size_t t = 0; t < taps; ++t) {
+    const by_status_t s = by_pack_b(in_ch, out_ch, weights + t * tap_in, out_ch, 0,
+                                    packed + t * tap_out, by_packed_b_cols(out_ch));
+    if (s != BY_OK)
+      return s;
+  }
+  return BY_OK;
+}
+
+/* Vector PEs with weights the caller did not pack: by_conv packs them into the workspace. */
+static int packs_weights(const by_conv_t* c) {
+  return BY_LANES != 1 && !c->depthwise && !c->weights_packed && !c->weights_boveda;
+}
+
+const by_elem_t* by_conv_packed_weights(const by_conv_t* c) {
+  return packs_weights(c) ? (const by_elem_t*)c->workspace : c->weights;
+}
+
+/* Depthwise: one lane-packed DIM x DIM diagonal weight block per (channel block, tap) (with one
+ * lane DIM x DIM elements); dense weights packed by by_conv: the packed weights. */
+size_t by_conv_diagonal_block_elems(void) {
+  return by_packed_b_rows(BY_DIM) * by_packed_b_cols(BY_DIM);
+}
+#define diagonal_block_elems by_conv_diagonal_block_elems
 static size_t conv_workspace_elems(const by_conv_t* c) {
-  return c->depthwise ? by_blocks(c->in_ch) * c->kernel_rows * c->kernel_cols * BY_DIM * BY_DIM : 0;
+  const size_t taps = c->kernel_rows * c->kernel_cols;
+  if (c->depthwise)
+    return by_blocks(c->in_ch) * taps * diagonal_block_elems();
+  return packs_weights(c) ? by_conv_packed_weight_elems(taps, c->in_ch, c->out_ch) : 0;
 }
 size_t by_conv_workspace_bytes(const by_conv_t* c) {
   return conv_workspace_elems(c) * sizeof(by_elem_t);
@@ -79,7 +116,7 @@ void by_conv_geom(const by_conv_t* c, conv_geom_t* g) {
   g->pstride = c->pool_stride ? c->pool_stride : 1;
   g->ppad = c->pool_stride ? c->pool_padding : 0;
   g->taps = c->kernel_rows * c->kernel_cols;
-  g->cblocks = by_blocks(c->in_ch);
+  g->cblocks = (c->in_ch + BY_KB - 1) / BY_KB; /* a scratchpad row of channels (lanes: DIM x L) */
   g->kblocks = c->depthwise ? g->taps : g->taps * g->cblocks;
   g->nblocks = c->depthwise ? 1 : by_blocks(c->out_ch);
 }
@@ -182,15 +219,18 @@ static by_status_t check_conv(const by_conv_t* c, const conv_geom_t* g) {
     return BY_ERR_ARG;
   }
   const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch * sizeof(by_elem_t);
-  const size_t w_bytes =
-      (c->depthwise ? c->in_ch * g->taps : g->taps * c->in_ch * c->out_ch) * sizeof(by_elem_t);
+  const size_t w_bytes = (c->depthwise ? c->in_ch * g->taps
+                          : BY_LANES != 1 && c->weights_packed
+                              ? by_conv_packed_weight_elems(g->taps, c->in_ch, c->out_ch)
+                              : g->taps * c->in_ch * c->out_ch) *
+                         sizeof(by_elem_t);
   const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch * sizeof(by_elem_t);
   if (!by_dram_reachable(c->input, in_bytes) ||
       (!c->weights_boveda && !by_dram_reachable(c->weights, w_bytes)) ||
       !by_dram_reachable(c->output, out_bytes) ||
       (c->bias && !by_dram_reachable(c->bias, c->out_ch * sizeof(by_acc_t))))
     return BY_ERR_ADDR;
-  if (c->depthwise) {
+  if (c->depthwise || packs_weights(c)) {
     const size_t need = by_conv_workspace_bytes(c);
     if (!c->workspace || c->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
@@ -202,7 +242,13 @@ static by_status_t check_conv(const by_conv_t* c, const conv_geom_t* g) {
 
 /* Hardware limits that the CPU fallback does not have. */
 static by_status_t check_hardware(const by_conv_t* c, const conv_geom_t* g) {
-  if (!BY_HAS_WS || BY_LANES != 1) /* vector PEs: weights would need lane packing */
+  if (c->dataflow != BY_DATAFLOW_AUTO && c->dataflow != BY_DATAFLOW_WS &&
+      c->dataflow != BY_DATAFLOW_OS)
+    return BY_ERR_ARG;
+  if (c->tensordash != BY_TD_SCHEDULE_A && c->tensordash != BY_TD_SCHEDULE_B &&
+      c->tensordash != BY_TD_OFF)
+    return BY_ERR_ARG;
+  if (c->tensordash == BY_TD_SCHEDULE_B && !BY_TENSORDASH)
     return BY_ERR_UNSUPPORTED;
   if (c->pool_stride &&
       (c->pool_size > POOL_SMALL_MAX || c->pool_stride > POOL_SMALL_MAX ||
@@ -277,7 +323,7 @@ static uint32_t conv_k_size(const void* ctx, uint32_t k) {
 }
 
 /* Diagonal weight blocks for the depthwise passes: block (cb, tap) at
- * ws + (cb * taps + tap) * DIM * DIM. */
+ * ws + (cb * taps + tap) * diagonal_block_elems(), lane-packed (with one lane: DIM x DIM). */
 static void build_diagonals(const conv_geom_t* g) {
   const by_conv_t* c = g->c;
   by_elem_t* ws = (by_elem_t*)c->workspace;
@@ -287,7 +333,9 @@ static void build_diagonals(const conv_geom_t* g) {
   for (size_t ch = 0; ch < c->in_ch; ++ch)
     for (size_t t = 0; t < g->taps; ++t) {
       const size_t cb = ch / BY_DIM, e = ch % BY_DIM;
-      ws[(cb * g->taps + t) * BY_DIM * BY_DIM + e * BY_DIM + e] = c->weights[ch * g->taps + t];
+      /* Row e and column e of the block's B, in its packed form. */
+      ws[(cb * g->taps + t) * diagonal_block_elems() + e / BY_LANES * by_packed_b_cols(BY_DIM) +
+         e * BY_LANES + e % BY_LANES] = c->weights[ch * g->taps + t];
     }
 }
 
@@ -334,7 +382,7 @@ static void conv_tile(const conv_geom_t* g, const conv_tiles_t* tl, size_t b, si
         const size_t tap = kg;
         by_mvin(1,
                 (const by_elem_t*)c->workspace +
-                    ((pass_ch0 / BY_DIM) * g->taps + tap) * BY_DIM * BY_DIM,
+                    ((pass_ch0 / BY_DIM) * g->taps + tap) * diagonal_block_elems(),
                 by_sp_addr(b_base + k * nt * BY_DIM), (uint32_t)pass_nch, (uint32_t)pass_nch);
         gather(g, b, r0, pixels, mt, kt, a_base, k, tap / c->kernel_cols, tap % c->kernel_cols,
                pass_ch0, pass_nch);
@@ -440,32 +488,57 @@ static void conv_as_matmul(const by_conv_t* c, by_matmul_t* m) {
   m->tile_i = c->tile_rows, m->tile_j = c->tile_och, m->tile_k = c->tile_k;
 }
 
+/* The dataflow of the convolution's loop (docs/driver.md, "Convolution paths"): the requested
+ * one, or automatically OS on TensorDash hardware (where OS computes skip zeros) and on arrays
+ * without WS, else WS. LOOP_CONV_OS sums all taps and channels of a tile in the array before the
+ * result saturates to spatial_output_width, so it runs only where that width is acc_width: its
+ * result is then the exact wrapped sum, whatever the tiling, which is what the CPU reference and
+ * the compiler's interpreter compute. BY_ERR_UNSUPPORTED for a dataflow without a path. */
+static by_status_t conv_dataflow(const by_conv_t* c, int* df) {
+  const int os_loop = by_has_loop_conv_os() && BY_SPATIAL_OUTPUT_WIDTH >= BY_ACC_WIDTH;
+  *df = c->dataflow;
+  if (*df == BY_DATAFLOW_AUTO)
+    *df = (BY_TENSORDASH || !BY_HAS_WS) && os_loop ? BY_DATAFLOW_OS : BY_DATAFLOW_WS;
+  if (*df == BY_DATAFLOW_OS ? !os_loop : !BY_HAS_WS)
+    return BY_ERR_UNSUPPORTED;
+  return BY_OK;
+}
+
 /* The path (docs/driver.md, "Convolution paths"), with the loop tiles when it is the loop.
  * Automatic: the matmul for its shapes when LOOP_WS runs it (its A blocks are DIM pixels of any
- * rows, where a LOOP_CONV_WS compute covers one output row; not with forced conv tiles); else
- * the loop when the hardware has it and a tile fits; else the command path. */
-static int conv_path(const conv_geom_t* g, conv_loop_tiles_t* lt) {
+ * rows, where a loop compute covers one output row; not with forced conv tiles); else the loop
+ * when the hardware has it and a tile fits; else the command path (WS, one lane). */
+static int conv_path(const conv_geom_t* g, int df, conv_loop_tiles_t* lt) {
   const by_conv_t* c = g->c;
   const int forced_tiles = c->tile_rows || c->tile_och || c->tile_k || c->tile_batch;
+  const int matmul = matmul_shape(c) && df == BY_DATAFLOW_WS && BY_LANES == 1;
   switch (c->path) {
   case BY_CONV_COMMANDS:
     return BY_CONV_COMMANDS;
   case BY_CONV_MATMUL:
-    return matmul_shape(c) ? BY_CONV_MATMUL : BY_CONV_COMMANDS;
+    return matmul ? BY_CONV_MATMUL : BY_CONV_COMMANDS;
   case BY_CONV_LOOP:
     break;
   default:
-    if (matmul_shape(c) && by_has_loop_ws() && !forced_tiles)
+    if (matmul && by_has_loop_ws() && !forced_tiles)
       return BY_CONV_MATMUL;
   }
-  return by_conv_loop_plan(g, lt) ? BY_CONV_LOOP : BY_CONV_COMMANDS;
+  return by_conv_loop_plan(g, df, lt) ? BY_CONV_LOOP : BY_CONV_COMMANDS;
 }
 
-/* The plan: the path, and the command path's tiles when it runs. */
-static by_status_t plan_conv(const conv_geom_t* g, int* path, conv_loop_tiles_t* lt,
+/* The plan: the dataflow, the path, and the command path's tiles when it runs (the command
+ * path needs one-lane PEs and WS: elsewhere a convolution no loop holds is unsupported). */
+static by_status_t plan_conv(const conv_geom_t* g, int* df, int* path, conv_loop_tiles_t* lt,
                              conv_tiles_t* tl) {
-  *path = conv_path(g, lt);
-  return *path == BY_CONV_COMMANDS ? conv_tiles(g, tl) : BY_OK;
+  by_status_t s = conv_dataflow(g->c, df);
+  if (s != BY_OK)
+    return s;
+  *path = conv_path(g, *df, lt);
+  if (*path != BY_CONV_COMMANDS)
+    return BY_OK;
+  if (*df != BY_DATAFLOW_WS || BY_LANES != 1)
+    return BY_ERR_UNSUPPORTED;
+  return conv_tiles(g, tl);
 }
 
 by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
@@ -482,7 +555,7 @@ by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
     return s;
   conv_loop_tiles_t lt = {0, 0, 0, 0};
   conv_tiles_t tl = {0, 0, 0};
-  if ((s = plan_conv(&g, &plan->path, &lt, &tl)) != BY_OK)
+  if ((s = plan_conv(&g, &plan->dataflow, &plan->path, &lt, &tl)) != BY_OK)
     return s;
   plan->loop = plan->path == BY_CONV_LOOP;
   if (plan->path == BY_CONV_MATMUL) {
@@ -517,10 +590,10 @@ by_status_t by_conv(const by_conv_t* c) {
   }
   if ((s = check_hardware(c, &g)) != BY_OK)
     return s;
-  int path;
+  int path, df;
   conv_loop_tiles_t lt = {0, 0, 0, 0};
   conv_tiles_t tl = {0, 0, 0};
-  if ((s = plan_conv(&g, &path, &lt, &tl)) != BY_OK)
+  if ((s = plan_conv(&g, &df, &path, &lt, &tl)) != BY_OK)
     return s;
   if (path == BY_CONV_MATMUL) {
     by_matmul_t m;
@@ -528,11 +601,13 @@ by_status_t by_conv(const by_conv_t* c) {
     return by_matmul(&m);
   }
 
-  const uint32_t errors = by_kernel_begin();
+  const uint32_t errors = by_kernel_begin(); /* also: no earlier command reads the workspace */
   if (c->depthwise)
     build_diagonals(&g);
+  else if (packs_weights(c))
+    (void)by_pack_conv_weights(g.taps, c->in_ch, c->out_ch, c->weights, (by_elem_t*)c->workspace);
   if (path == BY_CONV_LOOP) {
-    by_conv_loops(&g, &lt);
+    by_conv_loops(&g, df, &lt);
     return by_kernel_end(errors);
   }
   by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
@@ -545,7 +620,7 @@ by_status_t by_conv(const by_conv_t* c) {
   by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
 
   unsigned c_tiles = 0, ab_tiles = 0;
-  const size_t passes = c->depthwise ? g.cblocks : 1;
+  const size_t passes = c->depthwise ? by_blocks(c->in_ch) : 1;
   for (size_t b = 0; b < c->batch; ++b)
     for (size_t p0 = 0; p0 < g.prows; p0 += tl.rows) {
       const size_t p1 = p0 + tl.rows < g.prows ? p0 + tl.rows : g.prows;

@@ -19,7 +19,7 @@ typedef struct {
   size_t kblocks, nblocks;     /* per pass */
 } conv_geom_t;
 
-/* A LOOP_CONV_WS tile. */
+/* A LOOP_CONV_WS / LOOP_CONV_OS tile (tk: input-channel blocks of DIM x lanes channels). */
 typedef struct {
   size_t batch, rows, tn, tk; /* images, (pooled) output rows, out- and input-channel blocks */
 } conv_loop_tiles_t;
@@ -33,10 +33,16 @@ void by_conv_band_rows(const conv_geom_t* g, size_t p0, size_t p1, size_t* r0, s
 /* CONFIG_ST with the pooling of the band of pooled rows [p0, p1), conv rows [r0, r1). */
 void by_conv_config_band_pool(const conv_geom_t* g, size_t p0, size_t p1, size_t r0, size_t r1);
 
-/* LOOP_CONV_WS (conv_loop.c): whether the convolution runs as loops (the hardware has them, the
- * shape is within their fields, a tile fits), with the tile in *t; then issuing them (the
- * set-up and one loop per tile; the caller fences). */
-int by_conv_loop_plan(const conv_geom_t* g, conv_loop_tiles_t* t);
-void by_conv_loops(const conv_geom_t* g, const conv_loop_tiles_t* t);
+/* The weights the loops read: the caller's (packed with vector PEs), or by_conv's packed copy in
+ * the workspace. */
+const by_elem_t* by_conv_packed_weights(const by_conv_t* c);
+/* Elements of one depthwise diagonal weight block (lane-packed DIM x DIM). */
+size_t by_conv_diagonal_block_elems(void);
+
+/* LOOP_CONV_WS / LOOP_CONV_OS (conv_loop.c; dataflow df): whether the convolution runs as loops
+ * (the hardware has them, the shape is within their fields, a tile fits), with the tile in *t;
+ * then issuing them (the set-up and one loop per tile; the caller fences). */
+int by_conv_loop_plan(const conv_geom_t* g, int df, conv_loop_tiles_t* t);
+void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t);
 
 #endif

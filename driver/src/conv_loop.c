@@ -1,10 +1,11 @@
-/* Convolution through LOOP_CONV_WS (docs/driver.md, "LOOP_CONV_WS"): the same convolution as
- * the command path (conv.c) runs as Gemmini's tiled_conv does, one loop per tile of images x
- * output rows (whole width) x out-channel blocks x input-channel blocks, which the accelerator
- * unrolls into the moves and computes itself (docs/isa.md "LOOP_CONV_WS"): a handful of
- * commands per tile instead of one per block and pixel run. The loop gathers the padded input
- * window row by row, so the A rows of one output row are `stride` rows apart (CONFIG_EX's
- * a_stride). */
+/* Convolution through LOOP_CONV_WS or LOOP_CONV_OS (docs/driver.md, "LOOP_CONV_WS"): the same
+ * convolution as the command path (conv.c) runs as Gemmini's tiled_conv does, one loop per tile
+ * of images x output rows (whole width) x out-channel blocks x input-channel blocks, which the
+ * accelerator unrolls into the moves and computes itself (docs/isa.md "LOOP_CONV_WS",
+ * "LOOP_CONV_OS"): a handful of commands per tile instead of one per block and pixel run. The
+ * loop gathers the padded input window row by row, so the A rows of one output row are `stride`
+ * rows apart (CONFIG_EX's a_stride). Both loops share the tiles and the local layout; with
+ * vector PEs an input-channel block is DIM x lanes channels and the weights are lane-packed. */
 #include "conv_geom.h"
 
 /* Field limits of LOOP_CONV_WS_CONFIG_* (16-bit sizes, an 8-bit stride and dpad). */
@@ -38,6 +39,7 @@ static int loop_fits(const conv_geom_t* g, const conv_loop_tiles_t* t) {
     return 0;
   const size_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
   const size_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
+  /* B: DIM lane-packed rows per (tap, input-channel block). */
   const size_t a_block = t->batch * irows * icols, b_block = g->taps * t->tk * BY_DIM;
   if (a_block > LD_BLOCK_STRIDE_MAX || b_block > LD_BLOCK_STRIDE_MAX)
     return 0;
@@ -59,11 +61,14 @@ static size_t loop_max_rows(const conv_geom_t* g, conv_loop_tiles_t* t) {
   return t->rows = lo;
 }
 
-/* Whether the convolution can run as loops at all: plain weights, one lane, one stride, the
- * activations LOOP_CONV_WS applies, and every size within its fields. */
-static int loop_usable(const conv_geom_t* g) {
+/* Whether the convolution can run as loops of dataflow df at all: the hardware has that loop,
+ * plain weights, one stride, the activations the loops apply, and every size within their
+ * fields. */
+static int loop_usable(const conv_geom_t* g, int df) {
   const by_conv_t* c = g->c;
-  if (c->weights_boveda || BY_LANES != 1 || by_conv_stride_cols(c) != c->stride ||
+  if (!(df == BY_DATAFLOW_OS ? by_has_loop_conv_os() : by_has_loop_conv_ws()))
+    return 0;
+  if (c->weights_boveda || by_conv_stride_cols(c) != c->stride ||
       (c->activation != BY_ACT_NONE && c->activation != BY_ACT_RELU))
     return 0;
   const size_t sizes[] = {c->in_rows,
@@ -85,8 +90,7 @@ static int loop_usable(const conv_geom_t* g) {
       return 0;
   /* A tile's dpad is at most the bottom padding (its last window row is at most in_rows +
    * pad_bottom - 1), likewise upad, lpad, rpad. */
-  return c->stride <= LOOP_STRIDE_MAX && by_conv_pad_bottom(c) <= LOOP_DPAD_MAX &&
-         by_has_loop_conv_ws();
+  return c->stride <= LOOP_STRIDE_MAX && by_conv_pad_bottom(c) <= LOOP_DPAD_MAX;
 }
 
 /* DRAM bytes a loop of tile t reads (its input window, weights and bias rows: the bias is read
@@ -103,7 +107,7 @@ static loop_cost_t loop_cost(const conv_geom_t* g, const conv_loop_tiles_t* t) {
   const uint64_t conv_rows = loop_conv_rows(g, t->rows);
   const uint64_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
   const uint64_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
-  const uint64_t kch = (uint64_t)t->tk * BY_DIM, och = (uint64_t)t->tn * BY_DIM;
+  const uint64_t kch = (uint64_t)t->tk * BY_KB, och = (uint64_t)t->tn * BY_DIM;
   const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
   loop_cost_t cost;
   cost.bytes =
@@ -169,14 +173,14 @@ static int loop_tiles(const conv_geom_t* g, conv_loop_tiles_t* t) {
  * out-channel tile, the input-channel tiles: the first loads the bias (zeros without one), the
  * others add onto the accumulator (no_bias), the last stores C (the loops before it leave C in
  * the accumulator, whose half the accelerator keeps until a loop stores). */
-static void issue_loops(const conv_geom_t* g, const conv_loop_tiles_t* t) {
+static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
   const size_t pt = by_conv_pad_top(c), pl = by_conv_pad_left(c), S = c->stride;
   const size_t icols = (g->ocols - 1) * S + c->kernel_cols;
   /* The window's columns [-pl, icols - pl): lpad zeros, the real columns, rpad zeros. */
   const size_t lpad = pl < icols ? pl : icols;
   const size_t rcols = icols - lpad < c->in_cols ? icols - lpad : c->in_cols;
-  const size_t passes = c->depthwise ? g->cblocks : 1;
+  const size_t passes = c->depthwise ? by_blocks(c->in_ch) : 1; /* DIM-channel passes */
   const size_t kb = loop_kch_blocks(g), nb = loop_och_blocks(g);
   by_loop_conv_ws_t l = {0};
   l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)c->in_cols;
@@ -187,9 +191,11 @@ static void issue_loops(const conv_geom_t* g, const conv_loop_tiles_t* t) {
   l.krows = (uint32_t)c->kernel_rows, l.kcols = (uint32_t)c->kernel_cols;
   l.ocols = (uint32_t)g->ocols;
   l.lpad = (uint32_t)lpad, l.rpad = (uint32_t)(icols - lpad - rcols);
-  /* Depthwise: the diagonal blocks are DIM x DIM, so a tap's weight rows are DIM apart. */
+  /* Depthwise: the diagonal blocks are DIM x DIM, so a tap's (packed) weight rows are DIM
+   * (x lanes) apart. Packed rows hold out_ch x lanes elements (docs/isa.md, "Vector PEs"). */
   l.in_channels = (uint32_t)(c->depthwise ? BY_DIM : c->in_ch);
-  l.weight_stride = (uint32_t)(c->depthwise ? BY_DIM : c->out_ch);
+  l.weight_stride = (uint32_t)by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch);
+  const by_elem_t* weights = by_conv_packed_weights(c);
   l.in_stride = (uint32_t)c->in_ch, l.out_stride = (uint32_t)c->out_ch;
   l.no_pool = c->pool_stride == 0;
   l.activation = c->activation;
@@ -224,19 +230,27 @@ static void issue_loops(const conv_geom_t* g, const conv_loop_tiles_t* t) {
               c->depthwise ? ch0 + by_block_size(c->in_ch, pass) : (n0 + tn) * BY_DIM;
           l.pochs = (uint32_t)((och_end < c->out_ch ? och_end : c->out_ch) - och0);
           for (size_t k0 = 0; k0 < kb; k0 += t->tk) {
-            const size_t kch0 = c->depthwise ? ch0 : k0 * BY_DIM;
-            const size_t kch_end = c->depthwise ? ch0 + l.pochs : (k0 + t->tk) * BY_DIM;
+            const size_t kch0 = c->depthwise ? ch0 : k0 * BY_KB;
+            const size_t kch_end = c->depthwise ? ch0 + l.pochs : (k0 + t->tk) * BY_KB;
             l.kchs = (uint32_t)((kch_end < c->in_ch ? kch_end : c->in_ch) - kch0);
             l.input = c->input + ((b0 * c->in_rows + first_row) * c->in_cols) * c->in_ch + kch0;
-            l.weights = c->depthwise ? (const void*)((const by_elem_t*)c->workspace +
-                                                     pass * g->taps * BY_DIM * BY_DIM)
-                                     : (const void*)(c->weights + kch0 * c->out_ch + och0);
+            /* Packed row kch0 / lanes of tap 0 (kch0 is a multiple of DIM x lanes), column
+             * och0 x lanes. */
+            l.weights =
+                c->depthwise
+                    ? (const void*)((const by_elem_t*)c->workspace +
+                                    pass * g->taps * by_conv_diagonal_block_elems())
+                    : (const void*)(weights + kch0 / BY_LANES * by_packed_b_cols(c->out_ch) +
+                                    by_packed_b_cols(och0));
             l.no_bias = k0 != 0;
             l.bias = k0 == 0 && c->bias ? c->bias + och0 : 0;
             const int last = k0 + t->tk >= kb;
             /* The band's first pooled row, or without pooling its first conv row (= p0). */
             l.output = !last ? 0 : c->output + ((b0 * g->prows + p0) * g->pcols) * c->out_ch + och0;
-            by_loop_conv_ws(&l);
+            if (df == BY_DATAFLOW_OS)
+              by_loop_conv_os(&l);
+            else
+              by_loop_conv_ws(&l);
           }
         }
       }
@@ -244,22 +258,23 @@ static void issue_loops(const conv_geom_t* g, const conv_loop_tiles_t* t) {
   }
 }
 
-int by_conv_loop_plan(const conv_geom_t* g, conv_loop_tiles_t* t) {
-  return loop_usable(g) && loop_tiles(g, t);
+int by_conv_loop_plan(const conv_geom_t* g, int df, conv_loop_tiles_t* t) {
+  return loop_usable(g, df) && loop_tiles(g, t);
 }
 
-void by_conv_loops(const conv_geom_t* g, const conv_loop_tiles_t* t) {
+void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
   /* Gemmini's tiled_conv set-up: A rows `stride` apart; the mvin block strides of the largest
    * tile (the loop places channel blocks that far apart, docs/isa.md). */
   const size_t conv_rows = loop_conv_rows(g, t->rows);
   const size_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
   const size_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
-  by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, (uint32_t)c->stride, 1);
+  by_config_ex_td(df, BY_ACT_NONE, 0, (uint32_t)c->stride, 1,
+                  df == BY_DATAFLOW_OS ? c->tensordash : BY_TD_SCHEDULE_A);
   by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, (uint32_t)(t->batch * irows * icols));
-  by_config_ld(1, (c->depthwise ? BY_DIM : c->out_ch) * sizeof(by_elem_t), 0,
+  by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch) * sizeof(by_elem_t), 0,
                (uint32_t)(g->taps * t->tk * BY_DIM));
   by_config_ld(2, 0, 0, 0);
   by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
-  issue_loops(g, t);
+  issue_loops(g, df, t);
 }

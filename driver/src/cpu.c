@@ -66,8 +66,20 @@ void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk) {
     }
 }
 
+/* Dense weight (tap, ich, och): Gemmini's layout, or lane-packed per tap (weights_packed). */
+static int64_t conv_weight(const by_conv_t* c, size_t tap, size_t ich, size_t och) {
+  if (BY_LANES != 1 && c->weights_packed) {
+    const size_t rows = by_packed_b_rows(c->in_ch), cols = by_packed_b_cols(c->out_ch);
+    return c->weights[(tap * rows + ich / BY_LANES) * cols + och * BY_LANES + ich % BY_LANES];
+  }
+  return c->weights[(tap * c->in_ch + ich) * c->out_ch + och];
+}
+
 /* One conv output value before pooling. The accelerator sums one channel block of one kernel
- * tap per array pass (WS), so each such partial sum wraps at the spatial output width. */
+ * tap per WS array pass (DIM x lanes channels), so each such partial sum wraps at the spatial
+ * output width. (The OS loop sums every tap and channel of a tile before the result saturates
+ * at that width: by_conv takes it only where the width is acc_width, and then both are the
+ * exact sum wrapped at acc_width.) */
 static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, size_t och) {
   int64_t acc = c->bias ? c->bias[och] : 0;
   const size_t ich_lo = c->depthwise ? och : 0;
@@ -79,18 +91,17 @@ static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, si
           (int64_t)(x * by_conv_stride_cols(c) + kc) - (int64_t)by_conv_pad_left(c);
       const int inside =
           irow >= 0 && irow < (int64_t)c->in_rows && icol >= 0 && icol < (int64_t)c->in_cols;
-      for (size_t cb = ich_lo; cb < ich_hi; cb += BY_DIM) {
+      for (size_t cb = ich_lo; cb < ich_hi; cb += (size_t)BY_DIM * BY_LANES) {
         int64_t s = 0;
-        for (size_t ich = cb; ich < cb + BY_DIM && ich < ich_hi; ++ich) {
+        for (size_t ich = cb; ich < cb + (size_t)BY_DIM * BY_LANES && ich < ich_hi; ++ich) {
           if (!inside)
             continue;
           const int64_t in =
               c->input[(((b * c->in_rows) + (size_t)irow) * c->in_cols + (size_t)icol) * c->in_ch +
                        ich];
-          const int64_t w =
-              c->depthwise
-                  ? c->weights[(och * c->kernel_rows + kr) * c->kernel_cols + kc]
-                  : c->weights[((kr * c->kernel_cols + kc) * c->in_ch + ich) * c->out_ch + och];
+          const int64_t w = c->depthwise
+                                ? c->weights[(och * c->kernel_rows + kr) * c->kernel_cols + kc]
+                                : conv_weight(c, kr * c->kernel_cols + kc, ich, och);
           s += in * w;
         }
         acc = by_wrap(acc + by_wrap(s, BY_SPATIAL_OUTPUT_WIDTH), BY_ACC_WIDTH);

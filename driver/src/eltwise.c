@@ -1,7 +1,8 @@
 /* Residual add and global average pooling (brickyard/kernels.h): both sum in the accumulator
  * (mvins with shrink and accumulate) and scale on the way out. A chunk is up to DIM rows of up
  * to MAX_BLOCK_LEN column blocks, whose blocks lie DIM rows apart as mvout reads them; chunks
- * rotate through slots of the accumulator so that consecutive chunks overlap. */
+ * rotate through slots of the accumulator so that consecutive chunks overlap. Only the
+ * accumulator is used, whose rows are DIM acc_t wide with vector PEs too (docs/isa.md). */
 #include "brickyard/cpu.h"
 #include "brickyard_isa.h"
 #include "tile.h"
@@ -29,7 +30,7 @@ by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const 
     by_cpu_resadd(I, J, A, lda, B, ldb, C, ldc, scale, activation);
     return BY_OK;
   }
-  if (SLOTS == 0 || BY_LANES != 1) /* the row layout assumes DIM-wide scratchpad rows */
+  if (SLOTS == 0) /* an accumulator smaller than one chunk */
     return BY_ERR_UNSUPPORTED;
   const uint32_t errors = by_kernel_begin();
   by_config_ld(0, lda * sizeof(by_elem_t), 1, 0);
@@ -61,7 +62,7 @@ by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t 
     by_cpu_global_average(input, output, batch, pixels, channels);
     return BY_OK;
   }
-  if (SLOTS == 0 || BY_LANES != 1) /* the row layout assumes DIM-wide scratchpad rows */
+  if (SLOTS == 0) /* an accumulator smaller than one chunk */
     return BY_ERR_UNSUPPORTED;
   const uint32_t errors = by_kernel_begin();
   /* One mvin per pixel moves that pixel of up to DIM batches (rows pixels*channels apart). */

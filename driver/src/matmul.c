@@ -20,9 +20,6 @@ void by_matmul_init(by_matmul_t* m) {
   m->dataflow = BY_DATAFLOW_AUTO;
 }
 
-/* Reduction elements of a K block: one pass of the array. */
-#define BY_KB (BY_DIM * BY_LANES)
-
 static size_t k_blocks(size_t K) {
   return (K + BY_KB - 1) / BY_KB;
 }

@@ -16,6 +16,9 @@
 #define BY_SP_HALF ((uint32_t)BY_SP_ROWS / 2u)
 #define BY_ACC_HALF ((uint32_t)BY_ACC_ROWS / 2u)
 
+/* Reduction elements of a K block: one pass of the array, a scratchpad row (DIM x lanes). */
+#define BY_KB ((size_t)BY_DIM * BY_LANES)
+
 static inline size_t by_blocks(size_t n) {
   return (n + BY_DIM - 1) / BY_DIM;
 }

@@ -181,8 +181,14 @@ static inline int by_has_loop_conv_ws(void) {
   return BY_HAS_LOOP_CONV_WS &&
          BY_REG_FIELD(HW_FEATURES, LOOP_CONV_WS, by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
 }
+/* Whether this hardware has LOOP_CONV_OS: the config (BY_HAS_LOOP_CONV_OS) and HW_FEATURES. */
+static inline int by_has_loop_conv_os(void) {
+  return BY_HAS_LOOP_CONV_OS &&
+         BY_REG_FIELD(HW_FEATURES, LOOP_CONV_OS, by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
+}
 
-static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
+/* The six LOOP_CONV_WS_CONFIG_* commands of a tile (LOOP_CONV_WS and LOOP_CONV_OS share them). */
+static inline void by_loop_conv_config(const by_loop_conv_ws_t* l) {
   BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_1,
              BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM, l->in_row_dim) |
                  BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_CHANNELS, l->in_channels),
@@ -213,7 +219,23 @@ static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
                  BY_FIELD(BY_LOOP_CONV_WS_CONFIG_4_RS2_IN_STRIDE, l->in_stride));
   BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_5, by_dram(l->weights), by_dram(l->output));
   BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_6, by_dram(l->bias), by_dram(l->input));
+}
+
+static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
+  by_loop_conv_config(l);
   BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS, BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias),
+             BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
+}
+
+/* LOOP_CONV_OS (configs with loops.conv and the OS dataflow, BY_HAS_LOOP_CONV_OS; docs/isa.md
+ * "LOOP_CONV_OS"): the same tile output-stationary, where TensorDash skips zero products. The
+ * caller configures as for LOOP_CONV_WS, but CONFIG_EX with the OS dataflow (a_stride = stride,
+ * in_shift 0, the TensorDash mode); with vector PEs the weights are lane-packed per tap
+ * (by_pack_conv_weights) and weight_stride counts elements between packed rows. */
+static inline void by_loop_conv_os(const by_loop_conv_ws_t* l) {
+  by_loop_conv_config(l);
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_OS, BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias),
              BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
                  BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
 }

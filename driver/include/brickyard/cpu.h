@@ -19,7 +19,8 @@ by_elem_t by_cpu_output(int64_t acc, float scale, int activation);
 /* The matmul as the accelerator computes it with `dataflow` and `k_chunk` (by_matmul_plan);
  * reads B through the lane packing when b_packed. */
 void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk);
-/* The convolution as the accelerator computes it (WS, one DIM channel block per pass). */
+/* The convolution as the accelerator computes it (WS, one DIM x lanes channel block per pass;
+ * reads the weights through the lane packing when weights_packed). */
 void by_cpu_conv(const by_conv_t* c);
 void by_cpu_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const by_elem_t* B,
                    size_t ldb, by_elem_t* C, size_t ldc, float scale, int activation);

@@ -122,7 +122,8 @@ typedef struct {
   size_t pad_top, pad_left, pad_bottom, pad_right;
   int depthwise;
   /* NHWC input [batch][in_rows][in_cols][in_ch]. Weights: dense [kernel_rows][kernel_cols]
-   * [in_ch][out_ch] (a (kr*kc*in_ch) x out_ch matrix, Gemmini's layout); depthwise
+   * [in_ch][out_ch] (a (kr*kc*in_ch) x out_ch matrix, Gemmini's layout), or with
+   * weights_packed lane-packed per tap (by_pack_conv_weights); depthwise
    * [in_ch][kernel_rows][kernel_cols]. Bias [out_ch] or NULL. Output NHWC
    * [batch][pool_rows][pool_cols][out_ch] (pooled sizes; the conv sizes without pooling). */
   const by_elem_t* input;
@@ -139,7 +140,9 @@ typedef struct {
    * matmul path reads tile_rows as blocks of DIM pixels, tile_och as J and tile_k as K blocks;
    * the automatic path takes it only when no tile is forced. */
   size_t tile_rows, tile_och, tile_k, tile_batch;
-  void* workspace; /* depthwise: diagonal weight blocks (by_conv_workspace_bytes) */
+  /* Depthwise: diagonal weight blocks; vector PEs without weights_packed: the packed weights
+   * (by_conv_workspace_bytes). */
+  void* workspace;
   size_t workspace_bytes;
   int on_cpu;
   /* Boveda (dense convolutions, one lane): the weights read from a compressed matrix instead of
@@ -151,6 +154,18 @@ typedef struct {
   /* How it runs (BY_CONV_*, below): BY_CONV_AUTO (0, the default) or a path forced for A/B
    * comparisons. */
   int path;
+  /* The loop's dataflow: BY_DATAFLOW_WS (LOOP_CONV_WS), _OS (LOOP_CONV_OS, where TensorDash
+   * skips zero products) or BY_DATAFLOW_AUTO (-1; by_conv_init's default): OS on TensorDash
+   * hardware, else WS (docs/driver.md "Convolution paths"). The command and matmul paths are
+   * WS. The results are the same. */
+  int dataflow;
+  /* TensorDash on the OS loop: BY_TD_SCHEDULE_A (0: the input's zeros are skipped),
+   * BY_TD_SCHEDULE_B (the weights') or BY_TD_OFF, as by_matmul_t.tensordash. */
+  int tensordash;
+  /* Vector PEs (BY_LANES > 1): `weights` are already lane-packed per tap (by_pack_conv_weights).
+   * Unset, by_conv packs them into the workspace on every call. With one lane packing is the
+   * identity and the flag changes nothing. */
+  int weights_packed;
 } by_conv_t;
 
 /* by_conv's paths (docs/driver.md "Convolution paths"). A forced path runs where it can and
@@ -162,14 +177,25 @@ enum {
   BY_CONV_MATMUL,   /* 1x1, stride 1, no padding or pooling, dense: by_matmul over the pixels */
 };
 
-/* How by_conv runs (path: BY_CONV_COMMANDS, _LOOP or _MATMUL; loop: path == BY_CONV_LOOP) and
- * its tiles (see by_conv_t's tile fields; tile_batch is 1 off the loop path; the matmul path:
- * tile_rows in blocks of DIM pixels, tile_och in J blocks, tile_k in K blocks). */
+/* How by_conv runs (path: BY_CONV_COMMANDS, _LOOP or _MATMUL; loop: path == BY_CONV_LOOP; the
+ * dataflow: BY_DATAFLOW_OS for LOOP_CONV_OS, else WS) and its tiles (see by_conv_t's tile
+ * fields; tile_batch is 1 off the loop path; the matmul path: tile_rows in blocks of DIM pixels,
+ * tile_och in J blocks, tile_k in K blocks). */
 typedef struct {
   int path;
   int loop;
+  int dataflow;
   size_t tile_batch, tile_rows, tile_och, tile_k;
 } by_conv_plan_t;
+
+/* Lane packing of dense convolution weights for vector PEs (docs/isa.md "Vector PEs"): each
+ * kernel tap's in_ch x out_ch matrix is lane-packed as by_pack_b packs B, so that the packed
+ * weights are taps x by_packed_b_rows(in_ch) rows of by_packed_b_cols(out_ch) elements,
+ * packed[(tap * by_packed_b_rows(in_ch) + p) * out_ch * L + o * L + l] = W[tap][p*L + l][o]
+ * (zero where p*L + l >= in_ch). With one lane the packed weights are the weights. */
+size_t by_conv_packed_weight_elems(size_t taps, size_t in_ch, size_t out_ch);
+by_status_t by_pack_conv_weights(size_t taps, size_t in_ch, size_t out_ch, const by_elem_t* weights,
+                                 by_elem_t* packed);
 
 /* Rows of a convolution's compressed weight matrix: taps x ceil(in_ch / DIM) x DIM. */
 size_t by_conv_boveda_rows(const by_conv_t* c);
@@ -183,7 +209,8 @@ size_t by_conv_out_rows(const by_conv_t* c); /* before pooling */
 size_t by_conv_out_cols(const by_conv_t* c);
 size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */
 size_t by_conv_pool_cols(const by_conv_t* c);
-/* In bytes: depthwise, a DIM x DIM block of elements per channel block and tap; 0 otherwise. */
+/* In bytes: depthwise, a DIM x DIM block of elements (lane-packed with vector PEs) per channel
+ * block and tap; with vector PEs and unpacked dense weights, the packed weights; else 0. */
 size_t by_conv_workspace_bytes(const by_conv_t* c);
 /* The plan by_conv would run with (after its argument checks; on_cpu: path 0, no tiles). */
 by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan);
