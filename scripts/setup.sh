@@ -2,7 +2,8 @@
 # Installs every Debian 12 package Brickyard needs. Idempotent and non-interactive: packages
 # already installed are not touched, and nothing is downloaded when all are present.
 #   scripts/setup.sh           what the build, the tests and the demo need
-#   scripts/setup.sh --bench   also what the benchmarks need (bench/run.sh: python3-torch to
+#   scripts/setup.sh --bench   also what the benchmarks need (bench/run.sh: python3-torch and
+#                              python3-torchvision to export torchvision networks and
 #                              train the small network whose tensors the evaluations use)
 set -euo pipefail
 
@@ -23,7 +24,7 @@ packages=(
   slurm-wlm munge
 )
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(python3-torch)
+  packages+=(python3-torch python3-torchvision)
 elif [ $# -gt 0 ]; then
   echo "usage: scripts/setup.sh [--bench]" >&2
   exit 2

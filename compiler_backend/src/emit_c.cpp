@@ -59,6 +59,7 @@ private:
   void conv(const Layer& l, const LayerPlan& p, const std::string& out);
   void bovedaWeights(const LayerPlan& p, int64_t cols);
   void convFields(const Layer& l, const LayerPlan& p);
+  void tensorDash(const LayerPlan& p, const char* var);
   void im2colMatmul(const Layer& l, const LayerPlan& p, const std::string& out);
   void matmul(const Layer& l, const LayerPlan& p, const std::string& a, int64_t rows, int64_t k,
               const std::string& out, bool declareStatus = true);
@@ -132,6 +133,12 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
        << ";\n  c.tile_k = " << p.tileK << ";\n";
   if (!p.onCpu && p.commandPath)
     o_ << "  c.path = BY_CONV_COMMANDS;\n";
+  if (p.weightsPacked)
+    o_ << "  c.weights_packed = 1; /* lane-packed per tap */\n";
+  if (!p.onCpu && !p.dataflow.empty() && p_.config.array.lanes > 1)
+    o_ << "  c.dataflow = BY_DATAFLOW_" << p.dataflow << ";\n";
+  if (!p.onCpu && p_.config.tensordash.enabled && p.dataflow == "OS")
+    tensorDash(p, "c");
   if (p.workspaceBytes > 0 && !im2col)
     o_ << "  c.workspace = " << arena(p.workspaceOffset)
        << ";\n  c.workspace_bytes = " << p.workspaceBytes << ";\n";
@@ -146,6 +153,16 @@ void Emitter::bovedaWeights(const LayerPlan& p, int64_t cols) {
      << "  static const by_boveda_matrix_t weights = {" << p.bovedaRows << ", " << cols << ", "
      << p.bovedaBlockCols << ", (void*)(by_model_weights + " << p.bovedaStream.offset << "), "
      << p.bovedaStream.bytes << ", (void*)(by_model_weights + " << p.bovedaTable.offset << ")};\n";
+}
+
+/// `<var>.tensordash = ...;` with the zero fractions the side choice used.
+void Emitter::tensorDash(const LayerPlan& p, const char* var) {
+  o_ << "  " << var << ".tensordash = "
+     << (p.tdMode == 1   ? "BY_TD_SCHEDULE_B"
+         : p.tdMode == 2 ? "BY_TD_OFF"
+                         : "BY_TD_SCHEDULE_A")
+     << "; /* zeros: A " << int(p.zerosA * 100 + 0.5) << "%, B " << int(p.zerosB * 100 + 0.5)
+     << "% */\n";
 }
 
 void Emitter::conv(const Layer& l, const LayerPlan& p, const std::string& out) {
@@ -192,12 +209,7 @@ void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a, i
      << "  m.tile_i = " << p.tileA << ";\n  m.tile_j = " << p.tileB << ";\n  m.tile_k = " << p.tileK
      << ";\n";
   if (p_.config.tensordash.enabled)
-    o_ << "  m.tensordash = "
-       << (p.tdMode == 1   ? "BY_TD_SCHEDULE_B"
-           : p.tdMode == 2 ? "BY_TD_OFF"
-                           : "BY_TD_SCHEDULE_A")
-       << "; /* zeros: A " << int(p.zerosA * 100 + 0.5) << "%, B " << int(p.zerosB * 100 + 0.5)
-       << "% */\n";
+    tensorDash(p, "m");
   o_ << (declareStatus ? "  by_status_t s = " : "  s = ") << "by_matmul(&m);\n";
 }
 

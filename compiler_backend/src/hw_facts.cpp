@@ -20,7 +20,9 @@ HwFacts hwFacts(const config::Config& c) {
   h.os = c.array.dataflow != config::Dataflow::WS;
   h.td = c.tensordash.enabled;
   h.boveda = c.boveda.enabled;
-  h.loopConv = c.loops.conv && c.array.lanes == 1;
+  h.loopConv = c.loops.conv && c.array.lanes == 1 && h.ws;
+  h.loopConvOs = c.loops.conv && h.os && c.types.spatialOutputWidth >= c.types.accWidth;
+  h.loopLanes = c.loops.conv && c.array.lanes > 1 && (h.ws || h.loopConvOs);
   h.dramBytesPerCycle = c.soc.dram.bytesPerCycle;
   const double cpi = c.soc.hostCpiTenths / 10.0;
   h.moveCycles = 30 * cpi;
@@ -32,7 +34,8 @@ HwFacts hwFacts(const config::Config& c) {
 }
 
 int64_t depthwiseWorkspace(const HwFacts& hw, int channels, int taps) {
-  return int64_t((channels + hw.dim - 1) / hw.dim) * taps * hw.dim * hw.dim;
+  const int64_t packedRows = (hw.dim + hw.lanes - 1) / hw.lanes;
+  return int64_t((channels + hw.dim - 1) / hw.dim) * taps * packedRows * hw.dim * hw.lanes;
 }
 
 } // namespace by::compiler

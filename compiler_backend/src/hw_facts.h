@@ -17,7 +17,11 @@ struct HwFacts {
   bool ws = false, os = false, td = false, boveda = false;
   // LOOP_CONV_WS (loops.conv): by_conv runs as hardware loops and sizes their tiles itself (by
   // DRAM bytes per MAC, docs/driver.md); the command path's tiles would only constrain it.
-  bool loopConv = false;
+  // loopConv: one-lane WS loops (the command path's alternative); loopConvOs: LOOP_CONV_OS, which
+  // the driver takes where the spatial output is as wide as the accumulator (its sums are then
+  // exact whatever the tiling); loopLanes: vector PEs with a convolution loop, where the loops
+  // are the only convolution path (lane-packed weights).
+  bool loopConv = false, loopConvOs = false, loopLanes = false;
   int poolSmallMax = 0, poolDimMax = 0; // CONFIG_ST pool_size/stride/pad and dims fields
   // For the compiler's time estimates: DRAM bytes per cycle, and host cycles per command the
   // driver issues (measured instruction counts: a data move with its address arithmetic
@@ -33,7 +37,7 @@ struct HwFacts {
 HwFacts hwFacts(const config::Config& config);
 
 /// by_conv_workspace_bytes() of a depthwise convolution: one DIM x DIM diagonal block per
-/// channel block and tap.
+/// channel block and tap, lane-packed with vector PEs (ceil(DIM / lanes) rows of DIM x lanes).
 int64_t depthwiseWorkspace(const HwFacts& hw, int channels, int taps);
 
 } // namespace by::compiler

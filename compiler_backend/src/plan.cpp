@@ -89,6 +89,21 @@ std::vector<int8_t> packB(const std::vector<int8_t>& b, int64_t k, int64_t j, in
   return p;
 }
 
+/// Convolution weights [tap][cin][cout] lane-packed per tap for vector PEs (by_pack_conv_weights:
+/// each tap's cin x cout matrix packed as packB packs B).
+std::vector<int8_t> packConvWeights(const std::vector<int8_t>& w, int64_t taps, int64_t cin,
+                                    int64_t cout, int lanes) {
+  if (lanes == 1)
+    return w;
+  std::vector<int8_t> out;
+  for (int64_t t = 0; t < taps; ++t) {
+    const std::vector<int8_t> tap(w.begin() + t * cin * cout, w.begin() + (t + 1) * cin * cout);
+    const std::vector<int8_t> packed = packB(tap, cin, cout, lanes);
+    out.insert(out.end(), packed.begin(), packed.end());
+  }
+  return out;
+}
+
 /// The activation the hardware applies on mvout, and whether a CPU clamp must follow.
 void mvoutActivation(const Layer& l, LayerPlan& p) {
   p.clampAfter = (l.qmin != 0 && l.qmin != -128) || l.qmax != 127;
@@ -112,6 +127,8 @@ private:
   double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }
   void planLayer(int li, LayerPlan& p);
   void planConv(const Layer& l, LayerPlan& p);
+  void planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);
+  void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights) const;
   void planDepthwise(const Layer& l, LayerPlan& p);
   void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
   void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
@@ -151,16 +168,43 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   }
   if (!l.qbias.empty())
     p.bias = putVec(prog_.blob, l.qbias);
-  // TensorDash: schedule the operand with more zeros (C^T = B^T A^T, docs/tensordash.md).
+  setTensorDash(p, zerosA, l.qweights);
+}
+
+// TensorDash: schedule the operand with more zeros (C^T = B^T A^T, docs/tensordash.md).
+void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights) const {
   int64_t zw = 0;
-  for (int8_t w : l.qweights)
+  for (int8_t w : weights)
     zw += w == 0;
   p.zerosA = zerosA;
-  p.zerosB = l.qweights.empty() ? 0 : double(zw) / double(l.qweights.size());
+  p.zerosB = weights.empty() ? 0 : double(zw) / double(weights.size());
   if (!hw_.td || !opt_.tensordash)
     p.tdMode = hw_.td ? 2 : 0;
   else
     p.tdMode = p.zerosB > p.zerosA ? 1 : 0;
+}
+
+// Vector PEs with a convolution loop: the loop is the convolution path (by_conv picks its
+// tiles), output-stationary where the driver takes LOOP_CONV_OS (TensorDash skips zeros there),
+// else weight-stationary; weights lane-packed per tap. A WS pass sums one tap's DIM x lanes
+// channels (wrapping at the spatial output width); an OS loop sums a whole tile and saturates at
+// that width, which is then the accumulator's: the exact sum (docs/arithmetic.md).
+void Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co) {
+  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
+  const bool os = hw_.loopConvOs && (hw_.td || !hw_.ws);
+  p.kernel = Kernel::Conv;
+  p.dataflow = os ? "OS" : "WS";
+  p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.kb, true, false};
+  p.weightsPacked = true;
+  p.weights = putVec(prog_.blob, packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
+  if (!l.qbias.empty())
+    p.bias = putVec(prog_.blob, l.qbias);
+  const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});
+  p.estDramBytes = t.bytes;
+  setTensorDash(p, calibZeros(l.inputs[0]), l.qweights);
+  if (!os)
+    p.tdMode = hw_.td ? 2 : 0;
+  planPooling(l, p, co);
 }
 
 void Planner::planPooling(const Layer& l, LayerPlan& p, const Shape& convOut) {
@@ -183,6 +227,12 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   const double zerosA = calibZeros(l.inputs[0]);
   p.zerosA = zerosA;
+  // The loop takes one stride for rows and columns (by_conv's loop_usable); other shapes take
+  // the im2col path below.
+  if (hw_.loopLanes && l.window.strideH == l.window.strideW) {
+    planConvLoopLanes(l, p, in, co);
+    return;
+  }
   if (!(hw_.ws && hw_.lanes == 1)) {
     // The im2col matrix then a matmul (vector PEs, OS-only arrays).
     p.kernel = Kernel::Im2colMatmul;
@@ -287,9 +337,17 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
     p.bias = putVec(prog_.blob, l.qbias);
   // by_conv checks a depthwise convolution's workspace also for its CPU version.
   p.workspaceBytes = depthwiseWorkspace(hw_, in.c, int(l.window.kh * l.window.kw));
-  if (!(hw_.ws && hw_.lanes == 1)) {
+  if (hw_.loopLanes && l.window.strideH == l.window.strideW) {
+    // The loop over diagonal weight blocks (packed by the driver in the workspace).
+    const bool os = hw_.loopConvOs && (hw_.td || !hw_.ws);
+    p.dataflow = os ? "OS" : "WS";
+    p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
+    // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
+    p.tdMode = hw_.td && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+    p.zerosB = 1.0 - 1.0 / hw_.dim;
+  } else if (!(hw_.ws && hw_.lanes == 1)) {
     p.onCpu = true;
-    p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs"
+    p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs or a conv loop"
                                 : "depthwise convolution needs the WS dataflow";
   } else {
     p.dataflow = "WS";
@@ -317,6 +375,7 @@ void Planner::planLayer(int li, LayerPlan& p) {
   p.macs = g_.macs(l);
   mvoutActivation(l, p);
   const bool oneLane = hw_.lanes == 1;
+  const bool depthwiseOnArray = (hw_.ws && oneLane) || hw_.loopLanes;
   switch (l.kind) {
   case LayerKind::Conv:
     if (l.depthwise)
@@ -332,25 +391,21 @@ void Planner::planLayer(int li, LayerPlan& p) {
   }
   case LayerKind::Add:
     p.kernel = Kernel::Resadd;
-    p.onCpu = !oneLane;
-    if (p.onCpu)
-      p.cpuReason = "the residual add needs one-lane scratchpad rows";
     p.estDramBytes = 3 * shapeOf(l.output).elems();
     break;
   case LayerKind::GlobalAvgPool:
     p.kernel = Kernel::GlobalAvg;
-    p.onCpu = !oneLane;
-    if (p.onCpu)
-      p.cpuReason = "global average pooling needs one-lane scratchpad rows";
     p.estDramBytes = shapeOf(l.inputs[0]).elems() + shapeOf(l.output).elems();
     break;
   case LayerKind::AvgPool: {
     const Shape& in = shapeOf(l.inputs[0]);
-    if (l.poolScales.empty() && hw_.ws && oneLane) {
+    if (l.poolScales.empty() && depthwiseOnArray) {
       // Average pooling = a depthwise convolution by ones, scaled by 1 / window.
       p.kernel = Kernel::AvgPoolConv;
-      p.dataflow = "WS";
-      p.chunk = ChunkRule{hw_.dim, true, false};
+      const bool os = hw_.loopLanes && hw_.loopConvOs && (hw_.td || !hw_.ws);
+      p.dataflow = os ? "OS" : "WS";
+      p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
+      p.tdMode = hw_.td && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
       const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
       p.weights = putVec(prog_.blob, ones);
       const Shape& out = shapeOf(l.output);
@@ -366,7 +421,7 @@ void Planner::planLayer(int li, LayerPlan& p) {
       p.onCpu = true;
       p.cpuReason = !l.poolScales.empty()
                         ? "average pooling that does not count the padding"
-                        : "average pooling on the array needs one-lane PEs and WS";
+                        : "average pooling on the array needs one-lane PEs and WS, or a conv loop";
       if (!l.poolScales.empty())
         p.table = putVec(prog_.blob, l.poolScales);
     }

@@ -348,24 +348,41 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
   }
 }
 
-TEST(Plan, VectorPeConfigsLowerConvolutionsToIm2colMatmulsWithTheSparserSide) {
+// Vector PEs with the convolution loops (td8, td_l4): every layer of resnet_block runs on the
+// accelerator, each convolution through LOOP_CONV_OS with TensorDash and lane-packed weights,
+// the OS loop's exact sum (one chunk), the sparser operand scheduled; without the loops
+// (lanes4) convolutions lower to im2col matmuls.
+TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
+  for (const char* cfg : {"configs/td8.yaml", "testbenches/configs/td_l4.yaml"}) {
+    SCOPED_TRACE(cfg);
+    CompileOptions o;
+    o.modelPath = modelPath("resnet_block");
+    o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/" + cfg);
+    o.calibRandom = 1;
+    const Compiled c = compileModel(o);
+    int convs = 0;
+    for (const LayerPlan& l : c.program.layers) {
+      SCOPED_TRACE(c.graph.layers[size_t(l.layer)].name);
+      EXPECT_FALSE(l.onCpu) << l.cpuReason;
+      if (l.kernel != Kernel::Conv)
+        continue;
+      ++convs;
+      EXPECT_EQ(l.dataflow, "OS"); // TensorDash skips zeros only in OS
+      EXPECT_TRUE(l.weightsPacked);
+      EXPECT_EQ(l.tileA, 0); // the driver sizes the loops
+      EXPECT_EQ(l.tdMode, l.zerosB > l.zerosA ? 1 : 0);
+      EXPECT_EQ(l.chunk.chunk, 0);
+    }
+    EXPECT_EQ(convs, 6);
+  }
   CompileOptions o;
   o.modelPath = modelPath("resnet_block");
-  o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/td8.yaml");
+  o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/lanes4.yaml");
   o.calibRandom = 1;
   const Compiled c = compileModel(o);
   int im2col = 0;
-  for (const LayerPlan& l : c.program.layers) {
-    if (l.kernel == Kernel::Im2colMatmul) {
-      ++im2col;
-      EXPECT_EQ(l.dataflow, "OS"); // TensorDash skips zeros only in OS
-      EXPECT_EQ(l.tdMode, l.zerosB > l.zerosA ? 1 : 0);
-      EXPECT_TRUE(l.chunk.saturate);
-    }
-    if (l.kernel == Kernel::Resadd) {
-      EXPECT_TRUE(l.onCpu); // the residual add needs one-lane rows
-    }
-  }
+  for (const LayerPlan& l : c.program.layers)
+    im2col += l.kernel == Kernel::Im2colMatmul;
   EXPECT_EQ(im2col, 6);
 }
 

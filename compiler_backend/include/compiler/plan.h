@@ -47,6 +47,7 @@ struct LayerPlan {
   int64_t tileA = 0, tileB = 0, tileK = 0; // conv: rows, out-channel blocks, K blocks;
                                            // matmul: I, J, K blocks; 0: the driver chooses
   bool commandPath = false;                // conv: by_conv's command path (BY_CONV_COMMANDS)
+  bool weightsPacked = false;              // conv: weights lane-packed per tap (vector PEs)
   ChunkRule chunk;                         // how the array sums the reduction
   int tdMode = 0;                          // BY_TD_SCHEDULE_A (0), _B (1), OFF (2)
   double zerosA = 0, zerosB = 0;           // operand zero fractions the side choice used
