@@ -40,10 +40,10 @@ configure(fixture_testbench ${fixture} FALSE
           "fx_brickyard (cli/) links fx_testutil, defined under testbenches/: product code never links test code"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=testbench)
 configure(fixture_upward ${fixture} FALSE
-          "fx_hw (rtl_gen/, layer 1) links fx_soc (systemc_models/, layer 2)"
+          "fx_hw (rtl_gen/, layer 2) links fx_soc (systemc_models/, layer 3)"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=upward)
 configure(fixture_sideways ${fixture} FALSE
-          "fx_hw (rtl_gen/, layer 1) links fx_golden (models/, layer 1)"
+          "fx_hw (rtl_gen/, layer 2) links fx_golden (models/, layer 2)"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=sideways)
 
 set(products "brickyard:by_testutil,by_rtlmodel:by_axi_memory,by_driver_tiny:by_testutil")

@@ -1,4 +1,4 @@
-#include "emit/headers.h"
+#include "contract/headers.h"
 
 #include "boveda/params.h"
 #include "config/derived.h"
@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-namespace by::emit {
+namespace by::contract {
 
 namespace {
 
@@ -202,4 +202,4 @@ std::string gemminiParamsHeader(const config::Config& c, const std::string& gene
   return os.str();
 }
 
-} // namespace by::emit
+} // namespace by::contract
