@@ -1,6 +1,6 @@
 #include "contract/headers.h"
 
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 #include "config/derived.h"
 #include "config/schema.h"
 

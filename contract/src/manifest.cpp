@@ -3,7 +3,7 @@
 #include "config/derived.h"
 #include "config/schema.h"
 #include "contract/software_files.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 namespace by::contract {
 

@@ -2,9 +2,9 @@
 
 #include "brickyard_version.h"
 #include "contract/headers.h"
-#include "hw/isa.h"
-#include "soc/layout.h"
-#include "soc/memory_map.h"
+#include "hwspec/isa.h"
+#include "soc_core/layout.h"
+#include "soc_core/memory_map.h"
 
 namespace by::contract {
 

@@ -5,7 +5,7 @@
 #include "boveda/codec.h"
 #include "fm_util.h"
 #include "funcmodel/program_generator.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <gtest/gtest.h>
 

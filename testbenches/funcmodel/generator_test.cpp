@@ -3,7 +3,7 @@
 // the generator's own bookkeeping), coverage of the ISA, the final dump, and text replay.
 #include "fm_util.h"
 #include "funcmodel/program_generator.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "seed.h"
 
 #include <gtest/gtest.h>

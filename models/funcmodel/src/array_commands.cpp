@@ -4,7 +4,7 @@
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
 #include "golden/arith.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "isa_fields.h"
 
 #include <algorithm>

@@ -10,7 +10,7 @@
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
 #include "golden/arith.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "int_math.h"
 #include "isa_fields.h"
 

@@ -1,6 +1,6 @@
 #include "funcmodel/encode.h"
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "isa_fields.h"
 
 #include <cstring>

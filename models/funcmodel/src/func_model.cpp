@@ -4,7 +4,7 @@
 #include "counters.h"
 #include "funcmodel/loop_conv.h"
 #include "funcmodel/loop_ws.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "isa_fields.h"
 
 #include <algorithm>

@@ -9,10 +9,10 @@
 // lines); the MVINs read them in order, shuffled, or with repeats, sometimes with a FLUSH
 // among them (which invalidates the pointer lines). Both channels are put back to plain
 // configurations afterwards.
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 #include "generator.h"
-#include "hw/array_params.h"
-#include "hw/isa.h"
+#include "hwspec/array_params.h"
+#include "hwspec/isa.h"
 #include "int_math.h"
 
 #include <algorithm>

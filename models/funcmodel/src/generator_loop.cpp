@@ -5,7 +5,7 @@
 // strides, bias kind, full_C, accumulation, operands already in the scratchpad (address 0), C
 // kept in the accumulator (address 0), and now and then an illegal configuration.
 #include "generator.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "int_math.h"
 #include "isa_fields.h"
 

@@ -2,7 +2,7 @@
 // one function call's arguments (their order would be up to the compiler): programs must
 // not depend on it.
 #include "generator.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "int_math.h"
 #include "isa_fields.h"
 

@@ -4,7 +4,7 @@
 #include "funcmodel/program_generator.h"
 
 #include "generator.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "int_math.h"
 #include "isa_fields.h"
 

@@ -1,6 +1,6 @@
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 #include <cstdio>
 #include <sstream>
