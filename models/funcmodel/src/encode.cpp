@@ -1,7 +1,7 @@
 #include "funcmodel/encode.h"
 
+#include "funcmodel/isa_fields.h"
 #include "hwspec/isa.h"
-#include "isa_fields.h"
 
 #include <cstring>
 

@@ -5,15 +5,26 @@
 
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
-#include "funcmodel/program_generator.h"
 #include "funcmodel/state.h"
+#include "fuzzer/program_generator.h"
 
 #include <array>
 #include <cstdint>
 #include <random>
 #include <string>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
+
+// The program generator speaks the functional model's command vocabulary.
+using funcmodel::ConfigExArgs;
+using funcmodel::ConfigLdArgs;
+using funcmodel::ConfigStArgs;
+using funcmodel::ExecConfig;
+using funcmodel::Instruction;
+using funcmodel::LoadChannel;
+using funcmodel::ModelParams;
+using funcmodel::Operand;
+using funcmodel::StoreConfig;
 
 class Generation {
 public:
@@ -89,4 +100,4 @@ private:
   size_t illegalNext_ = 0;
 };
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer

@@ -1,14 +1,16 @@
 // The DMA, array and illegal operations of a program generation. No two random draws share
 // one function call's arguments (their order would be up to the compiler): programs must
 // not depend on it.
+#include "funcmodel/int_math.h"
+#include "funcmodel/isa_fields.h"
 #include "generator.h"
 #include "hwspec/array_params.h"
-#include "int_math.h"
-#include "isa_fields.h"
 
 #include <algorithm>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
+
+using namespace funcmodel;
 
 bool Generation::gemminiFlag(double p) {
   return options_.gemminiAddressFlags && chance(p);
@@ -492,4 +494,4 @@ void Generation::opIllegal(int errorClass) {
   }
 }
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer
