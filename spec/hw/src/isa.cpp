@@ -195,8 +195,8 @@ void loopConvCommands(std::vector<Command>& c) {
          {{"input", 0, 64, "DRAM byte address of the tile's first real input pixel"}});
 }
 
-std::vector<Command> buildCommands() {
-  std::vector<Command> c;
+// The three CONFIG commands (funct 0; rs1[1:0] selects which): CONFIG_EX, CONFIG_LD, CONFIG_ST.
+void configCommands(std::vector<Command>& c) {
   c.push_back(
       {"CONFIG_EX",
        kConfig,
@@ -265,6 +265,11 @@ std::vector<Command> buildCommands() {
        {{"stride", 0, 32,
          "DRAM bytes between consecutive rows / pooled pixels; compressed: the stream base"},
         {"acc_scale", 32, 32, "float scale of accumulator reads; 0xffffffff keeps the old"}}});
+}
+
+std::vector<Command> buildCommands() {
+  std::vector<Command> c;
+  configCommands(c);
   c.push_back({"MVIN2",
                kMvin2,
                -1,

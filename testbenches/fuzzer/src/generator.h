@@ -54,6 +54,7 @@ private:
   ConfigExArgs randomConfigEx(int dataflow);
   ConfigLdArgs randomConfigLd(int channel);
   ConfigStArgs plainConfigSt(uint32_t minStride);
+  ConfigExArgs legalConfigEx(); // random, with a dataflow the hardware has
 
   // Operations.
   void initLocalMemories();
@@ -64,6 +65,11 @@ private:
   void opConfigEx();
   void opCounter();
   void opIllegal(int errorClass);
+  // The error classes of opIllegal with more than a few lines.
+  void illegalUnknownFunct();
+  void illegalUnsupported();
+  void illegalBadSize();
+  void illegalBadPool();
   void opCompressed(); // Boveda configs only (generator_boveda.cpp)
   void opLoopWs();     // loops.ws configs only (generator_loop.cpp)
   void opLoopConv();   // loops.conv configs only (generator_loop.cpp)
