@@ -55,6 +55,8 @@ private:
   ConfigLdArgs randomConfigLd(int channel);
   ConfigStArgs plainConfigSt(uint32_t minStride);
   ConfigExArgs legalConfigEx(); // random, with a dataflow the hardware has
+  /// Switches to `dataflow` (a CONFIG_EX) unless it is set; then sometimes new strides only.
+  void useDataflow(int dataflow, const std::string& what);
 
   // Operations.
   void initLocalMemories();

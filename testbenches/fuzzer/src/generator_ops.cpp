@@ -225,6 +225,16 @@ void Generation::opMvout() {
 
 // --- The array ------------------------------------------------------------------------------
 
+void Generation::useDataflow(int dataflow, const std::string& what) {
+  if (ex_.dataflow != dataflow) {
+    emitConfigEx(randomConfigEx(dataflow), what + ": config_ex");
+  } else if (chance(0.15)) {
+    ConfigExArgs a = randomConfigEx(dataflow);
+    a.setOnlyStrides = true;
+    emitConfigEx(a, what + ": strides");
+  }
+}
+
 void Generation::opMatmulWs() {
   if (!p_.hasWs) {
     opMatmulOs();
@@ -232,13 +242,7 @@ void Generation::opMatmulWs() {
   }
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
   const uint32_t spWidth = static_cast<uint32_t>(p_.spRowElems);
-  if (ex_.dataflow != hw::kDataflowWS) {
-    emitConfigEx(randomConfigEx(hw::kDataflowWS), "ws: config_ex");
-  } else if (chance(0.15)) {
-    ConfigExArgs a = randomConfigEx(hw::kDataflowWS);
-    a.setOnlyStrides = true;
-    emitConfigEx(a, "ws: strides");
-  }
+  useDataflow(hw::kDataflowWS, "ws");
   const int pairs = uniformInt(1, 4);
   for (int t = 0; t < pairs; ++t) {
     const bool accumulated = arrayValid_ && chance(t == 0 ? 0.3 : 0.5);
@@ -284,13 +288,7 @@ void Generation::opMatmulOs() {
   }
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
   const uint32_t spWidth = static_cast<uint32_t>(p_.spRowElems);
-  if (ex_.dataflow != hw::kDataflowOS) {
-    emitConfigEx(randomConfigEx(hw::kDataflowOS), "os: config_ex");
-  } else if (chance(0.15)) {
-    ConfigExArgs a = randomConfigEx(hw::kDataflowOS);
-    a.setOnlyStrides = true;
-    emitConfigEx(a, "os: strides");
-  }
+  useDataflow(hw::kDataflowOS, "os");
   const bool resume = arrayValid_ && chance(0.3); // continue an unfinished accumulation
   const int length = uniformInt(1, 4);
   for (int t = 0; t < length; ++t) {
