@@ -17,7 +17,7 @@
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
 #include "golden/arith.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "rtl_config.h"
 #include "tensordash/scheduler.h"
 

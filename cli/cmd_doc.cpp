@@ -1,8 +1,8 @@
 #include "command.h"
 #include "config/schema.h"
 #include "eval/energy.h"
-#include "hw/isa.h"
-#include "soc/layout.h"
+#include "hwspec/isa.h"
+#include "soc_core/layout.h"
 
 #include <cstdio>
 

@@ -4,12 +4,13 @@
 # project's source directory):
 #
 #   spec            0  config, ISA, array/accel params, TensorDash plan, Boveda format, memory map
-#   models          1  golden, functional, TensorDash and Boveda reference models
-#   rtl_gen         1  the Verilog IR, the block generators, the emission of RTL and headers
-#   systemc_models  2  the SoC, the AXI runtime, the RTL accelerator model
+#   contract        1  the C headers and linker fragment programs are built against, the manifest
+#   models          2  golden, functional, TensorDash and Boveda reference models
+#   rtl_gen         2  the Verilog IR, the block generators, the emission of `brickyard gen`
+#   systemc_models  3  the SoC, the AXI runtime, the RTL accelerator model
 #   compiler_backend, driver, evaluation
-#                   3  the compiler, the driver's host build, the evaluation report and energy table
-#   cli             4  the brickyard command
+#                   4  the compiler, the driver's host build, the evaluation report and energy table
+#   cli             5  the brickyard command
 #   testbenches, bench   tests and benchmarks: may link anything, nothing else may link them
 #
 # A product target (any target outside testbenches/ and bench/) may link targets of its own
@@ -19,7 +20,8 @@
 # set_target_properties(<target> PROPERTIES BY_LAYER <folder>) places a target explicitly.
 
 set(BY_LAYER_RANKS
-    spec=0 models=1 rtl_gen=1 systemc_models=2 compiler_backend=3 driver=3 evaluation=3 cli=4)
+    spec=0 contract=1 models=2 rtl_gen=2 systemc_models=3 compiler_backend=4 driver=4 evaluation=4
+    cli=5)
 set(BY_LAYER_TEST_FOLDERS testbenches bench)
 
 # The top-level folder of a target (empty for the root or outside the tree), or its BY_LAYER

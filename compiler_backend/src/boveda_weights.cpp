@@ -1,7 +1,7 @@
 #include "boveda_weights.h"
 
 #include "boveda/codec.h"
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 
 namespace by::compiler {
 

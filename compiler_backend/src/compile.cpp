@@ -8,7 +8,7 @@
 #include "compiler/npy.h"
 #include "compiler/onnx_import.h"
 #include "compiler/passes.h"
-#include "emit/generate.h"
+#include "config/schema.h"
 
 #include <cmath>
 #include <cstring>
@@ -124,9 +124,7 @@ Compiled compileModel(const CompileOptions& o) {
   say(o,
       "planning " + std::to_string(c.graph.layers.size()) + " layers for '" + o.config.name + "'");
   c.program = planProgram(c.graph, o.config, o.plan);
-  emit::GenerateResult gen;
-  emit::renderOutputs(o.config, &gen);
-  c.configHash = gen.configHash;
+  c.configHash = config::configHash(o.config);
   // SQNR of every tensor on the first calibration sample: the int8 graph (as the hardware
   // computes it) against the float one.
   const FloatValues f = runFloat(c.graph, samples.front());

@@ -1,7 +1,7 @@
 // model.c and weights.S (compiler/emit_c.h).
 #include "compiler/emit_c.h"
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "hw_facts.h"
 
 #include "config/derived.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 namespace by::compiler {
 

@@ -1,13 +1,12 @@
 #include "compiler/toolchain.h"
 
 #include "compiler/files.h"
+#include "config/schema.h"
+#include "contract/software_files.h"
 #include "embedded_driver.h"
-#include "emit/generate.h"
 #include "file_lock.h"
 #include "process.h"
 #include "process/process.h"
-#include "soc/layout.h"
-#include "soc/memory_map.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -74,24 +73,22 @@ DriverBuild driverBuild(const config::Config& config, Hal hal, const std::string
     throw ToolchainError(std::string(kGcc) + " is not installed (Debian packages "
                                              "gcc-riscv64-unknown-elf and "
                                              "picolibc-riscv64-unknown-elf; scripts/setup.sh)");
-  // Everything the library depends on goes into its key.
-  emit::GenerateResult gen;
-  std::vector<emit::OutputFile> outputs = emit::renderOutputs(config, &gen);
-  const soc::MemoryMap map(config.soc);
+  // Everything the library depends on goes into its key: the headers (include/*) and the
+  // linker fragment, which programs find next to them (-L include).
+  std::vector<std::pair<std::string, std::string>> headers;
+  for (contract::OutputFile& f : contract::softwareFiles(config, contract::generatorName())) {
+    const std::string name = fs::path(f.path).filename().string();
+    headers.push_back({"include/" + name, std::move(f.text)});
+  }
   std::string keyText = std::string("hal ") + halName(hal) + "\n";
   for (const auto& a : archFlags())
     keyText += a + "\n";
   for (const auto& f : driverSources())
     keyText += std::string(f.path) + "\n" + f.text;
-  std::vector<std::pair<std::string, std::string>> headers;
-  for (const auto& f : outputs)
-    if (f.path.rfind("include/", 0) == 0)
-      headers.push_back({f.path, f.text});
-  headers.push_back({"include/brickyard_soc.ld", soc::linkerScriptFragment(map, config.name)});
   for (const auto& [p, t] : headers)
     keyText += p + "\n" + t;
   DriverBuild b;
-  b.dir = cacheRoot(cacheDir) / ("driver-" + config.name + "-" + gen.configHash + "-" +
+  b.dir = cacheRoot(cacheDir) / ("driver-" + config.name + "-" + config::configHash(config) + "-" +
                                  halName(hal) + "-" + hashHex(keyText));
   b.include = b.dir / "include";
   b.library = b.dir / "libby_driver.a";

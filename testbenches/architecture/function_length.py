@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Lists C++ functions longer than a limit (docs/architecture.md, "Generators").
+"""Lists C and C++ functions longer than a limit (docs/architecture.md, "Generators").
 
-Usage: function_length.py [--max N] FILE_OR_DIR...
-Exits 1 when a function body (from its opening to its closing brace) spans more than N lines
-(default 150), 0 otherwise; prints every function over the limit as FILE:LINE: NAME (N lines).
+Usage: function_length.py [--max N] [--root DIR] [--limit FOLDER=N]... PATH...
+Scans every .cpp, .h and .c file under each PATH (relative to --root, default the current
+directory). Exits 1 when a function body (from its opening to its closing brace) spans more
+lines than its limit, 0 otherwise, 2 on bad arguments; prints every function over its limit as
+FILE:LINE: NAME (N lines, limit L). The limit is N of --max (default 150), or that of the
+longest --limit FOLDER (a path relative to --root, e.g. cli=80) holding the file.
 
 The scan is lexical: comments, string and character literals are blanked, then braces are
 matched. A brace block is a function body when the text before it (back to the previous ';',
@@ -89,35 +92,84 @@ def functions(text):
     return result
 
 
+def usage(message):
+    print(f"function_length.py: {message}", file=sys.stderr)
+    print(__doc__.strip().splitlines()[2], file=sys.stderr)
+    return 2
+
+
+def parse(argv):
+    """(default limit, root, {folder: limit}, paths), or a message string."""
+    limit, root, limits, paths = 150, ".", {}, []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--max", "--root", "--limit"):
+            if i + 1 == len(argv):
+                return f"{arg} needs a value"
+            value = argv[i + 1]
+            i += 2
+            if arg == "--root":
+                root = value
+                continue
+            folder, _, number = value.rpartition("=") if arg == "--limit" else ("", "", value)
+            if not number.isdigit() or int(number) == 0 or (arg == "--limit" and not folder):
+                return f"{arg} {value}: expected {'FOLDER=' if arg == '--limit' else ''}N, N > 0"
+            if arg == "--max":
+                limit = int(number)
+            else:
+                limits[os.path.normpath(folder)] = int(number)
+            continue
+        if arg.startswith("-"):
+            return f"unknown option {arg}"
+        paths.append(arg)
+        i += 1
+    if not paths:
+        return "no PATH to scan"
+    return limit, root, limits, paths
+
+
+def limit_of(path, default, limits):
+    """The limit of the longest --limit folder holding `path` (relative to the root)."""
+    best, best_len = default, -1
+    for folder, n in limits.items():
+        if (path == folder or path.startswith(folder + os.sep)) and len(folder) > best_len:
+            best, best_len = n, len(folder)
+    return best
+
+
 def main(argv):
-    limit = 150
-    if len(argv) > 1 and argv[0] == "--max":
-        limit = int(argv[1])
-        argv = argv[2:]
-    if not argv:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
+    parsed = parse(argv)
+    if isinstance(parsed, str):
+        return usage(parsed)
+    default, root, limits, paths = parsed
     files = []
-    for path in argv:
-        if os.path.isdir(path):
-            for root, _, names in os.walk(path):
-                files += [os.path.join(root, f) for f in sorted(names) if f.endswith((".cpp", ".h"))]
+    for path in paths:
+        full = os.path.join(root, path)
+        if os.path.isdir(full):
+            for folder, _, names in os.walk(full):
+                files += [os.path.join(folder, f) for f in sorted(names)
+                          if f.endswith((".cpp", ".h", ".c"))]
+        elif os.path.isfile(full):
+            files.append(full)
         else:
-            files.append(path)
+            return usage(f"{full}: no such file or folder")
     over = 0
     longest = (0, "")
     for path in sorted(files):
+        rel = os.path.normpath(os.path.relpath(path, root))
+        limit = limit_of(rel, default, limits)
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for name, first, last in functions(text):
             lines = last - first + 1
             if lines > longest[0]:
-                longest = (lines, f"{path}:{first}: {name}")
+                longest = (lines, f"{rel}:{first}: {name}")
             if lines > limit:
-                print(f"{path}:{first}: {name} ({lines} lines)")
+                print(f"{rel}:{first}: {name} ({lines} lines, limit {limit})")
                 over += 1
     print(f"{len(files)} files, longest function {longest[0]} lines ({longest[1]}); "
-          f"{over} over {limit}")
+          f"{over} over their limit")
     return 1 if over else 0
 
 

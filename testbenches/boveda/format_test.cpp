@@ -1,8 +1,8 @@
 // The bit format of docs/boveda.md against streams computed by hand (not by the codec):
 // each expected stream is spelled out field by field in stream order, bit 0 first.
 #include "boveda/codec.h"
-#include "boveda/width.h"
 #include "boveda_check.h"
+#include "boveda_spec/width.h"
 
 #include <gtest/gtest.h>
 #include <stdexcept>

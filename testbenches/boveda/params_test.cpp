@@ -1,5 +1,5 @@
 // BovedaParams validation and the mapping from the YAML config.
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 #include "config/loader.h"
 
 #include <functional>

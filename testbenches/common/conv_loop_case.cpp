@@ -1,6 +1,6 @@
 #include "conv_loop_case.h"
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <algorithm>
 #include <cstring>

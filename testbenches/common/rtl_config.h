@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/loader.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 #include <fstream>
 #include <string>

@@ -2,9 +2,9 @@
 // decoding, ELF validation and loading.
 #include "config/loader.h"
 #include "soc/elf.h"
-#include "soc/layout.h"
-#include "soc/memory_map.h"
-#include "soc/rocc.h"
+#include "soc_core/layout.h"
+#include "soc_core/memory_map.h"
+#include "soc_core/rocc.h"
 
 #include <cstring>
 #include <elf.h>

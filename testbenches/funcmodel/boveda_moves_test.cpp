@@ -4,13 +4,14 @@
 // by hand, never the model's own output.
 #include "boveda/codec.h"
 #include "fm_util.h"
-#include "funcmodel/program_generator.h"
-#include "hw/isa.h"
+#include "fuzzer/program_generator.h"
+#include "hwspec/isa.h"
 
 #include <gtest/gtest.h>
 
 using namespace by;
 using namespace by::funcmodel;
+using namespace by::fuzzer;
 using by::test::kDramBase;
 using by::test::Machine;
 

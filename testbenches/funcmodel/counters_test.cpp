@@ -2,7 +2,7 @@
 // rd as the command finds the counter, the deterministic external byte counters, and cycle
 // events that read 0 in this model.
 #include "fm_util.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Every rejection rule of docs/isa.md: one command, its error code, and nothing changed
 // (local memories, CONFIG state, array, counters, DRAM and the DMA byte counts).
 #include "fm_util.h"
-#include "hw/array_params.h"
-#include "hw/isa.h"
+#include "hwspec/array_params.h"
+#include "hwspec/isa.h"
 
 #include <gtest/gtest.h>
 

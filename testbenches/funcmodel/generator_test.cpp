@@ -2,8 +2,8 @@
 // intended rejections, the DRAM discipline it promises (checked by a recording DRAM, not by
 // the generator's own bookkeeping), coverage of the ISA, the final dump, and text replay.
 #include "fm_util.h"
-#include "funcmodel/program_generator.h"
-#include "hw/isa.h"
+#include "fuzzer/program_generator.h"
+#include "hwspec/isa.h"
 #include "seed.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 
 using namespace by;
 using namespace by::funcmodel;
+using namespace by::fuzzer;
 
 namespace {
 

@@ -2,7 +2,7 @@
 // rows, MAX_BLOCK_LEN 16, MAX_BLOCK_LEN_ACC 4) whose expected numbers were computed by hand
 // from docs/isa.md and docs/arithmetic.md.
 #include "fm_util.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // illegal loops are rejected with their error and change nothing.
 #include "conv_loop_case.h"
 #include "fm_util.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "seed.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include "fm_util.h"
 #include "golden/arith.h"
 #include "golden/matmul.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "seed.h"
 
 #include <gtest/gtest.h>

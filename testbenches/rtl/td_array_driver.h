@@ -7,7 +7,7 @@
 
 #include BY_MODEL_HEADER
 #include "golden/matmul.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "rtl_config.h"
 #include "tensordash/schedule.h"
 #include "verilator_ports.h"

@@ -16,7 +16,7 @@
 #include "config/config.h"
 #include "funcmodel/program.h"
 #include "hw/generators.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <cstdint>
 #include <deque>

@@ -6,8 +6,8 @@
 // reference as well.
 #include "boveda_system_test.h"
 #include "funcmodel/encode.h"
-#include "hw/array_params.h"
-#include "hw/isa.h"
+#include "hwspec/array_params.h"
+#include "hwspec/isa.h"
 
 namespace by::test {
 namespace {

@@ -5,8 +5,8 @@
 // byte, the error registers and the DMA byte counters are compared (system_run.h).
 #include "boveda_system_test.h"
 #include "funcmodel/encode.h"
-#include "hw/array_params.h"
-#include "hw/isa.h"
+#include "hwspec/array_params.h"
+#include "hwspec/isa.h"
 
 #include <utility>
 

@@ -1,9 +1,9 @@
-// Random command programs (funcmodel::ProgramGenerator: mostly legal commands with corner-case
+// Random command programs (fuzzer::ProgramGenerator: mostly legal commands with corner-case
 // parameters, some deliberately illegal ones, a final dump of both local memories) on the RTL
 // accelerator against the functional model, with a stressed AXI memory and a share of the
 // commands pushed through the AXI4-Lite registers. Every program's seed is printed; a failing
 // program is saved as text and replays with BY_SEED=<seed> BY_FUZZ_PROGRAMS=1.
-#include "funcmodel/program_generator.h"
+#include "fuzzer/program_generator.h"
 #include "rtl_config.h"
 #include "seed.h"
 #include "system_run.h"
@@ -22,7 +22,7 @@ int programCount() {
 
 TEST(SystemFuzz, RandomProgramsMatchTheFunctionalModel) {
   const config::Config config = builtConfig();
-  const funcmodel::ProgramGenerator generator(config, fuzzSetup(config, 0).layout);
+  const fuzzer::ProgramGenerator generator(config, fuzzSetup(config, 0).layout);
   const uint64_t firstSeed = testSeed(1000, "system fuzzer (first program)");
   const int programs = programCount();
 
@@ -30,7 +30,7 @@ TEST(SystemFuzz, RandomProgramsMatchTheFunctionalModel) {
   int failures = 0, ran = 0;
   for (int i = 0; i < programs && failures < 3; ++i, ++ran) {
     const uint64_t seed = firstSeed + static_cast<uint64_t>(i);
-    const funcmodel::GeneratedProgram gp = generator.generate(seed);
+    const fuzzer::GeneratedProgram gp = generator.generate(seed);
     const FuzzSetup setup = fuzzSetup(config, seed);
     const RunOptions& options = setup.options;
     const std::vector<uint8_t>& image = setup.image;

@@ -11,7 +11,7 @@
 #include "conv_loop_case.h"
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "rtl_config.h"
 #include "seed.h"
 #include "system_run.h"

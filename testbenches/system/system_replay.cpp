@@ -11,7 +11,7 @@
 // commands; --calm runs the AXI memory without random latency or back-pressure; --trace writes
 // a VCD waveform of the (shortest failing, with --shrink) run. Build it with
 // `cmake --build build --target system_replay_tiny`.
-#include "funcmodel/program_generator.h"
+#include "fuzzer/program_generator.h"
 #include "rtl_config.h"
 #include "system_run.h"
 

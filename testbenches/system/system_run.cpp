@@ -100,7 +100,7 @@ RunOutcome runAndCompare(const config::Config& config, const funcmodel::Program&
 FuzzSetup fuzzSetup(const config::Config& config, uint64_t seed) {
   FuzzSetup f;
   const uint64_t base = 0x80000000ull;
-  f.layout = funcmodel::ProgramGenerator::layoutAt(config, base + 0x1000, 64 * 1024, 64 * 1024);
+  f.layout = fuzzer::ProgramGenerator::layoutAt(config, base + 0x1000, 64 * 1024, 64 * 1024);
   const uint64_t end = (f.layout.dump.end() + 0xfff) / 0x1000 * 0x1000;
   f.options.name = std::string(BY_CONFIG_NAME) + "-seed" + std::to_string(seed);
   f.options.system.memBase = base;

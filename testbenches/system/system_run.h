@@ -6,7 +6,7 @@
 
 #include "accel_system.h"
 #include "funcmodel/func_model.h"
-#include "funcmodel/program_generator.h"
+#include "fuzzer/program_generator.h"
 
 #include <map>
 #include <string>
@@ -41,7 +41,7 @@ RunOutcome runAndCompare(const config::Config& config, const funcmodel::Program&
 /// (stressed memory, a tenth of the commands through the registers) and the DRAM image with
 /// random input data. The replay tool uses the same, so a seed replays exactly.
 struct FuzzSetup {
-  funcmodel::DramLayout layout;
+  fuzzer::DramLayout layout;
   RunOptions options;
   std::vector<uint8_t> image;
 };

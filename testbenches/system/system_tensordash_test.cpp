@@ -14,7 +14,7 @@
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
 #include "golden/arith.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "rtl_config.h"
 #include "seed.h"
 #include "system_run.h"

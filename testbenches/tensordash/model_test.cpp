@@ -4,9 +4,9 @@
 #include "seed.h"
 #include "td_util.h"
 #include "tensordash/executor.h"
-#include "tensordash/plan.h"
 #include "tensordash/scheduler.h"
 #include "tensordash/stats.h"
+#include "tensordash_spec/plan.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

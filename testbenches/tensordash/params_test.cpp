@@ -1,6 +1,6 @@
 // TensorDashParams: validation messages, the T pattern and the config helper.
 #include "config/loader.h"
-#include "tensordash/params.h"
+#include "tensordash_spec/params.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

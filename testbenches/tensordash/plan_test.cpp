@@ -1,6 +1,6 @@
 // SchedulerPlan: window sources, dead aliases and priority-encoder levels, checked against
 // values worked out by hand from the definition in plan.h.
-#include "tensordash/plan.h"
+#include "tensordash_spec/plan.h"
 
 #include <gtest/gtest.h>
 #include <set>

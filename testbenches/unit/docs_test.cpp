@@ -2,7 +2,7 @@
 // scripts/update-docs.sh): a key added to the schema and not documented fails here.
 #include "config/schema.h"
 #include "eval/energy.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <fstream>
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 #include "config/loader.h"
 #include "golden/matmul.h"
 #include "golden/mesh_model.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "mesh_protocol.h"
 #include "seed.h"
 

@@ -1,8 +1,7 @@
 // The arithmetic helpers in the generated C header (brickyard_params.h) are compiled with
 // the host C compiler as C99 and must agree bit for bit with the golden model.
 #include "config/loader.h"
-#include "emit/generate.h"
-#include "emit/headers.h"
+#include "contract/headers.h"
 #include "golden/arith.h"
 #include "seed.h"
 
@@ -49,8 +48,8 @@ TEST(GeneratedHeaders, CArithmeticMatchesGolden) {
   const fs::path dir = fs::path(BY_BINARY_DIR) / "test-output" / "headers_test";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::ofstream(dir / "brickyard_params.h") << emit::brickyardParamsHeader(c, "test");
-  std::ofstream(dir / "gemmini_params.h") << emit::gemminiParamsHeader(c, "test");
+  std::ofstream(dir / "brickyard_params.h") << contract::brickyardParamsHeader(c, "test");
+  std::ofstream(dir / "gemmini_params.h") << contract::gemminiParamsHeader(c, "test");
 
   std::mt19937_64 rng(test::testSeed(99, "C header arithmetic"));
   std::vector<Case> cases;

@@ -1,7 +1,7 @@
 // The ISA table against Gemmini's documented encodings, written out independently here from
 // gemmini.h's macros (gemmini_extended_mvin, _preload, _config_ex, _config_ld, _config_st,
 // counter access): every field the table defines must decode what those macros encode.
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <gtest/gtest.h>
 #include <set>

@@ -3,7 +3,7 @@
 // testbenches/rtl, not here.)
 #include "config/loader.h"
 #include "config/schema.h"
-#include "emit/generate.h"
+#include "contract/software_files.h"
 #include "hw/design.h"
 #include "vlog/printer.h"
 
@@ -172,7 +172,7 @@ class EmittedRtl : public ::testing::TestWithParam<std::string> {};
 TEST_P(EmittedRtl, StyleLimitsAndDeterminism) {
   const config::Config c =
       config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/" + GetParam() + ".yaml");
-  const vlog::FileHeader header{emit::generatorName(), c.name, config::configHash(c)};
+  const vlog::FileHeader header{contract::generatorName(), c.name, config::configHash(c)};
   const auto first = hw::buildDesign(c);
   const auto second = hw::buildDesign(c);
   ASSERT_EQ(first.design.modules.size(), second.design.modules.size());

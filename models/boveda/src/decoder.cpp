@@ -4,7 +4,7 @@
 // compressor either matches the reference bit for bit or is rejected with a precise reason.
 #include "bitstream.h"
 #include "boveda/codec.h"
-#include "boveda/width.h"
+#include "boveda_spec/width.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -3,7 +3,7 @@
 // container boundary. Cost: one pass over the values, O(n).
 #include "bitstream.h"
 #include "boveda/codec.h"
-#include "boveda/width.h"
+#include "boveda_spec/width.h"
 #include "input.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // measure(): the size of the stream from group widths and non-zero counts alone, without
 // packing bits. It is the closed form of the encoder's layout, so tests hold the two equal.
 #include "boveda/codec.h"
-#include "boveda/width.h"
+#include "boveda_spec/width.h"
 #include "input.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Input checking shared by compress() and measure(). Private to the codec.
 #pragma once
 
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 
 #include <cstddef>
 #include <cstdint>

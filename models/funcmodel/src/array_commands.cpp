@@ -3,9 +3,9 @@
 // one operation: all operands are read before any result is written.
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
+#include "funcmodel/isa_fields.h"
 #include "golden/arith.h"
-#include "hw/array_params.h"
-#include "isa_fields.h"
+#include "hwspec/array_params.h"
 
 #include <algorithm>
 #include <vector>

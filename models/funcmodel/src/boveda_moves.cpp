@@ -9,10 +9,10 @@
 #include "counters.h"
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
+#include "funcmodel/int_math.h"
+#include "funcmodel/isa_fields.h"
 #include "golden/arith.h"
-#include "hw/isa.h"
-#include "int_math.h"
-#include "isa_fields.h"
+#include "hwspec/isa.h"
 
 #include <algorithm>
 #include <vector>

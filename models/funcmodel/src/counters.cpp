@@ -1,6 +1,6 @@
 #include "counters.h"
 
-#include "isa_fields.h"
+#include "funcmodel/isa_fields.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,9 +1,9 @@
 // MVIN, MVIN2, MVIN3 and MVOUT (docs/isa.md "MVIN ..." and "MVOUT").
 #include "dma_range.h"
 #include "funcmodel/func_model.h"
+#include "funcmodel/int_math.h"
+#include "funcmodel/isa_fields.h"
 #include "golden/arith.h"
-#include "int_math.h"
-#include "isa_fields.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "funcmodel/encode.h"
 
-#include "hw/isa.h"
-#include "isa_fields.h"
+#include "funcmodel/isa_fields.h"
+#include "hwspec/isa.h"
 
 #include <cstring>
 

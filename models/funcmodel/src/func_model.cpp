@@ -2,10 +2,10 @@
 #include "funcmodel/func_model.h"
 
 #include "counters.h"
+#include "funcmodel/isa_fields.h"
 #include "funcmodel/loop_conv.h"
 #include "funcmodel/loop_ws.h"
-#include "hw/array_params.h"
-#include "isa_fields.h"
+#include "hwspec/array_params.h"
 
 #include <algorithm>
 #include <stdexcept>

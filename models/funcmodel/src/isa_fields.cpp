@@ -1,4 +1,4 @@
-#include "isa_fields.h"
+#include "funcmodel/isa_fields.h"
 
 namespace by::funcmodel {
 

@@ -2,8 +2,8 @@
 // "LOOP_CONV_WS", "LOOP_CONV_OS").
 #include "funcmodel/loop_conv.h"
 
-#include "hw/array_params.h"
-#include "hw/isa.h"
+#include "hwspec/array_params.h"
+#include "hwspec/isa.h"
 #include "loop_fields.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // unroll into.
 #pragma once
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <cstdint>
 

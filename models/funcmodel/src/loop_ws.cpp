@@ -1,8 +1,8 @@
 // LOOP_WS: checks and the unrolled command sequence (docs/isa.md, "LOOP_WS").
 #include "funcmodel/loop_ws.h"
 
-#include "hw/array_params.h"
-#include "hw/isa.h"
+#include "hwspec/array_params.h"
+#include "hwspec/isa.h"
 #include "loop_fields.h"
 
 #include <algorithm>

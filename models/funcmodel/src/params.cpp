@@ -1,7 +1,7 @@
 #include "funcmodel/params.h"
 
 #include "config/derived.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
+#include "funcmodel/isa_fields.h"
 #include "funcmodel/program.h"
-#include "isa_fields.h"
 
 #include <cctype>
 #include <cstdio>

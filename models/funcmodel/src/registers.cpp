@@ -1,6 +1,6 @@
 #include "funcmodel/registers.h"
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 namespace by::funcmodel {
 namespace {

@@ -1,23 +1,15 @@
 #include "emit/generate.h"
 
-#include "brickyard_version.h"
 #include "config/schema.h"
-#include "emit/headers.h"
-#include "emit/manifest.h"
+#include "contract/manifest.h"
 #include "emit/output_dir.h"
 #include "hw/design.h"
-#include "hw/isa.h"
-#include "soc/layout.h"
 #include "vlog/printer.h"
 
 namespace by::emit {
 
-std::string generatorName() {
-  return std::string("brickyard ") + BRICKYARD_VERSION;
-}
-
 std::vector<OutputFile> renderOutputs(const config::Config& config, GenerateResult* result) {
-  const std::string generator = generatorName();
+  const std::string generator = contract::generatorName();
   const hw::GeneratedDesign gen = hw::buildDesign(config);
   const vlog::FileHeader header{generator, config.name, config::configHash(config)};
   if (result) {
@@ -25,19 +17,19 @@ std::vector<OutputFile> renderOutputs(const config::Config& config, GenerateResu
     result->configHash = header.configHash;
   }
   std::vector<OutputFile> files;
+  contract::RtlSummary rtl{gen.design.top, {}, "rtl/filelist.f"};
   std::string filelist;
   for (const vlog::Module* m : gen.design.dependencyOrder()) {
-    files.push_back({"rtl/" + m->name() + ".sv", vlog::printModule(*m, header)});
+    const std::string file = "rtl/" + m->name() + ".sv";
+    files.push_back({file, vlog::printModule(*m, header)});
+    rtl.modules.push_back({m->name(), file, m->instantiatedModules()});
     filelist += m->name() + ".sv\n";
   }
-  files.push_back({"rtl/filelist.f", filelist});
-  files.push_back({"include/brickyard_params.h", brickyardParamsHeader(config, generator)});
-  files.push_back({"include/gemmini_params.h", gemminiParamsHeader(config, generator)});
-  files.push_back({"include/brickyard_isa.h", hw::isa::cHeader(generator)});
-  const soc::MemoryMap memoryMap(config.soc);
-  files.push_back({"include/brickyard_soc.h", soc::socHeader(memoryMap, config.name)});
-  files.push_back({"sw/brickyard_soc.ld", soc::linkerScriptFragment(memoryMap, config.name)});
-  files.push_back({"manifest.json", buildManifest(config, gen, generator).dump(2) + "\n"});
+  files.push_back({rtl.filelist, filelist});
+  for (OutputFile& f : contract::softwareFiles(config, generator))
+    files.push_back(std::move(f));
+  files.push_back(
+      {"manifest.json", contract::buildManifest(config, rtl, generator).dump(2) + "\n"});
   return files;
 }
 

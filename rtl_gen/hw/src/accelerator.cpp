@@ -5,7 +5,7 @@
 
 #include "axi_ports.h"
 #include "cmd_frontend.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "memory_clients.h"
 #include "op_layouts.h"
 #include "text_util.h"

@@ -51,7 +51,7 @@
 #include "boveda_loader.h"
 
 #include "config/derived.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "op_layouts.h"
 #include "state_regs.h"
 #include "text_util.h"

@@ -7,7 +7,7 @@
 #include "cmd_decoder.h"
 
 #include "encodings.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "isa_fields.h"
 #include "op_layouts.h"
 #include "text_util.h"

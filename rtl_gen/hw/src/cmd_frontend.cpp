@@ -5,7 +5,7 @@
 
 #include "axi_ports.h"
 #include "encodings.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "text_util.h"
 
 #include <algorithm>

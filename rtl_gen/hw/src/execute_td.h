@@ -3,7 +3,7 @@
 // TensorDash array that replace the transposer and the mesh. See execute_td.cpp.
 #pragma once
 
-#include "hw/accel_params.h"
+#include "hwspec/accel_params.h"
 #include "packed_layout.h"
 #include "vlog/ir.h"
 

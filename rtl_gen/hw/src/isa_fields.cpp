@@ -1,6 +1,6 @@
 #include "isa_fields.h"
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "text_util.h"
 
 #include <cctype>

@@ -21,7 +21,7 @@
 // multipliers (index and stride) and a handful of local-row multipliers, shared by phases.
 #include "loop_conv.h"
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "loop_common.h"
 #include "text_util.h"
 

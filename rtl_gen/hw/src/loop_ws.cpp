@@ -17,7 +17,7 @@
 // one 16x32 for the command addresses (a tile index times a count or a stride), a few counters.
 #include "loop_ws.h"
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 #include "loop_common.h"
 #include "text_util.h"
 

@@ -2,7 +2,7 @@
 // memories' generator (banked_memory.cpp) and the accelerator top (accelerator.cpp) share.
 #pragma once
 
-#include "hw/accel_params.h"
+#include "hwspec/accel_params.h"
 
 #include <string>
 #include <vector>

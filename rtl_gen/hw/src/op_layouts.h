@@ -3,7 +3,7 @@
 // layout is defined once here and used by both the packing and the unpacking side.
 #pragma once
 
-#include "hw/accel_params.h"
+#include "hwspec/accel_params.h"
 #include "packed_layout.h"
 
 namespace by::hw {

@@ -13,7 +13,7 @@
 //                          done_valid_o / done_id_o and released the same cycle
 #pragma once
 
-#include "hw/accel_params.h"
+#include "hwspec/accel_params.h"
 #include "state_regs.h"
 #include "vlog/ir.h"
 

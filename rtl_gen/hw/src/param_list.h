@@ -1,7 +1,7 @@
 // The array parameters shared by PE, tile and mesh: declared once, passed down once.
 #pragma once
 
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "vlog/ir.h"
 
 #include <string>

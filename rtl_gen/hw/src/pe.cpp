@@ -4,7 +4,7 @@
 // emitted. The arithmetic is specified in docs/arithmetic.md.
 #include "hw/generators.h"
 #include "param_list.h"
-#include "tensordash/plan.h"
+#include "tensordash_spec/plan.h"
 
 namespace by::hw {
 

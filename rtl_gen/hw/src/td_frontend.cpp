@@ -22,7 +22,7 @@
 // steps it retires.
 #include "td_frontend.h"
 
-#include "tensordash/plan.h"
+#include "tensordash_spec/plan.h"
 #include "text_util.h"
 
 namespace by::hw {

@@ -5,7 +5,7 @@
 // combinational; emitted from tensordash::SchedulerPlan, the plan the C++ model executes.
 #include "td_scheduler.h"
 
-#include "tensordash/plan.h"
+#include "tensordash_spec/plan.h"
 #include "text_util.h"
 
 namespace by::hw {

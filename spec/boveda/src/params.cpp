@@ -1,4 +1,4 @@
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 
 #include "config/config.h"
 

@@ -48,18 +48,17 @@ FieldSpec boolField(std::string key, bool& (*ref)(Config&), std::string def, std
 
 const std::optional<std::string> kRequired = std::nullopt;
 
-std::vector<FieldSpec> buildFields() {
-  std::vector<FieldSpec> f;
-  {
-    FieldSpec name;
-    name.key = "name";
-    name.kind = Kind::String;
-    name.stringRef = [](Config& c) -> std::string& { return c.name; };
-    name.doc = "Configuration name: letters, digits, '_' and '-', 1 to 40 characters. "
-               "Appears in generated file headers and reports.";
-    f.push_back(name);
-  }
-  // --- array
+void addNameField(std::vector<FieldSpec>& f) {
+  FieldSpec name;
+  name.key = "name";
+  name.kind = Kind::String;
+  name.stringRef = [](Config& c) -> std::string& { return c.name; };
+  name.doc = "Configuration name: letters, digits, '_' and '-', 1 to 40 characters. "
+             "Appears in generated file headers and reports.";
+  f.push_back(name);
+}
+
+void addArrayFields(std::vector<FieldSpec>& f) {
   f.push_back(intField(
       "array.mesh_rows", [](Config& c) -> int& { return c.array.meshRows; }, kRequired, 1, 256,
       true, "Tile rows in the mesh; pipeline registers sit between tiles."));
@@ -88,7 +87,9 @@ std::vector<FieldSpec> buildFields() {
              "(selected at run time by CONFIG_EX).";
     f.push_back(df);
   }
-  // --- types
+}
+
+void addTypesFields(std::vector<FieldSpec>& f) {
   f.push_back(intField(
       "types.input_width", [](Config& c) -> int& { return c.types.inputWidth; }, kRequired, 8, 16,
       true, "Bits of an input element (elem_t), signed."));
@@ -101,7 +102,9 @@ std::vector<FieldSpec> buildFields() {
       "Bits of partial sums / results leaving the array (Gemmini's spatialArrayOutputType). "
       "WS partial sums wrap at this width; OS results saturate to it. Between input_width "
       "and acc_width."));
-  // --- memory
+}
+
+void addMemoryFields(std::vector<FieldSpec>& f) {
   f.push_back(intField(
       "memory.scratchpad.capacity_kib",
       [](Config& c) -> int& { return c.memory.scratchpad.capacityKiB; }, kRequired, 1, 65536, true,
@@ -132,7 +135,9 @@ std::vector<FieldSpec> buildFields() {
       "memory.accumulator.ports", [](Config& c) -> int& { return c.memory.accumulator.ports; }, "2",
       1, 2, false,
       "SRAM ports per accumulator bank; read-modify-write accumulation at full rate needs 2."));
-  // --- dma
+}
+
+void addDmaFields(std::vector<FieldSpec>& f) {
   f.push_back(intField(
       "dma.bus_width", [](Config& c) -> int& { return c.dma.busWidth; }, "128", 32, 1024, true,
       "AXI4 master data width in bits."));
@@ -146,7 +151,9 @@ std::vector<FieldSpec> buildFields() {
       "dma.max_bytes", [](Config& c) -> int& { return c.dma.maxBytes; }, "64", 16, 4096, true,
       "Bytes per DMA row request (Gemmini's dma_maxbytes); bounds MAX_BLOCK_LEN. At least one "
       "accumulator row (DIM*acc_width/8)."));
-  // --- sparsity.tensordash
+}
+
+void addTensorDashFields(std::vector<FieldSpec>& f) {
   f.push_back(boolField(
       "sparsity.tensordash.enabled", [](Config& c) -> bool& { return c.tensordash.enabled; },
       "false",
@@ -161,7 +168,9 @@ std::vector<FieldSpec> buildFields() {
       "sparsity.tensordash.rows_per_scheduler",
       [](Config& c) -> int& { return c.tensordash.rowsPerScheduler; }, "1", 1, 256, true,
       "PE rows that share one scheduler and advance in lockstep."));
-  // --- compression.boveda
+}
+
+void addBovedaFields(std::vector<FieldSpec>& f) {
   f.push_back(boolField(
       "compression.boveda.enabled", [](Config& c) -> bool& { return c.boveda.enabled; }, "false",
       "Generate the Boveda compressor/decompressor on the DMA path: compressed MVIN/MVOUT "
@@ -185,7 +194,9 @@ std::vector<FieldSpec> buildFields() {
       "DECOMPRESS decodes one into raw rows): the scratchpad holds more than its raw size. "
       "Needs enabled, container_bits a multiple of DIM*input_width and DIM*input_width >= "
       "min(dma.bus_width, container_bits) (docs/boveda.md, \"On-chip form\")."));
-  // --- loops
+}
+
+void addLoopsFields(std::vector<FieldSpec>& f) {
   f.push_back(boolField(
       "loops.ws", [](Config& c) -> bool& { return c.loops.ws; }, "false",
       "Generate the LOOP_WS unroller (Gemmini's funct 8, configured by functs 9-13): one "
@@ -203,7 +214,9 @@ std::vector<FieldSpec> buildFields() {
       "commands over halves of the scratchpad and accumulator (docs/isa.md, \"LOOP_CONV_WS\", "
       "\"LOOP_CONV_OS\"). Without it those functs are UNKNOWN_FUNCT. Each loop needs its "
       "dataflow configured; vector PEs take lane-packed weights (docs/isa.md, \"Vector PEs\")."));
-  // --- soc
+}
+
+void addSocFields(std::vector<FieldSpec>& f) {
   f.push_back(intField(
       "soc.clock_mhz", [](Config& c) -> int& { return c.soc.clockMHz; }, "1000", 1, 10000, false,
       "SoC and accelerator clock in MHz."));
@@ -219,6 +232,20 @@ std::vector<FieldSpec> buildFields() {
   f.push_back(intField(
       "soc.dram.size_mib", [](Config& c) -> int& { return c.soc.dram.sizeMiB; }, "256", 1, 4096,
       false, "DRAM size in MiB (one backing store shared by host and accelerator)."));
+}
+
+// One entry per key, in the order of docs/config.md and of the config hash.
+std::vector<FieldSpec> buildFields() {
+  std::vector<FieldSpec> f;
+  addNameField(f);
+  addArrayFields(f);
+  addTypesFields(f);
+  addMemoryFields(f);
+  addDmaFields(f);
+  addTensorDashFields(f);
+  addBovedaFields(f);
+  addLoopsFields(f);
+  addSocFields(f);
   return f;
 }
 

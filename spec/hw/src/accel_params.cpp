@@ -1,4 +1,4 @@
-#include "hw/accel_params.h"
+#include "hwspec/accel_params.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 #include "config/derived.h"
-#include "tensordash/params.h"
+#include "tensordash_spec/params.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 #include <cstdio>
 #include <sstream>
@@ -215,8 +215,8 @@ Command loopConvOsCommand(const std::vector<Command>& c) {
   return os;
 }
 
-std::vector<Command> buildCommands() {
-  std::vector<Command> c;
+// The three CONFIG commands (funct 0; rs1[1:0] selects which): CONFIG_EX, CONFIG_LD, CONFIG_ST.
+void configCommands(std::vector<Command>& c) {
   c.push_back(
       {"CONFIG_EX",
        kConfig,
@@ -285,6 +285,11 @@ std::vector<Command> buildCommands() {
        {{"stride", 0, 32,
          "DRAM bytes between consecutive rows / pooled pixels; compressed: the stream base"},
         {"acc_scale", 32, 32, "float scale of accumulator reads; 0xffffffff keeps the old"}}});
+}
+
+std::vector<Command> buildCommands() {
+  std::vector<Command> c;
+  configCommands(c);
   c.push_back({"MVIN2",
                kMvin2,
                -1,

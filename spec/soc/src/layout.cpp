@@ -1,7 +1,7 @@
-#include "soc/layout.h"
+#include "soc_core/layout.h"
 
-#include "soc/format.h"
-#include "soc/rocc.h"
+#include "soc_core/format.h"
+#include "soc_core/rocc.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 #include <algorithm>
 #include <stdexcept>

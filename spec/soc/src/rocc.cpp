@@ -1,4 +1,4 @@
-#include "soc/rocc.h"
+#include "soc_core/rocc.h"
 
 namespace by::soc {
 

@@ -2,7 +2,7 @@
 // bare-metal programs before `brickyard gen` emits these files itself.
 //   usage: by_soc_layout CONFIG.yaml OUTDIR
 #include "config/loader.h"
-#include "soc/layout.h"
+#include "soc_core/layout.h"
 
 #include <cstdio>
 #include <exception>

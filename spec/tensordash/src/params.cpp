@@ -1,4 +1,4 @@
-#include "tensordash/params.h"
+#include "tensordash_spec/params.h"
 
 #include "config/derived.h"
 

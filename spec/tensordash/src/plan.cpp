@@ -1,4 +1,4 @@
-#include "tensordash/plan.h"
+#include "tensordash_spec/plan.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -2,7 +2,7 @@
 
 #include "axi/dma_checker.h"
 #include "hw/generators.h"
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <algorithm>
 #include <cctype>

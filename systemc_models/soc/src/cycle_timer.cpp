@@ -1,6 +1,6 @@
 #include "cycle_timer.h"
 
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 namespace by::soc {
 

@@ -10,7 +10,7 @@
 
 #include "clock.h"
 #include "config/config.h"
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 #include <cstdint>
 #include <systemc>

@@ -1,6 +1,6 @@
 #include "soc/elf.h"
 
-#include "soc/format.h"
+#include "soc_core/format.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "exit_device.h"
 
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 namespace by::soc {
 

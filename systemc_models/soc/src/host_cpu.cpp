@@ -1,6 +1,6 @@
 #include "host_cpu.h"
 
-#include "soc/format.h"
+#include "soc_core/format.h"
 
 #include <algorithm>
 #include <cstdio>

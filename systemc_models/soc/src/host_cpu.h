@@ -22,7 +22,7 @@
 #include "clock.h"
 #include "run_control.h"
 #include "soc/accelerator.h"
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "irq_status.h"
 
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 namespace by::soc {
 

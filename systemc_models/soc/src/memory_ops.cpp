@@ -1,6 +1,6 @@
 #include "memory_ops.h"
 
-#include "soc/format.h"
+#include "soc_core/format.h"
 
 namespace by::soc {
 namespace {

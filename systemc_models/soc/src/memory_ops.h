@@ -3,8 +3,8 @@
 #pragma once
 
 #include "soc/elf.h"
-#include "soc/memory_map.h"
 #include "soc/platform.h"
+#include "soc_core/memory_map.h"
 
 #include <cstdint>
 #include <vector>

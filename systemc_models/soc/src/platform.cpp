@@ -1,8 +1,8 @@
 #include "soc/platform.h"
 
 #include "memory_ops.h"
-#include "soc/format.h"
 #include "soc/elf.h"
+#include "soc_core/format.h"
 #include "soc_top.h"
 
 #include <chrono>

@@ -5,7 +5,7 @@
 // The router adds no delay of its own. It counts traffic per (initiator, region).
 #pragma once
 
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 #include <cstdint>
 #include <map>

@@ -1,6 +1,6 @@
 #include "soc_top.h"
 
-#include "soc/format.h"
+#include "soc_core/format.h"
 
 namespace by::soc {
 

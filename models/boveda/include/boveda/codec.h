@@ -3,7 +3,7 @@
 // access) decompression, and a fast size-only estimate for evaluation.
 #pragma once
 
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 
 #include <array>
 #include <cstddef>

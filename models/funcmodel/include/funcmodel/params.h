@@ -1,7 +1,7 @@
 // The hardware parameters the functional model needs, taken once from a validated Config.
 #pragma once
 
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 #include "config/config.h"
 
 namespace by::funcmodel {

@@ -2,8 +2,8 @@
 // model, as far as an untimed model knows them: ID, VERSION, STATUS (never busy: every
 // command executes when it arrives), ERROR / ERROR_COUNT, the CMD_* push path and RESP_*, the
 // HW_* identification, COUNTERS_RESET, and the DMA byte and command counters; timing counters
-// read 0. Offsets and fields come from the ISA table (hw/isa.h). Used by the host build of the
-// driver (driver/host) and by the SoC's functional accelerator (`--model func`).
+// read 0. Offsets and fields come from the ISA table (hwspec/isa.h). Used by the host build of
+// the driver (driver/host) and by the SoC's functional accelerator (`--model func`).
 #pragma once
 
 #include "funcmodel/func_model.h"

@@ -4,7 +4,7 @@
 // rejected command changed nothing.
 #pragma once
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 #include <array>
 #include <cstdint>

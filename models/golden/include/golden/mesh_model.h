@@ -8,7 +8,7 @@
 #pragma once
 
 #include "golden/bitvec.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // RTL testbench comparing cycle by cycle) is derived from these records.
 #pragma once
 
-#include "tensordash/params.h"
+#include "tensordash_spec/params.h"
 
 #include <cstdint>
 #include <vector>

@@ -15,9 +15,9 @@
 // O(groups * lanes * candidates).
 #pragma once
 
-#include "tensordash/plan.h"
 #include "tensordash/schedule.h"
 #include "tensordash/streams.h"
+#include "tensordash_spec/plan.h"
 
 #include <cstdint>
 #include <vector>

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "contract/software_files.h"
 
 #include <filesystem>
 #include <string>
@@ -9,11 +10,7 @@
 
 namespace by::emit {
 
-/// One file of a generated output, as text.
-struct OutputFile {
-  std::string path; // relative to the output directory, e.g. "rtl/by_mesh.sv"
-  std::string text;
-};
+using contract::OutputFile;
 
 struct GenerateResult {
   std::vector<std::string> files; // relative to the output directory
@@ -21,11 +18,9 @@ struct GenerateResult {
   std::string configHash;
 };
 
-/// The generator identification written into every file header ("brickyard X.Y.Z").
-std::string generatorName();
-
-/// Everything `brickyard gen` writes for `config` (RTL, filelist, headers, manifest), in
-/// memory; deterministic. `top` and `configHash` receive the top module and the config hash.
+/// Everything `brickyard gen` writes for `config` (RTL, filelist, and the headers, linker
+/// fragment and manifest of contract/), in memory; deterministic. `top` and `configHash`
+/// receive the top module and the config hash.
 std::vector<OutputFile> renderOutputs(const config::Config& config,
                                       GenerateResult* result = nullptr);
 

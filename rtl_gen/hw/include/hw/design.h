@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/config.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 #include "vlog/ir.h"
 
 namespace by::hw {

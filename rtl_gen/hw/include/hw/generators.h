@@ -3,8 +3,8 @@
 #pragma once
 
 #include "config/config.h"
-#include "hw/accel_params.h"
-#include "hw/array_params.h"
+#include "hwspec/accel_params.h"
+#include "hwspec/array_params.h"
 #include "vlog/ir.h"
 
 #include <string>

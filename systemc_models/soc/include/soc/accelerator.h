@@ -19,7 +19,7 @@
 // it keeps up while the host does not call it.
 #pragma once
 
-#include "soc/rocc.h"
+#include "soc_core/rocc.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // Bare-metal RISC-V ELF64 programs: reading, validation and loading into DRAM.
 #pragma once
 
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 #include <cstdint>
 #include <map>

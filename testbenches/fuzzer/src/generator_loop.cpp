@@ -4,14 +4,16 @@
 // channels and CONFIG_ST from the loop's strides) and one loop with random bounds, paddings,
 // strides, bias kind, full_C, accumulation, operands already in the scratchpad (address 0), C
 // kept in the accumulator (address 0), and now and then an illegal configuration.
+#include "funcmodel/int_math.h"
+#include "funcmodel/isa_fields.h"
 #include "generator.h"
-#include "hw/array_params.h"
-#include "int_math.h"
-#include "isa_fields.h"
+#include "hwspec/array_params.h"
 
 #include <algorithm>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
+
+using namespace funcmodel;
 
 void Generation::opLoopWs() {
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
@@ -250,4 +252,4 @@ void Generation::opLoopConv() {
     arrayValid_ = true;
 }
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer

@@ -1,14 +1,16 @@
 // The DMA, array and illegal operations of a program generation. No two random draws share
 // one function call's arguments (their order would be up to the compiler): programs must
 // not depend on it.
+#include "funcmodel/int_math.h"
+#include "funcmodel/isa_fields.h"
 #include "generator.h"
-#include "hw/array_params.h"
-#include "int_math.h"
-#include "isa_fields.h"
+#include "hwspec/array_params.h"
 
 #include <algorithm>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
+
+using namespace funcmodel;
 
 bool Generation::gemminiFlag(double p) {
   return options_.gemminiAddressFlags && chance(p);
@@ -223,6 +225,16 @@ void Generation::opMvout() {
 
 // --- The array ------------------------------------------------------------------------------
 
+void Generation::useDataflow(int dataflow, const std::string& what) {
+  if (ex_.dataflow != dataflow) {
+    emitConfigEx(randomConfigEx(dataflow), what + ": config_ex");
+  } else if (chance(0.15)) {
+    ConfigExArgs a = randomConfigEx(dataflow);
+    a.setOnlyStrides = true;
+    emitConfigEx(a, what + ": strides");
+  }
+}
+
 void Generation::opMatmulWs() {
   if (!p_.hasWs) {
     opMatmulOs();
@@ -230,13 +242,7 @@ void Generation::opMatmulWs() {
   }
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
   const uint32_t spWidth = static_cast<uint32_t>(p_.spRowElems);
-  if (ex_.dataflow != hw::kDataflowWS) {
-    emitConfigEx(randomConfigEx(hw::kDataflowWS), "ws: config_ex");
-  } else if (chance(0.15)) {
-    ConfigExArgs a = randomConfigEx(hw::kDataflowWS);
-    a.setOnlyStrides = true;
-    emitConfigEx(a, "ws: strides");
-  }
+  useDataflow(hw::kDataflowWS, "ws");
   const int pairs = uniformInt(1, 4);
   for (int t = 0; t < pairs; ++t) {
     const bool accumulated = arrayValid_ && chance(t == 0 ? 0.3 : 0.5);
@@ -282,13 +288,7 @@ void Generation::opMatmulOs() {
   }
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
   const uint32_t spWidth = static_cast<uint32_t>(p_.spRowElems);
-  if (ex_.dataflow != hw::kDataflowOS) {
-    emitConfigEx(randomConfigEx(hw::kDataflowOS), "os: config_ex");
-  } else if (chance(0.15)) {
-    ConfigExArgs a = randomConfigEx(hw::kDataflowOS);
-    a.setOnlyStrides = true;
-    emitConfigEx(a, "os: strides");
-  }
+  useDataflow(hw::kDataflowOS, "os");
   const bool resume = arrayValid_ && chance(0.3); // continue an unfinished accumulation
   const int length = uniformInt(1, 4);
   for (int t = 0; t < length; ++t) {
@@ -328,71 +328,137 @@ void Generation::opMatmulOs() {
 
 // --- Illegal commands -----------------------------------------------------------------------
 
+ConfigExArgs Generation::legalConfigEx() {
+  return randomConfigEx(p_.hasWs ? hw::kDataflowWS : hw::kDataflowOS);
+}
+
+// UNKNOWN_FUNCT: a funct no command of this hardware has.
+void Generation::illegalUnknownFunct() {
+  const IsaFields& f = isaFields();
+  std::vector<uint32_t> unused;
+  for (uint32_t funct = 0; funct < 128; ++funct) {
+    bool used = false;
+    for (const hw::isa::Command& c : hw::isa::commands())
+      used = used || (static_cast<uint32_t>(c.funct) == funct &&
+                      (p_.loopWs || c.queue != hw::isa::Queue::Loop) &&
+                      (p_.loopConv || c.queue != hw::isa::Queue::LoopConv));
+    if (!used)
+      unused.push_back(funct);
+  }
+  emit(Instruction{unused[uniform(0, unused.size() - 1)], rng_(), rng_()}, "illegal: UNKNOWN_FUNCT",
+       f.err.unknownFunct);
+}
+
+// UNSUPPORTED: a feature the hardware lacks (transposes, activations, pixel repeats, mvin
+// scaling, a dataflow not built, TensorDash's scheduled side).
+void Generation::illegalUnsupported() {
+  const IsaFields& f = isaFields();
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const uint64_t v = uniform(0, 7);
+  Instruction i;
+  if (v == 0 || v == 1) {
+    ConfigExArgs a = legalConfigEx();
+    (v == 0 ? a.aTranspose : a.bTranspose) = true;
+    i = configEx(a);
+  } else if (v == 2) {
+    ConfigExArgs a = legalConfigEx();
+    a.activation = uniformInt(2, 3);
+    i = configEx(a);
+  } else if (v == 3) {
+    ConfigLdArgs a = randomConfigLd(uniformInt(0, 2));
+    a.pixelRepeats = static_cast<uint32_t>(uniform(2, 255));
+    i = configLd(a);
+  } else if (v == 4) {
+    ConfigLdArgs a = randomConfigLd(uniformInt(0, 2));
+    a.scaleBits = chance(0.5) ? floatBits(2.0f) : floatBits(0.5f);
+    i = configLd(a);
+  } else if (v == 5 && p_.hasWs != p_.hasOs) {
+    ConfigExArgs a = legalConfigEx();
+    a.dataflow = p_.hasWs ? hw::kDataflowOS : hw::kDataflowWS; // not built
+    i = configEx(a);
+  } else if (v == 7 && !p_.tensordash) {
+    ConfigExArgs a = legalConfigEx();
+    a.tdSide = 1; // choosing the scheduled operand needs TensorDash
+    i = configEx(a);
+  } else {
+    ConfigStArgs a = plainConfigSt(dim);
+    a.activation = uniformInt(2, 3);
+    i = configSt(a);
+  }
+  emit(i, "illegal: UNSUPPORTED", f.err.unsupported);
+}
+
+// BAD_SIZE: no rows, no columns, or too many columns (with the range in bounds)
+void Generation::illegalBadSize() {
+  const IsaFields& f = isaFields();
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const int ch = uniformInt(0, 2);
+  const bool acc = chance(0.5);
+  const uint32_t local = acc ? accAddr(0) : spAddr(0);
+  const uint64_t v = uniform(0, 2);
+  const uint64_t width = acc ? dim : static_cast<uint64_t>(p_.spRowElems); // a local row
+  const uint64_t maxCols =
+      uint64_t((!acc || ld_[ch].shrink) ? p_.maxBlockLen : p_.maxBlockLenAcc) * width;
+  const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
+  const bool tooManyFits =
+      maxCols < 0xffff && ceilDiv(maxCols + 1, width) * ld_[ch].blockStride + 1 <= memRows;
+  Instruction i;
+  if (v == 0)
+    i = mvin(ch, 0, local, 0, pickSize(dim));
+  else if (v == 1 || !tooManyFits)
+    i = mvin(ch, 0, local, 1, 0);
+  else
+    i = mvin(ch, 0, local, 1, static_cast<uint32_t>(maxCols + 1));
+  emit(i, "illegal: BAD_SIZE", f.err.badSize);
+}
+
+// BAD_POOL: a pooled mvout from the scratchpad, at full width, or too wide
+void Generation::illegalBadPool() {
+  const IsaFields& f = isaFields();
+  const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const PoolConfig& pc = st_.pool;
+  if (!pc.pooling()) {
+    ConfigStArgs a;
+    a.poolStride = 1;
+    a.poolSize = 2;
+    a.orows = 2;
+    a.ocols = 2;
+    a.porows = 1;
+    a.pocols = 1;
+    a.poolOutDim = 1;
+    a.stride = dim * static_cast<uint32_t>(p_.accBytes);
+    a.accScaleBits = hw::isa::kAccScaleKeep;
+    emitConfigSt(a, "illegal: BAD_POOL setup (legal)");
+  }
+  const uint64_t pixels = uint64_t(pc.orows) * pc.ocols;
+  const bool spFits = pixels <= uint64_t(p_.spRows);
+  const uint64_t v = uniform(0, 2);
+  Instruction i;
+  if (v == 0 && spFits)
+    i = mvout(layout_.output.base, spAddr(0), 1, pickSize(dim));
+  else if (v == 1)
+    i = mvout(layout_.output.base, accAddr(0, false, true), 1, pickSize(dim));
+  else
+    i = mvout(layout_.output.base, accAddr(0), 1, dim + static_cast<uint32_t>(uniform(1, 100)));
+  emit(i, "illegal: BAD_POOL", f.err.badPool);
+}
+
 void Generation::opIllegal(int errorClass) {
   const IsaFields& f = isaFields();
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
-  const int builtDataflow = p_.hasWs ? hw::kDataflowWS : hw::kDataflowOS;
-  auto legalEx = [&]() {
-    ConfigExArgs a = randomConfigEx(builtDataflow);
-    return a;
-  };
   switch (errorClass) {
-  case 0: { // UNKNOWN_FUNCT
-    std::vector<uint32_t> unused;
-    for (uint32_t funct = 0; funct < 128; ++funct) {
-      bool used = false;
-      for (const hw::isa::Command& c : hw::isa::commands())
-        used = used || (static_cast<uint32_t>(c.funct) == funct &&
-                        (p_.loopWs || c.queue != hw::isa::Queue::Loop) &&
-                        (p_.loopConv || c.queue != hw::isa::Queue::LoopConv));
-      if (!used)
-        unused.push_back(funct);
-    }
-    emit(Instruction{unused[uniform(0, unused.size() - 1)], rng_(), rng_()},
-         "illegal: UNKNOWN_FUNCT", f.err.unknownFunct);
+  case 0: // UNKNOWN_FUNCT
+    illegalUnknownFunct();
     return;
-  }
   case 1: { // BAD_CONFIG_TYPE
     const uint64_t rs1 = rng_();
     const uint64_t rs2 = rng_();
     emit(configRaw(3, rs1, rs2), "illegal: BAD_CONFIG_TYPE", f.err.badConfigType);
     return;
   }
-  case 2: { // UNSUPPORTED
-    const uint64_t v = uniform(0, 7);
-    Instruction i;
-    if (v == 0 || v == 1) {
-      ConfigExArgs a = legalEx();
-      (v == 0 ? a.aTranspose : a.bTranspose) = true;
-      i = configEx(a);
-    } else if (v == 2) {
-      ConfigExArgs a = legalEx();
-      a.activation = uniformInt(2, 3);
-      i = configEx(a);
-    } else if (v == 3) {
-      ConfigLdArgs a = randomConfigLd(uniformInt(0, 2));
-      a.pixelRepeats = static_cast<uint32_t>(uniform(2, 255));
-      i = configLd(a);
-    } else if (v == 4) {
-      ConfigLdArgs a = randomConfigLd(uniformInt(0, 2));
-      a.scaleBits = chance(0.5) ? floatBits(2.0f) : floatBits(0.5f);
-      i = configLd(a);
-    } else if (v == 5 && p_.hasWs != p_.hasOs) {
-      ConfigExArgs a = legalEx();
-      a.dataflow = p_.hasWs ? hw::kDataflowOS : hw::kDataflowWS; // not built
-      i = configEx(a);
-    } else if (v == 7 && !p_.tensordash) {
-      ConfigExArgs a = legalEx();
-      a.tdSide = 1; // choosing the scheduled operand needs TensorDash
-      i = configEx(a);
-    } else {
-      ConfigStArgs a = plainConfigSt(dim);
-      a.activation = uniformInt(2, 3);
-      i = configSt(a);
-    }
-    emit(i, "illegal: UNSUPPORTED", f.err.unsupported);
+  case 2: // UNSUPPORTED
+    illegalUnsupported();
     return;
-  }
   case 3: { // LOCAL_RANGE: a zero fill (no DMA) past the end of a memory
     const bool acc = chance(0.5);
     const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
@@ -414,29 +480,11 @@ void Generation::opIllegal(int errorClass) {
     emit(mvin(ch, 0, local, 1, cols), "illegal: BAD_LOCAL_ADDR", f.err.badLocalAddr);
     return;
   }
-  case 5: { // BAD_SIZE: no rows, no columns, or too many columns (with the range in bounds)
-    const int ch = uniformInt(0, 2);
-    const bool acc = chance(0.5);
-    const uint32_t local = acc ? accAddr(0) : spAddr(0);
-    const uint64_t v = uniform(0, 2);
-    const uint64_t width = acc ? dim : static_cast<uint64_t>(p_.spRowElems); // a local row
-    const uint64_t maxCols =
-        uint64_t((!acc || ld_[ch].shrink) ? p_.maxBlockLen : p_.maxBlockLenAcc) * width;
-    const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
-    const bool tooManyFits =
-        maxCols < 0xffff && ceilDiv(maxCols + 1, width) * ld_[ch].blockStride + 1 <= memRows;
-    Instruction i;
-    if (v == 0)
-      i = mvin(ch, 0, local, 0, pickSize(dim));
-    else if (v == 1 || !tooManyFits)
-      i = mvin(ch, 0, local, 1, 0);
-    else
-      i = mvin(ch, 0, local, 1, static_cast<uint32_t>(maxCols + 1));
-    emit(i, "illegal: BAD_SIZE", f.err.badSize);
+  case 5: // BAD_SIZE
+    illegalBadSize();
     return;
-  }
   case 6: { // BAD_SHIFT
-    ConfigExArgs a = legalEx();
+    ConfigExArgs a = legalConfigEx();
     a.inShift =
         static_cast<uint32_t>(chance(0.5) ? p_.accWidth : uniform(p_.accWidth, 0xffffffffu));
     emit(configEx(a), "illegal: BAD_SHIFT", f.err.badShift);
@@ -461,35 +509,10 @@ void Generation::opIllegal(int errorClass) {
     emit(mvin(ch, dram, spAddr(0), rows, cols), "illegal: DMA_ERROR", f.err.dmaError);
     return;
   }
-  default: { // BAD_POOL: a pooled mvout from the scratchpad, at full width, or too wide
-    const PoolConfig& pc = st_.pool;
-    if (!pc.pooling()) {
-      ConfigStArgs a;
-      a.poolStride = 1;
-      a.poolSize = 2;
-      a.orows = 2;
-      a.ocols = 2;
-      a.porows = 1;
-      a.pocols = 1;
-      a.poolOutDim = 1;
-      a.stride = dim * static_cast<uint32_t>(p_.accBytes);
-      a.accScaleBits = hw::isa::kAccScaleKeep;
-      emitConfigSt(a, "illegal: BAD_POOL setup (legal)");
-    }
-    const uint64_t pixels = uint64_t(pc.orows) * pc.ocols;
-    const bool spFits = pixels <= uint64_t(p_.spRows);
-    const uint64_t v = uniform(0, 2);
-    Instruction i;
-    if (v == 0 && spFits)
-      i = mvout(layout_.output.base, spAddr(0), 1, pickSize(dim));
-    else if (v == 1)
-      i = mvout(layout_.output.base, accAddr(0, false, true), 1, pickSize(dim));
-    else
-      i = mvout(layout_.output.base, accAddr(0), 1, dim + static_cast<uint32_t>(uniform(1, 100)));
-    emit(i, "illegal: BAD_POOL", f.err.badPool);
+  default: // BAD_POOL
+    illegalBadPool();
     return;
-  }
   }
 }
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer

@@ -9,15 +9,17 @@
 // lines); the MVINs read them in order, shuffled, or with repeats, sometimes with a FLUSH
 // among them (which invalidates the pointer lines). Both channels are put back to plain
 // configurations afterwards.
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
+#include "funcmodel/int_math.h"
 #include "generator.h"
-#include "hw/array_params.h"
-#include "hw/isa.h"
-#include "int_math.h"
+#include "hwspec/array_params.h"
+#include "hwspec/isa.h"
 
 #include <algorithm>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
+
+using namespace funcmodel;
 
 void Generation::opCompressed() {
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
@@ -109,4 +111,4 @@ void Generation::opCompressed() {
   emitConfigLd(randomConfigLd(channel), "boveda: plain channel again");
 }
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer

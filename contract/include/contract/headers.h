@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace by::emit {
+namespace by::contract {
 
 /// include/brickyard_params.h: every hardware fact the native driver needs (BY_* names) and
 /// the arithmetic helpers of docs/arithmetic.md as static inline C99 functions.
@@ -15,4 +15,4 @@ std::string brickyardParamsHeader(const config::Config& config, const std::strin
 /// from brickyard_params.h, so that Gemmini programs compile unchanged.
 std::string gemminiParamsHeader(const config::Config& config, const std::string& generator);
 
-} // namespace by::emit
+} // namespace by::contract

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config/config.h"
-#include "tensordash/params.h"
+#include "tensordash_spec/params.h"
 
 #include <string>
 

@@ -1,9 +1,11 @@
-#include "emit/manifest.h"
+#include "contract/manifest.h"
 
 #include "config/derived.h"
 #include "config/schema.h"
+#include "contract/software_files.h"
+#include "hwspec/array_params.h"
 
-namespace by::emit {
+namespace by::contract {
 
 using nlohmann::ordered_json;
 
@@ -35,7 +37,7 @@ ordered_json configJson(const config::Config& c) {
   return root;
 }
 
-ordered_json buildManifest(const config::Config& c, const hw::GeneratedDesign& gen,
+ordered_json buildManifest(const config::Config& c, const RtlSummary& rtl,
                            const std::string& generator) {
   const config::Derived d = config::derive(c);
   ordered_json m;
@@ -56,7 +58,7 @@ ordered_json buildManifest(const config::Config& c, const hw::GeneratedDesign& g
       {"max_block_len_acc", d.maxBlockLenAcc},
       {"dma_bus_bytes", d.busBytes},
   };
-  const hw::ArrayParams& a = gen.array;
+  const hw::ArrayParams a = hw::arrayParams(c);
   m["mesh"] = {
       {"latency_cycles", a.latency()},
       {"a_bits_per_row", a.aWidth()},
@@ -68,20 +70,16 @@ ordered_json buildManifest(const config::Config& c, const hw::GeneratedDesign& g
                     : a.hasWs ? "ws"
                               : "os"},
   };
-  m["top"] = gen.design.top;
+  m["top"] = rtl.top;
   ordered_json modules = ordered_json::array();
-  for (const vlog::Module* mod : gen.design.dependencyOrder())
-    modules.push_back({{"name", mod->name()},
-                       {"file", "rtl/" + mod->name() + ".sv"},
-                       {"instantiates", mod->instantiatedModules()}});
+  for (const RtlSummary::Module& mod : rtl.modules)
+    modules.push_back({{"name", mod.name}, {"file", mod.file}, {"instantiates", mod.instantiates}});
   m["modules"] = modules;
-  m["files"] = {{"filelist", "rtl/filelist.f"},
-                {"brickyard_params", "include/brickyard_params.h"},
-                {"gemmini_params", "include/gemmini_params.h"},
-                {"brickyard_isa", "include/brickyard_isa.h"},
-                {"brickyard_soc", "include/brickyard_soc.h"},
-                {"linker_fragment", "sw/brickyard_soc.ld"}};
+  ordered_json files = {{"filelist", rtl.filelist}};
+  for (const SoftwareFile& f : softwareFileTable())
+    files[f.key] = f.path;
+  m["files"] = files;
   return m;
 }
 
-} // namespace by::emit
+} // namespace by::contract

@@ -3,7 +3,7 @@
 // the Markdown table of docs/soc.md. Deterministic text (no timestamps).
 #pragma once
 
-#include "soc/memory_map.h"
+#include "soc_core/memory_map.h"
 
 #include <string>
 

@@ -1,19 +1,21 @@
 // ProgramGenerator and the parts of a generation that are not DMA or array operations:
 // random choices, tracked CONFIG state, initialisation, the final dump, CONFIG_EX and
 // COUNTER_OP operations.
-#include "funcmodel/program_generator.h"
+#include "fuzzer/program_generator.h"
 
+#include "funcmodel/int_math.h"
+#include "funcmodel/isa_fields.h"
 #include "generator.h"
-#include "hw/array_params.h"
-#include "int_math.h"
-#include "isa_fields.h"
+#include "hwspec/array_params.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
+
+using namespace funcmodel;
 
 namespace {
 
@@ -405,4 +407,4 @@ void Generation::opCounter() {
   emit(counterOp(a), what);
 }
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer

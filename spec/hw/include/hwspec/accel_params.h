@@ -3,7 +3,7 @@
 
 #include "config/config.h"
 #include "config/derived.h"
-#include "hw/array_params.h"
+#include "hwspec/array_params.h"
 
 namespace by::hw {
 

@@ -5,15 +5,26 @@
 
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
-#include "funcmodel/program_generator.h"
 #include "funcmodel/state.h"
+#include "fuzzer/program_generator.h"
 
 #include <array>
 #include <cstdint>
 #include <random>
 #include <string>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
+
+// The program generator speaks the functional model's command vocabulary.
+using funcmodel::ConfigExArgs;
+using funcmodel::ConfigLdArgs;
+using funcmodel::ConfigStArgs;
+using funcmodel::ExecConfig;
+using funcmodel::Instruction;
+using funcmodel::LoadChannel;
+using funcmodel::ModelParams;
+using funcmodel::Operand;
+using funcmodel::StoreConfig;
 
 class Generation {
 public:
@@ -43,6 +54,9 @@ private:
   ConfigExArgs randomConfigEx(int dataflow);
   ConfigLdArgs randomConfigLd(int channel);
   ConfigStArgs plainConfigSt(uint32_t minStride);
+  ConfigExArgs legalConfigEx(); // random, with a dataflow the hardware has
+  /// Switches to `dataflow` (a CONFIG_EX) unless it is set; then sometimes new strides only.
+  void useDataflow(int dataflow, const std::string& what);
 
   // Operations.
   void initLocalMemories();
@@ -53,6 +67,11 @@ private:
   void opConfigEx();
   void opCounter();
   void opIllegal(int errorClass);
+  // The error classes of opIllegal with more than a few lines.
+  void illegalUnknownFunct();
+  void illegalUnsupported();
+  void illegalBadSize();
+  void illegalBadPool();
   void opCompressed(); // Boveda configs only (generator_boveda.cpp)
   void opLoopWs();     // loops.ws configs only (generator_loop.cpp)
   void opLoopConv();   // loops.conv configs only (generator_loop.cpp)
@@ -89,4 +108,4 @@ private:
   size_t illegalNext_ = 0;
 };
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer

@@ -1,12 +1,12 @@
-#include "emit/headers.h"
+#include "contract/headers.h"
 
-#include "boveda/params.h"
+#include "boveda_spec/params.h"
 #include "config/derived.h"
 #include "config/schema.h"
 
 #include <sstream>
 
-namespace by::emit {
+namespace by::contract {
 
 namespace {
 
@@ -204,4 +204,4 @@ std::string gemminiParamsHeader(const config::Config& c, const std::string& gene
   return os.str();
 }
 
-} // namespace by::emit
+} // namespace by::contract

@@ -22,7 +22,7 @@
 //    a level holds at most m lanes.
 #pragma once
 
-#include "tensordash/params.h"
+#include "tensordash_spec/params.h"
 
 #include <vector>
 

@@ -2,7 +2,7 @@
 // ISA table (spec/hw/src/isa.cpp) so that no bit position is written here.
 #pragma once
 
-#include "hw/isa.h"
+#include "hwspec/isa.h"
 
 namespace by::funcmodel {
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-namespace by::funcmodel {
+namespace by::fuzzer {
 
 struct DramRegion {
   uint64_t base = 0;
@@ -54,7 +54,7 @@ struct GeneratorOptions {
 
 struct GeneratedProgram {
   uint64_t seed = 0;
-  Program program;
+  funcmodel::Program program;
   /// Per instruction: 0, or the error code the instruction is meant to be rejected with. A
   /// PRELOAD meant to dangle is rejected when the next instruction arrives (the model reports
   /// it as ExecResult::preloadRejected of that next instruction).
@@ -65,7 +65,8 @@ struct GeneratedProgram {
 
 class ProgramGenerator {
 public:
-  /// Throws std::invalid_argument for an unusable layout or config (see ModelParams::from).
+  /// Throws std::invalid_argument for an unusable layout or config (see
+  /// funcmodel::ModelParams::from).
   ProgramGenerator(const config::Config& config, const DramLayout& layout,
                    GeneratorOptions options = {});
 
@@ -87,9 +88,9 @@ public:
   const DramLayout& layout() const { return layout_; }
 
 private:
-  ModelParams params_;
+  funcmodel::ModelParams params_;
   DramLayout layout_;
   GeneratorOptions options_;
 };
 
-} // namespace by::funcmodel
+} // namespace by::fuzzer
