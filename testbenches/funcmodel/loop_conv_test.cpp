@@ -160,7 +160,14 @@ TEST(LoopConv, RejectsIllegalLoops) {
   check(l, "BAD_SIZE");
   l = ok, l.lpad = 5;
   check(l, "BAD_SIZE");
-  l = ok, l.kchs = static_cast<uint32_t>(2 * dim); // two channel blocks, block stride DIM < 16 rows
+  // A and B each fit a scratchpad half, together they do not: the kernel grows until they
+  // overflow (one channel block each way: A = (k+1)^2 rows, B = k^2 x DIM).
+  const uint64_t half = static_cast<uint64_t>(m.model.params().spRows / 2);
+  uint32_t k = 1;
+  while (uint64_t(k + 1) * (k + 1) + uint64_t(k) * k * dim <= half)
+    ++k;
+  ASSERT_LE(uint64_t(k) * k * dim, half);
+  l = ok, l.krows = l.kcols = l.kernelDim = k;
   check(l, "LOCAL_RANGE");
   l = ok, l.orows = 200; // the output does not fit an accumulator half
   check(l, "LOCAL_RANGE");

@@ -145,8 +145,13 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   bad.push_back(ok), bad.back().kchs = 0;                                       // BAD_SIZE
   bad.push_back(ok), bad.back().orows = 0;                                      // BAD_SIZE
   bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2;                  // BAD_SIZE
-  bad.push_back(ok),
-      bad.back().kchs = static_cast<uint32_t>(2 * kblock); // LOCAL_RANGE: block stride
+  { // LOCAL_RANGE: A and B each fit a scratchpad half, together they do not
+    const uint64_t half = static_cast<uint64_t>(p.spRows / 2), dim = static_cast<uint64_t>(p.dim);
+    uint32_t k = 1;
+    while (uint64_t(k + 1) * (k + 1) + uint64_t(k) * k * dim <= half)
+      ++k;
+    bad.push_back(ok), bad.back().krows = bad.back().kcols = bad.back().kernelDim = k;
+  }
   bad.push_back(ok), bad.back().orows = static_cast<uint32_t>(p.accRows); // LOCAL_RANGE: C
   bad.push_back(ok), bad.back().krows = bad.back().kcols = 60;            // LOCAL_RANGE: B
   bad.push_back(ok), bad.back().input = uint64_t{1} << 32;                // DMA_ERROR

@@ -190,12 +190,18 @@ int FuncModel::execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   const int error = loopConvCheck(params_, s, state_, os, rs1, rs2);
   if (error != 0)
     return error;
-  const std::vector<Instruction> commands = loopConvUnroll(params_, s, state_, os, rs1, rs2);
+  const std::vector<Instruction> commands = loopConvUnroll(params_, s, os, rs1, rs2);
   s.spHalf ^= 1;
   if (s.words[9] != 0) // an output address: C leaves, the next loop takes the other half
     s.accHalf ^= 1;
+  // The loop's moves place their blocks themselves; the channels' block strides are the host's
+  // again after it.
+  const LoopConvBlockStrides strides = loopConvBlockStrides(params_, s);
+  const uint32_t hostStrides[2] = {state_.ld[0].blockStride, state_.ld[1].blockStride};
+  state_.ld[0].blockStride = strides.input, state_.ld[1].blockStride = strides.weights;
   for (const Instruction& i : commands)
     execute(i);
+  state_.ld[0].blockStride = hostStrides[0], state_.ld[1].blockStride = hostStrides[1];
   return 0;
 }
 

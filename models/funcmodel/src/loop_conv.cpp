@@ -20,23 +20,23 @@ uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }
 
-// The local layout of a legal loop (docs/isa.md, "LOOP_CONV_WS"): A's channel blocks are the
-// MVIN channel's block stride apart, B's output-channel blocks the MVIN2 channel's.
+// The local layout of a legal loop (docs/isa.md, "LOOP_CONV_WS"): every move of the loop writes
+// one contiguous range of rows, so that hazards are exact. A holds, per image and window row, the
+// row's channel blocks one after another (icols rows each: an input MVIN's blocks are icols rows
+// apart); B, per tap and output-channel block, the input-channel blocks one after another (DIM
+// packed rows each), so that one MVIN2 moves a tap's weights for MAX_BLOCK_LEN output-channel
+// blocks (its blocks kch_blocks x DIM rows apart): few, long weight moves.
 struct Layout {
-  uint64_t aBlock = 0, bBlock = 0; // effective block strides of MVIN and MVIN2
-  uint64_t aImage = 0;             // rows of one channel block of A: batches x irows x icols
-  uint64_t bSpan = 0;              // rows of one output-channel block of B: taps x kchB x DIM
-  uint64_t aRows = 0, bRows = 0;   // rows A and B occupy
-  uint64_t cImage = 0, cRows = 0;  // rows of one output-channel block of C; all of C
+  uint64_t aRows = 0, bRows = 0;  // rows A and B occupy
+  uint64_t cImage = 0, cRows = 0; // rows of one output-channel block of C; all of C
 };
 
 // Products of the layout, or false when one exceeds `limit` (checked step by step, so that no
 // product overflows: each factor is at most `limit` when it is multiplied).
-bool layout(const ModelParams& p, const LoopConvGeom& g, const ArchState& arch, Layout& l) {
+bool layout(const ModelParams& p, const LoopConvGeom& g, Layout& l) {
   const uint64_t dim = static_cast<uint64_t>(p.dim);
   const uint64_t half = static_cast<uint64_t>(p.spRows / 2);
   const uint64_t accHalf = static_cast<uint64_t>(p.accRows / 2);
-  l.aBlock = arch.ld[0].blockStride, l.bBlock = arch.ld[1].blockStride;
   auto mul = [](uint64_t a, uint64_t b, uint64_t limit, uint64_t& out) {
     if (a > limit || b > limit)
       return false;
@@ -47,22 +47,12 @@ bool layout(const ModelParams& p, const LoopConvGeom& g, const ArchState& arch, 
   if (!mul(g.batches, g.orows, accHalf, t) || !mul(t, g.ocols, accHalf, l.cImage) ||
       !mul(l.cImage, g.ochBlocks, accHalf, l.cRows))
     return false;
-  if (!mul(g.batches, g.irows, half, t) || !mul(t, g.icols, half, l.aImage))
+  if (!mul(g.batches, g.irows, half, t) || !mul(t, g.kchBlocks, half, t) ||
+      !mul(t, g.icols, half, l.aRows))
     return false;
-  // With one channel block the block stride places nothing.
-  if (g.kchBlocks > 1 && (l.aBlock < l.aImage || !mul(g.kchBlocks - 1, l.aBlock, half, t)))
-    return false;
-  if (g.kchBlocks == 1)
-    t = 0;
-  l.aRows = t + l.aImage;
   if (!mul(g.krows, g.kcols, half, t) || !mul(t, g.kchBlocks, half, t) ||
-      !mul(t, dim, half, l.bSpan))
+      !mul(t, g.ochBlocks, half, t) || !mul(t, dim, half, l.bRows))
     return false;
-  if (g.ochBlocks > 1 && (l.bBlock < l.bSpan || !mul(g.ochBlocks - 1, l.bBlock, half, t)))
-    return false;
-  if (g.ochBlocks == 1)
-    t = 0;
-  l.bRows = t + l.bSpan;
   return l.aRows + l.bRows <= half;
 }
 
@@ -119,7 +109,7 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
     return hw::isa::errorCode("BAD_SIZE");
   setBlocks(p, g);
   Layout lay;
-  if (!layout(p, g, arch, lay))
+  if (!layout(p, g, lay))
     return hw::isa::errorCode("LOCAL_RANGE");
   for (uint64_t a : {g.weights, g.output, g.bias, g.input})
     if (a > 0xffffffffull)
@@ -127,168 +117,202 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
   return 0;
 }
 
-std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s,
-                                        const ArchState& arch, bool os, uint64_t rs1,
-                                        uint64_t rs2) {
-  LoopConvGeom g = LoopConvGeom::from(s);
-  setBlocks(p, g);
-  Layout lay;
-  layout(p, g, arch, lay);
-  const bool loadD = !field("LOOP_CONV_WS", false, "no_bias", rs1);
-  const bool pool = !field("LOOP_CONV_WS", true, "no_pool", rs2);
-  const uint64_t dim = static_cast<uint64_t>(p.dim), lanes = static_cast<uint64_t>(p.lanes);
-  const uint64_t kblock = dim * lanes; // input channels of a block: a scratchpad row
-  const uint64_t ib = static_cast<uint64_t>(p.inputBytes), ab = static_cast<uint64_t>(p.accBytes);
-  const uint64_t mbl = static_cast<uint64_t>(p.maxBlockLen);
-  const uint64_t half = static_cast<uint64_t>(p.spRows / 2);
-  const uint64_t aRow = static_cast<uint64_t>(s.spHalf) * half;
-  const uint64_t bRow = (static_cast<uint64_t>(s.spHalf) + 1) * half - lay.bRows;
-  const uint64_t cRow = static_cast<uint64_t>(s.accHalf) * static_cast<uint64_t>(p.accRows / 2);
-  const uint64_t taps = g.krows * g.kcols;
+LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvState& s) {
+  const LoopConvGeom g = LoopConvGeom::from(s);
+  const uint64_t kchBlocks = ceilDiv(g.kchs, static_cast<uint64_t>(p.dim * p.lanes));
+  return {static_cast<uint32_t>(g.icols), static_cast<uint32_t>(kchBlocks * p.dim)};
+}
 
-  auto kchCols = [&](uint64_t kb) { return std::min(kblock, g.kchs - kb * kblock); };
-  auto packedRows = [&](uint64_t kb) { return ceilDiv(kchCols(kb), lanes); }; // rows of B
-  auto ochCols = [&](uint64_t ob) { return std::min(dim, g.pochs - ob * dim); };
-  auto a = [&](uint64_t kb, uint64_t b, uint64_t r, uint64_t c) {
-    return static_cast<uint32_t>(aRow + kb * lay.aBlock + (b * g.irows + r) * g.icols + c);
-  };
-  auto bAddr = [&](uint64_t t, uint64_t kb, uint64_t ob) {
-    return static_cast<uint32_t>(bRow + ob * lay.bBlock + (t * g.kchBlocks + kb) * dim);
-  };
-  auto c = [&](uint64_t ob, uint64_t b, uint64_t orow, uint64_t ocol) {
-    return kAcc |
-           static_cast<uint32_t>(cRow + ob * lay.cImage + (b * g.orows + orow) * g.ocols + ocol);
-  };
-  auto mvin = [](int funct, uint64_t dram, uint64_t rows, uint64_t cols, uint32_t local) {
-    return Instruction{static_cast<uint32_t>(funct), dram, operand(rows, cols, local)};
-  };
+namespace {
 
-  std::vector<Instruction> out;
+// The unrolled commands of one legal loop, phase by phase (docs/isa.md, "LOOP_CONV_WS",
+// "LOOP_CONV_OS"): the local addresses of the layout, and the moves and computes in issue order.
+class Unroller {
+public:
+  Unroller(const ModelParams& p, const LoopConvState& s, uint64_t rs1, uint64_t rs2)
+      : g_(LoopConvGeom::from(s)), dim_(uint64_t(p.dim)), lanes_(uint64_t(p.lanes)),
+        kblock_(dim_ * lanes_), ib_(uint64_t(p.inputBytes)), ab_(uint64_t(p.accBytes)),
+        mbl_(uint64_t(p.maxBlockLen)), loadD_(!field("LOOP_CONV_WS", false, "no_bias", rs1)),
+        pool_(!field("LOOP_CONV_WS", true, "no_pool", rs2)) {
+    setBlocks(p, g_);
+    layout(p, g_, lay_);
+    const uint64_t half = uint64_t(p.spRows / 2);
+    aRow_ = uint64_t(s.spHalf) * half;
+    bRow_ = (uint64_t(s.spHalf) + 1) * half - lay_.bRows;
+    cRow_ = uint64_t(s.accHalf) * uint64_t(p.accRows / 2);
+    taps_ = g_.krows * g_.kcols;
+  }
+
+  std::vector<Instruction> run(bool os) {
+    bias();
+    input();
+    loadTap(0); // the next tap's weights load before each tap of the first output tile computes
+    if (os)
+      computesOs();
+    else
+      computesWs();
+    output();
+    return std::move(out_);
+  }
+
+private:
+  uint64_t kchCols(uint64_t kb) const { return std::min(kblock_, g_.kchs - kb * kblock_); }
+  uint64_t packedRows(uint64_t kb) const { return ceilDiv(kchCols(kb), lanes_); } // rows of B
+  uint64_t ochCols(uint64_t ob) const { return std::min(dim_, g_.pochs - ob * dim_); }
+  uint32_t a(uint64_t kb, uint64_t b, uint64_t r, uint64_t c) const {
+    return uint32_t(aRow_ + ((b * g_.irows + r) * g_.kchBlocks + kb) * g_.icols + c);
+  }
+  uint32_t bAddr(uint64_t t, uint64_t kb, uint64_t ob) const {
+    return uint32_t(bRow_ + ((t * g_.ochBlocks + ob) * g_.kchBlocks + kb) * dim_);
+  }
+  uint32_t c(uint64_t ob, uint64_t b, uint64_t orow, uint64_t ocol) const {
+    return kAcc | uint32_t(cRow_ + ob * lay_.cImage + (b * g_.orows + orow) * g_.ocols + ocol);
+  }
+  void move(int funct, uint64_t dram, uint64_t rows, uint64_t cols, uint32_t local) {
+    out_.push_back({uint32_t(funct), dram, operand(rows, cols, local)});
+  }
+  void pair(uint64_t bd, uint64_t cOut, bool preloaded, uint64_t aOp, uint64_t bOp) {
+    out_.push_back({uint32_t(hw::isa::kPreload), bd, cOut});
+    out_.push_back({uint32_t(preloaded ? hw::isa::kComputePreloaded : hw::isa::kComputeAccumulated),
+                    aOp, bOp});
+  }
+  // A of one compute: `pixels` output pixels of row orow from column ocol (input rows `stride`
+  // apart: CONFIG_EX's a_stride, set by the host), at tap t and block kb.
+  uint64_t aOperand(uint64_t t, uint64_t kb, uint64_t b, uint64_t orow, uint64_t ocol) const {
+    const uint64_t kr = t / g_.kcols, kc = t % g_.kcols;
+    return operand(std::min(dim_, g_.ocols - ocol), kchCols(kb),
+                   a(kb, b, orow * g_.stride + kr, ocol * g_.stride + kc));
+  }
+
   // D (unless no_bias): the bias row repeated over every pixel of the output-channel block
   // (MVIN3 channel stride 0, set by the host), or zeros without a bias address. Every compute
   // accumulates, so with no_bias the loop adds onto what the accumulator half holds (an
   // earlier loop's partial sums over other input channels).
-  if (loadD)
-    for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
-      out.push_back(mvin(hw::isa::kMvin3, g.bias == 0 ? 0 : g.bias + ob * dim * ab, lay.cImage,
-                         ochCols(ob), c(ob, 0, 0, 0)));
+  void bias() {
+    if (loadD_)
+      for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
+        move(hw::isa::kMvin3, g_.bias == 0 ? 0 : g_.bias + ob * dim_ * ab_, lay_.cImage,
+             ochCols(ob), c(ob, 0, 0, 0));
+  }
+
   // A: the input window row by row, MAX_BLOCK_LEN channel blocks per MVIN; padding rows and
   // columns are zero fills (DRAM address 0).
-  const uint64_t rrows = g.irows - g.upad - g.dpad, rcols = g.icols - g.lpad - g.rpad;
-  for (uint64_t b = 0; b < g.batches; ++b)
-    for (uint64_t r = 0; r < g.irows; ++r)
-      for (uint64_t kb = 0; kb < g.kchBlocks; kb += mbl) {
-        const uint64_t cols = std::min(mbl * kblock, g.kchs - kb * kblock);
-        if (r < g.upad || r >= g.upad + rrows) {
-          out.push_back(mvin(hw::isa::kMvin, 0, g.icols, cols, a(kb, b, r, 0)));
-          continue;
+  void input() {
+    const uint64_t rrows = g_.irows - g_.upad - g_.dpad, rcols = g_.icols - g_.lpad - g_.rpad;
+    for (uint64_t b = 0; b < g_.batches; ++b)
+      for (uint64_t r = 0; r < g_.irows; ++r)
+        for (uint64_t kb = 0; kb < g_.kchBlocks; kb += mbl_) {
+          const uint64_t cols = std::min(mbl_ * kblock_, g_.kchs - kb * kblock_);
+          if (r < g_.upad || r >= g_.upad + rrows) {
+            move(hw::isa::kMvin, 0, g_.icols, cols, a(kb, b, r, 0));
+            continue;
+          }
+          if (g_.lpad)
+            move(hw::isa::kMvin, 0, g_.lpad, cols, a(kb, b, r, 0));
+          if (rcols) {
+            const uint64_t pixel = (b * g_.inRowDim + (r - g_.upad)) * g_.inColDim;
+            move(hw::isa::kMvin, g_.input + (pixel * g_.inStride + kb * kblock_) * ib_, rcols, cols,
+                 a(kb, b, r, g_.lpad));
+          }
+          if (g_.rpad)
+            move(hw::isa::kMvin, 0, g_.rpad, cols, a(kb, b, r, g_.lpad + rcols));
         }
-        if (g.lpad)
-          out.push_back(mvin(hw::isa::kMvin, 0, g.lpad, cols, a(kb, b, r, 0)));
-        if (rcols) {
-          const uint64_t pixel = (b * g.inRowDim + (r - g.upad)) * g.inColDim;
-          out.push_back(mvin(hw::isa::kMvin, g.input + (pixel * g.inStride + kb * kblock) * ib,
-                             rcols, cols, a(kb, b, r, g.lpad)));
-        }
-        if (g.rpad)
-          out.push_back(mvin(hw::isa::kMvin, 0, g.rpad, cols, a(kb, b, r, g.lpad + rcols)));
-      }
-  // B of kernel tap t: per input-channel block, its lane-packed weight rows (one row per
-  // `lanes` input channels of the tap; docs/isa.md, "Vector PEs"), MAX_BLOCK_LEN output-channel
+  }
+
+  // B of kernel tap t: its lane-packed weight rows (one row per `lanes` input channels of the
+  // tap; docs/isa.md, "Vector PEs") of every input-channel block, MAX_BLOCK_LEN output-channel
   // blocks per MVIN2.
-  const uint64_t tapRows = ceilDiv(g.inChannels, lanes); // packed DRAM rows of one tap
-  auto loadTap = [&](uint64_t t) {
-    const uint64_t kr = t / g.kcols, kc = t % g.kcols;
-    for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
-      for (uint64_t ob = 0; ob < g.ochBlocks; ob += mbl) {
-        const uint64_t row = (kr * g.kernelDim + kc) * tapRows + kb * dim;
-        out.push_back(mvin(
-            hw::isa::kMvin2, g.weights + (row * g.weightStride + ob * dim * lanes) * ib,
-            packedRows(kb), std::min(mbl * dim, g.pochs - ob * dim) * lanes, bAddr(t, kb, ob)));
-      }
-  };
-  // One compute: A is `pixels` output pixels of row orow from column ocol (input rows
-  // `stride` apart: CONFIG_EX's a_stride, set by the host), at tap t and block kb.
-  auto aOperand = [&](uint64_t t, uint64_t kb, uint64_t b, uint64_t orow, uint64_t ocol) {
-    const uint64_t kr = t / g.kcols, kc = t % g.kcols;
-    return operand(std::min(dim, g.ocols - ocol), kchCols(kb),
-                   a(kb, b, orow * g.stride + kr, ocol * g.stride + kc));
-  };
-  // The weights of tap 0 load after A; the next tap's load before the computes of each tap of
-  // the first output tile (WS: of the first output-channel block), so a tap's weights arrive
-  // while the tap before computes.
-  loadTap(0);
-  if (!os) {
-    // Weight-stationary: per output-channel block, tap and input-channel block one weight
-    // block, preloaded with the first of its computes, then every run of up to DIM pixels of
-    // an output row accumulates onto C.
-    for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
-      for (uint64_t t = 0; t < taps; ++t) {
-        if (ob == 0 && t + 1 < taps)
+  void loadTap(uint64_t t) {
+    const uint64_t kr = t / g_.kcols, kc = t % g_.kcols;
+    const uint64_t tapRows = ceilDiv(g_.inChannels, lanes_); // packed DRAM rows of one tap
+    const uint64_t rows = (g_.kchBlocks - 1) * dim_ + packedRows(g_.kchBlocks - 1);
+    const uint64_t row = (kr * g_.kernelDim + kc) * tapRows;
+    for (uint64_t ob = 0; ob < g_.ochBlocks; ob += mbl_)
+      move(hw::isa::kMvin2, g_.weights + (row * g_.weightStride + ob * dim_ * lanes_) * ib_, rows,
+           std::min(mbl_ * dim_, g_.pochs - ob * dim_) * lanes_, bAddr(t, 0, ob));
+  }
+
+  // Weight-stationary: per output-channel block, tap and input-channel block one weight block,
+  // preloaded with the first of its computes, then every run of up to DIM pixels of an output
+  // row accumulates onto C.
+  void computesWs() {
+    for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
+      for (uint64_t t = 0; t < taps_; ++t) {
+        if (ob == 0 && t + 1 < taps_)
           loadTap(t + 1);
-        for (uint64_t kb = 0; kb < g.kchBlocks; ++kb)
-          for (uint64_t b = 0; b < g.batches; ++b)
-            for (uint64_t orow = 0; orow < g.orows; ++orow)
-              for (uint64_t ocol = 0; ocol < g.ocols; ocol += dim) {
+        for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb)
+          for (uint64_t b = 0; b < g_.batches; ++b)
+            for (uint64_t orow = 0; orow < g_.orows; ++orow)
+              for (uint64_t ocol = 0; ocol < g_.ocols; ocol += dim_) {
                 const bool first = b == 0 && orow == 0 && ocol == 0;
-                const uint64_t pixels = std::min(dim, g.ocols - ocol);
-                out.push_back({static_cast<uint32_t>(hw::isa::kPreload),
-                               operand(packedRows(kb), ochCols(ob) * lanes,
-                                       first ? bAddr(t, kb, ob) : hw::isa::kGarbageAddr),
-                               operand(pixels, ochCols(ob), c(ob, b, orow, ocol) | kAccumulate)});
-                out.push_back({static_cast<uint32_t>(first ? hw::isa::kComputePreloaded
-                                                           : hw::isa::kComputeAccumulated),
-                               aOperand(t, kb, b, orow, ocol),
-                               operand(dim, dim, hw::isa::kGarbageAddr)});
+                const uint64_t pixels = std::min(dim_, g_.ocols - ocol);
+                pair(operand(packedRows(kb), ochCols(ob) * lanes_,
+                             first ? bAddr(t, kb, ob) : hw::isa::kGarbageAddr),
+                     operand(pixels, ochCols(ob), c(ob, b, orow, ocol) | kAccumulate), first,
+                     aOperand(t, kb, b, orow, ocol), operand(dim_, dim_, hw::isa::kGarbageAddr));
               }
       }
-  } else {
-    // Output-stationary: per output tile (output-channel block, image, row, run of up to DIM
-    // pixels) one accumulation in the array over every tap and input-channel block, started
-    // from zero by its first compute (GARBAGE D) and added onto C (the bias) by its last.
-    for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
-      for (uint64_t b = 0; b < g.batches; ++b)
-        for (uint64_t orow = 0; orow < g.orows; ++orow)
-          for (uint64_t ocol = 0; ocol < g.ocols; ocol += dim)
-            for (uint64_t t = 0; t < taps; ++t) {
-              if (ob == 0 && b == 0 && orow == 0 && ocol == 0 && t + 1 < taps)
+  }
+
+  // Output-stationary: per output tile (output-channel block, image, row, run of up to DIM
+  // pixels) one accumulation in the array over every tap and input-channel block, started from
+  // zero by its first compute (GARBAGE D) and added onto C (the bias) by its last.
+  void computesOs() {
+    for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
+      for (uint64_t b = 0; b < g_.batches; ++b)
+        for (uint64_t orow = 0; orow < g_.orows; ++orow)
+          for (uint64_t ocol = 0; ocol < g_.ocols; ocol += dim_)
+            for (uint64_t t = 0; t < taps_; ++t) {
+              if (ob == 0 && b == 0 && orow == 0 && ocol == 0 && t + 1 < taps_)
                 loadTap(t + 1);
-              for (uint64_t kb = 0; kb < g.kchBlocks; ++kb) {
-                const bool first = t == 0 && kb == 0;
-                const bool last = t + 1 == taps && kb + 1 == g.kchBlocks;
-                const uint64_t pixels = std::min(dim, g.ocols - ocol);
-                out.push_back(
-                    {static_cast<uint32_t>(hw::isa::kPreload),
-                     operand(pixels, ochCols(ob), hw::isa::kGarbageAddr),
+              for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb) {
+                const bool last = t + 1 == taps_ && kb + 1 == g_.kchBlocks;
+                const uint64_t pixels = std::min(dim_, g_.ocols - ocol);
+                pair(operand(pixels, ochCols(ob), hw::isa::kGarbageAddr),
                      operand(pixels, ochCols(ob),
-                             last ? c(ob, b, orow, ocol) | kAccumulate : hw::isa::kGarbageAddr)});
-                out.push_back({static_cast<uint32_t>(first ? hw::isa::kComputePreloaded
-                                                           : hw::isa::kComputeAccumulated),
-                               aOperand(t, kb, b, orow, ocol),
-                               operand(packedRows(kb), ochCols(ob) * lanes, bAddr(t, kb, ob))});
+                             last ? c(ob, b, orow, ocol) | kAccumulate : hw::isa::kGarbageAddr),
+                     t == 0 && kb == 0, aOperand(t, kb, b, orow, ocol),
+                     operand(packedRows(kb), ochCols(ob) * lanes_, bAddr(t, kb, ob)));
               }
             }
   }
-  // C: row by row, or one pooled MVOUT per image and output-channel block (CONFIG_ST's
-  // pooling reads the block's orows x ocols image).
-  if (g.output != 0)
-    for (uint64_t ob = 0; ob < g.ochBlocks; ++ob)
-      for (uint64_t b = 0; b < g.batches; ++b) {
-        if (pool) {
-          const uint64_t pixel = b * g.poolOutRowDim * g.poolOutColDim;
-          out.push_back({static_cast<uint32_t>(hw::isa::kMvout),
-                         g.output + (pixel * g.outStride + ob * dim) * ib,
-                         operand(1, ochCols(ob), c(ob, b, 0, 0))});
+
+  // C: row by row, or one pooled MVOUT per image and output-channel block (CONFIG_ST's pooling
+  // reads the block's orows x ocols image).
+  void output() {
+    if (g_.output == 0)
+      return;
+    for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
+      for (uint64_t b = 0; b < g_.batches; ++b) {
+        if (pool_) {
+          const uint64_t pixel = b * g_.poolOutRowDim * g_.poolOutColDim;
+          out_.push_back({uint32_t(hw::isa::kMvout),
+                          g_.output + (pixel * g_.outStride + ob * dim_) * ib_,
+                          operand(1, ochCols(ob), c(ob, b, 0, 0))});
           continue;
         }
-        for (uint64_t orow = 0; orow < g.orows; ++orow) {
-          const uint64_t pixel = (b * g.outRowDim + orow) * g.outColDim;
-          out.push_back({static_cast<uint32_t>(hw::isa::kMvout),
-                         g.output + (pixel * g.outStride + ob * dim) * ib,
-                         operand(g.ocols, ochCols(ob), c(ob, b, orow, 0))});
+        for (uint64_t orow = 0; orow < g_.orows; ++orow) {
+          const uint64_t pixel = (b * g_.outRowDim + orow) * g_.outColDim;
+          out_.push_back({uint32_t(hw::isa::kMvout),
+                          g_.output + (pixel * g_.outStride + ob * dim_) * ib_,
+                          operand(g_.ocols, ochCols(ob), c(ob, b, orow, 0))});
         }
       }
-  return out;
+  }
+
+  LoopConvGeom g_;
+  Layout lay_;
+  uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_;
+  bool loadD_, pool_;
+  uint64_t aRow_ = 0, bRow_ = 0, cRow_ = 0, taps_ = 0;
+  std::vector<Instruction> out_;
+};
+
+} // namespace
+
+std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s, bool os,
+                                        uint64_t rs1, uint64_t rs2) {
+  return Unroller(p, s, rs1, rs2).run(os);
 }
 
 } // namespace by::funcmodel

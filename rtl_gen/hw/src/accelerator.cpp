@@ -300,8 +300,7 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     wire(b, "lc_loop_err", 8);
     wire(b, "lc_start", 1);
     wire(b, "lc_busy", 1);
-    wire(b, "ld0_block_stride", 16);
-    wire(b, "ld1_block_stride", 16);
+    wire(b, "cmd_bstride", 16);
   }
   b.comment("Decoder to reservation station.");
   wire(b, "op_valid", 1);
@@ -439,8 +438,7 @@ void AcceleratorGenerator::loopUnrollers(vlog::Body& b) const {
   if (conv_) {
     auto& i = b.instance(names::kLoopConv, "u_loop_conv");
     chain(i, loops_ ? "lw_cmd_" : "host_cmd_", "cmd_");
-    i.conns.insert(i.conns.end(), {{"ld0_block_stride_i", "ld0_block_stride"},
-                                   {"ld1_block_stride_i", "ld1_block_stride"},
+    i.conns.insert(i.conns.end(), {{"cmd_bstride_o", "cmd_bstride"},
                                    {"loop_err_o", "lc_loop_err"},
                                    {"start_i", "lc_start"},
                                    {"busy_o", "lc_busy"}});
@@ -582,8 +580,7 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
     if (conv_)
       i.conns.insert(i.conns.end(), {{"conv_err_i", "lc_loop_err"},
                                      {"conv_start_o", "lc_start"},
-                                     {"ld0_block_stride_o", "ld0_block_stride"},
-                                     {"ld1_block_stride_o", "ld1_block_stride"}});
+                                     {"cmd_bstride_i", "cmd_bstride"}});
   }
 }
 

@@ -177,8 +177,8 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.portGroup("LOOP_CONV_WS (the unroller in front, loop_conv.cpp).");
     m.input("conv_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_CONV_WS");
     m.output("conv_start_o", Type::bit(), "a legal LOOP_CONV_WS is accepted: the unroller starts");
-    m.output("ld0_block_stride_o", Type::bits("CountBits"), "MVIN channel 0's block stride");
-    m.output("ld1_block_stride_o", Type::bits("CountBits"), "MVIN2 channel 1's block stride");
+    m.input("cmd_bstride_i", Type::bits("CountBits"),
+            "with the command: the block stride of a loop's MVIN / MVIN2 (0: the channel's)");
   }
   m.portGroup("Rejected commands.");
   m.output("err_valid_o", Type::bit(), "one pulse per rejected command");
@@ -397,7 +397,8 @@ void CmdDecoderGenerator::mvinChecks(vlog::Body& b, IsaFieldWires&) const {
                                         : "cmd_funct_i == FunctMvin") +
                         " ? ChMvin :\n      cmd_funct_i == FunctMvin2 ? ChMvin2 : ChMvin3");
   b.assign("ld_stride", "ld_stride_q[ld_ch]");
-  b.assign("ld_bstride", "ld_block_stride_q[ld_ch]");
+  b.assign("ld_bstride", conv_ ? "cmd_bstride_i != '0 ? cmd_bstride_i : ld_block_stride_q[ld_ch]"
+                               : "ld_block_stride_q[ld_ch]");
   b.assign("ld_shrink", "ld_shrink_q[ld_ch]");
   b.assign("ld_elem_sized", "!mv_acc || ld_shrink");
   b.assign("mv_blocks", "mv_acc ? (BlocksBits'(mv_cols) + BlocksBits'(Dim-1)) >> DimLog2 :\n"
@@ -646,8 +647,6 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
     b.assign("loop_start_o", "accept && is_loop_ws && err == ErrNone");
   if (conv_) {
     b.assign("conv_start_o", "accept && is_loop_conv && err == ErrNone");
-    b.assign("ld0_block_stride_o", "ld_block_stride_q[0]");
-    b.assign("ld1_block_stride_o", "ld_block_stride_q[1]");
   }
   b.assign("ctr_rs1_o", "CounterBits'(cmd_rs1_i)");
   b.blank();

@@ -2,8 +2,8 @@
 // sits between the command frontend (or the LOOP_WS unroller) and the decoder, in the style of
 // by_loop_ws. While no loop runs it passes commands through and keeps the fields of the
 // LOOP_CONV_WS_CONFIG_* commands the decoder accepts. For a LOOP_CONV_WS or LOOP_CONV_OS at its
-// input it computes the loop's checks (loop_err_o, with the mvin channels' block strides from
-// the decoder); when the decoder accepts a legal one (start_i) it holds its input and issues
+// input it computes the loop's checks (loop_err_o); when the decoder accepts a legal one
+// (start_i) it holds its input and issues
 // the tile as MVIN3 / MVIN2 / MVIN / PRELOAD / COMPUTE / MVOUT commands into the decoder, one
 // per cycle at most, in the order of docs/isa.md (which the functional model follows command
 // for command, models/funcmodel/src/loop_conv.cpp). The two loops share the loads, the local
@@ -11,7 +11,9 @@
 // (a weight block preloaded once, every output pixel of the tile accumulating onto C) or
 // output-stationary (one accumulation in the array per output tile over every tap and input
 // channel block, written onto C once). With vector PEs an input-channel block is DIM x lanes
-// channels (a scratchpad row) and the weights are lane-packed (docs/isa.md, "Vector PEs"). So the
+// channels (a scratchpad row) and the weights are lane-packed (docs/isa.md, "Vector PEs"). Each
+// move writes one contiguous range of rows (the loop's own block strides ride with its MVINs on
+// cmd_bstride_o), so the reservation station's hazards are exact. So the
 // decoder's checks, the CONFIG state and the reservation station's hazards apply to them as to host
 // commands. Each loop uses the other scratchpad half than the previous one, and the other
 // accumulator half after a loop that stores, so two loops are in flight.
@@ -38,7 +40,7 @@ const std::vector<std::pair<std::string, std::string>>& phases() {
   static const std::vector<std::pair<std::string, std::string>> v = {
       {"PhIdle", "no loop: commands pass through"},
       {"PhD", "MVIN3 of the bias (or zeros) per output-channel block"},
-      {"PhB", "MVIN2 of the weights per tap, input-channel block, MAX_BLOCK_LEN out blocks"},
+      {"PhB", "MVIN2 of a tap's weights, every input-channel block, MAX_BLOCK_LEN out blocks"},
       {"PhRow", "decides the segments of input row (b, r) (no command)"},
       {"PhA", "MVIN of one segment of the input row: zeros or real pixels"},
       {"PhPre", "PRELOAD of compute (ob, kr, kc, kb, b, orow, ocol)"},
@@ -74,14 +76,15 @@ vlog::Module LoopConvGenerator::build() const {
   nextConfig(n);
   nextSequence(n);
   loops::commandOutputs(b);
+  b.assign("cmd_bstride_o", "active ? out_bstride_q : '0");
   return m;
 }
 
 void LoopConvGenerator::ports(vlog::Module& m) const {
   loops::commandPorts(m, "the frontend or the LOOP_WS unroller");
-  m.portGroup("LOOP_CONV_WS checks and start (with the decoder).");
-  m.input("ld0_block_stride_i", Type::bits(16), "MVIN channel 0's block stride (effective)");
-  m.input("ld1_block_stride_i", Type::bits(16), "MVIN2 channel 1's block stride (effective)");
+  m.output("cmd_bstride_o", Type::bits(16),
+           "with cmd_*: the block stride of the loop's MVIN / MVIN2 (0: the channel's)");
+  m.portGroup("LOOP_CONV_WS / LOOP_CONV_OS checks and start (with the decoder).");
   m.output("loop_err_o", Type::bits("ErrBits"),
            "the checks of a LOOP_CONV_WS at the input (ErrNone when legal)");
   m.input("start_i", Type::bit(), "the decoder accepts a legal LOOP_CONV_WS this cycle");
@@ -203,9 +206,9 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("ld_kr", Type::bits("CountBits"), "'0", "kernel row of the next tap to load")
       .add("ld_kc", Type::bits("CountBits"), "'0", "kernel column of the next tap to load")
       .add("ld_done", Type::bit(), "1'b0", "every tap's weights are loaded")
-      .add("lb_kb", Type::bits("CountBits"), "'0", "input-channel block of a weight load")
       .add("lb_ob", Type::bits("CountBits"), "'0", "output-channel block of a weight load");
   loops::outputRegister(b, regs);
+  regs.add("out_bstride", Type::bits("CountBits"), "'0", "out_*'s block stride (cmd_bstride)");
   const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
       fields = {{1,
                  {{"rs1", {"in_row_dim", "in_channels"}},
@@ -268,18 +271,14 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
   prod("c_image", "AccHalf", "c_pix", 32, "ocols_q", 16, "rows of one output-channel block of C");
   prod("c_rows", "AccHalf", "c_image", 32, "och_blocks", 17, "rows of C");
   prod("a_pix", "SpHalf", "batches_q", 16, "irows", 26, "batches x irows (clamped)");
-  prod("a_image", "SpHalf", "a_pix", 32, "icols", 26, "rows of one input-channel block of A");
-  prod("a_extra", "SpHalf", "kch_blocks - 17'(1)", 17, "ld0_block_stride_i", 16,
-       "(kch_blocks - 1) x block stride: A's further channel blocks");
+  prod("a_segs", "SpHalf", "a_pix", 32, "kch_blocks", 17,
+       "row segments of A: an image row's channel blocks, one after another");
+  prod("a_rows", "SpHalf", "a_segs", 32, "icols", 26, "rows of A");
   prod("b_taps", "SpHalf", "krows_q", 16, "kcols_q", 16, "kernel taps of the tile");
   prod("b_taps_k", "SpHalf", "b_taps", 32, "kch_blocks", 17, "taps x input-channel blocks");
-  prod("b_span", "SpHalf", "b_taps_k", 32, "Dim", 32, "rows of one output-channel block of B");
-  prod("b_extra", "SpHalf", "och_blocks - 17'(1)", 17, "ld1_block_stride_i", 16,
-       "(och_blocks - 1) x block stride: B's further output-channel blocks");
-  b.logic("a_rows", Type::bits(w), "rows of A");
-  b.logic("b_rows", Type::bits(w), "rows of B");
-  b.assign("a_rows", "a_extra + a_image");
-  b.assign("b_rows", "b_extra + b_span");
+  prod("b_blocks", "SpHalf", "b_taps_k", 32, "och_blocks", 17,
+       "weight blocks: per tap and input-channel block the output-channel blocks");
+  prod("b_rows", "SpHalf", "b_blocks", 32, "Dim", 32, "rows of B");
   b.logic("rrows", Type::bits(26), "real (not padding) rows of the window");
   b.logic("rcols", Type::bits(26), "real columns of the window");
   b.assign("rrows", "irows - 26'(upad_q) - 26'(dpad_q)");
@@ -305,14 +304,8 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
            "      krows_q == '0 || kcols_q == '0 || kchs_q == '0 || stride_q == '0 ||\n"
            "      27'(upad_q) + 27'(dpad_q) > 27'(irows) || 27'(lpad_q) + 27'(rpad_q) > "
            "27'(icols)");
-  b.assign("chk_range",
-           "c_rows > SizeBits'(AccHalf) || a_image > SizeBits'(SpHalf) ||\n"
-           "      (kch_blocks > 17'(1) && (SizeBits'(ld0_block_stride_i) < a_image ||\n"
-           "                               a_extra > SizeBits'(SpHalf))) ||\n"
-           "      b_span > SizeBits'(SpHalf) ||\n"
-           "      (och_blocks > 17'(1) && (SizeBits'(ld1_block_stride_i) < b_span ||\n"
-           "                               b_extra > SizeBits'(SpHalf))) ||\n"
-           "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf)");
+  b.assign("chk_range", "c_rows > SizeBits'(AccHalf) ||\n"
+                        "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf)");
   b.assign("chk_dram", "weights_q > DramLimit || output_q > DramLimit || bias_q > DramLimit ||\n"
                        "      input_q > DramLimit");
   b.assign("loop_err_o", "chk_unsupported ? ErrUnsupported : chk_bad_size ? ErrBadSize :\n"
@@ -330,11 +323,10 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
     b.assign(x,
              "phase_q == PhB ? RowBits'(ld_" + std::string(n) + "_q) : RowBits'(it_" + n + "_q)");
   }
-  for (const char* n : {"kb", "ob"}) {
-    const std::string x = std::string("x_") + n;
-    b.logic(x, Type::bits("CountBits"));
-    b.assign(x, "phase_q == PhB ? lb_" + std::string(n) + "_q : it_" + n + "_q");
-  }
+  b.logic("x_kb", Type::bits("CountBits"));
+  b.logic("x_ob", Type::bits("CountBits"));
+  b.assign("x_kb", "phase_q == PhB ? '0 : it_kb_q"); // a weight load starts at block 0
+  b.assign("x_ob", "phase_q == PhB ? lb_ob_q : it_ob_q");
   b.comment("Sizes at the iterators.");
   b.logic("k_rem", Type::bits("CountBits"), "input channels from block it_kb on");
   b.logic("o_rem", Type::bits("CountBits"), "output channels from block it_ob on");
@@ -349,6 +341,11 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("o_rem", "pochs_q - (x_ob << DimLog2)");
   b.assign("kcw", "k_rem < CountBits'(KBlock) ? k_rem : CountBits'(KBlock)");
   b.assign("kpw", "(kcw + CountBits'(Lanes - 1)) >> LanesLog2");
+  b.logic("tap_load_rows", Type::bits("CountBits"),
+          "packed weight rows of one tap: DIM per input-channel block, fewer in the last");
+  b.assign("tap_load_rows", "(CountBits'(kch_blocks - 17'(1)) << DimLog2) +\n"
+                            "      ((kchs_q - (CountBits'(kch_blocks - 17'(1)) << KBlockLog2) + "
+                            "CountBits'(Lanes - 1)) >> LanesLog2)");
   b.assign("ocw", "o_rem < CountBits'(Dim) ? o_rem : CountBits'(Dim)");
   b.assign("pixels", "ocols_q - it_col_q < CountBits'(Dim) ? ocols_q - it_col_q : CountBits'(Dim)");
   b.assign("move_k", "k_rem < CountBits'(MaxBlockLen * KBlock) ? k_rem : "
@@ -364,11 +361,11 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("seg_rows", "seg_q == SegZeros ? CountBits'(icols) : seg_q == SegLeft ? lpad_q :\n"
                        "      seg_q == SegReal ? CountBits'(rcols) : rpad_q");
 
-  b.comment("DRAM: base + ((i1 * m1 + i2) * m2 + i3) * stride + col, in elements (bias: "
-            "acc_t): B (kr, kernel_dim, kc, ceil(in_channels / lanes), kb*DIM; weight_stride, "
-            "ob*DIM*lanes: lane-packed rows), A (b, in_row_dim, r - upad, in_col_dim, 0; "
-            "in_stride, kb*DIM*lanes), C (b, out_row_dim, orow, out_col_dim; out_stride, ob*DIM; "
-            "pooled: b, pool_out_row_dim, 0, pool_out_col_dim), D (bias + ob*DIM).");
+  b.comment("DRAM: base + (i1 * m1 + i2) * m2 * stride + col, in elements (bias: acc_t): B "
+            "(kr, kernel_dim, kc, ceil(in_channels / lanes); weight_stride, ob*DIM*lanes: a tap's "
+            "first lane-packed row), A (b, in_row_dim, r - upad, in_col_dim; in_stride, "
+            "kb*DIM*lanes), C (b, out_row_dim, orow, out_col_dim; out_stride, ob*DIM; pooled: b, "
+            "pool_out_row_dim, 0, pool_out_col_dim), D (bias + ob*DIM).");
   b.logic("tap_rows", Type::bits("CountBits"),
           "lane-packed weight rows of one kernel tap in DRAM: ceil(in_channels / lanes)");
   b.assign("tap_rows", "CountBits'((17'(in_channels_q) + 17'(Lanes - 1)) >> LanesLog2)");
@@ -376,7 +373,6 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("d_m1", Type::bits("CountBits"));
   b.logic("d_i2", Type::bits(32));
   b.logic("d_m2", Type::bits("CountBits"));
-  b.logic("d_i3", Type::bits(32));
   b.logic("d_stride", Type::bits("CountBits"));
   b.logic("d_col", Type::bits(32));
   b.logic("d_base", Type::bits("XBits"));
@@ -387,7 +383,6 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
                    ":\n      pool_q ? '0 : 32'(it_row_q)");
   b.assign("d_m2", "phase_q == PhB ? tap_rows : phase_q == PhA ? in_col_dim_q :\n"
                    "      pool_q ? pool_out_col_dim_q : out_col_dim_q");
-  b.assign("d_i3", "phase_q == PhB ? 32'(lb_kb_q) << DimLog2 : '0");
   b.assign("d_stride", "phase_q == PhB ? weight_stride_q : phase_q == PhA ? in_stride_q : "
                        "out_stride_q");
   b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << KBlockLog2 :\n"
@@ -395,19 +390,19 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
                      "      phase_q == PhC ? output_q : bias_q");
   b.logic("d_row", Type::bits(33), "i1 * m1 + i2");
-  b.logic("d_index", Type::bits(49), "(i1 * m1 + i2) * m2 + i3");
+  b.logic("d_index", Type::bits(49), "(i1 * m1 + i2) * m2");
   b.logic("d_elems", Type::bits("XBits"), "elements from the base");
   b.logic("dram_addr", Type::bits("XBits"));
   b.assign("d_row", "33'(d_i1) * 33'(d_m1) + 33'(d_i2)");
-  b.assign("d_index", "49'(d_row) * 49'(d_m2) + 49'(d_i3)");
+  b.assign("d_index", "49'(d_row) * 49'(d_m2)");
   b.assign("d_elems", "(phase_q == PhD ? '0 : XBits'(d_index) * XBits'(d_stride)) + XBits'(d_col)");
   b.assign("dram_addr",
            "(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != SegReal) ? '0 :\n"
            "      d_base + (d_elems << (phase_q == PhD ? AccBytesLog2 : ElemBytesLog2))");
 
   b.comment("Local rows (every value below its half: checked at LOOP_CONV_WS). A(kb, b, r, c) "
-            "= a_row + kb * block stride + (b * irows + r) * icols + c; B(kr, kc, kb, ob) = "
-            "b_row + ob * block stride + ((kr * kcols + kc) * kch_blocks + kb) * DIM; C(ob, b, "
+            "= a_row + ((b * irows + r) * kch_blocks + kb) * icols + c; B(kr, kc, kb, ob) = "
+            "b_row + (((kr * kcols + kc) * kch_blocks + kb) * och_blocks + ob) * DIM; C(ob, b, "
             "orow, ocol) = c_row + ob * c_image + (b * orows + orow) * ocols + ocol.");
   b.logic("in_r", Type::bits("RowBits"), "A's window row: loads r, computes orow*stride + kr");
   b.logic("in_c", Type::bits("RowBits"), "A's window column");
@@ -420,11 +415,11 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("c_off", Type::bits("RowBits"), "C(ob, b, orow, ocol) - c_row");
   b.logic("c_orow", Type::bits("RowBits"), "C's output row: 0 for D and pooled stores");
   b.logic("c_ocol", Type::bits("RowBits"), "C's output column: that of a compute, else 0");
-  b.assign("a_off", "RowBits'(it_kb_q) * RowBits'(ld0_block_stride_i) +\n"
-                    "      (RowBits'(it_b_q) * RowBits'(irows) + in_r) * RowBits'(icols) + in_c");
-  b.assign("b_off", "RowBits'(x_ob) * RowBits'(ld1_block_stride_i) +\n"
-                    "      ((x_kr * RowBits'(kcols_q) + x_kc) * "
-                    "RowBits'(kch_blocks) +\n        RowBits'(x_kb)) * RowBits'(Dim)");
+  b.assign("a_off", "((RowBits'(it_b_q) * RowBits'(irows) + in_r) * RowBits'(kch_blocks) +\n"
+                    "       RowBits'(it_kb_q)) * RowBits'(icols) + in_c");
+  b.assign("b_off", "(((x_kr * RowBits'(kcols_q) + x_kc) * RowBits'(och_blocks) + "
+                    "RowBits'(x_ob)) *\n        RowBits'(kch_blocks) + RowBits'(x_kb)) * "
+                    "RowBits'(Dim)");
   b.assign("c_orow", "phase_q == PhD || (phase_q == PhC && pool_q) ? '0 : RowBits'(it_row_q)");
   b.assign("c_ocol", "phase_q == PhPre ? RowBits'(it_col_q) : '0");
   b.assign("c_off", "RowBits'(it_ob_q) * RowBits'(c_image) +\n"
@@ -480,7 +475,7 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
            {"PhB",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = FunctMvin2;");
-              s.line("cmd_rs2 = " + op("kpw", "move_o << LanesLog2", "b_local") + ";");
+              s.line("cmd_rs2 = " + op("tap_load_rows", "move_o << LanesLog2", "b_local") + ";");
             }},
            {"PhPre",
             [&](vlog::Stmts& s) {
@@ -514,6 +509,11 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
               s.line("cmd_rs2 = " + op("pool_q ? CountBits'(1) : ocols_q", "ocw", "c_local") + ";");
             }}},
           [](vlog::Stmts&) {});
+  b.logic("cmd_bstride", Type::bits("CountBits"),
+          "the loop's block stride for its MVIN (a window row's channel blocks are icols rows "
+          "apart) and MVIN2 (the output-channel blocks of a weight block DIM rows apart)");
+  b.assign("cmd_bstride", "phase_q == PhA ? CountBits'(icols) :\n"
+                          "      phase_q == PhB ? CountBits'(kch_blocks) << DimLog2 : '0");
   b.logic("out_free", Type::bit(), "the output register can take a command");
   b.logic("step", Type::bit(), "the sequencer advances this cycle");
   b.assign("out_free", "!out_valid_q || cmd_ready_i");
@@ -550,7 +550,7 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("it_ob_d = '0;").line("it_kr_d = '0;").line("it_kc_d = '0;").line("it_kb_d = '0;");
     s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = SegLeft;");
     s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = 1'b0;");
-    s.line("lb_kb_d = '0;").line("lb_ob_d = '0;");
+    s.line("lb_ob_d = '0;");
     s.ifElse(
         "lc_no_bias", [](vlog::Stmts& t) { t.line("phase_d = PhRow;"); },
         [](vlog::Stmts& t) { t.line("phase_d = PhD;"); });
@@ -584,10 +584,10 @@ void advance(vlog::Stmts& s, const std::vector<Level>& levels, size_t i,
 // The output register and the phase sequence.
 void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   loops::nextOutput(n);
+  n.ifElse("step && emit", [](vlog::Stmts& s) { s.line("out_bstride_d = cmd_bstride;"); });
   const Level ob{"it_ob", "it_ob_q + CountBits'(1)", "17'(it_ob_q) + 17'(1) >= och_blocks"};
   const Level lbObGroup{"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
                         "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
-  const Level lbKb{"lb_kb", "lb_kb_q + CountBits'(1)", "17'(lb_kb_q) + 17'(1) >= kch_blocks"};
   const Level kr{"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
   const Level kc{"it_kc", "it_kc_q + CountBits'(1)", "it_kc_q + CountBits'(1) >= kcols_q"};
   const Level kb{"it_kb", "it_kb_q + CountBits'(1)", "17'(it_kb_q) + 17'(1) >= kch_blocks"};
@@ -651,10 +651,7 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
     s.uniqueCaseOf(
         "phase_q",
         {{"PhD", [&](vlog::Stmts& t) { advance(t, {ob}, 0, to("PhRow")); }},
-         {"PhB",
-          [&](vlog::Stmts& t) {
-            advance(t, {lbObGroup, lbKb}, 0, tapLoaded);
-          }},
+         {"PhB", [&](vlog::Stmts& t) { advance(t, {lbObGroup}, 0, tapLoaded); }},
          {"PhRow",
           [](vlog::Stmts& t) {
             t.comment("A padding row is one zero fill; else left zeros, real pixels, right "

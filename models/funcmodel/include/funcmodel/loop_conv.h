@@ -38,9 +38,17 @@ struct LoopConvGeom {
 int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, bool os,
                   uint64_t rs1, uint64_t rs2);
 
+/// The block strides the loop's moves use instead of the MVIN channels' (docs/isa.md, "Local
+/// layout"): an input MVIN's channel blocks are icols rows apart, a weight MVIN2's output-channel
+/// blocks kch_blocks x DIM rows apart, so that every move writes one contiguous range.
+struct LoopConvBlockStrides {
+  uint32_t input = 0, weights = 0;
+};
+LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvState& s);
+
 /// The commands a legal LOOP_CONV_WS (LOOP_CONV_OS with `os`) (rs1, rs2) unrolls into with `s`
-/// as configured.
-std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s,
-                                        const ArchState& arch, bool os, uint64_t rs1, uint64_t rs2);
+/// as configured (its MVIN and MVIN2 with loopConvBlockStrides).
+std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s, bool os,
+                                        uint64_t rs1, uint64_t rs2);
 
 } // namespace by::funcmodel
