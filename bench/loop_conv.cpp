@@ -1,13 +1,17 @@
-// A 3x3 convolution (default: ResNet-50's 56x56x64 -> 64, stride 1, padding 1, bias, ReLU) as
-// LOOP_CONV_WS tiles on the Verilated accelerator of the default config, with no host (the
-// commands are queued up front), to see what bounds the unroller once the host does not:
-// cycles, utilization (MACs / (cycles x DIM^2)), where the cycles go (the exclusive causes of
-// docs/evaluation.md) and the DMA bytes; the output is checked against a direct CPU
-// convolution and the functional model (the same program on it, byte for byte).
+// A convolution (default: ResNet-50's 3x3 56x56x64 -> 64, stride 1, padding 1, bias, ReLU) as
+// LOOP_CONV_WS or LOOP_CONV_OS tiles on the Verilated accelerator (bench_loop_conv: the default
+// config; bench_loop_conv_td8: TensorDash), with no host (the commands are queued up front), to
+// see what bounds the unroller once the host does not: cycles, utilization (MACs / (cycles x
+// peak)), where the cycles go (the exclusive causes of docs/evaluation.md) and the DMA bytes;
+// the output is checked against a direct CPU convolution and the functional model (the same
+// program on it, byte for byte).
 //
 //   bench_loop_conv [H C OC TILE_ROWS TILE_OCH] [--bytes-per-cycle B] [--latency L] [--no-bias]
+//                   [--kernel K] [--stride S] [--os] [--zeros PERCENT] [--td-off] [--loops N]
 //     (H x H x C input, OC output channels; tiles of TILE_ROWS output rows x TILE_OCH output
-//      channels, all input channels; default 56 64 64 2 64)
+//      channels, all input channels; default 56 64 64 2 64; --os: LOOP_CONV_OS (TensorDash on
+//      A unless --td-off), --zeros: that share of the inputs zero, as after a ReLU; --loops: only
+//      the first N loops, for the time of one; the output check then covers what they wrote)
 #include "accel_system.h"
 #include "conv_loop_case.h"
 #include "funcmodel/dram.h"
@@ -31,7 +35,8 @@ int main(int argc, char** argv) {
   std::vector<int> n = {56, 64, 64, 2, 64};
   int bytesPerCycle = static_cast<int>(cfg.soc.dram.bytesPerCycle);
   int latency = static_cast<int>(cfg.soc.dram.latencyCycles);
-  bool bias = true;
+  bool bias = true, os = false, tdOff = false;
+  int kernel = 3, stride = 1, zeros = 0, loops = 0;
   size_t pos = 0;
   for (int a = 1; a < argc; ++a) {
     if (!std::strcmp(argv[a], "--bytes-per-cycle") && a + 1 < argc)
@@ -40,6 +45,18 @@ int main(int argc, char** argv) {
       latency = std::atoi(argv[++a]);
     else if (!std::strcmp(argv[a], "--no-bias"))
       bias = false;
+    else if (!std::strcmp(argv[a], "--os"))
+      os = true;
+    else if (!std::strcmp(argv[a], "--td-off"))
+      tdOff = true;
+    else if (!std::strcmp(argv[a], "--kernel") && a + 1 < argc)
+      kernel = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--stride") && a + 1 < argc)
+      stride = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--zeros") && a + 1 < argc)
+      zeros = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--loops") && a + 1 < argc)
+      loops = std::atoi(argv[++a]);
     else if (pos < n.size())
       n[pos++] = std::atoi(argv[a]);
   }
@@ -48,8 +65,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   test::ConvLoopCase c;
-  c.inRows = c.inCols = n[0], c.inCh = n[1], c.outCh = n[2], c.kernel = 3, c.pad = 1;
-  c.relu = true, c.bias = bias, c.valueBits = 3, c.tileRows = n[3], c.tileOch = n[4];
+  c.inRows = c.inCols = n[0], c.inCh = n[1], c.outCh = n[2], c.kernel = kernel, c.pad = kernel / 2;
+  c.stride = stride, c.relu = true, c.bias = bias, c.valueBits = 3, c.tileRows = n[3];
+  c.tileOch = n[4], c.os = os, c.zeroPercent = zeros, c.tdMode = tdOff ? 2 : 0;
   test::SystemOptions so;
   so.memBase = 0x80000000ull;
   so.memSize = 4u << 20;
@@ -64,9 +82,12 @@ int main(int argc, char** argv) {
     model.bytes()[a] = cp.image[a];
   }
   fm::FuncModel fmodel(cfg, model);
-  for (const fm::Instruction& instr : cp.program) {
-    fmodel.execute(instr);
-    sys.issue(instr);
+  // The set-up (5 commands) and the first `loops` loops of 7 commands each (all by default).
+  const size_t commands =
+      loops > 0 ? std::min(cp.program.size(), size_t(5 + 7 * loops)) : cp.program.size();
+  for (size_t i = 0; i < commands; ++i) {
+    fmodel.execute(cp.program[i]);
+    sys.issue(cp.program[i]);
   }
   const uint64_t c0 = sys.cycle();
   if (!sys.drain()) {
@@ -79,16 +100,21 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < outBytes; ++i)
     mismatches += sys.memory().image()[cp.output - so.memBase + i] !=
                   model.bytes()[cp.output - so.memBase + i];
-  for (size_t i = 0; i < cp.want.size(); ++i) // int8 outputs
+  const bool whole = commands == cp.program.size();    // a partial run leaves outputs unwritten
+  for (size_t i = 0; whole && i < cp.want.size(); ++i) // int8 outputs
     wrong += static_cast<int8_t>(sys.memory().image()[cp.output - so.memBase + i]) != cp.want[i];
-  const int oh = c.outRows(), dim = p.dim;
-  const double macs = double(oh) * c.outCols() * c.outCh * c.inCh * 9;
-  std::printf("LOOP_CONV_WS 3x3 conv %dx%dx%d -> %d, %d loops of %d rows x %d channels, DRAM %d "
-              "cycles, %d B/cycle\n",
-              n[0], n[0], n[1], n[2], cp.loops, n[3], n[4], latency, bytesPerCycle);
-  bench::printLoopReport(sys, cycles, macs, dim);
+  const int oh = c.outRows();
+  const double macs = double(oh) * c.outCols() * c.outCh * c.inCh * kernel * kernel;
+  std::printf("%s %dx%d/%d conv %dx%dx%d -> %d (%d%% zeros), %d loops of %d rows x %d channels, "
+              "DRAM %d cycles, %d B/cycle\n",
+              os ? (tdOff ? "LOOP_CONV_OS (TensorDash off)" : "LOOP_CONV_OS") : "LOOP_CONV_WS",
+              kernel, kernel, stride, n[0], n[0], n[1], n[2], zeros, cp.loops, n[3], n[4], latency,
+              bytesPerCycle);
+  bench::printLoopReport(sys, cycles, macs, p.dim * p.dim * p.lanes);
   std::printf("  output against the functional model: %s; against the CPU convolution: %s\n",
               mismatches ? (std::to_string(mismatches) + " bytes differ").c_str() : "equal",
-              wrong ? (std::to_string(wrong) + " elements differ").c_str() : "equal");
+              !whole  ? "not checked (a partial run)"
+              : wrong ? (std::to_string(wrong) + " elements differ").c_str()
+                      : "equal");
   return mismatches || wrong ? 1 : 0;
 }

@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   const double macs = double(M) * N * K;
   std::printf("LOOP_WS matmul %dx%dx%d, %d loops of %dx%dx%d tiles, DRAM %d cycles, %d B/cycle\n",
               M, N, K, loops, ti, tj, tk, latency, bytesPerCycle);
-  bench::printLoopReport(sys, cycles, macs, dim);
+  bench::printLoopReport(sys, cycles, macs, dim * dim);
   std::printf("  C against the functional model: %s\n",
               mismatches ? (std::to_string(mismatches) + " bytes differ").c_str() : "equal");
   return mismatches ? 1 : 0;

@@ -11,19 +11,19 @@
 
 namespace by::bench {
 
-inline void printLoopReport(test::AccelSystem& sys, uint64_t cycles, double macs, int dim) {
+inline void printLoopReport(test::AccelSystem& sys, uint64_t cycles, double macs, int peak) {
   auto ctr = [&](const char* name) { return static_cast<double>(sys.readCounter(name)); };
   const double beat = ctr("EXEC_ACTIVE_CYCLES"), dma = ctr("WAIT_DMA_CYCLES"),
                dep = ctr("WAIT_DEPENDENCY_CYCLES"), c = static_cast<double>(cycles);
   std::printf("  cycles %llu, ideal %.0f, utilization %.1f%%\n",
-              static_cast<unsigned long long>(cycles), macs / (dim * dim),
-              100.0 * macs / (c * dim * dim));
+              static_cast<unsigned long long>(cycles), macs / peak, 100.0 * macs / (c * peak));
   std::printf("  cycles: beat entering the array %.1f%%, waiting for the DMA %.1f%%, for a hazard "
               "%.1f%%, other %.1f%%\n",
               100 * beat / c, 100 * dma / c, 100 * dep / c, 100 * (c - beat - dma - dep) / c);
-  std::printf("  DMA read %.0f bytes (%.2f B/cycle), written %.0f; compute beats %.0f\n",
+  std::printf("  DMA read %.0f bytes (%.2f B/cycle), written %.0f; compute beats %.0f; load "
+              "controller busy %.1f%%; TensorDash MACs skipped %.0f\n",
               ctr("DMA_READ_BYTES"), ctr("DMA_READ_BYTES") / c, ctr("DMA_WRITE_BYTES"),
-              ctr("COMPUTE_BEATS"));
+              ctr("COMPUTE_BEATS"), 100 * ctr("LOAD_ACTIVE_CYCLES") / c, ctr("MACS_SKIPPED"));
 }
 
 } // namespace by::bench

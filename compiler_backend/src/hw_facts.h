@@ -3,6 +3,7 @@
 // table, read from the same sources as the headers.
 #pragma once
 
+#include "compiler/graph.h"
 #include "config/config.h"
 
 #include <cstdint>
@@ -22,6 +23,8 @@ struct HwFacts {
   // exact whatever the tiling); loopLanes: vector PEs with a convolution loop, where the loops
   // are the only convolution path (lane-packed weights).
   bool loopConv = false, loopConvOs = false, loopLanes = false;
+  bool anyConvLoop = false; // loops.conv: by_conv may fold thin inputs (by_conv_folds)
+  int inputWidth = 8, spatialWidth = 20;
   int poolSmallMax = 0, poolDimMax = 0; // CONFIG_ST pool_size/stride/pad and dims fields
   // For the compiler's time estimates: DRAM bytes per cycle, and host cycles per command the
   // driver issues (measured instruction counts: a data move with its address arithmetic
@@ -35,6 +38,12 @@ struct HwFacts {
 };
 
 HwFacts hwFacts(const config::Config& config);
+
+/// by_conv_workspace_bytes() of a dense convolution (driver/src/conv.c): the weights by_conv
+/// packs (vector PEs: unless the caller packed them per tap and the loops do not fold the kernel
+/// columns into the channels) and a folded convolution's horizontally padded input.
+int64_t denseConvWorkspace(const HwFacts& hw, int64_t batch, int64_t rows, int64_t cols, int cin,
+                           const Window& w, int cout, bool weightsPacked);
 
 /// by_conv_workspace_bytes() of a depthwise convolution: one DIM x DIM diagonal block per
 /// channel block and tap, lane-packed with vector PEs (ceil(DIM / lanes) rows of DIM x lanes).

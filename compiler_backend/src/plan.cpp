@@ -201,6 +201,7 @@ void Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, c
     p.bias = putVec(prog_.blob, l.qbias);
   const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});
   p.estDramBytes = t.bytes;
+  p.workspaceBytes = denseConvWorkspace(hw_, in.n, in.h, in.w, in.c, l.window, co.c, true);
   setTensorDash(p, calibZeros(l.inputs[0]), l.qweights);
   if (!os)
     p.tdMode = hw_.td ? 2 : 0;
@@ -271,6 +272,8 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   p.dataflow = "WS";
   p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
   const bool boveda = hw_.boveda && opt_.bovedaWeights;
+  if (!viaIm2col && !boveda) // a thin input's folded loop needs its padded copy
+    p.workspaceBytes = denseConvWorkspace(hw_, in.n, in.h, in.w, in.c, l.window, co.c, false);
   const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
   // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
   // nGroup out-channel blocks that tiles must not split: the widest block that still fits.

@@ -81,9 +81,26 @@ by_status_t by_pack_conv_weights(size_t taps, size_t in_ch, size_t out_ch, const
   return BY_OK;
 }
 
-/* Vector PEs with weights the caller did not pack: by_conv packs them into the workspace. */
+/* Folding needs the loops, one stride, the pads of a row within one move, and an image row
+ * within a quarter of the scratchpad (the padded copy stages rows in both halves). A WS pass
+ * then sums a kernel row's products instead of a tap's: folding only where no such sum can
+ * wrap at the spatial output width, so that the arithmetic is the unfolded one. */
+int by_conv_folds(const by_conv_t* c) {
+  const size_t pads = by_conv_pad_left(c) + by_conv_pad_right(c);
+  const uint64_t largest = (uint64_t)c->kernel_cols * c->in_ch << (2 * BY_INPUT_WIDTH - 2);
+  return (BY_HAS_LOOP_CONV_WS || BY_HAS_LOOP_CONV_OS) && !c->depthwise && !c->weights_boveda &&
+         c->kernel_cols > 1 && c->kernel_cols * c->in_ch <= BY_KB &&
+         largest < (UINT64_C(1) << (BY_SPATIAL_OUTPUT_WIDTH - 1)) &&
+         by_conv_stride_cols(c) == c->stride && pads * c->in_ch <= BY_MAX_BLOCK_LEN * BY_KB &&
+         (c->in_cols * c->in_ch + BY_KB - 1) / BY_KB <= BY_SP_HALF / 2;
+}
+
+/* Vector PEs with weights the caller did not pack, or packed per (kernel row, column) tap where
+ * the loops fold the columns: by_conv packs them into the workspace. With one lane packing is the
+ * identity, and the folded layout [kr][kc x in_ch][out_ch] is Gemmini's. */
 static int packs_weights(const by_conv_t* c) {
-  return BY_LANES != 1 && !c->depthwise && !c->weights_packed && !c->weights_boveda;
+  return BY_LANES != 1 && !c->depthwise && !c->weights_boveda &&
+         (!c->weights_packed || by_conv_folds(c));
 }
 
 const by_elem_t* by_conv_packed_weights(const by_conv_t* c) {
@@ -96,11 +113,53 @@ size_t by_conv_diagonal_block_elems(void) {
   return by_packed_b_rows(BY_DIM) * by_packed_b_cols(BY_DIM);
 }
 #define diagonal_block_elems by_conv_diagonal_block_elems
+/* The workspace: the depthwise diagonals; or the packed weights (folded: per kernel row) and,
+ * 64-byte aligned after them, a folded convolution's horizontally padded input. */
+static size_t packed_weight_elems(const by_conv_t* c) {
+  if (!packs_weights(c))
+    return 0;
+  return by_conv_folds(c)
+             ? by_conv_packed_weight_elems(c->kernel_rows, c->kernel_cols * c->in_ch, c->out_ch)
+             : by_conv_packed_weight_elems(c->kernel_rows * c->kernel_cols, c->in_ch, c->out_ch);
+}
+static size_t padded_input_offset(const by_conv_t* c) {
+  return (packed_weight_elems(c) * sizeof(by_elem_t) + 63) / 64 * 64 / sizeof(by_elem_t);
+}
+static size_t padded_input_elems(const by_conv_t* c) {
+  const size_t pads = by_conv_pad_left(c) + by_conv_pad_right(c);
+  return by_conv_folds(c) && pads ? c->batch * c->in_rows * (c->in_cols + pads) * c->in_ch : 0;
+}
 static size_t conv_workspace_elems(const by_conv_t* c) {
-  const size_t taps = c->kernel_rows * c->kernel_cols;
   if (c->depthwise)
-    return by_blocks(c->in_ch) * taps * diagonal_block_elems();
-  return packs_weights(c) ? by_conv_packed_weight_elems(taps, c->in_ch, c->out_ch) : 0;
+    return by_blocks(c->in_ch) * c->kernel_rows * c->kernel_cols * diagonal_block_elems();
+  const size_t padded = padded_input_elems(c);
+  return padded ? padded_input_offset(c) + padded : packed_weight_elems(c);
+}
+
+by_elem_t* by_conv_padded_input(const by_conv_t* c) {
+  return padded_input_elems(c) ? (by_elem_t*)c->workspace + padded_input_offset(c) : 0;
+}
+
+/* The weights by_conv packs (packs_weights): per tap, or with the columns folded per kernel row
+ * (channel kc x in_ch + i of row kr is weight (kr, kc, i)). */
+static void pack_weights(const by_conv_t* c) {
+  by_elem_t* out = (by_elem_t*)c->workspace;
+  if (!by_conv_folds(c)) {
+    (void)by_pack_conv_weights(c->kernel_rows * c->kernel_cols, c->in_ch, c->out_ch, c->weights,
+                               out);
+    return;
+  }
+  const size_t ch = c->kernel_cols * c->in_ch, rows = by_packed_b_rows(ch);
+  const size_t cols = by_packed_b_cols(c->out_ch);
+  for (size_t kr = 0; kr < c->kernel_rows; ++kr)
+    for (size_t p = 0; p < rows; ++p)
+      for (size_t o = 0; o < c->out_ch; ++o)
+        for (size_t l = 0; l < BY_LANES; ++l) {
+          const size_t k = p * BY_LANES + l;
+          out[(kr * rows + p) * cols + o * BY_LANES + l] =
+              k < ch ? by_conv_weight_at(c, kr * c->kernel_cols + k / c->in_ch, k % c->in_ch, o)
+                     : 0;
+        }
 }
 size_t by_conv_workspace_bytes(const by_conv_t* c) {
   return conv_workspace_elems(c) * sizeof(by_elem_t);
@@ -119,6 +178,14 @@ void by_conv_geom(const by_conv_t* c, conv_geom_t* g) {
   g->cblocks = (c->in_ch + BY_KB - 1) / BY_KB; /* a scratchpad row of channels (lanes: DIM x L) */
   g->kblocks = c->depthwise ? g->taps : g->taps * g->cblocks;
   g->nblocks = c->depthwise ? 1 : by_blocks(c->out_ch);
+  g->folded = by_conv_folds(c);
+  const size_t pl = by_conv_pad_left(c), pr = by_conv_pad_right(c);
+  g->loop_taps = g->folded ? c->kernel_rows : g->taps;
+  g->loop_kcols = g->folded ? 1 : c->kernel_cols;
+  g->loop_ch = g->folded ? c->kernel_cols * c->in_ch : c->in_ch;
+  g->loop_cols = g->folded ? c->in_cols + pl + pr : c->in_cols;
+  g->loop_pad_left = g->folded ? 0 : pl;
+  g->loop_pad_right = g->folded ? 0 : pr;
 }
 
 /* Conv rows [*r0, *r1) that pooled rows [p0, p1) read. */
@@ -230,7 +297,7 @@ static by_status_t check_conv(const by_conv_t* c, const conv_geom_t* g) {
       !by_dram_reachable(c->output, out_bytes) ||
       (c->bias && !by_dram_reachable(c->bias, c->out_ch * sizeof(by_acc_t))))
     return BY_ERR_ADDR;
-  if (c->depthwise || packs_weights(c)) {
+  if (c->depthwise || packs_weights(c) || padded_input_elems(c)) {
     const size_t need = by_conv_workspace_bytes(c);
     if (!c->workspace || c->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
@@ -567,6 +634,7 @@ by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
     plan->tile_batch = 1, plan->tile_rows = mp.tile_i;
     plan->tile_och = mp.tile_j, plan->tile_k = mp.tile_k;
   } else if (plan->loop) {
+    plan->folded = g.folded;
     plan->tile_batch = lt.batch, plan->tile_rows = lt.rows;
     plan->tile_och = lt.tn, plan->tile_k = lt.tk;
   } else {
@@ -605,7 +673,7 @@ by_status_t by_conv(const by_conv_t* c) {
   if (c->depthwise)
     build_diagonals(&g);
   else if (packs_weights(c))
-    (void)by_pack_conv_weights(g.taps, c->in_ch, c->out_ch, c->weights, (by_elem_t*)c->workspace);
+    pack_weights(c);
   if (path == BY_CONV_LOOP) {
     by_conv_loops(&g, df, &lt);
     return by_kernel_end(errors);

@@ -17,6 +17,13 @@ typedef struct {
   size_t psize, pstride, ppad; /* 1, 1, 0 without pooling */
   size_t taps, cblocks;        /* K blocks: taps x cblocks (dense) or taps (depthwise) */
   size_t kblocks, nblocks;     /* per pass */
+  /* The loops' view of the input (conv_loop.c). With `folded` (thin inputs, by_conv_folds) the
+   * kernel columns fold into the channels: a loop pixel is kernel_cols real pixels, loop_ch =
+   * kernel_cols x in_ch contiguous elements of an NHWC row starting at a column of the copy
+   * padded to loop_cols columns, and each kernel row is one tap (loop_kcols 1, no column
+   * padding left). Else the convolution's own sizes. */
+  int folded;
+  size_t loop_taps, loop_kcols, loop_ch, loop_cols, loop_pad_left, loop_pad_right;
 } conv_geom_t;
 
 /* A LOOP_CONV_WS / LOOP_CONV_OS tile (tk: input-channel blocks of DIM x lanes channels). */
@@ -34,8 +41,21 @@ void by_conv_band_rows(const conv_geom_t* g, size_t p0, size_t p1, size_t* r0, s
 void by_conv_config_band_pool(const conv_geom_t* g, size_t p0, size_t p1, size_t r0, size_t r1);
 
 /* The weights the loops read: the caller's (packed with vector PEs), or by_conv's packed copy in
- * the workspace. */
+ * the workspace (folded: packed per kernel row). */
 const by_elem_t* by_conv_packed_weights(const by_conv_t* c);
+/* Where the horizontally padded input copy of a folded convolution (by_conv_folds) lies in the
+ * workspace (NULL without column padding: the input itself serves). */
+by_elem_t* by_conv_padded_input(const by_conv_t* c);
+
+/* Dense weight (tap, input channel, output channel): Gemmini's layout, or lane-packed per tap
+ * (weights_packed, by_pack_conv_weights). */
+static inline by_elem_t by_conv_weight_at(const by_conv_t* c, size_t tap, size_t ich, size_t och) {
+  if (BY_LANES != 1 && c->weights_packed) {
+    const size_t rows = by_packed_b_rows(c->in_ch), cols = by_packed_b_cols(c->out_ch);
+    return c->weights[(tap * rows + ich / BY_LANES) * cols + och * BY_LANES + ich % BY_LANES];
+  }
+  return c->weights[(tap * c->in_ch + ich) * c->out_ch + och];
+}
 /* Elements of one depthwise diagonal weight block (lane-packed DIM x DIM). */
 size_t by_conv_diagonal_block_elems(void);
 

@@ -12,11 +12,11 @@
 #define LOOP_DIM_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM_MASK)
 #define LOOP_STRIDE_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_1_RS2_STRIDE_MASK)
 #define LOOP_DPAD_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_3_RS2_DPAD_MASK)
-#define LD_BLOCK_STRIDE_MAX ((size_t)BY_CONFIG_LD_RS1_BLOCK_STRIDE_MASK)
+#define LOOP_ROWS_MAX ((size_t)BY_MVIN_RS2_ROWS_MASK) /* rows of one of the loop's moves */
 
 /* Input-channel and out-channel blocks of one loop: a depthwise loop is one channel block. */
 static size_t loop_kch_blocks(const conv_geom_t* g) {
-  return g->c->depthwise ? 1 : g->cblocks;
+  return g->c->depthwise ? 1 : (g->loop_ch + BY_KB - 1) / BY_KB;
 }
 static size_t loop_och_blocks(const conv_geom_t* g) {
   return g->c->depthwise ? 1 : g->nblocks;
@@ -30,18 +30,18 @@ static size_t loop_conv_rows(const conv_geom_t* g, size_t rows) {
 
 /* Whether the loop's local layout (the model's LOCAL_RANGE check) holds a tile: C (tn blocks of
  * batch x conv rows x ocols rows) in half the accumulator; the input window (tk channel blocks
- * of batch x irows x icols rows, the largest tile's window apart: CONFIG_LD's block stride) and
- * the weights (tn blocks of taps x tk x DIM rows) in half the scratchpad. */
+ * of batch x irows x icols rows) and the weights (tn blocks of taps x tk x DIM rows) in half the
+ * scratchpad; a window row (icols) and a tap's weights (tk x DIM rows) within one move's rows. */
 static int loop_fits(const conv_geom_t* g, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
   const size_t conv_rows = loop_conv_rows(g, t->rows);
   if (c->pool_stride && (conv_rows > POOL_DIM_MAX || t->rows > POOL_DIM_MAX))
     return 0;
   const size_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
-  const size_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
+  const size_t icols = (g->ocols - 1) * c->stride + g->loop_kcols;
   /* B: DIM lane-packed rows per (tap, input-channel block). */
-  const size_t a_block = t->batch * irows * icols, b_block = g->taps * t->tk * BY_DIM;
-  if (a_block > LD_BLOCK_STRIDE_MAX || b_block > LD_BLOCK_STRIDE_MAX)
+  const size_t a_block = t->batch * irows * icols, b_block = g->loop_taps * t->tk * BY_DIM;
+  if (icols > LOOP_ROWS_MAX || t->tk * BY_DIM > LOOP_ROWS_MAX)
     return 0;
   return t->tn * t->batch * conv_rows * g->ocols <= BY_ACC_HALF &&
          t->tk * a_block + t->tn * b_block <= BY_SP_HALF;
@@ -72,8 +72,8 @@ static int loop_usable(const conv_geom_t* g, int df) {
       (c->activation != BY_ACT_NONE && c->activation != BY_ACT_RELU))
     return 0;
   const size_t sizes[] = {c->in_rows,
-                          c->in_cols,
-                          c->in_ch,
+                          g->loop_cols,
+                          g->loop_ch,
                           c->out_ch,
                           g->orows,
                           g->ocols,
@@ -106,14 +106,14 @@ static loop_cost_t loop_cost(const conv_geom_t* g, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
   const uint64_t conv_rows = loop_conv_rows(g, t->rows);
   const uint64_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
-  const uint64_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
+  const uint64_t icols = (g->ocols - 1) * c->stride + g->loop_kcols;
   const uint64_t kch = (uint64_t)t->tk * BY_KB, och = (uint64_t)t->tn * BY_DIM;
   const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
   loop_cost_t cost;
   cost.bytes =
-      ((uint64_t)t->batch * irows * icols * kch + g->taps * kch * och) * sizeof(by_elem_t) +
+      ((uint64_t)t->batch * irows * icols * kch + g->loop_taps * kch * och) * sizeof(by_elem_t) +
       (c->bias ? pixels * t->tn * BY_DIM * sizeof(by_acc_t) : 0);
-  cost.macs = pixels * och * kch * g->taps;
+  cost.macs = pixels * och * kch * g->loop_taps;
   return cost;
 }
 
@@ -175,25 +175,28 @@ static int loop_tiles(const conv_geom_t* g, conv_loop_tiles_t* t) {
  * the accumulator, whose half the accelerator keeps until a loop stores). */
 static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
-  const size_t pt = by_conv_pad_top(c), pl = by_conv_pad_left(c), S = c->stride;
-  const size_t icols = (g->ocols - 1) * S + c->kernel_cols;
+  const size_t pt = by_conv_pad_top(c), pl = g->loop_pad_left, S = c->stride;
+  const size_t icols = (g->ocols - 1) * S + g->loop_kcols;
   /* The window's columns [-pl, icols - pl): lpad zeros, the real columns, rpad zeros. */
   const size_t lpad = pl < icols ? pl : icols;
-  const size_t rcols = icols - lpad < c->in_cols ? icols - lpad : c->in_cols;
+  const size_t rcols = icols - lpad < g->loop_cols ? icols - lpad : g->loop_cols;
+  /* A folded loop reads the horizontally padded copy (or, without column padding, the input). */
+  const by_elem_t* input =
+      g->folded && by_conv_padded_input(c) ? by_conv_padded_input(c) : c->input;
   const size_t passes = c->depthwise ? by_blocks(c->in_ch) : 1; /* DIM-channel passes */
   const size_t kb = loop_kch_blocks(g), nb = loop_och_blocks(g);
   by_loop_conv_ws_t l = {0};
-  l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)c->in_cols;
+  l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)g->loop_cols;
   l.out_row_dim = (uint32_t)g->orows, l.out_col_dim = (uint32_t)g->ocols;
   l.pool_out_row_dim = (uint32_t)g->prows, l.pool_out_col_dim = (uint32_t)g->pcols;
   l.stride = (uint32_t)S, l.kernel_dilation = 1;
-  l.kernel_dim = (uint32_t)c->kernel_cols; /* the tap pitch of the weight rows */
-  l.krows = (uint32_t)c->kernel_rows, l.kcols = (uint32_t)c->kernel_cols;
+  l.kernel_dim = (uint32_t)g->loop_kcols; /* the tap pitch of the weight rows */
+  l.krows = (uint32_t)c->kernel_rows, l.kcols = (uint32_t)g->loop_kcols;
   l.ocols = (uint32_t)g->ocols;
   l.lpad = (uint32_t)lpad, l.rpad = (uint32_t)(icols - lpad - rcols);
   /* Depthwise: the diagonal blocks are DIM x DIM, so a tap's (packed) weight rows are DIM
    * (x lanes) apart. Packed rows hold out_ch x lanes elements (docs/isa.md, "Vector PEs"). */
-  l.in_channels = (uint32_t)(c->depthwise ? BY_DIM : c->in_ch);
+  l.in_channels = (uint32_t)(c->depthwise ? BY_DIM : g->loop_ch);
   l.weight_stride = (uint32_t)by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch);
   const by_elem_t* weights = by_conv_packed_weights(c);
   l.in_stride = (uint32_t)c->in_ch, l.out_stride = (uint32_t)c->out_ch;
@@ -232,8 +235,9 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
           for (size_t k0 = 0; k0 < kb; k0 += t->tk) {
             const size_t kch0 = c->depthwise ? ch0 : k0 * BY_KB;
             const size_t kch_end = c->depthwise ? ch0 + l.pochs : (k0 + t->tk) * BY_KB;
-            l.kchs = (uint32_t)((kch_end < c->in_ch ? kch_end : c->in_ch) - kch0);
-            l.input = c->input + ((b0 * c->in_rows + first_row) * c->in_cols) * c->in_ch + kch0;
+            l.kchs = (uint32_t)((kch_end < g->loop_ch ? kch_end : g->loop_ch) - kch0);
+            /* A loop pixel starts every in_ch elements (in_stride), folded or not. */
+            l.input = input + ((b0 * c->in_rows + first_row) * g->loop_cols) * c->in_ch + kch0;
             /* Packed row kch0 / lanes of tap 0 (kch0 is a multiple of DIM x lanes), column
              * och0 x lanes. */
             l.weights =
@@ -258,22 +262,65 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   }
 }
 
+/* A folded convolution's input with its column padding in DRAM (by_conv_padded_input: rows of
+ * loop_cols pixels), copied by DMA through the scratchpad: every image row comes in as rows of
+ * DIM x lanes elements (its last one partial) and leaves at its padded place; the padding between
+ * two image rows is contiguous in the copy (the right pad of a row and the left pad of the next)
+ * and leaves from rows of zeros, with the copy's first left and last right pad. Fenced after: the
+ * loops' MVINs read it (the accelerator does not order DRAM). */
+static void copy_padded_input(const conv_geom_t* g) {
+  const by_conv_t* c = g->c;
+  by_elem_t* dst = by_conv_padded_input(c);
+  const size_t pl = by_conv_pad_left(c), pr = by_conv_pad_right(c), C = c->in_ch;
+  const size_t rows = c->batch * c->in_rows, row = c->in_cols * C, pitch = g->loop_cols * C;
+  const size_t full = row / BY_KB, tail = row % BY_KB, spr = full + (tail != 0);
+  by_config_ld(0, BY_KB * sizeof(by_elem_t), 0, 0);
+  by_config_st((uint32_t)(BY_KB * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, 0);
+  uint32_t slot = 0; /* the scratchpad rows of one image row: halves alternate */
+  for (size_t r = 0; r < rows; ++r, slot ^= 1u) {
+    const uint32_t local = by_sp_addr(slot * BY_SP_HALF);
+    const by_elem_t* src = c->input + r * row;
+    by_elem_t* out = dst + r * pitch + pl * C;
+    if (full) {
+      by_mvin(0, src, local, (uint32_t)full, (uint32_t)BY_KB);
+      by_mvout(out, local, (uint32_t)full, (uint32_t)BY_KB);
+    }
+    if (tail) {
+      by_mvin(0, src + full * BY_KB, local + (uint32_t)full, 1, (uint32_t)tail);
+      by_mvout(out + full * BY_KB, local + (uint32_t)full, 1, (uint32_t)tail);
+    }
+  }
+  /* The pads: zero rows in the scratchpad (after both halves' image rows), one strided MVOUT for
+   * the gaps between rows, one for the first left and the last right pad. */
+  const size_t gaps = rows - 1, gap = (pl + pr) * C;
+  const size_t zrows = gaps < BY_SP_HALF - spr ? gaps : BY_SP_HALF - spr;
+  const uint32_t zeros = by_sp_addr((uint32_t)spr);
+  by_config_st((uint32_t)(pitch * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, 0);
+  by_mvin(0, 0, zeros, (uint32_t)(zrows ? zrows : 1), (uint32_t)(gap ? gap : 1));
+  for (size_t r = 0; gap && r < gaps; r += zrows) /* the gap after row r */
+    by_mvout(dst + (r * pitch + (pl + c->in_cols) * C), zeros,
+             (uint32_t)(gaps - r < zrows ? gaps - r : zrows), (uint32_t)gap);
+  if (pl)
+    by_mvout(dst, zeros, 1, (uint32_t)(pl * C));
+  if (pr)
+    by_mvout(dst + rows * pitch - pr * C, zeros, 1, (uint32_t)(pr * C));
+  by_fence();
+}
+
 int by_conv_loop_plan(const conv_geom_t* g, int df, conv_loop_tiles_t* t) {
   return loop_usable(g, df) && loop_tiles(g, t);
 }
 
 void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
-  /* Gemmini's tiled_conv set-up: A rows `stride` apart; the mvin block strides of the largest
-   * tile (the loop places channel blocks that far apart, docs/isa.md). */
-  const size_t conv_rows = loop_conv_rows(g, t->rows);
-  const size_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
-  const size_t icols = (g->ocols - 1) * c->stride + c->kernel_cols;
+  if (g->folded && by_conv_padded_input(c))
+    copy_padded_input(g);
+  /* Gemmini's tiled_conv set-up: A rows `stride` apart, the mvin channels' DRAM strides (the
+   * loop places its blocks itself, docs/isa.md "Local layout"). */
   by_config_ex_td(df, BY_ACT_NONE, 0, (uint32_t)c->stride, 1,
                   df == BY_DATAFLOW_OS ? c->tensordash : BY_TD_SCHEDULE_A);
-  by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, (uint32_t)(t->batch * irows * icols));
-  by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch) * sizeof(by_elem_t), 0,
-               (uint32_t)(g->taps * t->tk * BY_DIM));
+  by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, 0);
+  by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch) * sizeof(by_elem_t), 0, 0);
   by_config_ld(2, 0, 0, 0);
   by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
   issue_loops(g, df, t);

@@ -3,6 +3,7 @@
 #include "brickyard/cpu.h"
 
 #include "brickyard_isa.h"
+#include "conv_geom.h"
 
 int64_t by_wrap(int64_t x, int width) {
   if (width >= 64)
@@ -66,15 +67,6 @@ void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk) {
     }
 }
 
-/* Dense weight (tap, ich, och): Gemmini's layout, or lane-packed per tap (weights_packed). */
-static int64_t conv_weight(const by_conv_t* c, size_t tap, size_t ich, size_t och) {
-  if (BY_LANES != 1 && c->weights_packed) {
-    const size_t rows = by_packed_b_rows(c->in_ch), cols = by_packed_b_cols(c->out_ch);
-    return c->weights[(tap * rows + ich / BY_LANES) * cols + och * BY_LANES + ich % BY_LANES];
-  }
-  return c->weights[(tap * c->in_ch + ich) * c->out_ch + och];
-}
-
 /* One conv output value before pooling. The accelerator sums one channel block of one kernel
  * tap per WS array pass (DIM x lanes channels), so each such partial sum wraps at the spatial
  * output width. (The OS loop sums every tap and channel of a tile before the result saturates
@@ -101,7 +93,7 @@ static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, si
                        ich];
           const int64_t w = c->depthwise
                                 ? c->weights[(och * c->kernel_rows + kr) * c->kernel_cols + kc]
-                                : conv_weight(c, kr * c->kernel_cols + kc, ich, och);
+                                : by_conv_weight_at(c, kr * c->kernel_cols + kc, ich, och);
           s += in * w;
         }
         acc = by_wrap(acc + by_wrap(s, BY_SPATIAL_OUTPUT_WIDTH), BY_ACC_WIDTH);

@@ -185,6 +185,7 @@ typedef struct {
   int path;
   int loop;
   int dataflow;
+  int folded; /* the loop folds the kernel columns into the channels (docs/driver.md) */
   size_t tile_batch, tile_rows, tile_och, tile_k;
 } by_conv_plan_t;
 
@@ -196,6 +197,10 @@ typedef struct {
 size_t by_conv_packed_weight_elems(size_t taps, size_t in_ch, size_t out_ch);
 by_status_t by_pack_conv_weights(size_t taps, size_t in_ch, size_t out_ch, const by_elem_t* weights,
                                  by_elem_t* packed);
+
+/* Whether the convolution loops fold the kernel columns into the channels (a thin input:
+ * kernel_cols x in_ch channels fit one DIM x lanes block; docs/driver.md "Thin inputs"). */
+int by_conv_folds(const by_conv_t* c);
 
 /* Rows of a convolution's compressed weight matrix: taps x ceil(in_ch / DIM) x DIM. */
 size_t by_conv_boveda_rows(const by_conv_t* c);
