@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Sets everything up, builds, and runs the full stack on the default config (16x16 int8):
-# generate the accelerator and lint it, then compile a trained CNN (ONNX) for it and run the
-# program on the SystemC SoC with the config's Verilated RTL (built on first use and cached in
-# ~/.cache/brickyard), checking every output bit against the compiler's int8 reference and
-# printing the per-layer table; finally a bare-metal driver program (tiled matmul). Synthesis
-# of the 16x16 default takes one to two minutes the first time (then it is cached): the demo
-# synthesises the 4x4 tiny config instead (`brickyard synth out/demo-default` does the default).
+# Sets everything up, builds the brickyard command, and runs the full stack on the default
+# config (16x16 int8): generate the accelerator and lint it, then compile a trained CNN (ONNX)
+# for it and run the program on the SystemC SoC with the config's Verilated RTL (built on first
+# use and cached in ~/.cache/brickyard), checking every output bit against the compiler's int8
+# reference and printing the per-layer table; finally a bare-metal driver program (tiled
+# matmul). Synthesis of the 16x16 default takes one to two minutes the first time (then it is
+# cached): the demo synthesises the 4x4 tiny config instead (`brickyard synth
+# out/demo-default` does the default).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 name=default
@@ -13,7 +14,9 @@ config="$root/configs/$name.yaml"
 out="$root/out/demo-$name"
 models="$root/testbenches/compiler/models"
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh"
+# The brickyard command only (a few minutes on 2 cores): the test targets, which verilate a
+# dozen accelerators, are scripts/test.sh's to build. Later steps build what they need.
+"$root/scripts/build.sh" brickyard
 by="$root/build/bin/brickyard"
 echo "== brickyard gen $config"
 "$by" gen "$config" -o "$out"

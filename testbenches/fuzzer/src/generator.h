@@ -87,6 +87,10 @@ private:
   };
   bool placeOperand(bool acc, uint32_t rows, uint32_t stride, const std::vector<Busy>& busy,
                     uint32_t& row);
+  /// A source operand placed anywhere in the scratchpad or accumulator (a garbage address when
+  /// none fits), its rows added to `busy` so that the result avoids them.
+  Operand sourceOperand(bool acc, uint32_t rows, uint32_t cols, uint32_t stride,
+                        std::vector<Busy>& busy);
   void pair(bool preloaded, const Operand& bd, const Operand& c, const Operand& a,
             const Operand& bdCompute, const std::string& what);
 

@@ -225,6 +225,17 @@ void Generation::opMvout() {
 
 // --- The array ------------------------------------------------------------------------------
 
+Operand Generation::sourceOperand(bool acc, uint32_t rows, uint32_t cols, uint32_t stride,
+                                  std::vector<Busy>& busy) {
+  Operand op{garbageAddr(), rows, cols};
+  uint32_t row;
+  if (placeOperand(acc, rows, stride, {}, row)) {
+    op.addr = acc ? accAddr(row) : spAddr(row);
+    busy.push_back({acc, row, row + uint64_t(rows - 1) * stride});
+  }
+  return op;
+}
+
 void Generation::useDataflow(int dataflow, const std::string& what) {
   if (ex_.dataflow != dataflow) {
     emitConfigEx(randomConfigEx(dataflow), what + ": config_ex");
@@ -249,27 +260,18 @@ void Generation::opMatmulWs() {
     // A: m x k, k <= DIM*lanes; W lane-packed: ceil(k/lanes) rows of n*lanes elements.
     const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
     std::vector<Busy> busy; // rows this pair reads: C must avoid them
-    auto source = [&](bool acc, uint32_t rows, uint32_t cols, uint32_t stride) {
-      Operand op{garbageAddr(), rows, cols};
-      uint32_t row;
-      if (placeOperand(acc, rows, stride, {}, row)) {
-        op.addr = acc ? accAddr(row) : spAddr(row);
-        busy.push_back({acc, row, row + uint64_t(rows - 1) * stride});
-      }
-      return op;
-    };
     const Operand a =
-        chance(0.05) ? Operand{garbageAddr(), m, k} : source(false, m, k, ex_.aStride);
+        chance(0.05) ? Operand{garbageAddr(), m, k} : sourceOperand(false, m, k, ex_.aStride, busy);
     const uint32_t wRows = chance(0.8) ? packedRows(k) : pickSize(dim);
     const uint32_t wCols = packedCols(n);
     const bool wGarbage = accumulated ? chance(0.8) : chance(0.1); // ignored when accumulated
-    const Operand w =
-        wGarbage ? Operand{garbageAddr(), wRows, wCols} : source(false, wRows, wCols, 1);
+    const Operand w = wGarbage ? Operand{garbageAddr(), wRows, wCols}
+                               : sourceOperand(false, wRows, wCols, 1, busy);
     const uint32_t dRows = chance(0.8) ? m : pickSize(dim);
     const uint32_t dCols = chance(0.8) ? n : pickSize(dim);
     const uint64_t dKind = uniform(0, 99);
-    const Operand d =
-        dKind < 50 ? Operand{garbageAddr(), dRows, dCols} : source(dKind >= 75, dRows, dCols, 1);
+    const Operand d = dKind < 50 ? Operand{garbageAddr(), dRows, dCols}
+                                 : sourceOperand(dKind >= 75, dRows, dCols, 1, busy);
     Operand c{garbageAddr(), chance(0.8) ? m : static_cast<uint32_t>(uniform(1, m)),
               chance(0.8) ? n : pickSize(dim)};
     const uint64_t cKind = uniform(0, 99);
@@ -294,28 +296,19 @@ void Generation::opMatmulOs() {
   for (int t = 0; t < length; ++t) {
     const bool preloaded = t == 0 && !resume;
     const bool last = t == length - 1;
-    std::vector<Busy> busy;
-    auto source = [&](bool acc, uint32_t rows, uint32_t cols, uint32_t stride) {
-      Operand op{garbageAddr(), rows, cols};
-      uint32_t row;
-      if (placeOperand(acc, rows, stride, {}, row)) {
-        op.addr = acc ? accAddr(row) : spAddr(row);
-        busy.push_back({acc, row, row + uint64_t(rows - 1) * stride});
-      }
-      return op;
-    };
+    std::vector<Busy> busy; // rows this pair reads: C must avoid them
     // A: m x k, k <= DIM*lanes; B lane-packed: ceil(k/lanes) rows of n*lanes elements.
     const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
     const Operand a =
-        chance(0.05) ? Operand{garbageAddr(), m, k} : source(false, m, k, ex_.aStride);
+        chance(0.05) ? Operand{garbageAddr(), m, k} : sourceOperand(false, m, k, ex_.aStride, busy);
     const uint32_t bRows = chance(0.8) ? packedRows(k) : pickSize(dim);
     const uint32_t bCols = packedCols(n);
-    const Operand b =
-        chance(0.05) ? Operand{garbageAddr(), bRows, bCols} : source(false, bRows, bCols, 1);
+    const Operand b = chance(0.05) ? Operand{garbageAddr(), bRows, bCols}
+                                   : sourceOperand(false, bRows, bCols, 1, busy);
     Operand d{garbageAddr(), pickSize(dim), pickSize(dim)};
     const uint64_t dKind = uniform(0, 99);
     if (preloaded ? dKind >= 40 : dKind >= 90) // ignored unless preloaded
-      d = source(dKind >= 70, d.rows, d.cols, 1);
+      d = sourceOperand(dKind >= 70, d.rows, d.cols, 1, busy);
     Operand c{garbageAddr(), pickSize(dim), pickSize(dim)};
     const uint64_t cKind = uniform(0, 99);
     uint32_t row;
