@@ -16,10 +16,14 @@
 #include "config/schema.h"
 #include "config_arg.h"
 #include "emit/generate.h"
-#include "emit/output_dir.h"
 #include "eval/energy.h"
 #include "eval/report.h"
-#include "process/process.h"
+#include "support/cache.h"
+#include "support/files.h"
+#include "support/hash.h"
+#include "support/json.h"
+#include "support/process.h"
+#include "support/tail.h"
 
 #include <algorithm>
 #include <atomic>
@@ -68,21 +72,11 @@ const char* kindName(Job::Kind k) {
 }
 
 std::string tail(const std::string& text, size_t lines) {
-  size_t at = text.size();
-  while (at > 0 && lines > 0)
-    if (text[--at] == '\n' && at + 1 < text.size())
-      --lines;
-  std::string t = text.substr(at);
-  while (!t.empty() && (t.front() == '\n'))
-    t.erase(t.begin());
-  while (!t.empty() && (t.back() == '\n'))
-    t.pop_back();
-  return t;
+  return support::lastLines(text, lines);
 }
 
 nlohmann::json readJson(const fs::path& p) {
-  std::ifstream in(p);
-  return nlohmann::json::parse(in);
+  return support::readJson(p);
 }
 
 class Evaluator {
@@ -144,7 +138,7 @@ private:
       key += "|" + a;
     const fs::path entry = in_.root / "eval" / "runs" /
                            (c.name + (job.kind == Job::Baseline ? "-baseline-" : "-") +
-                            compiler::hashHex(key) + ".json");
+                            support::hashHex(key) + ".json");
     if (fs::exists(entry)) {
       try {
         const nlohmann::json j = readJson(entry);
@@ -176,7 +170,8 @@ private:
     }
     if (job.ok) {
       fs::create_directories(entry.parent_path());
-      emit::writeFileAtomically(entry, nlohmann::json{{"key", key}, {"report", job.result}}.dump());
+      support::writeFileAtomically(entry,
+                                   nlohmann::json{{"key", key}, {"report", job.result}}.dump());
     }
     std::error_code ec;
     fs::remove_all(dir, ec);
@@ -187,7 +182,7 @@ private:
     const std::string key =
         std::string(kCacheFormat) + "|" + compiler::toolVersion() + "|" + hardware_[job.config];
     const fs::path entry =
-        in_.root / "eval" / "area" / (c.name + "-" + compiler::hashHex(key) + ".json");
+        in_.root / "eval" / "area" / (c.name + "-" + support::hashHex(key) + ".json");
     if (fs::exists(entry)) {
       try {
         job.result = readJson(entry).at("design");
@@ -212,7 +207,8 @@ private:
       job.ok = true;
       job.status = "ok";
       fs::create_directories(entry.parent_path());
-      emit::writeFileAtomically(entry, nlohmann::json{{"key", key}, {"design", job.result}}.dump());
+      support::writeFileAtomically(entry,
+                                   nlohmann::json{{"key", key}, {"design", job.result}}.dump());
     } else {
       job.status = "failed";
       job.message = "area: brickyard gen/synth exited with " + std::to_string(r.status) + ": " +
@@ -448,24 +444,24 @@ int runEval(const std::vector<std::string>& args) {
     std::string generated;
     for (const emit::OutputFile& f : emit::renderOutputs(configs.back()))
       generated += f.path + "\n" + f.text;
-    hardware.push_back(compiler::hashHex(generated));
+    hardware.push_back(support::hashHex(generated));
     sources.push_back(fs::absolute(path).string());
   }
   in.model = fs::absolute(model).string();
   const std::string modelBytes = compiler::readFile(model);
-  in.modelHash = compiler::hashHex(modelBytes);
+  in.modelHash = support::hashHex(modelBytes);
   compiler::Graph g = compiler::importOnnxBytes(modelBytes, model); // CompileError: node, op
   compiler::runPasses(g);
   for (const config::Config& c : configs)
     compiler::checkFitsDram(g, c);
   const compiler::Tensor& inT = g.tensors[g.input];
   in.batch = inT.shape.n;
-  in.root = compiler::cacheRoot(in.cacheDir);
+  in.root = support::cacheRoot(in.cacheDir);
   if (!input.empty()) {
     bool isInt8 = false;
     compiler::readInputFile(input, inT, &isInt8); // CompileError naming the file
     in.inputPath = fs::absolute(input).string();
-    in.inputHash = compiler::hashHex(compiler::readFile(input));
+    in.inputHash = support::hashHex(compiler::readFile(input));
     in.inputDescription = input;
   } else {
     const uint64_t seed = seedText.empty() ? 1 : seedNumber(seedText);
@@ -483,13 +479,13 @@ int runEval(const std::vector<std::string>& args) {
       fs::rename(tmp, path);
     }
     in.inputPath = path.string();
-    in.inputHash = compiler::hashHex(compiler::readFile(in.inputPath));
+    in.inputHash = support::hashHex(compiler::readFile(in.inputPath));
     in.inputDescription = "random normal(0,1), seed " + std::to_string(seed);
     if (!quiet)
       std::fprintf(stderr, "brickyard eval: random input, seed %llu (%s)\n",
                    static_cast<unsigned long long>(seed), in.inputPath.c_str());
   }
-  emit::StagedDirectory out(outDir); // OutputRefused: exit 2
+  support::StagedDirectory out(outDir); // OutputRefused: exit 2
   in.self = fs::read_symlink("/proc/self/exe");
 
   std::vector<Job> jobs;

@@ -1,6 +1,6 @@
 #include "command.h"
-#include "emit/output_dir.h"
 #include "output_info.h"
+#include "support/files.h"
 
 #include <cstdio>
 #include <sstream>
@@ -94,7 +94,8 @@ int runLint(const std::vector<std::string>& args) {
     if (!r->shown.empty())
       std::fputs(r->shown.c_str(), stderr);
   }
-  emit::writeFileAtomically(out.dir / "reports" / "lint.txt", report);
+  std::filesystem::create_directories(out.dir / "reports");
+  support::writeFileAtomically(out.dir / "reports" / "lint.txt", report);
   const int total = verilator.warnings + verilator.errors + icarus.warnings + icarus.errors;
   std::printf("brickyard lint: %s (top %s, %zu files): verilator %d warnings %d errors, "
               "iverilog %d warnings %d errors\n",

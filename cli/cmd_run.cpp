@@ -10,6 +10,8 @@
 #include "rtlmodel/rtl_accelerator.h"
 #include "rtlmodel/sim_cache.h"
 #include "soc/platform.h"
+#include "support/cache.h"
+#include "support/hash.h"
 
 #include <chrono>
 #include <cstdio>
@@ -24,14 +26,16 @@ namespace fs = std::filesystem;
 fs::path cachedProgram(const compiler::Compiled& c, const compiler::CompileOptions& o) {
   const compiler::DriverBuild d = compiler::driverBuild(o.config, o.hal, o.cacheDir);
   const compiler::EmitInfo info{o.modelPath, c.modelHash, c.configHash, compiler::toolVersion()};
-  const std::string key = compiler::hashHex(compiler::emitModelC(c.graph, c.program, info) +
-                                            c.program.blob + d.dir.string());
-  const fs::path dir = compiler::cacheRoot(o.cacheDir) / "programs" / (o.config.name + "-" + key);
-  if (!fs::exists(dir / "model.elf"))
-    compiler::writeProgram(c, o, dir);
-  else if (o.progress)
-    o.progress("program cached in " + dir.string());
-  return dir;
+  const std::string key = support::hashHex(compiler::emitModelC(c.graph, c.program, info) +
+                                           c.program.blob + d.dir.string());
+  const support::DirectoryCache programs(support::cacheRoot(o.cacheDir) / "programs", "model.elf");
+  const std::string name = o.config.name + "-" + key;
+  if (programs.findOrMake(
+          name, [&](const fs::path& staging) { compiler::writeProgram(c, o, staging); }) ==
+          support::Outcome::Found &&
+      o.progress)
+    o.progress("program cached in " + programs.entry(name).string());
+  return programs.entry(name);
 }
 
 } // namespace

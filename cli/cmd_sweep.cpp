@@ -15,10 +15,12 @@
 #include "config/loader.h"
 #include "config/schema.h"
 #include "config_arg.h"
-#include "emit/output_dir.h"
 #include "eval/sweep_spec.h"
 #include "eval/sweep_table.h"
-#include "process/process.h"
+#include "support/files.h"
+#include "support/hash.h"
+#include "support/json.h"
+#include "support/process.h"
 #include "sweep_plan.h"
 
 #include <algorithm>
@@ -90,18 +92,18 @@ std::vector<ModelInfo> checkModels(const SweepSpec& spec) {
     ModelInfo info;
     try {
       const std::string bytes = compiler::readFile(m.path);
-      info.hash = compiler::hashHex(bytes);
+      info.hash = support::hashHex(bytes);
       info.graph = compiler::importOnnxBytes(bytes, m.path); // names the node and its op
       compiler::runPasses(info.graph);
       if (!m.input.empty()) {
         need(m.input, "input");
         bool isInt8 = false;
         compiler::readInputFile(m.input, info.graph.tensors[info.graph.input], &isInt8);
-        info.inputHash = compiler::hashHex(compiler::readFile(m.input));
+        info.inputHash = support::hashHex(compiler::readFile(m.input));
       }
       for (const std::string& c : m.calib) {
         need(c, "calibration file");
-        info.calibHashes.push_back(compiler::hashHex(compiler::readFile(c)));
+        info.calibHashes.push_back(support::hashHex(compiler::readFile(c)));
       }
     } catch (const compiler::CompileError& e) {
       reject(e.what()); // the node and its op, or the input file and its shape
@@ -129,7 +131,7 @@ void checkPoints(Prepared& pr) {
     std::string overrideText;
     for (const config::Override& o : ps.overrides)
       overrideText += o.key + "=" + o.value.scalar + "\n";
-    const std::string name = nameStem + "-" + compiler::hashHex(overrideText).substr(0, 8);
+    const std::string name = nameStem + "-" + support::hashHex(overrideText).substr(0, 8);
     std::vector<config::Override> ovs = ps.overrides;
     config::YamlNode nameValue;
     nameValue.type = config::YamlNode::Type::Scalar;
@@ -224,7 +226,7 @@ void writePlan(Prepared& pr, const fs::path& out, const std::string& cacheDir) {
                spec.file + ")\nbase: " + pr.basePath + "\noverrides: " + p.label);
     const fs::path configPath = dir / "config.yaml";
     if (!fs::exists(configPath) || compiler::readFile(configPath.string()) != yaml)
-      emit::writeFileAtomically(configPath, yaml);
+      support::writeFileAtomically(configPath, yaml);
     // What the results depend on: the tool, the config, the models and inputs (by content)
     // and the evaluation options.
     std::string key = std::string(kPointFormat) + "|" + compiler::toolBuildId() + "|" +
@@ -242,7 +244,7 @@ void writePlan(Prepared& pr, const fs::path& out, const std::string& cacheDir) {
                         {"dir", evalDir.string()},
                         {"args", evalArgs(spec, m, configPath, out / evalDir, cacheDir)}});
     }
-    p.key = compiler::hashHex(key);
+    p.key = support::hashHex(key);
     j["key"] = p.key;
     j["config"] = (fs::path("points") / p.id / "config.yaml").string();
     j["config_name"] = c.name;
@@ -258,12 +260,11 @@ void writePlan(Prepared& pr, const fs::path& out, const std::string& cacheDir) {
   plan["keys"] = spec.keys;
   plan["eval_jobs"] = e.jobs;
   plan["points"] = points;
-  emit::writeFileAtomically(out / "points.json", plan.dump(2) + "\n");
+  support::writeFileAtomically(out / "points.json", plan.dump(2) + "\n");
 }
 
 Json readJson(const fs::path& p) {
-  std::ifstream in(p);
-  return Json::parse(in);
+  return support::readJson<Json>(p);
 }
 
 /// The table from the result records: results.json, results.csv, the plots. Returns the
@@ -352,8 +353,8 @@ std::vector<eval::SweepPointResult> collect(const Prepared& pr, const fs::path& 
   }
   report["points"] = pts;
   report["rows"] = rows;
-  emit::writeFileAtomically(out / "results.json", report.dump(2) + "\n");
-  emit::writeFileAtomically(out / "results.csv", eval::sweepCsv(rows, spec.keys));
+  support::writeFileAtomically(out / "results.json", report.dump(2) + "\n");
+  support::writeFileAtomically(out / "results.csv", eval::sweepCsv(rows, spec.keys));
 
   const fs::path script = fs::path(BY_SOURCE_DIR) / "scripts" / "sweep_plots.py";
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
@@ -499,10 +500,10 @@ int runSweep(const std::vector<std::string>& args) {
   const fs::path out = fs::absolute(outDir.empty() ? "out/sweep-" + spec.name : outDir);
   if (fs::exists(out) &&
       (!fs::is_directory(out) || (!fs::is_empty(out) && !fs::exists(out / "points.json"))))
-    throw emit::OutputRefused(out.string() + " exists and is not a sweep output folder (no "
-                                             "points.json); choose another -o");
+    throw support::OutputRefused(out.string() + " exists and is not a sweep output folder (no "
+                                                "points.json); choose another -o");
   fs::create_directories(out);
-  emit::writeFileAtomically(
+  support::writeFileAtomically(
       out / "manifest.json",
       Json{{"generator", std::string("brickyard sweep ") + BRICKYARD_VERSION},
            {"command", "sweep"},
@@ -511,7 +512,7 @@ int runSweep(const std::vector<std::string>& args) {
              "pareto_energy_area.png", "pareto_cycles_energy.png", "points/", "slurm/"}}}
               .dump(2) +
           "\n");
-  emit::writeFileAtomically(out / "spec.yaml", compiler::readFile(specPath));
+  support::writeFileAtomically(out / "spec.yaml", compiler::readFile(specPath));
   writePlan(pr, out, spec.cacheDir);
 
   std::vector<PointPlan> pending;

@@ -1,8 +1,8 @@
 #include "command.h"
-#include "emit/output_dir.h"
 #include "hw/generators.h"
 #include "output_info.h"
-#include "rtlmodel/sim_cache.h"
+#include "support/cache.h"
+#include "support/files.h"
 #include "synth_modules.h"
 #include "synth_report.h"
 
@@ -44,7 +44,7 @@ Synthesis synthesizeWhole(const GeneratedOutput& out, const std::string& top, bo
             " dump -m */t:" + hw::names::kSramSp + " */t:" + hw::names::kSramDp + "\n";
   script += "tee -q -o " + (reports / "yosys_stat.json").string() + " stat -json\n";
   script += "tee -q -o " + (reports / "yosys_stat.txt").string() + " stat\n";
-  emit::writeFileAtomically(reports / "synth.ys", script);
+  support::writeFileAtomically(reports / "synth.ys", script);
 
   const auto start = std::chrono::steady_clock::now();
   std::string log;
@@ -131,15 +131,14 @@ int runSynth(const std::vector<std::string>& args) {
     options.top = top;
     options.sramMacros = memories == "macro";
     // Absolute: Yosys runs in the cache's staging directories.
-    options.cache = fs::absolute(
-        (cacheDir.empty() ? rtlmodel::defaultCacheDir() : fs::path(cacheDir)) / "synth");
+    options.cache = fs::absolute(support::cacheRoot(cacheDir) / "synth");
     options.reports = reports;
     options.jobs = jobs;
     modules = synthesizePerModule(out, options);
     s = Synthesis{modules.stat, modules.sramDump, modules.seconds};
     // The merged statistics, as the whole-design flow leaves them.
-    emit::writeFileAtomically(reports / "yosys_stat.json", s.stat.dump(1) + "\n");
-    emit::writeFileAtomically(reports / "yosys_srams.txt", s.sramDump);
+    support::writeFileAtomically(reports / "yosys_stat.json", s.stat.dump(1) + "\n");
+    support::writeFileAtomically(reports / "yosys_srams.txt", s.sramDump);
   }
   std::istringstream sramDump(s.sramDump);
   nlohmann::ordered_json report = buildSynthReport(s.stat, top, parseSramDump(sramDump));
@@ -149,9 +148,9 @@ int runSynth(const std::vector<std::string>& args) {
     report["synthesis"] = {{"flow", "whole"}};
   else
     addRunsToReport(report, modules);
-  emit::writeFileAtomically(reports / "synth.json", report.dump(2) + "\n");
+  support::writeFileAtomically(reports / "synth.json", report.dump(2) + "\n");
   const std::string text = synthReportText(report);
-  emit::writeFileAtomically(reports / "synth.txt", text);
+  support::writeFileAtomically(reports / "synth.txt", text);
   std::fputs(text.c_str(), stdout);
   std::printf("brickyard synth: wrote %s and synth.txt (yosys %.1f s)\n",
               (reports / "synth.json").c_str(), s.seconds);

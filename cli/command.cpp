@@ -1,6 +1,6 @@
 #include "command.h"
 
-#include "process/process.h"
+#include "support/process.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>

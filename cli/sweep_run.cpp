@@ -1,8 +1,11 @@
 // Running the points of a prepared sweep: the point runner (one process per point, what a
 // Slurm task executes) and the local backend (a pool of such processes). The Slurm backend is
 // in sweep_slurm.cpp.
-#include "emit/output_dir.h"
-#include "process/process.h"
+#include "support/file_lock.h"
+#include "support/files.h"
+#include "support/json.h"
+#include "support/process.h"
+#include "support/tail.h"
 #include "sweep_plan.h"
 
 #include <algorithm>
@@ -11,10 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fcntl.h>
 #include <fstream>
 #include <mutex>
-#include <sys/file.h>
 #include <thread>
 #include <unistd.h>
 
@@ -24,20 +25,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 Json readJson(const fs::path& p) {
-  std::ifstream in(p);
-  return Json::parse(in);
+  return support::readJson<Json>(p);
 }
 
+// The last lines of a log on one line, for a message.
 std::string lastLines(const fs::path& file, size_t lines) {
-  std::ifstream in(file, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\n')
-    text.pop_back();
-  size_t at = text.size();
-  while (at > 0 && lines > 0)
-    if (text[--at] == '\n')
-      --lines;
-  std::string t = text.substr(at == 0 ? 0 : at + 1);
+  std::string t = support::lastLines(support::tailOfFile(file, lines), lines);
   std::replace(t.begin(), t.end(), '\n', ' ');
   return t;
 }
@@ -54,25 +47,6 @@ std::string hostName() {
   gethostname(b, sizeof b - 1);
   return b;
 }
-
-/// An exclusive lock on a file, held for the lifetime of the object (flock: released when the
-/// process dies, so an interrupted runner never leaves a stale lock).
-class FileLock {
-public:
-  explicit FileLock(const fs::path& p) : fd_(::open(p.c_str(), O_CREAT | O_RDWR, 0644)) {
-    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0)
-      throw std::runtime_error("cannot lock " + p.string());
-  }
-  ~FileLock() {
-    if (fd_ >= 0)
-      ::close(fd_);
-  }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-
-private:
-  int fd_;
-};
 
 std::string duration(double s) {
   char b[32];
@@ -133,7 +107,8 @@ int runPoint(const fs::path& out, size_t index) {
     throw std::runtime_error("point " + p.id + " is invalid: " + point->value("message", ""));
   const fs::path dir = pointDir(out, p.id);
   fs::create_directories(dir);
-  FileLock lock(dir / ".lock");
+  support::FileLock lock(dir / ".lock");
+  lock.lock();
   if (finished(out, p)) {
     std::printf("brickyard sweep: point %s is already finished (%s)\n", p.id.c_str(),
                 resultPath(out, p.id).c_str());
@@ -208,7 +183,7 @@ int runPoint(const fs::path& out, size_t index) {
   if (const char* job = std::getenv("SLURM_ARRAY_JOB_ID"))
     result["slurm_job"] = std::string(job) + "_" + std::to_string(index);
   result["models"] = models;
-  emit::writeFileAtomically(resultPath(out, p.id), result.dump(2) + "\n");
+  support::writeFileAtomically(resultPath(out, p.id), result.dump(2) + "\n");
   std::printf("brickyard sweep: point %s %s in %.1f s\n", p.id.c_str(), allOk ? "ok" : "FAILED",
               result["wall_seconds"].get<double>());
   return allOk ? 0 : 1;

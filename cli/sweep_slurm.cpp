@@ -4,8 +4,9 @@
 // polls squeue. Results are not taken from Slurm: a point is done when its runner wrote its
 // result record; Slurm's state only explains a point that has none (TIMEOUT, CANCELLED, ...).
 #include "command.h"
-#include "emit/output_dir.h"
-#include "process/process.h"
+#include "support/files.h"
+#include "support/json.h"
+#include "support/process.h"
 #include "sweep_plan.h"
 
 #include <algorithm>
@@ -31,12 +32,11 @@ fs::path jobsPath(const fs::path& out) {
 Json readJobs(const fs::path& out) {
   if (!fs::exists(jobsPath(out)))
     return Json{{"submissions", Json::array()}};
-  std::ifstream in(jobsPath(out));
-  return Json::parse(in);
+  return support::readJson<Json>(jobsPath(out));
 }
 
 void writeJobs(const fs::path& out, const Json& jobs) {
-  emit::writeFileAtomically(jobsPath(out), jobs.dump(2) + "\n");
+  support::writeFileAtomically(jobsPath(out), jobs.dump(2) + "\n");
 }
 
 std::string shellQuote(const std::string& s) {
@@ -156,7 +156,7 @@ std::string writeScript(const fs::path& out, const std::string& name, int number
     os << line << "\n";
   os << "exec " << shellQuote(self.string()) << " sweep --run-point \"$SLURM_ARRAY_TASK_ID\" -o "
      << shellQuote(out.string()) << "\n";
-  emit::writeFileAtomically(script, os.str());
+  support::writeFileAtomically(script, os.str());
   fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
   return script.string();
 }

@@ -3,13 +3,16 @@
 # A target's layer is the top-level folder it is defined in (BY_LAYER_ROOT, by default the
 # project's source directory):
 #
-#   spec            0  config, ISA, array/accel params, TensorDash plan, Boveda format, memory map
-#   models          1  golden, functional, TensorDash and Boveda reference models
-#   rtl_gen         1  the Verilog IR, the block generators, the emission of RTL and headers
-#   systemc_models  2  the SoC, the AXI runtime, the RTL accelerator model
-#   compiler_backend, driver, evaluation
-#                   3  the compiler, the driver's host build, the evaluation report and energy table
-#   cli             4  the brickyard command
+#   support         0  hashes, atomic writes, the file lock, processes, the caches' find-or-make,
+#                      the job pool, JSON records
+#   spec            1  config, ISA, array/accel params, TensorDash plan, Boveda format, memory map
+#   models          2  golden, functional, TensorDash and Boveda reference models
+#   rtl_gen         2  the Verilog IR, the block generators, the emission of RTL and headers
+#   systemc_models  3  the SoC, the AXI runtime, the RTL accelerator model
+#   compiler_backend, driver
+#                   4  the compiler, the driver's host build
+#   evaluation      5  eval and sweep: their runs, caches, reports, local and Slurm back ends
+#   cli             6  the brickyard command: parses options and calls the libraries
 #   testbenches, bench   tests and benchmarks: may link anything, nothing else may link them
 #
 # A product target (any target outside testbenches/ and bench/) may link targets of its own
@@ -19,7 +22,8 @@
 # set_target_properties(<target> PROPERTIES BY_LAYER <folder>) places a target explicitly.
 
 set(BY_LAYER_RANKS
-    spec=0 models=1 rtl_gen=1 systemc_models=2 compiler_backend=3 driver=3 evaluation=3 cli=4)
+    support=0 spec=1 models=2 rtl_gen=2 systemc_models=3 compiler_backend=4 driver=4 evaluation=5
+    cli=6)
 set(BY_LAYER_TEST_FOLDERS testbenches bench)
 
 # The top-level folder of a target (empty for the root or outside the tree), or its BY_LAYER

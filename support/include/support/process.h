@@ -1,6 +1,7 @@
-// Running a program as a child process (Boost.Process): the one helper behind `brickyard lint`
-// and `synth` (Verilator, Icarus, Yosys), the simulator cache's Verilator builds and the tests
-// that run `brickyard`.
+// Running a program as a child process (Boost.Process): the one runner behind every tool
+// Brickyard starts (Verilator, Icarus, Yosys, the RISC-V compiler, Slurm's commands), every
+// `brickyard` it starts itself (eval's runs, a sweep's points) and the tests that run it. Its
+// own namespace, `process`, names what it is about: process::run, process::Options.
 #pragma once
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "process/process.h"
+#include "support/process.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>

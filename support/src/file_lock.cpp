@@ -1,4 +1,4 @@
-#include "file_lock.h"
+#include "support/file_lock.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,10 +7,10 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-namespace by::rtlmodel {
+namespace by::support {
 
 FileLock::FileLock(const std::filesystem::path& path)
-    : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    : path_(path), fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
   if (fd_ < 0)
     throw std::runtime_error("cannot create lock file " + path.string() + ": " +
                              std::strerror(errno));
@@ -30,9 +30,8 @@ bool FileLock::tryLock() {
 void FileLock::lock() {
   while (flock(fd_, LOCK_EX) != 0)
     if (errno != EINTR)
-      throw std::runtime_error(std::string("cannot lock the simulator cache: ") +
-                               std::strerror(errno));
+      throw std::runtime_error("cannot lock " + path_.string() + ": " + std::strerror(errno));
   locked_ = true;
 }
 
-} // namespace by::rtlmodel
+} // namespace by::support

@@ -1,12 +1,53 @@
-#include "emit/output_dir.h"
+#include "support/files.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
-#include <stdexcept>
+#include <functional>
+#include <sstream>
+#include <thread>
 #include <unistd.h>
 
-namespace by::emit {
+namespace by::support {
 
 namespace fs = std::filesystem;
+
+std::string uniqueSuffix() {
+  return std::to_string(static_cast<long>(getpid())) + "-" +
+         std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()) % 1000000);
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    throw FileError(path.string() + ": cannot open the file: " + std::strerror(errno));
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void writeFileAtomically(const fs::path& path, std::string_view content) {
+  const fs::path tmp = path.string() + ".tmp-" + uniqueSuffix();
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f)
+      throw FileError("cannot write " + path.string() + ": " + std::strerror(errno));
+    f.write(content.data(), std::streamsize(content.size()));
+    if (!f.flush()) {
+      const int e = errno;
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw FileError("cannot write " + path.string() + ": " + std::strerror(e));
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw FileError("cannot write " + path.string() + ": " + ec.message());
+  }
+}
 
 bool isBrickyardOutput(const fs::path& dir) {
   std::ifstream in(dir / "manifest.json");
@@ -40,14 +81,14 @@ StagedDirectory::~StagedDirectory() {
   }
 }
 
-void StagedDirectory::write(const fs::path& relative, const std::string& content) {
+void StagedDirectory::write(const fs::path& relative, std::string_view content) {
   fs::path path = staging_ / relative;
   fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary);
-  out << content;
+  out.write(content.data(), std::streamsize(content.size()));
   out.close();
   if (!out)
-    throw std::runtime_error("cannot write " + path.string());
+    throw FileError("cannot write " + path.string());
 }
 
 void StagedDirectory::commit() {
@@ -62,29 +103,12 @@ void StagedDirectory::commit() {
   if (ec) {
     if (!old.empty())
       fs::rename(old, target_); // put the previous output back
-    throw std::runtime_error("cannot move the output into place at " + target_.string() + ": " +
-                             ec.message());
+    throw FileError("cannot move the output into place at " + target_.string() + ": " +
+                    ec.message());
   }
   committed_ = true;
   if (!old.empty())
     fs::remove_all(old);
 }
 
-void writeFileAtomically(const fs::path& path, const std::string& content) {
-  if (path.has_parent_path())
-    fs::create_directories(path.parent_path());
-  fs::path tmp = path.string() + ".tmp-" + std::to_string(static_cast<long>(getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << content;
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + path.string());
-    }
-  }
-  fs::rename(tmp, path);
-}
-
-} // namespace by::emit
+} // namespace by::support
