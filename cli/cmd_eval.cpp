@@ -590,7 +590,7 @@ int runEval(const std::vector<std::string>& args) {
   // Debian's interpreter, where python3-matplotlib installs (another python3 may come first
   // on PATH, e.g. a virtual environment without it).
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  requireProgram(python, "python3-matplotlib");
+  process::require(python, "python3-matplotlib");
   process::Options po;
   po.output = process::Output::CaptureMerged;
   const process::Result plots =

@@ -38,74 +38,62 @@ fs::path cachedProgram(const compiler::Compiled& c, const compiler::CompileOptio
   return programs.entry(name);
 }
 
-} // namespace
+struct RunArgs {
+  CompileArgs compile;
+  std::string input, model = "rtl", outPath, reportPath;
+  std::optional<uint64_t> maxCycles;
 
-int runRun(const std::vector<std::string>& args) {
-  CompileArgs a;
-  std::string input, model = "rtl", outPath, reportPath, maxCyclesText;
-  ArgParser p("run",
-              "MODEL.onnx --config CONFIG --input X.npy [--model rtl|func] [--out Y.npy] "
-              "[--report FILE.json] [compile options]",
-              "Compiles the model (cached), runs it on the config's SoC with the accelerator's\n"
-              "RTL co-simulation (default) or the functional model, and checks the output bit\n"
-              "for bit against the compiler's int8 reference interpreter (an implementation of\n"
-              "docs/arithmetic.md independent of the driver). Prints a per-layer table (MACs,\n"
-              "cycles, utilization, DRAM bytes, TensorDash skipped MACs, Boveda compressed\n"
-              "bytes) and how the int8 output agrees with the float model.\n"
-              "\n"
-              "X.npy has the model input's ONNX shape: float32/64 (quantized with the input's\n"
-              "scale) or int8 (used as is). A file that is not .npy is raw float32.\n"
-              "\n"
-              "exit codes: 0 bit-exact, 1 a mismatch or a failed run, 2 input rejected");
-  a.add(p);
-  p.option("--input", "X.npy", "the input tensor (required)", &input);
-  p.option("--model", "rtl|func",
-           "accelerator model: the Verilated RTL (default) or the "
-           "functional model (untimed)",
-           &model);
-  p.option("--out", "Y.npy", "write the output (dequantized float32, ONNX layout)", &outPath);
-  p.option("--report", "FILE.json", "write the per-layer report as JSON", &reportPath);
-  p.option("--max-cycles", "N", "stop the simulation after N cycles (exit 1)", &maxCyclesText);
-  if (!p.parse(args))
-    return kExitOk;
-  if (input.empty())
-    throw UsageError("missing --input X.npy");
-  if (model != "rtl" && model != "func")
-    throw UsageError("--model " + model + ": expected rtl or func");
-  const compiler::CompileOptions o = a.options();
+  void add(ArgParser& p) {
+    compile.add(p);
+    p.option("--input", "X.npy", "the input tensor (required)", &input);
+    p.choice("--model", "rtl|func",
+             "accelerator model: the Verilated RTL (default) or the "
+             "functional model (untimed)",
+             &model, {"rtl", "func"});
+    p.option("--out", "Y.npy", "write the output (dequantized float32, ONNX layout)", &outPath);
+    p.option("--report", "FILE.json", "write the per-layer report as JSON", &reportPath);
+    p.number("--max-cycles", "N", "stop the simulation after N cycles (exit 1)", &maxCycles, 1,
+             soc::kMaxCycles);
+  }
+};
 
-  compiler::Compiled c = compiler::compileModel(o);
-  const compiler::Tensor& inT = c.graph.tensors[c.graph.input];
-  bool isInt8 = false;
-  const std::vector<float> x = compiler::readInputFile(input, inT, &isInt8);
+/// The input as the program reads it: int8, quantized with the input's scale unless it is int8
+/// already. `x` gets the values as read (for the float model).
+std::vector<int8_t> programInput(const RunArgs& a, const compiler::Tensor& in,
+                                 std::vector<float>& x, bool& isInt8) {
+  x = compiler::readInputFile(a.input, in, &isInt8);
+  if (!isInt8)
+    return compiler::quantizeInput(x, in.scale);
   std::vector<int8_t> q(x.size());
-  if (isInt8)
-    for (size_t i = 0; i < x.size(); ++i)
-      q[i] = int8_t(x[i]);
-  else
-    q = compiler::quantizeInput(x, inT.scale);
-  const fs::path dir = cachedProgram(c, o);
+  for (size_t i = 0; i < x.size(); ++i)
+    q[i] = int8_t(x[i]);
+  return q;
+}
 
+/// Runs the program on the SoC; false (with a message) when it did not end with exit code 0 or
+/// its simulator could not be built.
+bool simulate(const RunArgs& a, const compiler::CompileOptions& o, const compiler::Compiled& c,
+              const fs::path& program, const std::vector<int8_t>& q, soc::SimResult& r) {
   soc::SimOptions so;
   so.config = o.config;
-  so.programPath = (dir / "model.elf").string();
-  std::FILE* devNull = a.quiet ? std::fopen("/dev/null", "w") : nullptr;
+  so.programPath = program.string();
+  std::FILE* devNull = a.compile.quiet ? std::fopen("/dev/null", "w") : nullptr;
   so.console = devNull ? devNull : stderr;
-  so.loads.push_back({compiler::kInputSymbol, 0, std::vector<uint8_t>(q.begin(), q.end()), input});
+  so.loads.push_back(
+      {compiler::kInputSymbol, 0, std::vector<uint8_t>(q.begin(), q.end()), a.input});
   so.dumps.push_back({compiler::kOutputSymbol, 0, 0});
   so.dumps.push_back({compiler::kStatsSymbol, 0, 0});
-  if (!maxCyclesText.empty())
-    so.maxCycles = std::stoull(maxCyclesText);
-  if (model == "rtl") {
+  so.maxCycles = a.maxCycles.value_or(0);
+  if (a.model == "rtl") {
     rtlmodel::CacheOptions cache;
     cache.cacheDir = o.cacheDir;
-    cache.quiet = a.quiet;
+    cache.quiet = a.compile.quiet;
     rtlmodel::RtlOptions rtl;
     try {
       rtl.library = rtlmodel::findOrBuildModel(o.config, cache).library;
     } catch (const rtlmodel::BuildError& e) {
       std::fprintf(stderr, "brickyard run: error: cannot build the RTL simulator: %s\n", e.what());
-      return kExitFailure;
+      return false;
     }
     so.accelerator = rtlmodel::rtlAcceleratorFactory(rtl);
   } else {
@@ -113,34 +101,22 @@ int runRun(const std::vector<std::string>& args) {
   }
   if (o.progress)
     o.progress("running " + std::to_string(c.graph.layers.size()) + " layers on the " +
-               (model == "rtl" ? "RTL co-simulation" : "functional model"));
-  soc::SimResult r = soc::runSimulation(so);
-  if (r.end != soc::SimEnd::Exit || r.exitCode != 0) {
-    std::fprintf(stderr, "brickyard run: error: the program %s\n",
-                 r.end == soc::SimEnd::Exit ? ("exited with code " + std::to_string(r.exitCode) +
-                                               " (a layer failed; see its message above)")
-                                                  .c_str()
-                                            : r.message.c_str());
-    return kExitFailure;
-  }
+               (a.model == "rtl" ? "RTL co-simulation" : "functional model"));
+  r = soc::runSimulation(so);
+  if (devNull)
+    std::fclose(devNull);
+  if (r.end == soc::SimEnd::Exit && r.exitCode == 0)
+    return true;
+  std::fprintf(stderr, "brickyard run: error: the program %s\n",
+               r.end == soc::SimEnd::Exit ? ("exited with code " + std::to_string(r.exitCode) +
+                                             " (a layer failed; see its message above)")
+                                                .c_str()
+                                          : r.message.c_str());
+  return false;
+}
 
-  // The reference: the int8 graph as the accelerator computes it; and the float model.
-  const compiler::Int8Values ref =
-      compiler::runInt8(c.graph, q, compiler::chunkRules(c.program), compiler::intWidths(o.config));
-  const int outStore = c.graph.storageOf(c.graph.output);
-  std::vector<int8_t> got(r.dumps[0].begin(), r.dumps[0].end());
-  std::vector<float> floatOut;
-  if (!isInt8)
-    floatOut = compiler::runFloat(c.graph, x)[outStore];
-  compiler::RunReport rep;
-  rep.model = model;
-  rep.layers = compiler::parseStats(r.dumps[1], c.graph.layers.size());
-  rep.check = compiler::checkOutput(c.graph, got, ref[outStore], isInt8 ? nullptr : &floatOut);
-  rep.wallSeconds = r.stats["wall"]["seconds"].get<double>();
-  rep.totalCycles = r.stats["simulated"]["cycles"].get<uint64_t>();
-  rep.hostInstructions = r.stats["host"]["instructions"].get<uint64_t>();
-
-  std::printf("%s", compiler::reportTable(c, rep).c_str());
+/// How the output compares with the int8 reference and the float model, for people.
+void printCheck(const RunArgs& a, const compiler::RunReport& rep) {
   const auto& k = rep.check;
   if (k.exact())
     std::printf("output: bit-exact with the int8 reference (%lld values)\n",
@@ -158,17 +134,81 @@ int runRun(const std::vector<std::string>& args) {
   std::printf("simulated %llu cycles (%llu host instructions) in %.2f s on the %s\n",
               static_cast<unsigned long long>(rep.totalCycles),
               static_cast<unsigned long long>(rep.hostInstructions), rep.wallSeconds,
-              model == "rtl" ? "RTL co-simulation" : "functional model");
-  if (!outPath.empty()) {
-    const compiler::Tensor& out = c.graph.tensors[c.graph.output];
-    std::vector<float> deq(got.size());
-    for (size_t i = 0; i < got.size(); ++i)
-      deq[i] = float(got[i] * out.scale);
-    compiler::writeNpyFloat(outPath, out.onnxShape, compiler::nhwcToOnnx(out, deq));
-  }
-  if (!reportPath.empty())
-    compiler::writeFileAtomic(reportPath, compiler::reportJson(c, rep).dump(2) + "\n");
-  return k.exact() ? kExitOk : kExitFailure;
+              a.model == "rtl" ? "RTL co-simulation" : "functional model");
+}
+
+/// The run's report: the program's counters and its output against the int8 reference (the
+/// graph as the accelerator computes it) and, for a float input, the float model.
+compiler::RunReport checkRun(const RunArgs& a, const compiler::CompileOptions& o,
+                             const compiler::Compiled& c, const std::vector<int8_t>& q,
+                             const std::vector<float>& x, bool isInt8, const soc::SimResult& r) {
+  const compiler::Int8Values ref =
+      compiler::runInt8(c.graph, q, compiler::chunkRules(c.program), compiler::intWidths(o.config));
+  const int outStore = c.graph.storageOf(c.graph.output);
+  const std::vector<int8_t> got(r.dumps[0].begin(), r.dumps[0].end());
+  std::vector<float> floatOut;
+  if (!isInt8)
+    floatOut = compiler::runFloat(c.graph, x)[outStore];
+  compiler::RunReport rep;
+  rep.model = a.model;
+  rep.layers = compiler::parseStats(r.dumps[1], c.graph.layers.size());
+  rep.check = compiler::checkOutput(c.graph, got, ref[outStore], isInt8 ? nullptr : &floatOut);
+  rep.wallSeconds = r.stats["wall"]["seconds"].get<double>();
+  rep.totalCycles = r.stats["simulated"]["cycles"].get<uint64_t>();
+  rep.hostInstructions = r.stats["host"]["instructions"].get<uint64_t>();
+  return rep;
+}
+
+/// --out: the output dequantized, in the ONNX layout.
+void writeOutput(const std::string& path, const compiler::Compiled& c,
+                 const std::vector<uint8_t>& dump) {
+  const compiler::Tensor& out = c.graph.tensors[c.graph.output];
+  std::vector<float> deq(dump.size());
+  for (size_t i = 0; i < dump.size(); ++i)
+    deq[i] = float(int8_t(dump[i]) * out.scale);
+  compiler::writeNpyFloat(path, out.onnxShape, compiler::nhwcToOnnx(out, deq));
+}
+
+} // namespace
+
+int runRun(const std::vector<std::string>& args) {
+  RunArgs a;
+  ArgParser p("run",
+              "MODEL.onnx --config CONFIG --input X.npy [--model rtl|func] [--out Y.npy] "
+              "[--report FILE.json] [compile options]",
+              "Compiles the model (cached), runs it on the config's SoC with the accelerator's\n"
+              "RTL co-simulation (default) or the functional model, and checks the output bit\n"
+              "for bit against the compiler's int8 reference interpreter (an implementation of\n"
+              "docs/arithmetic.md independent of the driver). Prints a per-layer table (MACs,\n"
+              "cycles, utilization, DRAM bytes, TensorDash skipped MACs, Boveda compressed\n"
+              "bytes) and how the int8 output agrees with the float model.\n"
+              "\n"
+              "X.npy has the model input's ONNX shape: float32/64 (quantized with the input's\n"
+              "scale) or int8 (used as is). A file that is not .npy is raw float32.\n"
+              "\n"
+              "exit codes: 0 bit-exact, 1 a mismatch or a failed run, 2 input rejected");
+  a.add(p);
+  if (!p.parse(args))
+    return kExitOk;
+  if (a.input.empty())
+    throw UsageError("missing --input X.npy");
+  const compiler::CompileOptions o = a.compile.options();
+  const compiler::Compiled c = compiler::compileModel(o);
+  std::vector<float> x;
+  bool isInt8 = false;
+  const std::vector<int8_t> q = programInput(a, c.graph.tensors[c.graph.input], x, isInt8);
+  const fs::path dir = cachedProgram(c, o);
+  soc::SimResult r;
+  if (!simulate(a, o, c, dir / "model.elf", q, r))
+    return kExitFailure;
+  const compiler::RunReport rep = checkRun(a, o, c, q, x, isInt8, r);
+  std::printf("%s", compiler::reportTable(c, rep).c_str());
+  printCheck(a, rep);
+  if (!a.outPath.empty())
+    writeOutput(a.outPath, c, r.dumps[0]);
+  if (!a.reportPath.empty())
+    compiler::writeFileAtomic(a.reportPath, compiler::reportJson(c, rep).dump(2) + "\n");
+  return rep.check.exact() ? kExitOk : kExitFailure;
 }
 
 } // namespace by::cli

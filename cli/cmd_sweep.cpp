@@ -358,7 +358,7 @@ std::vector<eval::SweepPointResult> collect(const Prepared& pr, const fs::path& 
 
   const fs::path script = fs::path(BY_SOURCE_DIR) / "scripts" / "sweep_plots.py";
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  requireProgram(python, "python3-matplotlib");
+  process::require(python, "python3-matplotlib");
   process::Options po;
   po.output = process::Output::CaptureMerged;
   const process::Result plots =

@@ -3,6 +3,7 @@
 #include "output_info.h"
 #include "support/cache.h"
 #include "support/files.h"
+#include "support/process.h"
 #include "synth_modules.h"
 #include "synth_report.h"
 
@@ -47,10 +48,13 @@ Synthesis synthesizeWhole(const GeneratedOutput& out, const std::string& top, bo
   support::writeFileAtomically(reports / "synth.ys", script);
 
   const auto start = std::chrono::steady_clock::now();
-  std::string log;
-  int status = runProgram({"yosys", "-q", "-l", (reports / "yosys.log").string(), "-s",
-                           (reports / "synth.ys").string()},
-                          "", log);
+  process::Options po;
+  po.output = process::Output::CaptureMerged;
+  const process::Result r = process::run({"yosys", "-q", "-l", (reports / "yosys.log").string(),
+                                          "-s", (reports / "synth.ys").string()},
+                                         po);
+  const int status = r.status;
+  const std::string log = r.out + r.err;
   Synthesis s;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (status != 0) {
@@ -65,24 +69,11 @@ Synthesis synthesizeWhole(const GeneratedOutput& out, const std::string& top, bo
   return s;
 }
 
-int parseJobs(const std::string& text) {
-  if (text.empty())
-    return std::max(1u, std::thread::hardware_concurrency());
-  size_t used = 0;
-  int n = 0;
-  try {
-    n = std::stoi(text, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != text.size() || n < 1)
-    throw UsageError("-j: '" + text + "' is not a positive number of Yosys runs");
-  return n;
-}
-
 } // namespace
 
 int runSynth(const std::vector<std::string>& args) {
-  std::string dir, top, memories = "macro", jobsText, cacheDir;
+  std::string dir, top, memories = "macro", cacheDir;
+  int jobs = int(std::max(1u, std::thread::hardware_concurrency()));
   bool whole = false;
   ArgParser p("synth", "OUT/",
               "Synthesizes the RTL in OUT/ (written by brickyard gen) with Yosys (generic\n"
@@ -97,11 +88,12 @@ int runSynth(const std::vector<std::string>& args) {
               "are kept in OUT/reports (synth.ys, yosys.log).");
   p.positional("OUT/", "a directory written by brickyard gen", &dir);
   p.option("--top", "MODULE", "top module (default: the manifest's top)", &top);
-  p.option("--memories", "macro|flops",
+  p.choice("--memories", "macro|flops",
            "macro (default): SRAMs stay black boxes priced as SRAM macros; flops: Yosys maps "
            "them to flip-flops (small configs only)",
-           &memories);
-  p.option("-j", "N", "Yosys runs at a time (default: the number of cores)", &jobsText);
+           &memories, {"macro", "flops"});
+  p.number("-j", "N", "Yosys runs at a time (default: the number of cores)", &jobs, 1, 1024,
+           "a positive number of Yosys runs");
   p.option("--cache-dir", "DIR", "where synthesized modules are cached (see above)", &cacheDir);
   p.flag("--whole",
          "synthesize the whole design in one Yosys run, uncached (the flow before per-module "
@@ -109,13 +101,10 @@ int runSynth(const std::vector<std::string>& args) {
          &whole);
   if (!p.parse(args))
     return kExitOk;
-  if (memories != "macro" && memories != "flops")
-    throw UsageError("--memories: '" + memories + "' is not a memory model; use macro or flops");
-  const int jobs = parseJobs(jobsText);
   const GeneratedOutput out = readGeneratedOutput(dir);
   if (top.empty())
     top = out.top;
-  requireProgram("yosys", "yosys");
+  process::require("yosys", "yosys");
 
   const fs::path reports = fs::absolute(out.dir / "reports");
   fs::create_directories(reports);

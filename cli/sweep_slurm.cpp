@@ -214,8 +214,8 @@ std::map<size_t, std::string> poll(const fs::path& out, Json& jobs,
 
 bool runSlurm(const fs::path& out, const std::string& name, const std::vector<PointPlan>& pending,
               const SlurmOptions& slurm, const RunOptions& options) {
-  requireProgram("sbatch", "slurm-client");
-  requireProgram("squeue", "slurm-client");
+  process::require("sbatch", "slurm-client");
+  process::require("squeue", "slurm-client");
   fs::create_directories(out / "slurm" / "logs");
   Json jobs = readJobs(out);
   if (!jobs.contains("states"))

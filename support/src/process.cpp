@@ -56,6 +56,12 @@ std::filesystem::path find(const std::string& program) {
   return bp::search_path(program).string();
 }
 
+void require(const std::string& program, const std::string& debianPackage) {
+  if (find(program).empty())
+    throw std::runtime_error(program + " is not installed (Debian package " + debianPackage +
+                             "); run scripts/setup.sh");
+}
+
 Result run(const std::vector<std::string>& argv, const Options& options) {
   if (argv.empty())
     return notStarted("no program to run", options);

@@ -4,6 +4,8 @@
 // half of one. A directory of outputs is staged the same way (StagedDirectory).
 #pragma once
 
+#include "support/errors.h"
+
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -27,9 +29,9 @@ std::string readFile(const std::filesystem::path& path);
 void writeFileAtomically(const std::filesystem::path& path, std::string_view content);
 
 /// The user asked for an output location Brickyard must not replace.
-class OutputRefused : public std::runtime_error {
+class OutputRefused : public InputError {
 public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 /// An output directory written as a whole: files go into a staging directory next to the

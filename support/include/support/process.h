@@ -40,4 +40,8 @@ Result run(const std::vector<std::string>& argv, const Options& options = {});
 /// empty if there is none.
 std::filesystem::path find(const std::string& program);
 
+/// Throws std::runtime_error naming the Debian package to install when `program` cannot be
+/// found (a tool Brickyard needs and does not ship).
+void require(const std::string& program, const std::string& debianPackage);
+
 } // namespace by::process
