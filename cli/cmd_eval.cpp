@@ -13,8 +13,8 @@
 #include "compiler/onnx_import.h"
 #include "compiler/passes.h"
 #include "config/loader.h"
+#include "config/names.h"
 #include "config/schema.h"
-#include "config_arg.h"
 #include "emit/generate.h"
 #include "eval/energy.h"
 #include "eval/report.h"
@@ -429,7 +429,7 @@ int runEval(const std::vector<std::string>& args) {
   std::vector<config::Config> configs;
   std::vector<std::string> hashes, hardware, sources;
   for (const std::string& item : splitList(configsText)) {
-    const std::string path = resolveConfigArg(item);
+    const std::string path = config::resolveConfigArg(item);
     configs.push_back(config::loadConfigFile(path)); // ConfigError: FILE:LINE:COL, exit 2
     for (size_t i = 0; i + 1 < configs.size(); ++i)
       if (configs[i].name == configs.back().name)

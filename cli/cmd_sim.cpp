@@ -1,6 +1,6 @@
 #include "command.h"
 #include "config/loader.h"
-#include "config_arg.h"
+#include "config/names.h"
 #include "funcaccel/func_accelerator.h"
 #include "rtlmodel/rtl_accelerator.h"
 #include "rtlmodel/sim_cache.h"
@@ -192,7 +192,7 @@ struct SimArgs {
 /// simulator is built; the files of the dumps in `dumpFiles`.
 soc::SimOptions simOptions(const SimArgs& a, std::vector<std::string>& dumpFiles) {
   soc::SimOptions options;
-  options.config = config::loadConfigFile(resolveConfigArg(a.configPath));
+  options.config = config::loadConfigFile(config::resolveConfigArg(a.configPath));
   options.programPath = a.program;
   for (const std::string& spec : splitList(a.loadSpecs))
     options.loads.push_back(parseLoad(spec));

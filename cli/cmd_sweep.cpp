@@ -13,8 +13,8 @@
 #include "compiler/passes.h"
 #include "compiler/plan.h"
 #include "config/loader.h"
+#include "config/names.h"
 #include "config/schema.h"
-#include "config_arg.h"
 #include "eval/sweep_spec.h"
 #include "eval/sweep_table.h"
 #include "support/files.h"
@@ -471,8 +471,8 @@ int runSweep(const std::vector<std::string>& args) {
     pr.basePath = spec.base;
   } else {
     try {
-      pr.basePath = resolveConfigArg(spec.base);
-    } catch (const UsageError& e) {
+      pr.basePath = config::resolveConfigArg(spec.base);
+    } catch (const support::InputError& e) {
       throw config::ConfigError(spec.basePos.file, spec.basePos.line, spec.basePos.column, "base",
                                 e.what());
     }

@@ -1,7 +1,7 @@
 #include "compile_args.h"
 
 #include "config/loader.h"
-#include "config_arg.h"
+#include "config/names.h"
 
 #include <cstdio>
 
@@ -9,7 +9,7 @@ namespace by::cli {
 void CompileArgs::add(ArgParser& p) {
   p.positional("MODEL.onnx", "the ONNX model (float or QDQ / QLinear pre-quantized)", &model);
   p.option("--config", "CONFIG",
-           "accelerator + SoC config: a YAML file or a config name "
+           "accelerator + SoC config: a YAML file or the name of a shipped config "
            "(tiny, default, td8, ...) (required)",
            &configPath);
   p.choice("--hal", "rocc|mmio",
@@ -44,7 +44,7 @@ compiler::CompileOptions CompileArgs::options() const {
   if (configPath.empty())
     throw UsageError("missing --config CONFIG");
   o.modelPath = model;
-  o.config = config::loadConfigFile(resolveConfigArg(configPath));
+  o.config = config::loadConfigFile(config::resolveConfigArg(configPath));
   o.hal = hal == "rocc" ? compiler::Hal::Rocc : compiler::Hal::Mmio;
   if (batch)
     o.batch = *batch;

@@ -30,6 +30,9 @@ std::string src(const std::string& rel) {
   return std::string(BY_SOURCE_DIR) + "/" + rel;
 }
 const std::string kModels = src("testbenches/compiler/models/");
+// tiny is shipped (a name); td_l4 and boveda_tiny are configs of the tests (their paths).
+const std::string kConfigs = "tiny," + src("testbenches/configs/td_l4.yaml") + "," +
+                             src("testbenches/configs/boveda_tiny.yaml");
 
 fs::path scratch(const std::string& name) {
   const fs::path d =
@@ -87,9 +90,9 @@ class EvalReport : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
     out_ = scratch("report");
-    first_ = runBrickyard({"eval", kModels + "lenet.onnx", "--configs", "tiny,td_l4,boveda_tiny",
-                           "--input", kModels + "lenet.input.npy", "--calib-random", "2", "-o",
-                           out_.string(), "-j", "2", "--no-area"});
+    first_ = runBrickyard({"eval", kModels + "lenet.onnx", "--configs", kConfigs, "--input",
+                           kModels + "lenet.input.npy", "--calib-random", "2", "-o", out_.string(),
+                           "-j", "2", "--no-area"});
     std::ifstream in(out_ / "report.json");
     if (in)
       report_ = json::parse(in);
@@ -295,10 +298,9 @@ TEST_F(EvalReport, LayersCsvAgreesWithReportJson) {
 TEST_F(EvalReport, ASecondRunIsFullyCached) {
   const fs::path again = scratch("again");
   const auto start = std::chrono::steady_clock::now();
-  const CliResult r =
-      runBrickyard({"eval", kModels + "lenet.onnx", "--configs", "tiny,td_l4,boveda_tiny",
-                    "--input", kModels + "lenet.input.npy", "--calib-random", "2", "-o",
-                    again.string(), "-j", "2", "--no-area"});
+  const CliResult r = runBrickyard({"eval", kModels + "lenet.onnx", "--configs", kConfigs,
+                                    "--input", kModels + "lenet.input.npy", "--calib-random", "2",
+                                    "-o", again.string(), "-j", "2", "--no-area"});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(r.status, 0) << r.err;
