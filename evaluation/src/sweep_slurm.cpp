@@ -3,8 +3,8 @@
 // submissions and the tasks' last known states in OUT_DIR/slurm/jobs.json, and a wait that
 // polls squeue. Results are not taken from Slurm: a point is done when its runner wrote its
 // result record; Slurm's state only explains a point that has none (TIMEOUT, CANCELLED, ...).
-#include "command.h"
 #include "support/files.h"
+#include "support/install.h"
 #include "support/json.h"
 #include "support/process.h"
 #include "sweep_plan.h"
@@ -20,7 +20,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace by::cli::sweep {
+namespace by::eval::sweep {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -213,7 +213,7 @@ std::map<size_t, std::string> poll(const fs::path& out, Json& jobs,
 } // namespace
 
 bool runSlurm(const fs::path& out, const std::string& name, const std::vector<PointPlan>& pending,
-              const SlurmOptions& slurm, const RunOptions& options) {
+              const SlurmOptions& slurm) {
   process::require("sbatch", "slurm-client");
   process::require("squeue", "slurm-client");
   fs::create_directories(out / "slurm" / "logs");
@@ -233,7 +233,7 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
   for (size_t p : want)
     if (!inFlight.count(p))
       submit.push_back(p);
-  if (!inFlight.empty() && !options.quiet)
+  if (!inFlight.empty() && !slurm.quiet)
     std::fprintf(stderr,
                  "brickyard sweep: %zu points are still queued or running from an "
                  "earlier submission; waiting for them\n",
@@ -241,7 +241,8 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
 
   if (!submit.empty()) {
     const int number = int(jobs["submissions"].size()) + 1;
-    const std::string script = writeScript(out, name, number, submit, slurm, options.self);
+    const std::string script =
+        writeScript(out, name, number, submit, slurm, support::executablePath());
     int status = 0;
     const std::string reply = run({"sbatch", "--parsable", script}, &status);
     if (status != 0)
@@ -260,7 +261,7 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
     for (size_t p : submit)
       jobs["states"][std::to_string(p)] = "PENDING";
     writeJobs(out, jobs);
-    if (!options.quiet)
+    if (!slurm.quiet)
       std::fprintf(stderr,
                    "brickyard sweep: submitted Slurm job %s: %zu task%s (--array=%s), script %s, "
                    "logs in %s\n",
@@ -268,12 +269,12 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
                    arraySpec(submit).c_str(), script.c_str(), (out / "slurm" / "logs").c_str());
   }
   if (!slurm.wait) {
-    if (!options.quiet)
+    if (!slurm.quiet)
       std::fprintf(stderr, "brickyard sweep: not waiting (--no-wait); run the same command again "
                            "to wait for the tasks and collect the results\n");
     return false;
   }
-  if (!options.quiet)
+  if (!slurm.quiet)
     std::fprintf(stderr,
                  "brickyard sweep: waiting for %zu task%s (squeue every %d s; Ctrl-C "
                  "stops waiting, the tasks go on: rerun the command to collect)\n",
@@ -291,7 +292,7 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
     std::string line;
     for (const auto& [s, n] : count)
       line += (line.empty() ? "" : ", ") + std::to_string(n) + " " + s;
-    if (line != last && !options.quiet) {
+    if (line != last && !slurm.quiet) {
       const double sec = std::chrono::duration<double>(Clock::now() - start).count();
       std::fprintf(stderr, "  slurm: %s (%.0f s)\n", line.c_str(), sec);
       last = line;
@@ -318,4 +319,4 @@ std::vector<std::pair<size_t, SlurmTaskInfo>> slurmTasks(const fs::path& out) {
   return tasks;
 }
 
-} // namespace by::cli::sweep
+} // namespace by::eval::sweep
