@@ -9,6 +9,7 @@
 #   models          2  golden, functional, TensorDash and Boveda reference models
 #   rtl_gen         2  the Verilog IR, the block generators, the emission of RTL and headers
 #   systemc_models  3  the SoC, the AXI runtime, the RTL accelerator model
+#   synthesis       3  per-module Yosys synthesis, its cache, the area report
 #   compiler_backend, driver
 #                   4  the compiler, the driver's host build
 #   evaluation      5  eval and sweep: their runs, caches, reports, local and Slurm back ends
@@ -22,8 +23,8 @@
 # set_target_properties(<target> PROPERTIES BY_LAYER <folder>) places a target explicitly.
 
 set(BY_LAYER_RANKS
-    support=0 spec=1 models=2 rtl_gen=2 systemc_models=3 compiler_backend=4 driver=4 evaluation=5
-    cli=6)
+    support=0 spec=1 models=2 rtl_gen=2 systemc_models=3 synthesis=3 compiler_backend=4 driver=4
+    evaluation=5 cli=6)
 set(BY_LAYER_TEST_FOLDERS testbenches bench)
 
 # The top-level folder of a target (empty for the root or outside the tree), or its BY_LAYER

@@ -1,12 +1,12 @@
 // The pieces of per-module synthesis that need no Yosys: cutting an elaborated RTLIL design
 // into modules, the children's black-box stubs and the renumbering of internal names that makes
 // a module's text independent of its neighbours. (The keys' hash: support_test.)
-#include "rtlil_modules.h"
+#include "synthesis/rtlil.h"
 
 #include <gtest/gtest.h>
 #include <sstream>
 
-using namespace by::cli;
+using namespace by::synthesis;
 
 namespace {
 

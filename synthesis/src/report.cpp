@@ -1,4 +1,4 @@
-#include "synth_report.h"
+#include "synthesis/report.h"
 
 #include "hw/generators.h"
 
@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-namespace by::cli {
+namespace by::synthesis {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -280,4 +280,4 @@ std::string synthReportText(const ordered_json& report) {
   return os.str();
 }
 
-} // namespace by::cli
+} // namespace by::synthesis

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace by::cli {
+namespace by::synthesis {
 
 struct RtlilModule {
   std::string name; // as Yosys writes it: "\by_pe" or "$paramod$<hash>\by_fifo"
@@ -35,4 +35,4 @@ std::string rtlilStub(const RtlilModule& module);
 /// `count` (optional) receives how many numbers there were.
 std::string renumberInternalNames(const std::string& text, size_t* count = nullptr);
 
-} // namespace by::cli
+} // namespace by::synthesis

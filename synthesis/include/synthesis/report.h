@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace by::cli {
+namespace by::synthesis {
 
 /// Yosys names parameterised modules "$paramod\base\P=s32'0...0101"; this returns
 /// "base (P=5)", and plain names without their leading backslash.
@@ -41,4 +41,4 @@ nlohmann::ordered_json buildSynthReport(const nlohmann::json& yosysStat, const s
 
 std::string synthReportText(const nlohmann::ordered_json& report);
 
-} // namespace by::cli
+} // namespace by::synthesis

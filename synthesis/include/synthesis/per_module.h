@@ -6,14 +6,14 @@
 // by instance counts as before.
 #pragma once
 
-#include "output_info.h"
+#include "synthesis/design.h"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-namespace by::cli {
+namespace by::synthesis {
 
 struct PerModuleOptions {
   std::string top;
@@ -44,7 +44,7 @@ struct PerModuleResult {
 };
 
 /// Throws std::runtime_error when Yosys fails (with the tail of its log).
-PerModuleResult synthesizePerModule(const GeneratedOutput& out, const PerModuleOptions& options);
+PerModuleResult synthesizePerModule(const Design& design, const PerModuleOptions& options);
 
 /// Adds how the synthesis ran to a report of buildSynthReport: a "synthesis" section (flow,
 /// modules, how many were cached, Yosys runs at a time, seconds, the cache) and, per module,
@@ -54,4 +54,4 @@ void addRunsToReport(nlohmann::ordered_json& report, const PerModuleResult& resu
 /// The installed Yosys' version line (part of every cache key).
 std::string yosysVersion();
 
-} // namespace by::cli
+} // namespace by::synthesis

@@ -1,10 +1,10 @@
-#include "rtlil_modules.h"
+#include "synthesis/rtlil.h"
 
 #include <cctype>
 #include <sstream>
 #include <unordered_map>
 
-namespace by::cli {
+namespace by::synthesis {
 
 namespace {
 
@@ -119,4 +119,4 @@ std::string renumberInternalNames(const std::string& text, size_t* count) {
   return out;
 }
 
-} // namespace by::cli
+} // namespace by::synthesis
