@@ -207,7 +207,8 @@ int runRun(const std::vector<std::string>& args) {
   if (!a.outPath.empty())
     writeOutput(a.outPath, c, r.dumps[0]);
   if (!a.reportPath.empty())
-    compiler::writeFileAtomic(a.reportPath, compiler::reportJson(c, rep).dump(2) + "\n");
+    compiler::writeFileAtomic(a.reportPath,
+                              nlohmann::json(compiler::runRecord(c, rep)).dump(2) + "\n");
   return rep.check.exact() ? kExitOk : kExitFailure;
 }
 

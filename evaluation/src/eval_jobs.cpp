@@ -8,6 +8,7 @@
 #include "support/json.h"
 #include "support/process.h"
 #include "support/tail.h"
+#include "synthesis/report.h"
 
 #include <chrono>
 #include <cstdio>
@@ -62,14 +63,14 @@ std::string runKey(const EvalInputs& in, const EvalRequest& r, const Job& job) {
   return key;
 }
 
-/// A cached entry {"key", <field>: result}: usable when it parses and has the field.
-support::Maker entryMaker(nlohmann::json& result, const char* field) {
+/// A cached entry {"key", <field>: a T}: usable when it parses as one.
+template <class T> support::Maker entryMaker(std::optional<T>& result, const char* field) {
   support::Maker m;
   m.usable = [&result, field](const fs::path& entry) {
     if (!fs::exists(entry))
       return false;
     try {
-      result = support::readJson(entry).at(field);
+      result = support::readJson(entry).at(field).get<T>();
       return true;
     } catch (const std::exception&) {
       return false; // unreadable: made again, and replaced
@@ -85,7 +86,7 @@ void run(const EvalInputs& in, const EvalRequest& r, Job& job) {
   const fs::path entry =
       in.cache / "eval" / "runs" /
       (c.name + (baseline ? "-baseline-" : "-") + support::hashHex(key) + ".json");
-  support::Maker maker = entryMaker(job.result, "report");
+  support::Maker maker = entryMaker(job.run, "report");
   maker.make = [&](const fs::path& staging) {
     const fs::path dir = scratch(in, c.name + (baseline ? "-baseline" : "-run"));
     const fs::path report = dir / "report.json";
@@ -93,8 +94,8 @@ void run(const EvalInputs& in, const EvalRequest& r, Job& job) {
     po.output = process::Output::CaptureMerged;
     const process::Result p = process::run(runArgv(in, r, job, report), po);
     if (fs::exists(report)) {
-      job.result = support::readJson(report);
-      const bool exact = job.result.at("check").at("bit_exact").get<bool>();
+      job.run = support::readRecord<compiler::RunRecord>(report);
+      const bool exact = job.run->check.exact();
       job.ok = p.status == 0 && exact;
       job.status = job.ok ? "ok" : "mismatch";
       if (!exact)
@@ -106,7 +107,7 @@ void run(const EvalInputs& in, const EvalRequest& r, Job& job) {
     }
     if (job.ok)
       support::writeFileAtomically(staging,
-                                   nlohmann::json{{"key", key}, {"report", job.result}}.dump());
+                                   nlohmann::json{{"key", key}, {"report", *job.run}}.dump());
     std::error_code ec;
     fs::remove_all(dir, ec);
     return job.ok;
@@ -123,7 +124,7 @@ void area(const EvalInputs& in, Job& job) {
       std::string(kCacheFormat) + "|" + compiler::toolVersion() + "|" + in.hardware[job.config];
   const fs::path entry =
       in.cache / "eval" / "area" / (c.name + "-" + support::hashHex(key) + ".json");
-  support::Maker maker = entryMaker(job.result, "design");
+  support::Maker maker = entryMaker(job.area, "design");
   maker.make = [&](const fs::path& staging) {
     const fs::path dir = scratch(in, c.name + "-area");
     process::Options po;
@@ -136,11 +137,11 @@ void area(const EvalInputs& in, Job& job) {
                        po);
     const fs::path synth = dir / "gen" / "reports" / "synth.json";
     if (p.status == 0 && fs::exists(synth)) {
-      job.result = support::readJson(synth).at("design");
+      job.area = support::readJson(synth).at("design").get<synthesis::DesignArea>();
       job.ok = true;
       job.status = "ok";
       support::writeFileAtomically(staging,
-                                   nlohmann::json{{"key", key}, {"design", job.result}}.dump());
+                                   nlohmann::json{{"key", key}, {"design", *job.area}}.dump());
     } else {
       job.status = "failed";
       job.message = "area: brickyard gen/synth exited with " + std::to_string(p.status) + ": " +
@@ -189,14 +190,14 @@ std::string jobLabel(const EvalInputs& in, const Job& job) {
 
 std::string jobSummary(const EvalInputs& in, const Job& j, size_t done, size_t total) {
   std::string what = j.status;
-  if (j.ok && j.kind != Job::Area && j.result.contains("layers")) {
+  if (j.ok && j.run) {
     uint64_t cycles = 0;
-    for (const auto& l : j.result["layers"])
-      cycles += l["cycles"].get<uint64_t>();
+    for (const compiler::RunLayerRecord& l : j.run->layers)
+      cycles += l.cycles;
     what = std::to_string(cycles) + " cycles, bit-exact";
-  } else if (j.ok && j.kind == Job::Area) {
+  } else if (j.ok && j.area) {
     char t[64];
-    std::snprintf(t, sizeof t, "%.3f M transistors", j.result.value("transistors", 0.0) / 1e6);
+    std::snprintf(t, sizeof t, "%.3f M transistors", double(j.area->transistors) / 1e6);
     what = t;
   }
   const std::string took = j.cached ? "cached" : std::to_string(int(j.seconds + 0.5)) + " s";

@@ -8,9 +8,11 @@
 // Only runs that ended bit-exact and areas that were synthesized are kept.
 #pragma once
 
+#include "compiler/run_report.h"
 #include "eval_inputs.h"
+#include "synthesis/report.h"
 
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace by::eval {
@@ -25,7 +27,8 @@ struct Job {
   std::string status; // ok, mismatch, failed
   std::string message;
   double seconds = 0;
-  nlohmann::json result; // the run's report, or synth.json's design section
+  std::optional<compiler::RunRecord> run;    // Run, Baseline: `brickyard run --report`'s record
+  std::optional<synthesis::DesignArea> area; // Area: synth.json's design section
 };
 
 /// The jobs of an evaluation: every config's run (and baseline, for Boveda configs), then,

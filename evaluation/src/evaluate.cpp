@@ -10,6 +10,7 @@
 #include "support/files.h"
 #include "support/job_pool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -54,11 +55,11 @@ ConfigRun configRun(const EvalInputs& in, const EvalRequest& r, const std::vecto
       run.message = j.message;
       run.cached = j.cached;
       run.wallSeconds = j.seconds;
-      run.run = j.result;
+      run.run = j.run;
     } else if (j.kind == Job::Baseline && j.ok) {
-      run.baseline = j.result;
+      run.baseline = j.run;
     } else if (j.ok) {
-      run.area = j.result;
+      run.area = j.area;
     } else {
       run.ok = false;
       run.status = "failed";
@@ -69,44 +70,29 @@ ConfigRun configRun(const EvalInputs& in, const EvalRequest& r, const std::vecto
   return run;
 }
 
-Json buildReport(const EvalInputs& in, const EvalRequest& r, const std::vector<Job>& jobs) {
-  Json report;
-  report["generator"] = std::string("brickyard eval ") + BRICKYARD_VERSION;
-  report["version"] = compiler::toolVersion();
-  report["model"] = {{"path", r.model},
-                     {"hash", in.modelHash},
-                     {"batch", in.batch},
-                     {"input_shape", in.inputShape},
-                     {"layers", in.layers}};
-  report["input"] = {{"description", in.inputDescription}, {"hash", in.inputHash}};
-  if (in.seed)
-    report["input"]["seed"] = *in.seed;
-  report["accelerator_model"] = r.accelModel;
-  Json configs = Json::array();
+EvalReport buildReport(const EvalInputs& in, const EvalRequest& r, const std::vector<Job>& jobs) {
+  EvalReport report;
+  report.generator = std::string("brickyard eval ") + BRICKYARD_VERSION;
+  report.version = compiler::toolVersion();
+  report.model = {r.model, in.modelHash, in.batch, in.inputShape, in.layers};
+  report.input = {in.inputDescription, in.inputHash, in.seed};
+  report.acceleratorModel = r.accelModel;
   for (size_t i = 0; i < in.configs.size(); ++i)
-    configs.push_back(evaluateConfig(configRun(in, r, jobs, i)));
-  compareToFirst(configs);
-  report["configs"] = configs;
-  Json table = Json::array();
-  for (const EnergyEntry& e : energyTable())
-    table.push_back({{"key", e.key},
-                     {"pj", e.picojoules},
-                     {"unit", e.unit},
-                     {"source", e.source},
-                     {"note", e.note}});
-  report["energy_table"] = table;
+    report.configs.push_back(evaluateConfig(configRun(in, r, jobs, i)));
+  compareToFirst(report.configs);
+  report.energyTable = energyTable();
   return report;
 }
 
-void writeReport(const EvalInputs& in, const Json& report, support::StagedDirectory& out) {
-  out.write("manifest.json", Json{{"generator", report["generator"]},
+void writeReport(const EvalInputs& in, const EvalReport& report, support::StagedDirectory& out) {
+  out.write("manifest.json", Json{{"generator", report.generator},
                                   {"command", "eval"},
                                   {"files",
                                    {"report.json", "layers.csv", "report.md", "utilization.png",
                                     "cycles.png", "energy.png", "speedup.png", "dram_traffic.png"}}}
                                      .dump(2) +
                                  "\n");
-  out.write("report.json", report.dump(2) + "\n");
+  out.write("report.json", Json(report).dump(2) + "\n");
   out.write("layers.csv", layersCsv(report));
   out.write("report.md", reportMarkdown(report));
   if (in.seed)
@@ -115,17 +101,15 @@ void writeReport(const EvalInputs& in, const Json& report, support::StagedDirect
 }
 
 /// One line per config on stdout: the figures people compare.
-void printSummary(const Json& report) {
-  for (const Json& c : report["configs"]) {
-    std::printf("%-16s %-9s", c["name"].get<std::string>().c_str(),
-                c["status"].get<std::string>().c_str());
-    if (c.contains("totals"))
+void printSummary(const EvalReport& report) {
+  for (const ConfigReport& c : report.configs) {
+    std::printf("%-16s %-9s", c.name.c_str(), c.status.c_str());
+    if (c.figures)
       std::printf(" %12lld cycles  util %5.1f%%  %10.4g uJ/inference  speedup %.3fx  energy %.3fx",
-                  static_cast<long long>(c["totals"]["total_cycles"].get<int64_t>()),
-                  100 * c["totals"]["utilization"].get<double>(),
-                  c["derived"]["energy_per_inference_uj"].get<double>(),
-                  c["derived"]["speedup_vs_first"].get<double>(),
-                  c["derived"]["energy_ratio_vs_first"].get<double>());
+                  static_cast<long long>(c.figures->totals.totalCycles),
+                  100 * c.figures->totals.utilization, c.figures->derived.energyPerInferenceUj,
+                  c.figures->derived.speedupVsFirst.value_or(0),
+                  c.figures->derived.energyRatioVsFirst.value_or(0));
     std::printf("\n");
   }
 }
@@ -142,8 +126,8 @@ bool evaluate(const EvalRequest& r) {
                  r.model.c_str(), in.configs.size(), r.accelModel.c_str(), jobs.size(), r.jobs);
   const auto start = Clock::now();
   runJobs(in, r, jobs);
-  Json report = buildReport(in, r, jobs);
-  report["wall_seconds"] = std::chrono::duration<double>(Clock::now() - start).count();
+  EvalReport report = buildReport(in, r, jobs);
+  report.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
   writeReport(in, report, out);
   out.commit();
   if (!r.quiet) {
@@ -156,13 +140,11 @@ bool evaluate(const EvalRequest& r) {
     std::fprintf(stderr,
                  "brickyard eval: %zu of %zu runs cached; wrote %s (report.md, "
                  "report.json, layers.csv, plots) in %.1f s\n",
-                 cached, runs, r.outDir.c_str(), report["wall_seconds"].get<double>());
+                 cached, runs, r.outDir.c_str(), report.wallSeconds);
   }
   printSummary(report);
-  bool allOk = true;
-  for (const Json& c : report["configs"])
-    allOk &= c["status"] == "ok";
-  return allOk;
+  return std::all_of(report.configs.begin(), report.configs.end(),
+                     [](const ConfigReport& c) { return c.status == "ok"; });
 }
 
 } // namespace by::eval

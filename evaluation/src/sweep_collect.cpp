@@ -2,6 +2,7 @@
 // Pareto plots, a line per point and model for people and the list of failed points.
 #include "brickyard_version.h"
 #include "eval/plots.h"
+#include "eval/report.h"
 #include "eval/sweep_table.h"
 #include "support/files.h"
 #include "support/json.h"
@@ -14,57 +15,65 @@ namespace by::eval::sweep {
 namespace {
 
 /// The points as the table sees them: their plan, their record, their models' eval reports.
+/// A model's row of a point: its outcome in the point's record and its eval report.
+SweepModelResult modelResult(const fs::path& out, const std::string& name,
+                             const std::optional<PointRecord>& rec) {
+  SweepModelResult mr;
+  mr.name = name;
+  mr.status = "missing";
+  if (rec)
+    for (const ModelOutcome& e : rec->models)
+      if (e.name == name) {
+        mr.status = e.status;
+        mr.message = e.message;
+        mr.report = e.report.value_or("");
+      }
+  if (!mr.report.empty() && fs::exists(out / mr.report)) {
+    try {
+      mr.config = support::readRecord<EvalReport, Json>(out / mr.report).configs.at(0);
+    } catch (const std::exception&) {
+      mr.status = "failed";
+      mr.message = "unreadable report " + mr.report;
+    }
+  } else if (mr.status == "ok") {
+    mr.status = "missing";
+    mr.message = "the report " + mr.report + " is gone";
+  }
+  return mr;
+}
+
+/// The points as the table sees them: their plan, their record, their models' eval reports.
 std::vector<SweepPointResult> readRecords(const Prepared& pr, const fs::path& out) {
   const SweepSpec& spec = pr.spec;
-  const Json plan = support::readJson<Json>(out / "points.json");
+  const SweepPlanRecord plan = support::readRecord<SweepPlanRecord, Json>(out / "points.json");
   std::vector<SweepPointResult> results;
   for (size_t i = 0; i < pr.points.size(); ++i) {
     const PointPlan& p = pr.points[i];
-    const Json& pj = plan["points"][i];
+    const PlannedPoint& planned = plan.points.at(i);
     SweepPointResult r;
     r.index = p.index;
     r.id = p.id;
     r.log = p.valid ? fs::relative(logPath(out, p.id), out).string() : "";
     for (const std::string& k : spec.keys)
-      if (pj["values"].contains(k))
-        r.values.emplace_back(k, pj["values"][k].get<std::string>());
-    r.configName = pj.value("config_name", "");
-    r.configHash = pj.value("config_hash", "");
-    const Json rec = p.valid ? readResult(out, p) : Json();
+      for (const auto& [key, value] : planned.values)
+        if (key == k)
+          r.values.emplace_back(k, value);
+    r.configName = planned.configName;
+    r.configHash = planned.configHash;
+    const std::optional<PointRecord> rec =
+        p.valid ? readResult(out, p) : std::optional<PointRecord>();
     if (!p.valid) {
       r.status = "invalid";
       r.message = p.message;
-    } else if (rec.is_null()) {
+    } else if (!rec) {
       r.status = "missing";
       r.message = "no result";
     } else {
-      r.status = rec.value("status", "failed");
-      r.wallSeconds = rec.value("wall_seconds", 0.0);
+      r.status = rec->status;
+      r.wallSeconds = rec->wallSeconds;
     }
-    for (size_t m = 0; m < spec.models.size(); ++m) {
-      SweepModelResult mr;
-      mr.name = spec.models[m].name;
-      mr.status = "missing";
-      if (!rec.is_null())
-        for (const Json& e : rec["models"])
-          if (e.value("name", "") == mr.name) {
-            mr.status = e.value("status", "failed");
-            mr.message = e.value("message", "");
-            mr.report = e["report"].is_string() ? e["report"].get<std::string>() : "";
-          }
-      if (!mr.report.empty() && fs::exists(out / mr.report)) {
-        try {
-          mr.config = Json(support::readJson<Json>(out / mr.report).at("configs").at(0));
-        } catch (const std::exception&) {
-          mr.status = "failed";
-          mr.message = "unreadable report " + mr.report;
-        }
-      } else if (mr.status == "ok") {
-        mr.status = "missing";
-        mr.message = "the report " + mr.report + " is gone";
-      }
-      r.models.push_back(mr);
-    }
+    for (const SweepModel& m : spec.models)
+      r.models.push_back(modelResult(out, m.name, rec));
     results.push_back(r);
   }
   return results;
@@ -114,10 +123,7 @@ void writeTable(const Prepared& pr, const fs::path& out,
     std::fprintf(stderr, "%s", plots.c_str());
 }
 
-std::string human(const Json& v) {
-  if (!v.is_number())
-    return "-";
-  const double d = v.get<double>();
+std::string human(double d) {
   char b[32];
   if (d >= 1e9)
     std::snprintf(b, sizeof b, "%.2fG", d / 1e9);
@@ -136,14 +142,13 @@ void printRows(const Prepared& pr, const std::vector<SweepPointResult>& results)
     for (const SweepModelResult& m : r.models) {
       std::printf("%-5s %-8s %-10s", r.id.c_str(),
                   r.status == "ok" ? m.status.c_str() : r.status.c_str(), m.name.c_str());
-      if (!m.config.is_null() && m.config.contains("totals"))
-        std::printf(
-            " %9s cycles  util %5.1f%%  %9s pJ  area %9s  %s",
-            human(m.config["totals"]["total_cycles"]).c_str(),
-            100 * m.config["totals"].value("utilization", 0.0),
-            human(m.config["energy"]["total_pj"]).c_str(),
-            human(m.config["area"].is_object() ? m.config["area"]["transistors"] : Json()).c_str(),
-            pr.points[r.index].label.c_str());
+      if (m.config && m.config->figures)
+        std::printf(" %9s cycles  util %5.1f%%  %9s pJ  area %9s  %s",
+                    human(double(m.config->figures->totals.totalCycles)).c_str(),
+                    100 * m.config->figures->totals.utilization,
+                    human(m.config->figures->energy.totalPj).c_str(),
+                    m.config->area ? human(double(m.config->area->transistors)).c_str() : "-",
+                    pr.points[r.index].label.c_str());
       else
         std::printf(" %s", pr.points[r.index].label.c_str());
       std::printf("\n");

@@ -34,16 +34,16 @@ std::string eta(const support::JobProgress& p) {
 
 /// How a point's run ended, from its record (or the lack of one).
 std::string outcome(const fs::path& out, const PointPlan& p, int status) {
-  const Json res = readResult(out, p);
-  if (res.is_null())
+  const std::optional<PointRecord> res = readResult(out, p);
+  if (!res)
     return "FAILED (no result; exit " + std::to_string(status) + ", log " +
            logPath(out, p.id).string() + ")";
-  if (res.value("status", "") == "ok")
+  if (res->status == "ok")
     return "ok";
   std::string what = "FAILED";
-  for (const Json& mr : res["models"])
-    if (mr.value("status", "") != "ok")
-      what += "; " + mr.value("name", "") + ": " + mr.value("message", "");
+  for (const ModelOutcome& m : res->models)
+    if (m.status != "ok")
+      what += "; " + m.name + ": " + m.message;
   return what;
 }
 

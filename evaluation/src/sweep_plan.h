@@ -6,6 +6,7 @@
 #include "config/config.h"
 #include "eval/sweep.h"
 #include "eval/sweep_spec.h"
+#include "sweep_records.h"
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -15,7 +16,6 @@
 namespace by::eval::sweep {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
 
 struct PointPlan {
   size_t index = 0;
@@ -55,8 +55,8 @@ fs::path pointDir(const fs::path& out, const std::string& id);
 fs::path resultPath(const fs::path& out, const std::string& id);
 fs::path logPath(const fs::path& out, const std::string& id);
 
-/// The result record of a point if it exists, is readable and belongs to `key`; else null.
-Json readResult(const fs::path& out, const PointPlan& p);
+/// The result record of a point if it exists, is readable and belongs to its key.
+std::optional<PointRecord> readResult(const fs::path& out, const PointPlan& p);
 /// True when the point has a result record for `key` with status ok.
 bool finished(const fs::path& out, const PointPlan& p);
 

@@ -3,6 +3,7 @@
 // The record is the point's entry in the find-or-make of support/cache.h: usable when it is
 // the point's (same key) and ok; made under the point's lock, so that two runners of one point
 // (a resumed sweep and a straggler) do not race.
+#include "eval/report.h"
 #include "support/cache.h"
 #include "support/files.h"
 #include "support/install.h"
@@ -44,84 +45,77 @@ std::string logTail(const fs::path& file, size_t lines) {
   return t;
 }
 
-/// Runs one model's eval of the point (its output appended to the point's log) and returns the
-/// model's entry of the record.
-Json runModel(const fs::path& out, const Json& m, int jobs, const fs::path& log) {
+/// Runs one model's eval of the point (its output appended to the point's log).
+ModelOutcome runModel(const fs::path& out, const PlannedEval& m, int jobs, const fs::path& log) {
   std::vector<std::string> argv = {support::executablePath().string()};
-  for (const Json& a : m.at("args"))
-    argv.push_back(a.get<std::string>());
+  argv.insert(argv.end(), m.args.begin(), m.args.end());
   argv.insert(argv.end(), {"-j", std::to_string(jobs)});
-  const fs::path evalDir = out / m.at("dir").get<std::string>();
+  const fs::path evalDir = out / m.dir;
   std::error_code ec;
   fs::remove_all(evalDir, ec); // its report.json then comes from this run
   process::Options po;
   po.output = process::Output::AppendToLog;
   po.log = log;
   const process::Result r = process::run(argv, po);
-  Json e;
-  e["name"] = m.at("name");
-  e["exit"] = r.status;
-  e["report"] = (fs::path(m.at("dir").get<std::string>()) / "report.json").string();
+  ModelOutcome e;
+  e.name = m.name;
+  e.exit = r.status;
+  e.report = (fs::path(m.dir) / "report.json").string();
+  e.status = r.status == 0 ? "ok" : "failed";
   const fs::path report = evalDir / "report.json";
-  std::string status = r.status == 0 ? "ok" : "failed", message;
   if (fs::exists(report)) {
-    const Json rep = support::readJson<Json>(report);
-    const Json& c = rep.at("configs").at(0);
-    if (c.value("status", "") != "ok") {
-      status = "failed";
-      message = (c.value("status", "") == "mismatch" ? "mismatch: " : "") + c.value("message", "");
+    const ConfigReport c = support::readRecord<EvalReport, Json>(report).configs.at(0);
+    if (c.status != "ok") {
+      e.status = "failed";
+      e.message = (c.status == "mismatch" ? "mismatch: " : "") + c.message;
     }
   } else {
-    status = "failed";
-    e["report"] = nullptr;
+    e.status = "failed";
+    e.report.reset();
   }
-  if (status != "ok" && message.empty())
-    message = "brickyard eval exited with " + std::to_string(r.status) + ": " + logTail(log, 3);
-  e["status"] = status;
-  e["message"] = message;
-  std::printf("  %s: %s%s%s\n", m.at("name").get<std::string>().c_str(), status.c_str(),
-              message.empty() ? "" : ": ", message.c_str());
+  if (e.status != "ok" && e.message.empty())
+    e.message = "brickyard eval exited with " + std::to_string(r.status) + ": " + logTail(log, 3);
+  std::printf("  %s: %s%s%s\n", m.name.c_str(), e.status.c_str(), e.message.empty() ? "" : ": ",
+              e.message.c_str());
   std::fflush(stdout);
   return e;
 }
 
 /// Runs the point's models and writes its record to `record`; true when all ran bit-exact.
-bool runModels(const fs::path& out, const Json& plan, const Json& point, const PointPlan& p,
+bool runModels(const fs::path& out, const SweepPlanRecord& plan, const PlannedPoint& point,
                const fs::path& record) {
-  int jobs = plan.value("eval_jobs", 0);
+  int jobs = plan.evalJobs;
   if (jobs <= 0) {
     const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
     jobs = cpus && std::atoi(cpus) > 0 ? std::atoi(cpus) : 1;
   }
-  const fs::path log = logPath(out, p.id);
-  std::printf("brickyard sweep: point %s (%s) on %s, %s; eval output in %s\n", p.id.c_str(),
-              point.value("label", "").c_str(), hostName().c_str(), now().c_str(), log.c_str());
+  const fs::path log = logPath(out, point.id);
+  std::printf("brickyard sweep: point %s (%s) on %s, %s; eval output in %s\n", point.id.c_str(),
+              point.label.c_str(), hostName().c_str(), now().c_str(), log.c_str());
   std::fflush(stdout);
   {
     std::ofstream l(log, std::ios::app);
-    l << "=== brickyard sweep: point " << p.id << " on " << hostName() << ", " << now() << "\n";
+    l << "=== brickyard sweep: point " << point.id << " on " << hostName() << ", " << now() << "\n";
   }
   const auto start = Clock::now();
-  Json models = Json::array();
+  PointRecord result;
   bool allOk = true;
-  for (const Json& m : point.at("models")) {
-    models.push_back(runModel(out, m, jobs, log));
-    allOk &= models.back()["status"] == "ok";
+  for (const PlannedEval& m : point.models) {
+    result.models.push_back(runModel(out, m, jobs, log));
+    allOk &= result.models.back().status == "ok";
   }
-  Json result;
-  result["key"] = p.key;
-  result["index"] = p.index;
-  result["id"] = p.id;
-  result["status"] = allOk ? "ok" : "failed";
-  result["host"] = hostName();
-  result["finished"] = now();
-  result["wall_seconds"] = std::chrono::duration<double>(Clock::now() - start).count();
+  result.key = point.key;
+  result.index = point.index;
+  result.id = point.id;
+  result.status = allOk ? "ok" : "failed";
+  result.host = hostName();
+  result.finished = now();
+  result.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (const char* job = std::getenv("SLURM_ARRAY_JOB_ID"))
-    result["slurm_job"] = std::string(job) + "_" + std::to_string(p.index);
-  result["models"] = models;
-  support::writeFileAtomically(record, result.dump(2) + "\n");
-  std::printf("brickyard sweep: point %s %s in %.1f s\n", p.id.c_str(), allOk ? "ok" : "FAILED",
-              result["wall_seconds"].get<double>());
+    result.slurmJob = std::string(job) + "_" + std::to_string(point.index);
+  support::writeFileAtomically(record, Json(result).dump(2) + "\n");
+  std::printf("brickyard sweep: point %s %s in %.1f s\n", point.id.c_str(), allOk ? "ok" : "FAILED",
+              result.wallSeconds);
   return allOk;
 }
 
@@ -137,23 +131,23 @@ fs::path logPath(const fs::path& out, const std::string& id) {
   return pointDir(out, id) / "log.txt";
 }
 
-Json readResult(const fs::path& out, const PointPlan& p) {
+std::optional<PointRecord> readResult(const fs::path& out, const PointPlan& p) {
   const fs::path r = resultPath(out, p.id);
   if (!fs::exists(r))
-    return Json();
+    return std::nullopt;
   try {
-    Json j = support::readJson<Json>(r);
-    if (j.value("key", "") == p.key)
-      return j;
+    PointRecord record = support::readRecord<PointRecord, Json>(r);
+    if (record.key == p.key)
+      return record;
   } catch (const std::exception&) {
     // An unreadable record (cannot happen with atomic writes, but a user may edit it): rerun.
   }
-  return Json();
+  return std::nullopt;
 }
 
 bool finished(const fs::path& out, const PointPlan& p) {
-  const Json r = readResult(out, p);
-  return !r.is_null() && r.value("status", "") == "ok";
+  const std::optional<PointRecord> r = readResult(out, p);
+  return r && r->status == "ok";
 }
 
 } // namespace by::eval::sweep
@@ -162,25 +156,25 @@ namespace by::eval {
 
 bool runPoint(const std::filesystem::path& out, size_t index) {
   using namespace sweep;
-  const Json plan = support::readJson<Json>(out / "points.json");
-  const Json* point = nullptr;
-  for (const Json& p : plan.at("points"))
-    if (p.at("index").get<size_t>() == index)
+  const SweepPlanRecord plan = support::readRecord<SweepPlanRecord, Json>(out / "points.json");
+  const PlannedPoint* point = nullptr;
+  for (const PlannedPoint& p : plan.points)
+    if (p.index == index)
       point = &p;
   if (!point)
     throw std::runtime_error("point " + std::to_string(index) + " is not in " +
                              (out / "points.json").string());
+  if (!point->valid)
+    throw std::runtime_error("point " + point->id + " is invalid: " + point->message);
   PointPlan p;
   p.index = index;
-  p.id = point->at("id");
-  p.key = point->at("key");
-  if (!point->at("valid").get<bool>())
-    throw std::runtime_error("point " + p.id + " is invalid: " + point->value("message", ""));
+  p.id = point->id;
+  p.key = point->key;
   bool allOk = false;
   support::Maker maker;
   maker.usable = [&](const fs::path&) { return finished(out, p); };
   maker.make = [&](const fs::path& staging) {
-    allOk = runModels(out, plan, *point, p, staging);
+    allOk = runModels(out, plan, *point, staging);
     return true; // a failed point's record too: it says why
   };
   if (support::findOrMake(resultPath(out, p.id), maker) == support::Outcome::Found) {

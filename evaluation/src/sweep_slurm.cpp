@@ -29,14 +29,14 @@ fs::path jobsPath(const fs::path& out) {
   return out / "slurm" / "jobs.json";
 }
 
-Json readJobs(const fs::path& out) {
+SlurmJobsRecord readJobs(const fs::path& out) {
   if (!fs::exists(jobsPath(out)))
-    return Json{{"submissions", Json::array()}};
-  return support::readJson<Json>(jobsPath(out));
+    return {};
+  return support::readRecord<SlurmJobsRecord, Json>(jobsPath(out));
 }
 
-void writeJobs(const fs::path& out, const Json& jobs) {
-  support::writeFileAtomically(jobsPath(out), jobs.dump(2) + "\n");
+void writeJobs(const fs::path& out, const SlurmJobsRecord& jobs) {
+  support::writeFileAtomically(jobsPath(out), Json(jobs).dump(2) + "\n");
 }
 
 std::string shellQuote(const std::string& s) {
@@ -162,17 +162,17 @@ std::string writeScript(const fs::path& out, const std::string& name, int number
 }
 
 // The latest submission of every point: point -> (job, index of the submission).
-std::map<size_t, std::string> latestJobs(const Json& jobs) {
+std::map<size_t, std::string> latestJobs(const SlurmJobsRecord& jobs) {
   std::map<size_t, std::string> out;
-  for (const Json& s : jobs["submissions"])
-    for (const Json& p : s["points"])
-      out[p.get<size_t>()] = s["job"].get<std::string>();
+  for (const SlurmSubmission& s : jobs.submissions)
+    for (size_t p : s.points)
+      out[p] = s.job;
   return out;
 }
 
 /// Polls Slurm for the latest task of every point in `points`, records the states in
 /// jobs.json; returns point -> state ("ENDED" for a task Slurm no longer lists).
-std::map<size_t, std::string> poll(const fs::path& out, Json& jobs,
+std::map<size_t, std::string> poll(const fs::path& out, SlurmJobsRecord& jobs,
                                    const std::set<size_t>& points) {
   const std::map<size_t, std::string> latest = latestJobs(jobs);
   std::map<std::string, std::map<size_t, std::string>> byJob;
@@ -199,9 +199,8 @@ std::map<size_t, std::string> poll(const fs::path& out, Json& jobs,
     }
   bool changed = false;
   for (const auto& [p, state] : states) {
-    const std::string key = std::to_string(p);
-    if (jobs["states"].value(key, "") != state) {
-      jobs["states"][key] = state;
+    if (jobs.states[p] != state) {
+      jobs.states[p] = state;
       changed = true;
     }
   }
@@ -217,9 +216,7 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
   process::require("sbatch", "slurm-client");
   process::require("squeue", "slurm-client");
   fs::create_directories(out / "slurm" / "logs");
-  Json jobs = readJobs(out);
-  if (!jobs.contains("states"))
-    jobs["states"] = Json::object();
+  SlurmJobsRecord jobs = readJobs(out);
 
   // Points an earlier submission still has queued or running are waited for, not resubmitted.
   std::set<size_t> want;
@@ -240,7 +237,7 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
                  inFlight.size());
 
   if (!submit.empty()) {
-    const int number = int(jobs["submissions"].size()) + 1;
+    const int number = int(jobs.submissions.size()) + 1;
     const std::string script =
         writeScript(out, name, number, submit, slurm, support::executablePath());
     int status = 0;
@@ -249,17 +246,12 @@ bool runSlurm(const fs::path& out, const std::string& name, const std::vector<Po
       throw std::runtime_error("sbatch " + script + " failed (exit " + std::to_string(status) +
                                "): " + reply);
     std::string job = reply.substr(0, reply.find_first_of(";\n"));
-    Json s;
-    s["job"] = job;
-    s["script"] = fs::relative(script, out).string();
-    s["points"] = submit;
     const std::time_t t = std::time(nullptr);
     char when[32];
     std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
-    s["submitted"] = when;
-    jobs["submissions"].push_back(s);
+    jobs.submissions.push_back({job, fs::relative(script, out).string(), submit, when});
     for (size_t p : submit)
-      jobs["states"][std::to_string(p)] = "PENDING";
+      jobs.states[p] = "PENDING";
     writeJobs(out, jobs);
     if (!slurm.quiet)
       std::fprintf(stderr,
@@ -308,11 +300,12 @@ std::vector<std::pair<size_t, SlurmTaskInfo>> slurmTasks(const fs::path& out) {
   std::vector<std::pair<size_t, SlurmTaskInfo>> tasks;
   if (!fs::exists(jobsPath(out)))
     return tasks;
-  const Json jobs = readJobs(out);
+  const SlurmJobsRecord jobs = readJobs(out);
   for (const auto& [p, job] : latestJobs(jobs)) {
     SlurmTaskInfo t;
     t.job = job + "_" + std::to_string(p);
-    t.state = jobs.contains("states") ? jobs["states"].value(std::to_string(p), "") : "";
+    const auto state = jobs.states.find(p);
+    t.state = state == jobs.states.end() ? "" : state->second;
     t.log = out / "slurm" / "logs" / (t.job + ".out");
     tasks.emplace_back(p, t);
   }

@@ -232,11 +232,8 @@ ordered_json buildSynthReport(const json& stat, const std::string& top,
   report["modules"] = list;
   const Total t = info.count(topKey) ? total(topKey) : Total{};
   // The SRAM macros' share is reported apart: logic overheads are compared without it.
-  report["design"] = {{"cells", t.cells},
-                      {"transistors", t.transistors},
-                      {"sram_bits", t.sramBits},
-                      {"sram_transistors", t.sramTransistors},
-                      {"logic_transistors", t.transistors - t.sramTransistors}};
+  report["design"] = DesignArea{t.cells, t.transistors, t.sramBits, t.sramTransistors,
+                                t.transistors - t.sramTransistors};
   return report;
 }
 
@@ -256,12 +253,10 @@ std::string synthReportText(const ordered_json& report) {
                   m.at("total_transistors").get<long long>());
     os << line;
   }
-  os << "\ndesign total: " << report.at("design").at("cells").get<long long>() << " cells, "
-     << report.at("design").at("sram_bits").get<long long>() << " SRAM bits, "
-     << report.at("design").at("transistors").get<long long>()
-     << " transistors (estimate: " << report.at("design").at("logic_transistors").get<long long>()
-     << " logic, " << report.at("design").at("sram_transistors").get<long long>()
-     << " SRAM macros)\n";
+  const DesignArea design = report.at("design").get<DesignArea>();
+  os << "\ndesign total: " << design.cells << " cells, " << design.sramBits << " SRAM bits, "
+     << design.transistors << " transistors (estimate: " << design.logicTransistors << " logic, "
+     << design.sramTransistors << " SRAM macros)\n";
   if (report.contains("synthesis")) {
     const auto& s = report.at("synthesis");
     const double seconds = report.value("yosys_seconds", 0.0);

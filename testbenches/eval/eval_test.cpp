@@ -8,6 +8,7 @@
 #include "cli_runner.h"
 #include "config/loader.h"
 #include "eval/energy.h"
+#include "eval/report.h"
 
 #include <algorithm>
 #include <chrono>
@@ -241,9 +242,11 @@ TEST_F(EvalReport, DramBytesEqualTheDmaCountersOfARun) {
                                     kModels + "lenet.input.npy", "--calib-random", "2", "--report",
                                     runReport.string(), "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
-  std::ifstream in(runReport);
-  const json run = json::parse(in);
+  const std::string text = readText(runReport);
+  const json run = json::parse(text);
   fs::remove(runReport);
+  // The run's record, read back by type (as eval does) and written again, is the same file.
+  EXPECT_EQ(json(run.get<compiler::RunRecord>()).dump(2) + "\n", text);
   const json& tiny = report_["configs"][0];
   ASSERT_EQ(tiny["name"], "tiny");
   ASSERT_EQ(run["layers"].size(), tiny["layers"].size());
@@ -254,6 +257,17 @@ TEST_F(EvalReport, DramBytesEqualTheDmaCountersOfARun) {
     EXPECT_EQ(l["dram_write_bytes"], k["DMA_WRITE_BYTES"]) << i;
     EXPECT_EQ(l["total_cycles"], k["LAYER_CYCLES"]) << i;
   }
+}
+
+// report.json is its records: read back by type (as the sweep does) and written again, it is
+// the same file, byte for byte.
+TEST_F(EvalReport, TheReportRoundTripsThroughItsRecords) {
+  const std::string text = readText(out_ / "report.json");
+  const eval::EvalReport typed = eval::Json::parse(text).get<eval::EvalReport>();
+  EXPECT_EQ(eval::Json(typed).dump(2) + "\n", text);
+  ASSERT_EQ(typed.configs.size(), 3u);
+  EXPECT_TRUE(typed.configs[2].figures->totals.bovedaBytesSaved.has_value());
+  EXPECT_FALSE(typed.configs[0].figures->totals.bovedaBytesSaved.has_value());
 }
 
 TEST_F(EvalReport, TensorDashAndBovedaFigures) {

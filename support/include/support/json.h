@@ -20,11 +20,12 @@ template <class Json = nlohmann::json> Json readJson(const std::filesystem::path
   }
 }
 
-/// The file as a T (its from_json).
-template <class T> T readRecord(const std::filesystem::path& path) {
-  const nlohmann::json j = readJson(path);
+/// The file as a T (its from_json for `Json`: ordered_json where the order of keys means
+/// something).
+template <class T, class Json = nlohmann::json> T readRecord(const std::filesystem::path& path) {
+  const Json j = readJson<Json>(path);
   try {
-    return j.get<T>();
+    return j.template get<T>();
   } catch (const nlohmann::json::exception& e) {
     throw FileError(path.string() + ": not the record expected: " + e.what());
   }

@@ -34,6 +34,29 @@ std::map<std::string, std::vector<SramMacro>> parseSramDump(std::istream& dump);
 /// (docs/area.md, "SRAM macros").
 long long sramTransistors(const SramMacro& macro);
 
+/// The design's totals, synth.json's "design" section: what eval reads back (by type) as a
+/// config's area. Transistors = logic + SRAM macros (docs/area.md).
+struct DesignArea {
+  long long cells = 0, transistors = 0, sramBits = 0, sramTransistors = 0, logicTransistors = 0;
+};
+
+// For nlohmann::json and ordered_json alike (keys in this order where the order is kept).
+template <class Json> void to_json(Json& j, const DesignArea& a) {
+  j = Json{{"cells", a.cells},
+           {"transistors", a.transistors},
+           {"sram_bits", a.sramBits},
+           {"sram_transistors", a.sramTransistors},
+           {"logic_transistors", a.logicTransistors}};
+}
+
+template <class Json> void from_json(const Json& j, DesignArea& a) {
+  a.cells = j.at("cells").template get<long long>();
+  a.transistors = j.at("transistors").template get<long long>();
+  a.sramBits = j.at("sram_bits").template get<long long>();
+  a.sramTransistors = j.at("sram_transistors").template get<long long>();
+  a.logicTransistors = j.at("logic_transistors").template get<long long>();
+}
+
 /// Report: per module its own cells and transistor estimate, its instance count in the top's
 /// hierarchy and its hierarchical totals; plus the design total.
 nlohmann::ordered_json buildSynthReport(const nlohmann::json& yosysStat, const std::string& top,
