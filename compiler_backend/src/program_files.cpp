@@ -4,6 +4,8 @@
 #include "compiler/emit_c.h"
 #include "compiler/error.h"
 #include "compiler/files.h"
+#include "support/cache.h"
+#include "support/hash.h"
 
 #include <unistd.h>
 
@@ -210,6 +212,20 @@ void writeProgram(const Compiled& c, const CompileOptions& o, const fs::path& ou
   for (const char* f :
        {"model.c", "weights.bin", "weights.S", "plan.json", "quant.json", "model.elf"})
     fs::rename(stage / f, outDir / f);
+}
+
+fs::path cachedProgram(const Compiled& c, const CompileOptions& o) {
+  const DriverBuild d = driverBuild(o.config, o.hal, o.cacheDir);
+  const EmitInfo info{o.modelPath, c.modelHash, c.configHash, toolVersion()};
+  const std::string key =
+      support::hashHex(emitModelC(c.graph, c.program, info) + c.program.blob + d.dir.string());
+  const support::DirectoryCache programs(support::cacheRoot(o.cacheDir) / "programs", "model.elf");
+  const std::string name = o.config.name + "-" + key;
+  const support::Outcome found =
+      programs.findOrMake(name, [&](const fs::path& staging) { writeProgram(c, o, staging); });
+  if (found == support::Outcome::Found && o.progress)
+    o.progress("program cached in " + programs.entry(name).string());
+  return programs.entry(name);
 }
 
 } // namespace by::compiler
