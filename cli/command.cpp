@@ -79,11 +79,22 @@ void ArgParser::number(const std::string& name, const std::string& metavar, cons
   });
 }
 
+namespace {
+
+/// An optional typed option: CLI11 converts the value, `target` gets it when it is given.
+template <class T>
+CLI::Option* addOptional(CLI::App& app, const std::string& name, const std::string& help,
+                         std::optional<T>* target) {
+  return lastWins(app.add_option_function<T>(
+      name, [target](const T& v) { *target = v; }, help));
+}
+
+} // namespace
+
 void ArgParser::number(const std::string& name, const std::string& metavar, const std::string& help,
                        std::optional<int>* target, int min, int max, const std::string& expected) {
   typed(name, metavar, help, [=](CLI::App& app) {
-    lastWins(app.add_option_function<int>(
-                 name, [target](const int& v) { *target = v; }, help))
+    addOptional(app, name, help, target)
         ->transform(wholeNumber(name, min, max, expected, &failure_));
   });
 }
@@ -92,8 +103,7 @@ void ArgParser::number(const std::string& name, const std::string& metavar, cons
                        std::optional<uint64_t>* target, uint64_t min, uint64_t max,
                        const std::string& expected) {
   typed(name, metavar, help, [=](CLI::App& app) {
-    lastWins(app.add_option_function<uint64_t>(
-                 name, [target](const uint64_t& v) { *target = v; }, help))
+    addOptional(app, name, help, target)
         ->transform(wholeNumber(name, min, max, expected, &failure_));
   });
 }
@@ -110,9 +120,7 @@ void ArgParser::real(const std::string& name, const std::string& metavar, const 
           return "";
         },
         "", "");
-    lastWins(app.add_option_function<double>(
-                 name, [target](const double& v) { *target = v; }, help))
-        ->transform(check);
+    addOptional(app, name, help, target)->transform(check);
   });
 }
 

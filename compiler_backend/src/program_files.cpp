@@ -5,9 +5,8 @@
 #include "compiler/error.h"
 #include "compiler/files.h"
 #include "support/cache.h"
+#include "support/files.h"
 #include "support/hash.h"
-
-#include <unistd.h>
 
 namespace by::compiler {
 namespace fs = std::filesystem;
@@ -184,20 +183,8 @@ nlohmann::json quantJson(const Compiled& c, const CompileOptions& o) {
 void writeProgram(const Compiled& c, const CompileOptions& o, const fs::path& outDir) {
   if (fs::exists(outDir) && !fs::is_directory(outDir))
     throw CompileError(outDir.string() + " exists and is not a directory");
-  const fs::path parent = outDir.has_parent_path() ? outDir.parent_path() : fs::path(".");
-  fs::create_directories(parent);
-  const fs::path stage =
-      parent / ("." + outDir.filename().string() + ".staging-" + std::to_string(getpid()));
-  fs::remove_all(stage);
-  fs::create_directories(stage);
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } cleanup{stage};
-
+  support::StagedFiles out(outDir);
+  const fs::path& stage = out.stagingPath();
   EmitInfo info{o.modelPath, c.modelHash, c.configHash, toolVersion()};
   writeFileAtomic((stage / "model.c").string(), emitModelC(c.graph, c.program, info));
   writeFileAtomic((stage / "weights.bin").string(), c.program.blob);
@@ -208,10 +195,7 @@ void writeProgram(const Compiled& c, const CompileOptions& o, const fs::path& ou
     o.progress("building model.elf (" + std::string(halName(o.hal)) + ")");
   const DriverBuild driver = driverBuild(o.config, o.hal, o.cacheDir);
   linkProgram(driver, stage, {"model.c", "weights.S"}, stage / "model.elf");
-  fs::create_directories(outDir);
-  for (const char* f :
-       {"model.c", "weights.bin", "weights.S", "plan.json", "quant.json", "model.elf"})
-    fs::rename(stage / f, outDir / f);
+  out.commit();
 }
 
 fs::path cachedProgram(const Compiled& c, const CompileOptions& o) {

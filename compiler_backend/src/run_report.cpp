@@ -2,6 +2,7 @@
 
 #include "compiler/emit_c.h"
 #include "config/derived.h"
+#include "support/format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,19 +82,6 @@ RunCheck checkOutput(const Graph& g, const std::vector<int8_t>& got,
 
 namespace {
 
-std::string human(double v) {
-  char buf[32];
-  if (v >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
-  else if (v >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
-  else if (v >= 1e4)
-    std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  return buf;
-}
-
 struct Row {
   std::string name, kernel;
   int64_t macs = 0;
@@ -142,11 +130,13 @@ std::string reportTable(const Compiled& c, const RunReport& r) {
       std::snprintf(u, sizeof u, "%5.1f%%", 100.0 * util);
     else
       std::snprintf(u, sizeof u, "%6s", "-");
-    std::snprintf(line, sizeof line, "%4s  %-24s %-26s %8s %10s %6s %9s %9s %9s %9s\n", idx.c_str(),
-                  row.name.c_str(), row.kernel.c_str(), human(double(row.macs)).c_str(),
-                  human(double(row.cycles)).c_str(), u, human(double(row.rd)).c_str(),
-                  human(double(row.wr)).c_str(), human(double(row.skipped)).c_str(),
-                  human(double(row.compressed)).c_str());
+    std::snprintf(
+        line, sizeof line, "%4s  %-24s %-26s %8s %10s %6s %9s %9s %9s %9s\n", idx.c_str(),
+        row.name.c_str(), row.kernel.c_str(), support::humanNumber(double(row.macs)).c_str(),
+        support::humanNumber(double(row.cycles)).c_str(), u,
+        support::humanNumber(double(row.rd)).c_str(), support::humanNumber(double(row.wr)).c_str(),
+        support::humanNumber(double(row.skipped)).c_str(),
+        support::humanNumber(double(row.compressed)).c_str());
     out += line;
   };
   for (size_t i = 0; i < rows.size(); ++i)

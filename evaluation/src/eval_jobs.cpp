@@ -23,11 +23,25 @@ using Clock = std::chrono::steady_clock;
 // Part of every key: bumped when what a cached run or area entry holds changes meaning.
 const char* const kCacheFormat = "eval-cache-1";
 
-/// A scratch folder of this process for one job's child.
-fs::path scratch(const EvalInputs& in, const std::string& name) {
-  const fs::path d = in.cache / "eval" / "tmp" / (name + "-" + std::to_string(getpid()));
-  fs::create_directories(d);
-  return d;
+/// A scratch folder of this process for one job's child, removed when the job is done.
+struct Scratch {
+  Scratch(const EvalInputs& in, const std::string& name)
+      : dir(in.cache / "eval" / "tmp" / (name + "-" + std::to_string(getpid()))) {
+    fs::create_directories(dir);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  const fs::path dir;
+};
+
+/// The job's cache entry, found or made by `maker`; a found one is an ok, cached job.
+void findOrRun(const fs::path& entry, const support::Maker& maker, Job& job) {
+  if (support::findOrMake(entry, maker) == support::Outcome::Found) {
+    job.ok = job.cached = true;
+    job.status = "ok";
+  }
 }
 
 std::vector<std::string> runArgv(const EvalInputs& in, const EvalRequest& r, const Job& job,
@@ -88,8 +102,8 @@ void run(const EvalInputs& in, const EvalRequest& r, Job& job) {
       (c.name + (baseline ? "-baseline-" : "-") + support::hashHex(key) + ".json");
   support::Maker maker = entryMaker(job.run, "report");
   maker.make = [&](const fs::path& staging) {
-    const fs::path dir = scratch(in, c.name + (baseline ? "-baseline" : "-run"));
-    const fs::path report = dir / "report.json";
+    const Scratch scratch(in, c.name + (baseline ? "-baseline" : "-run"));
+    const fs::path report = scratch.dir / "report.json";
     process::Options po;
     po.output = process::Output::CaptureMerged;
     const process::Result p = process::run(runArgv(in, r, job, report), po);
@@ -108,14 +122,9 @@ void run(const EvalInputs& in, const EvalRequest& r, Job& job) {
     if (job.ok)
       support::writeFileAtomically(staging,
                                    nlohmann::json{{"key", key}, {"report", *job.run}}.dump());
-    std::error_code ec;
-    fs::remove_all(dir, ec);
     return job.ok;
   };
-  if (support::findOrMake(entry, maker) == support::Outcome::Found) {
-    job.ok = job.cached = true;
-    job.status = "ok";
-  }
+  findOrRun(entry, maker, job);
 }
 
 void area(const EvalInputs& in, Job& job) {
@@ -126,7 +135,8 @@ void area(const EvalInputs& in, Job& job) {
       in.cache / "eval" / "area" / (c.name + "-" + support::hashHex(key) + ".json");
   support::Maker maker = entryMaker(job.area, "design");
   maker.make = [&](const fs::path& staging) {
-    const fs::path dir = scratch(in, c.name + "-area");
+    const Scratch scratch(in, c.name + "-area");
+    const fs::path& dir = scratch.dir;
     process::Options po;
     po.output = process::Output::CaptureMerged;
     process::Result p = process::run(
@@ -147,14 +157,9 @@ void area(const EvalInputs& in, Job& job) {
       job.message = "area: brickyard gen/synth exited with " + std::to_string(p.status) + ": " +
                     support::lastLines(p.out + p.err, 4);
     }
-    std::error_code ec;
-    fs::remove_all(dir, ec);
     return job.ok;
   };
-  if (support::findOrMake(entry, maker) == support::Outcome::Found) {
-    job.ok = job.cached = true;
-    job.status = "ok";
-  }
+  findOrRun(entry, maker, job);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The report for spreadsheets and people: layers.csv (the layers' fields of report.json, one row
 // per layer and config) and report.md (the tables).
 #include "eval/report.h"
+#include "support/format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -16,19 +17,9 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-std::string human(double v) {
-  if (std::abs(v) >= 1e9)
-    return fmt("%.2fG", v / 1e9);
-  if (std::abs(v) >= 1e6)
-    return fmt("%.2fM", v / 1e6);
-  if (std::abs(v) >= 1e4)
-    return fmt("%.1fk", v / 1e3);
-  return fmt("%.0f", v);
-}
-
 /// A figure in a table: with `f`, or readable (12.3k); "-" when there is none.
 std::string num(double v, const char* f = nullptr) {
-  return f ? fmt(f, v) : human(v);
+  return f ? fmt(f, v) : support::humanNumber(v);
 }
 template <class T> std::string num(const std::optional<T>& v, const char* f = nullptr) {
   return v ? num(double(*v), f) : "-";

@@ -5,6 +5,7 @@
 #include "eval/report.h"
 #include "eval/sweep_table.h"
 #include "support/files.h"
+#include "support/format.h"
 #include "support/json.h"
 #include "sweep_plan.h"
 
@@ -123,19 +124,6 @@ void writeTable(const Prepared& pr, const fs::path& out,
     std::fprintf(stderr, "%s", plots.c_str());
 }
 
-std::string human(double d) {
-  char b[32];
-  if (d >= 1e9)
-    std::snprintf(b, sizeof b, "%.2fG", d / 1e9);
-  else if (d >= 1e6)
-    std::snprintf(b, sizeof b, "%.2fM", d / 1e6);
-  else if (d >= 1e4)
-    std::snprintf(b, sizeof b, "%.1fk", d / 1e3);
-  else
-    std::snprintf(b, sizeof b, "%.4g", d);
-  return b;
-}
-
 /// A line per point and model on stdout: the table for people.
 void printRows(const Prepared& pr, const std::vector<SweepPointResult>& results) {
   for (const SweepPointResult& r : results)
@@ -143,12 +131,15 @@ void printRows(const Prepared& pr, const std::vector<SweepPointResult>& results)
       std::printf("%-5s %-8s %-10s", r.id.c_str(),
                   r.status == "ok" ? m.status.c_str() : r.status.c_str(), m.name.c_str());
       if (m.config && m.config->figures)
-        std::printf(" %9s cycles  util %5.1f%%  %9s pJ  area %9s  %s",
-                    human(double(m.config->figures->totals.totalCycles)).c_str(),
-                    100 * m.config->figures->totals.utilization,
-                    human(m.config->figures->energy.totalPj).c_str(),
-                    m.config->area ? human(double(m.config->area->transistors)).c_str() : "-",
-                    pr.points[r.index].label.c_str());
+        std::printf(
+            " %9s cycles  util %5.1f%%  %9s pJ  area %9s  %s",
+            support::humanNumber(double(m.config->figures->totals.totalCycles), "%.4g").c_str(),
+            100 * m.config->figures->totals.utilization,
+            support::humanNumber(m.config->figures->energy.totalPj, "%.4g").c_str(),
+            m.config->area
+                ? support::humanNumber(double(m.config->area->transistors), "%.4g").c_str()
+                : "-",
+            pr.points[r.index].label.c_str());
       else
         std::printf(" %s", pr.points[r.index].label.c_str());
       std::printf("\n");

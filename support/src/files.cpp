@@ -56,6 +56,21 @@ bool isBrickyardOutput(const fs::path& dir) {
   return in.gcount() > 0 && head.find("\"generator\": \"brickyard") != std::string::npos;
 }
 
+namespace {
+
+/// A fresh staging directory next to `target`: <parent>/.<name>.staging-<pid>.
+fs::path makeStaging(const fs::path& target) {
+  const fs::path parent = fs::absolute(target).parent_path();
+  fs::create_directories(parent);
+  const fs::path staging = parent / ("." + target.filename().string() + ".staging-" +
+                                     std::to_string(static_cast<long>(getpid())));
+  fs::remove_all(staging);
+  fs::create_directories(staging);
+  return staging;
+}
+
+} // namespace
+
 StagedDirectory::StagedDirectory(fs::path target) : target_(std::move(target)) {
   std::error_code ec;
   if (fs::exists(target_, ec)) {
@@ -66,12 +81,7 @@ StagedDirectory::StagedDirectory(fs::path target) : target_(std::move(target)) {
                           " exists, is not empty and is not a Brickyard output directory; "
                           "refusing to replace it (choose another -o)");
   }
-  fs::path parent = fs::absolute(target_).parent_path();
-  fs::create_directories(parent);
-  staging_ = parent / ("." + target_.filename().string() + ".staging-" +
-                       std::to_string(static_cast<long>(getpid())));
-  fs::remove_all(staging_);
-  fs::create_directories(staging_);
+  staging_ = makeStaging(target_);
 }
 
 StagedDirectory::~StagedDirectory() {
@@ -109,6 +119,24 @@ void StagedDirectory::commit() {
   committed_ = true;
   if (!old.empty())
     fs::remove_all(old);
+}
+
+StagedFiles::StagedFiles(fs::path dir) : dir_(std::move(dir)) {
+  std::error_code ec;
+  if (fs::exists(dir_, ec) && !fs::is_directory(dir_))
+    throw OutputRefused(dir_.string() + " exists and is not a directory");
+  staging_ = makeStaging(dir_);
+}
+
+StagedFiles::~StagedFiles() {
+  std::error_code ec;
+  fs::remove_all(staging_, ec);
+}
+
+void StagedFiles::commit() {
+  fs::create_directories(dir_);
+  for (const auto& e : fs::directory_iterator(staging_))
+    fs::rename(e.path(), dir_ / e.path().filename());
 }
 
 } // namespace by::support

@@ -111,6 +111,30 @@ TEST(Files, StagedDirectoryReplacesOnlyBrickyardOutputsAndOnlyOnCommit) {
   EXPECT_EQ(readFile(foreign / "thesis.tex"), "precious");
 }
 
+TEST(Files, StagedFilesMoveInTogetherAndLeaveTheOthers) {
+  const fs::path dir = scratch("files");
+  const fs::path out = dir / "out";
+  fs::create_directories(out);
+  std::ofstream(out / "mine.txt") << "mine";
+  std::ofstream(out / "a.txt") << "old a";
+  {
+    StagedFiles s(out);
+    writeFileAtomically(s.stagingPath() / "a.txt", "new a");
+    writeFileAtomically(s.stagingPath() / "b.txt", "b");
+    EXPECT_EQ(readFile(out / "a.txt"), "old a"); // nothing moves before commit
+  }                                              // not committed
+  EXPECT_EQ(readFile(out / "a.txt"), "old a");
+  EXPECT_FALSE(fs::exists(out / "b.txt"));
+  EXPECT_EQ(names(dir), std::vector<std::string>{"out"});
+  StagedFiles s(out);
+  writeFileAtomically(s.stagingPath() / "a.txt", "new a");
+  writeFileAtomically(s.stagingPath() / "b.txt", "b");
+  s.commit();
+  EXPECT_EQ(readFile(out / "a.txt"), "new a");
+  EXPECT_EQ(readFile(out / "b.txt"), "b");
+  EXPECT_EQ(readFile(out / "mine.txt"), "mine");
+}
+
 TEST(Json, RecordsAreReadByTypeWithTheFileInErrors) {
   const fs::path dir = scratch("json");
   std::ofstream(dir / "ok.json") << "{\"n\": 3}";

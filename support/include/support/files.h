@@ -59,6 +59,25 @@ private:
   bool committed_ = false;
 };
 
+/// Files written into a staging directory next to `dir` and moved into `dir` by commit(), all
+/// of them after all were written; the other files of `dir` stay (`brickyard compile -o OUT`).
+/// Destroyed uncommitted, the staging directory is removed and `dir` is as it was.
+class StagedFiles {
+public:
+  explicit StagedFiles(std::filesystem::path dir);
+  ~StagedFiles();
+  StagedFiles(const StagedFiles&) = delete;
+  StagedFiles& operator=(const StagedFiles&) = delete;
+
+  const std::filesystem::path& stagingPath() const { return staging_; }
+  /// Moves every file of the staging directory into `dir` (created if missing).
+  void commit();
+
+private:
+  std::filesystem::path dir_;
+  std::filesystem::path staging_;
+};
+
 /// True when `dir` holds a manifest.json produced by Brickyard.
 bool isBrickyardOutput(const std::filesystem::path& dir);
 
