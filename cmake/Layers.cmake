@@ -12,7 +12,7 @@
 #   synthesis       3  per-module Yosys synthesis, its cache, the area report
 #   compiler_backend, driver
 #                   4  the compiler, the driver's host build
-#   evaluation      5  eval and sweep: their runs, caches, reports, local and Slurm back ends
+#   evaluation      5  the flows run, eval and sweep: jobs, caches, records, reports, back ends
 #   cli             6  the brickyard command: parses options and calls the libraries
 #   testbenches, bench   tests and benchmarks: may link anything, nothing else may link them
 #
