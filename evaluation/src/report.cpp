@@ -188,13 +188,6 @@ RunFigures runFigures(const ConfigRun& r, const config::Derived& d,
 
 } // namespace
 
-const std::vector<std::string>& cycleCauses() {
-  static const std::vector<std::string> c = {"compute_cycles", "stall_dma_cycles",
-                                             "stall_dependency_cycles", "stall_host_cycles",
-                                             "stall_other_cycles"};
-  return c;
-}
-
 const std::vector<std::string>& layerColumns() {
   // The layer's identity, the summed counters (utilization after the ideal cycles it derives
   // from), then the per-layer derived figures.

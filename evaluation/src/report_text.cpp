@@ -29,7 +29,8 @@ std::string pct(double part, double whole) {
   return whole > 0 ? fmt("%.1f%%", 100.0 * part / whole) : "-";
 }
 
-/// The causes that partition a layer's or a config's cycles, in cycleCauses() order.
+/// The causes that partition a layer's or a config's cycles (compute, DMA wait, dependency,
+/// host, other busy: docs/evaluation.md, "Where the cycles go").
 template <class T> std::vector<double> causes(const T& x) {
   return {double(x.computeCycles), double(x.stallDmaCycles), double(x.stallDependencyCycles),
           double(x.stallHostCycles), double(x.stallOtherCycles)};

@@ -159,8 +159,6 @@ void from_json(const Json& j, EvalReport& r);
 
 /// The columns of layers.csv, in order; each is a field of a layer in report.json.
 const std::vector<std::string>& layerColumns();
-/// The cycle fields that partition total_cycles (compute plus the stall causes).
-const std::vector<std::string>& cycleCauses();
 
 /// One config's section of report.json: layers, totals, energy, area, derived figures.
 ConfigReport evaluateConfig(const ConfigRun& run);
