@@ -1,6 +1,7 @@
 #include "command.h"
-#include "emit/output_dir.h"
 #include "output_info.h"
+#include "support/files.h"
+#include "support/process.h"
 
 #include <cstdio>
 #include <sstream>
@@ -49,6 +50,17 @@ void countIcarus(ToolRun& r) {
   }
 }
 
+/// Runs a tool in `cwd`, its standard output and error together in `output`.
+int runTool(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+            std::string& output) {
+  process::Options options;
+  options.cwd = cwd;
+  options.output = process::Output::CaptureMerged;
+  const process::Result r = process::run(argv, options);
+  output = r.out + r.err; // err holds why a program that never ran did not
+  return r.status;
+}
+
 } // namespace
 
 int runLint(const std::vector<std::string>& args) {
@@ -65,14 +77,14 @@ int runLint(const std::vector<std::string>& args) {
   const GeneratedOutput out = readGeneratedOutput(dir);
   if (top.empty())
     top = out.top;
-  requireProgram("verilator", "verilator");
-  requireProgram("iverilog", "iverilog");
+  process::require("verilator", "verilator");
+  process::require("iverilog", "iverilog");
 
   ToolRun verilator;
   verilator.name = "verilator --lint-only -Wall";
   verilator.status =
-      runProgram({"verilator", "--lint-only", "-Wall", "--top-module", top, "-f", "filelist.f"},
-                 out.rtlDir.string(), verilator.output);
+      runTool({"verilator", "--lint-only", "-Wall", "--top-module", top, "-f", "filelist.f"},
+              out.rtlDir, verilator.output);
   countVerilator(verilator);
   if (verilator.status != 0 && verilator.warnings + verilator.errors == 0)
     verilator.errors = 1;
@@ -80,8 +92,8 @@ int runLint(const std::vector<std::string>& args) {
   ToolRun icarus;
   icarus.name = "iverilog -g2012 -Wall";
   icarus.status =
-      runProgram({"iverilog", "-g2012", "-Wall", "-o", "/dev/null", "-s", top, "-c", "filelist.f"},
-                 out.rtlDir.string(), icarus.output);
+      runTool({"iverilog", "-g2012", "-Wall", "-o", "/dev/null", "-s", top, "-c", "filelist.f"},
+              out.rtlDir, icarus.output);
   countIcarus(icarus);
   if (icarus.status != 0 && icarus.errors == 0)
     icarus.errors = 1;
@@ -94,7 +106,8 @@ int runLint(const std::vector<std::string>& args) {
     if (!r->shown.empty())
       std::fputs(r->shown.c_str(), stderr);
   }
-  emit::writeFileAtomically(out.dir / "reports" / "lint.txt", report);
+  std::filesystem::create_directories(out.dir / "reports");
+  support::writeFileAtomically(out.dir / "reports" / "lint.txt", report);
   const int total = verilator.warnings + verilator.errors + icarus.warnings + icarus.errors;
   std::printf("brickyard lint: %s (top %s, %zu files): verilator %d warnings %d errors, "
               "iverilog %d warnings %d errors\n",

@@ -1,44 +1,35 @@
+// brickyard run: the options of eval::runModel (evaluation/run.h, docs/compiler.md).
 #include "command.h"
 #include "compile_args.h"
-#include "compiler/emit_c.h"
-#include "compiler/error.h"
-#include "compiler/files.h"
-#include "compiler/interpret.h"
-#include "compiler/npy.h"
-#include "compiler/run_report.h"
-#include "funcaccel/func_accelerator.h"
-#include "rtlmodel/rtl_accelerator.h"
-#include "rtlmodel/sim_cache.h"
+#include "eval/run.h"
 #include "soc/platform.h"
-
-#include <chrono>
-#include <cstdio>
-#include <filesystem>
 
 namespace by::cli {
 namespace {
 
-namespace fs = std::filesystem;
+struct RunArgs {
+  CompileArgs compile;
+  std::string input, model = "rtl", outPath, reportPath;
+  std::optional<uint64_t> maxCycles;
 
-/// The program of a compile, cached by everything that goes into it.
-fs::path cachedProgram(const compiler::Compiled& c, const compiler::CompileOptions& o) {
-  const compiler::DriverBuild d = compiler::driverBuild(o.config, o.hal, o.cacheDir);
-  const compiler::EmitInfo info{o.modelPath, c.modelHash, c.configHash, compiler::toolVersion()};
-  const std::string key = compiler::hashHex(compiler::emitModelC(c.graph, c.program, info) +
-                                            c.program.blob + d.dir.string());
-  const fs::path dir = compiler::cacheRoot(o.cacheDir) / "programs" / (o.config.name + "-" + key);
-  if (!fs::exists(dir / "model.elf"))
-    compiler::writeProgram(c, o, dir);
-  else if (o.progress)
-    o.progress("program cached in " + dir.string());
-  return dir;
-}
+  void add(ArgParser& p) {
+    compile.add(p);
+    p.option("--input", "X.npy", "the input tensor (required)", &input);
+    p.choice("--model", "rtl|func",
+             "accelerator model: the Verilated RTL (default) or the "
+             "functional model (untimed)",
+             &model, {"rtl", "func"});
+    p.option("--out", "Y.npy", "write the output (dequantized float32, ONNX layout)", &outPath);
+    p.option("--report", "FILE.json", "write the per-layer report as JSON", &reportPath);
+    p.number("--max-cycles", "N", "stop the simulation after N cycles (exit 1)", &maxCycles, 1,
+             soc::kMaxCycles);
+  }
+};
 
 } // namespace
 
 int runRun(const std::vector<std::string>& args) {
-  CompileArgs a;
-  std::string input, model = "rtl", outPath, reportPath, maxCyclesText;
+  RunArgs a;
   ArgParser p("run",
               "MODEL.onnx --config CONFIG --input X.npy [--model rtl|func] [--out Y.npy] "
               "[--report FILE.json] [compile options]",
@@ -54,117 +45,19 @@ int runRun(const std::vector<std::string>& args) {
               "\n"
               "exit codes: 0 bit-exact, 1 a mismatch or a failed run, 2 input rejected");
   a.add(p);
-  p.option("--input", "X.npy", "the input tensor (required)", &input);
-  p.option("--model", "rtl|func",
-           "accelerator model: the Verilated RTL (default) or the "
-           "functional model (untimed)",
-           &model);
-  p.option("--out", "Y.npy", "write the output (dequantized float32, ONNX layout)", &outPath);
-  p.option("--report", "FILE.json", "write the per-layer report as JSON", &reportPath);
-  p.option("--max-cycles", "N", "stop the simulation after N cycles (exit 1)", &maxCyclesText);
   if (!p.parse(args))
     return kExitOk;
-  if (input.empty())
+  if (a.input.empty())
     throw UsageError("missing --input X.npy");
-  if (model != "rtl" && model != "func")
-    throw UsageError("--model " + model + ": expected rtl or func");
-  const compiler::CompileOptions o = a.options();
-
-  compiler::Compiled c = compiler::compileModel(o);
-  const compiler::Tensor& inT = c.graph.tensors[c.graph.input];
-  bool isInt8 = false;
-  const std::vector<float> x = compiler::readInputFile(input, inT, &isInt8);
-  std::vector<int8_t> q(x.size());
-  if (isInt8)
-    for (size_t i = 0; i < x.size(); ++i)
-      q[i] = int8_t(x[i]);
-  else
-    q = compiler::quantizeInput(x, inT.scale);
-  const fs::path dir = cachedProgram(c, o);
-
-  soc::SimOptions so;
-  so.config = o.config;
-  so.programPath = (dir / "model.elf").string();
-  std::FILE* devNull = a.quiet ? std::fopen("/dev/null", "w") : nullptr;
-  so.console = devNull ? devNull : stderr;
-  so.loads.push_back({compiler::kInputSymbol, 0, std::vector<uint8_t>(q.begin(), q.end()), input});
-  so.dumps.push_back({compiler::kOutputSymbol, 0, 0});
-  so.dumps.push_back({compiler::kStatsSymbol, 0, 0});
-  if (!maxCyclesText.empty())
-    so.maxCycles = std::stoull(maxCyclesText);
-  if (model == "rtl") {
-    rtlmodel::CacheOptions cache;
-    cache.cacheDir = o.cacheDir;
-    cache.quiet = a.quiet;
-    rtlmodel::RtlOptions rtl;
-    try {
-      rtl.library = rtlmodel::findOrBuildModel(o.config, cache).library;
-    } catch (const rtlmodel::BuildError& e) {
-      std::fprintf(stderr, "brickyard run: error: cannot build the RTL simulator: %s\n", e.what());
-      return kExitFailure;
-    }
-    so.accelerator = rtlmodel::rtlAcceleratorFactory(rtl);
-  } else {
-    so.accelerator = funcaccel::funcAcceleratorFactory();
-  }
-  if (o.progress)
-    o.progress("running " + std::to_string(c.graph.layers.size()) + " layers on the " +
-               (model == "rtl" ? "RTL co-simulation" : "functional model"));
-  soc::SimResult r = soc::runSimulation(so);
-  if (r.end != soc::SimEnd::Exit || r.exitCode != 0) {
-    std::fprintf(stderr, "brickyard run: error: the program %s\n",
-                 r.end == soc::SimEnd::Exit ? ("exited with code " + std::to_string(r.exitCode) +
-                                               " (a layer failed; see its message above)")
-                                                  .c_str()
-                                            : r.message.c_str());
-    return kExitFailure;
-  }
-
-  // The reference: the int8 graph as the accelerator computes it; and the float model.
-  const compiler::Int8Values ref =
-      compiler::runInt8(c.graph, q, compiler::chunkRules(c.program), compiler::intWidths(o.config));
-  const int outStore = c.graph.storageOf(c.graph.output);
-  std::vector<int8_t> got(r.dumps[0].begin(), r.dumps[0].end());
-  std::vector<float> floatOut;
-  if (!isInt8)
-    floatOut = compiler::runFloat(c.graph, x)[outStore];
-  compiler::RunReport rep;
-  rep.model = model;
-  rep.layers = compiler::parseStats(r.dumps[1], c.graph.layers.size());
-  rep.check = compiler::checkOutput(c.graph, got, ref[outStore], isInt8 ? nullptr : &floatOut);
-  rep.wallSeconds = r.stats["wall"]["seconds"].get<double>();
-  rep.totalCycles = r.stats["simulated"]["cycles"].get<uint64_t>();
-  rep.hostInstructions = r.stats["host"]["instructions"].get<uint64_t>();
-
-  std::printf("%s", compiler::reportTable(c, rep).c_str());
-  const auto& k = rep.check;
-  if (k.exact())
-    std::printf("output: bit-exact with the int8 reference (%lld values)\n",
-                static_cast<long long>(k.values));
-  else
-    std::printf("output: %lld of %lld values differ from the int8 reference (first at %lld: "
-                "got %d, want %d)\n",
-                static_cast<long long>(k.mismatches), static_cast<long long>(k.values),
-                static_cast<long long>(k.firstMismatch), k.firstGot, k.firstWant);
-  if (k.haveFloat)
-    std::printf("float model: top-1 agrees on %lld of %lld rows, SQNR %.1f dB, max |error| "
-                "%.4g\n",
-                static_cast<long long>(k.top1Agree), static_cast<long long>(k.rows), k.sqnrDb,
-                k.maxAbsError);
-  std::printf("simulated %llu cycles (%llu host instructions) in %.2f s on the %s\n",
-              static_cast<unsigned long long>(rep.totalCycles),
-              static_cast<unsigned long long>(rep.hostInstructions), rep.wallSeconds,
-              model == "rtl" ? "RTL co-simulation" : "functional model");
-  if (!outPath.empty()) {
-    const compiler::Tensor& out = c.graph.tensors[c.graph.output];
-    std::vector<float> deq(got.size());
-    for (size_t i = 0; i < got.size(); ++i)
-      deq[i] = float(got[i] * out.scale);
-    compiler::writeNpyFloat(outPath, out.onnxShape, compiler::nhwcToOnnx(out, deq));
-  }
-  if (!reportPath.empty())
-    compiler::writeFileAtomic(reportPath, compiler::reportJson(c, rep).dump(2) + "\n");
-  return k.exact() ? kExitOk : kExitFailure;
+  eval::RunRequest r;
+  r.compile = a.compile.options();
+  r.input = a.input;
+  r.model = a.model;
+  r.outPath = a.outPath;
+  r.reportPath = a.reportPath;
+  r.maxCycles = a.maxCycles.value_or(0);
+  r.quiet = a.compile.quiet;
+  return eval::runModel(r) ? kExitOk : kExitFailure;
 }
 
 } // namespace by::cli

@@ -1,6 +1,6 @@
 #include "command.h"
 #include "config/loader.h"
-#include "config_arg.h"
+#include "config/names.h"
 #include "funcaccel/func_accelerator.h"
 #include "rtlmodel/rtl_accelerator.h"
 #include "rtlmodel/sim_cache.h"
@@ -44,17 +44,6 @@ const char* kSimDescription =
     "  1      internal error of the simulator, or building the accelerator's simulator failed\n"
     "A program that itself exits with 1, 2, 124 or 125 is indistinguishable by code alone;\n"
     "the last line on stderr and the --stats \"end\" record say which it was.";
-
-/// A positive decimal count for option `name` (digits only, no sign, no suffix).
-uint64_t parseCount(const std::string& name, const std::string& text) {
-  bool digits = !text.empty() && text.size() <= 19;
-  for (char c : text)
-    digits &= c >= '0' && c <= '9';
-  const uint64_t value = digits ? std::stoull(text) : 0;
-  if (value == 0)
-    throw UsageError(name + " '" + text + "': expected a positive whole number");
-  return value;
-}
 
 /// "FIRST:LAST" (inclusive clock cycles; either side may be empty).
 void parseWindow(const std::string& text, uint64_t& first, uint64_t& last) {
@@ -143,73 +132,71 @@ soc::MemoryLoad parseLoad(const std::string& spec) {
   return l;
 }
 
-} // namespace
-
-int runSim(const std::vector<std::string>& args) {
-  std::string configPath, program, statsPath, maxCyclesText, quantumText, model = "rtl", trace,
-                                                                          window, cacheDir;
+struct SimArgs {
+  std::string configPath, program, statsPath, model = "rtl", trace, window, cacheDir;
+  std::optional<uint64_t> maxCycles, quantumNs;
   std::vector<std::string> loadSpecs, dumpSpecs;
   bool quiet = false, noGating = false;
-  ArgParser p("sim",
-              "--config CONFIG.yaml PROGRAM.elf [--model rtl|func|none] [--trace FILE.fst "
-              "[--trace-window FIRST:LAST]] [--stats FILE.json] [--max-cycles N] "
-              "[--quantum-ns N] [--cache-dir DIR] [--load FILE@WHERE] [--dump WHERE=FILE]",
-              kSimDescription);
-  p.positional("PROGRAM.elf", "bare-metal RISC-V ELF64 executable", &program);
-  p.option("--config", "CONFIG.yaml", "SoC + accelerator configuration (required)", &configPath);
-  p.option("--model", "rtl|func|none",
-           "accelerator: rtl (the Verilated RTL, default), func (the functional model, "
-           "untimed) or none (no accelerator)",
-           &model);
-  p.option("--trace", "FILE.fst",
-           "write an FST waveform of the accelerator (builds a traced "
-           "simulator on first use)",
-           &trace);
-  p.option("--trace-window", "FIRST:LAST",
-           "trace only clock cycles FIRST..LAST (either may be left out)", &window);
-  p.option("--stats", "FILE.json", "write run statistics as JSON (fields: docs/soc.md)",
-           &statsPath);
-  p.option("--max-cycles", "N", "stop with exit code 124 after N clock cycles (default: none)",
-           &maxCyclesText);
-  p.option("--quantum-ns", "N",
-           "TLM-2.0 quantum in ns, a multiple of the clock period (default 1000 cycles)",
-           &quantumText);
-  p.option("--cache-dir", "DIR", "where accelerator simulators are cached (see above)", &cacheDir);
-  p.flag("--no-clock-gating",
-         "clock the accelerator in every cycle, also while idle (slower; the CYCLES register "
-         "then counts every cycle)",
-         &noGating);
-  p.flag("--quiet", "no progress or summary lines on stderr after a normal exit", &quiet);
-  p.multiOption("--load", "FILE@WHERE", "copy FILE into DRAM at WHERE before the program starts",
-                &loadSpecs);
-  p.multiOption("--dump", "WHERE=FILE", "write DRAM at WHERE to FILE when the run ends",
-                &dumpSpecs);
-  if (!p.parse(args))
-    return kExitOk;
-  if (configPath.empty())
-    throw UsageError("missing --config CONFIG.yaml (usage: brickyard sim --config CONFIG.yaml "
-                     "PROGRAM.elf)");
-  if (model == "tlm")
-    throw UsageError("--model tlm: the fast timed model is not available yet; use --model rtl "
-                     "or --model func");
-  if (model != "rtl" && model != "func" && model != "none")
-    throw UsageError("--model " + model + ": expected rtl, func or none");
-  if (!trace.empty() && model != "rtl")
-    throw UsageError("--trace: waveforms come from the RTL model (--model rtl)");
-  if (!window.empty() && trace.empty())
-    throw UsageError("--trace-window needs --trace FILE.fst");
-  rtlmodel::RtlOptions rtl;
-  rtl.clockGating = !noGating;
-  if (!window.empty())
-    parseWindow(window, rtl.traceFirstCycle, rtl.traceLastCycle);
 
+  void add(ArgParser& p) {
+    p.positional("PROGRAM.elf", "bare-metal RISC-V ELF64 executable", &program);
+    p.option("--config", "CONFIG.yaml", "SoC + accelerator configuration (required)", &configPath);
+    p.option("--model", "rtl|func|none",
+             "accelerator: rtl (the Verilated RTL, default), func (the functional model, "
+             "untimed) or none (no accelerator)",
+             &model);
+    p.option("--trace", "FILE.fst",
+             "write an FST waveform of the accelerator (builds a traced "
+             "simulator on first use)",
+             &trace);
+    p.option("--trace-window", "FIRST:LAST",
+             "trace only clock cycles FIRST..LAST (either may be left out)", &window);
+    p.option("--stats", "FILE.json", "write run statistics as JSON (fields: docs/soc.md)",
+             &statsPath);
+    p.number("--max-cycles", "N", "stop with exit code 124 after N clock cycles (default: none)",
+             &maxCycles, 1, soc::kMaxCycles);
+    p.number("--quantum-ns", "N",
+             "TLM-2.0 quantum in ns, a multiple of the clock period (default 1000 cycles)",
+             &quantumNs, 1, 1'000'000'000, "a whole number of ns from 1 to 1000000000 (1 s)");
+    p.option("--cache-dir", "DIR", "where accelerator simulators are cached (see above)",
+             &cacheDir);
+    p.flag("--no-clock-gating",
+           "clock the accelerator in every cycle, also while idle (slower; the CYCLES register "
+           "then counts every cycle)",
+           &noGating);
+    p.flag("--quiet", "no progress or summary lines on stderr after a normal exit", &quiet);
+    p.multiOption("--load", "FILE@WHERE", "copy FILE into DRAM at WHERE before the program starts",
+                  &loadSpecs);
+    p.multiOption("--dump", "WHERE=FILE", "write DRAM at WHERE to FILE when the run ends",
+                  &dumpSpecs);
+  }
+
+  /// The combinations of options that cannot go together.
+  void check() const {
+    if (configPath.empty())
+      throw UsageError("missing --config CONFIG.yaml (usage: brickyard sim --config CONFIG.yaml "
+                       "PROGRAM.elf)");
+    if (model == "tlm")
+      throw UsageError("--model tlm: the fast timed model is not available yet; use --model rtl "
+                       "or --model func");
+    if (model != "rtl" && model != "func" && model != "none")
+      throw UsageError("--model " + model + ": expected rtl, func or none");
+    if (!trace.empty() && model != "rtl")
+      throw UsageError("--trace: waveforms come from the RTL model (--model rtl)");
+    if (!window.empty() && trace.empty())
+      throw UsageError("--trace-window needs --trace FILE.fst");
+  }
+};
+
+/// The simulation's options without its accelerator, checked (program, quantum) before the
+/// simulator is built; the files of the dumps in `dumpFiles`.
+soc::SimOptions simOptions(const SimArgs& a, std::vector<std::string>& dumpFiles) {
   soc::SimOptions options;
-  options.config = config::loadConfigFile(resolveConfigArg(configPath));
-  options.programPath = program;
-  for (const std::string& spec : splitList(loadSpecs))
+  options.config = config::loadConfigFile(config::resolveConfigArg(a.configPath));
+  options.programPath = a.program;
+  for (const std::string& spec : splitList(a.loadSpecs))
     options.loads.push_back(parseLoad(spec));
-  std::vector<std::string> dumpFiles;
-  for (const std::string& spec : splitList(dumpSpecs)) {
+  for (const std::string& spec : splitList(a.dumpSpecs)) {
     const size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
       throw UsageError("--dump '" + spec + "': expected WHERE=FILE");
@@ -218,21 +205,8 @@ int runSim(const std::vector<std::string>& args) {
     options.dumps.push_back(d);
     dumpFiles.push_back(spec.substr(eq + 1));
   }
-  // The simulated time limit must fit SystemC's 64-bit picosecond clock.
-  constexpr uint64_t kMaxCycles = 1'000'000'000'000'000; // 1e15
-  if (!maxCyclesText.empty()) {
-    options.maxCycles = parseCount("--max-cycles", maxCyclesText);
-    if (options.maxCycles > kMaxCycles)
-      throw UsageError("--max-cycles " + maxCyclesText + ": at most " + std::to_string(kMaxCycles));
-  }
-  if (!quantumText.empty()) {
-    const uint64_t ns = parseCount("--quantum-ns", quantumText);
-    if (ns > 1'000'000'000)
-      throw UsageError("--quantum-ns " + quantumText + ": at most 1000000000 (1 s)");
-    options.quantumPs = ns * 1000;
-  }
-  // Reject bad input before the (possibly long) simulator build: the program, the quantum and
-  // the output files.
+  options.maxCycles = a.maxCycles.value_or(0);
+  options.quantumPs = a.quantumNs.value_or(0) * 1000;
   try {
     soc::checkSimOptions(options);
   } catch (const soc::ElfError& e) {
@@ -240,40 +214,38 @@ int runSim(const std::vector<std::string>& args) {
   } catch (const soc::SimSetupError& e) {
     throw UsageError(e.what());
   }
-  std::ofstream stats;
-  if (!statsPath.empty()) {
-    stats.open(statsPath, std::ios::trunc);
-    if (!stats)
-      throw UsageError("cannot write --stats " + statsPath + ": " + std::strerror(errno));
-  }
-  if (!trace.empty() && !std::ofstream(trace, std::ios::trunc))
-    throw UsageError("cannot write --trace " + trace + ": " + std::strerror(errno));
+  return options;
+}
 
-  if (model == "rtl") {
-    rtlmodel::CacheOptions cache;
-    cache.cacheDir = cacheDir;
-    cache.trace = !trace.empty();
-    cache.quiet = quiet;
-    try {
-      rtl.library = rtlmodel::findOrBuildModel(options.config, cache).library;
-    } catch (const rtlmodel::BuildError& e) {
-      std::fprintf(stderr, "brickyard sim: error: cannot build the RTL simulator: %s\n", e.what());
-      return kExitFailure;
-    }
-    rtl.tracePath = trace;
-    options.accelerator = rtlmodel::rtlAcceleratorFactory(rtl);
-  } else if (model == "func") {
+/// Puts the accelerator of --model into `options`; false (with a message) when its simulator
+/// could not be built.
+bool attachAccelerator(const SimArgs& a, soc::SimOptions& options) {
+  if (a.model == "func")
     options.accelerator = funcaccel::funcAcceleratorFactory();
-  }
-
-  soc::SimResult result;
+  if (a.model != "rtl")
+    return true;
+  rtlmodel::RtlOptions rtl;
+  rtl.clockGating = !a.noGating;
+  if (!a.window.empty())
+    parseWindow(a.window, rtl.traceFirstCycle, rtl.traceLastCycle);
+  rtlmodel::CacheOptions cache;
+  cache.cacheDir = a.cacheDir;
+  cache.trace = !a.trace.empty();
+  cache.quiet = a.quiet;
   try {
-    result = soc::runSimulation(options);
-  } catch (const soc::ElfError& e) {
-    throw UsageError(e.what());
-  } catch (const soc::SimSetupError& e) {
-    throw UsageError(e.what());
+    rtl.library = rtlmodel::findOrBuildModel(options.config, cache).library;
+  } catch (const rtlmodel::BuildError& e) {
+    std::fprintf(stderr, "brickyard sim: error: cannot build the RTL simulator: %s\n", e.what());
+    return false;
   }
+  rtl.tracePath = a.trace;
+  options.accelerator = rtlmodel::rtlAcceleratorFactory(rtl);
+  return true;
+}
+
+/// The dumps' files and the statistics.
+void writeOutputs(const soc::SimResult& result, const std::vector<std::string>& dumpFiles,
+                  std::ofstream& stats, const std::string& statsPath) {
   for (size_t i = 0; i < dumpFiles.size() && i < result.dumps.size(); ++i) {
     std::ofstream f(dumpFiles[i], std::ios::binary | std::ios::trunc);
     f.write(reinterpret_cast<const char*>(result.dumps[i].data()),
@@ -286,17 +258,20 @@ int runSim(const std::vector<std::string>& args) {
     if (!stats.flush())
       std::fprintf(stderr, "brickyard sim: error: cannot write %s\n", statsPath.c_str());
   }
+}
 
+/// How the program ended, on stderr.
+void printEnd(const SimArgs& a, const soc::SimOptions& options, const soc::SimResult& result) {
   const auto& sim = result.stats["simulated"];
   const auto& wall = result.stats["wall"];
   switch (result.end) {
   case soc::SimEnd::Exit:
-    if (!quiet)
+    if (!a.quiet)
       std::fprintf(
           stderr,
           "brickyard sim: %s exited with code %d after %llu cycles "
           "(%llu host instructions, %.3f s, %.3g instructions/s)\n",
-          program.c_str(), result.exitCode,
+          a.program.c_str(), result.exitCode,
           static_cast<unsigned long long>(sim["cycles"].get<uint64_t>()),
           static_cast<unsigned long long>(result.stats["host"]["instructions"].get<uint64_t>()),
           wall["seconds"].get<double>(), wall["host_instructions_per_second"].get<double>());
@@ -311,6 +286,49 @@ int runSim(const std::vector<std::string>& args) {
                  result.message.c_str());
     break;
   }
+}
+
+} // namespace
+
+int runSim(const std::vector<std::string>& args) {
+  SimArgs a;
+  ArgParser p("sim",
+              "--config CONFIG.yaml PROGRAM.elf [--model rtl|func|none] [--trace FILE.fst "
+              "[--trace-window FIRST:LAST]] [--stats FILE.json] [--max-cycles N] "
+              "[--quantum-ns N] [--cache-dir DIR] [--load FILE@WHERE] [--dump WHERE=FILE]",
+              kSimDescription);
+  a.add(p);
+  if (!p.parse(args))
+    return kExitOk;
+  a.check();
+  if (!a.window.empty()) { // a bad window is rejected before anything else
+    uint64_t first = 0, last = ~uint64_t(0);
+    parseWindow(a.window, first, last);
+  }
+  // Reject bad input before the (possibly long) simulator build: the program, the quantum and
+  // the output files.
+  std::vector<std::string> dumpFiles;
+  soc::SimOptions options = simOptions(a, dumpFiles);
+  std::ofstream stats;
+  if (!a.statsPath.empty()) {
+    stats.open(a.statsPath, std::ios::trunc);
+    if (!stats)
+      throw UsageError("cannot write --stats " + a.statsPath + ": " + std::strerror(errno));
+  }
+  if (!a.trace.empty() && !std::ofstream(a.trace, std::ios::trunc))
+    throw UsageError("cannot write --trace " + a.trace + ": " + std::strerror(errno));
+  if (!attachAccelerator(a, options))
+    return kExitFailure;
+  soc::SimResult result;
+  try {
+    result = soc::runSimulation(options);
+  } catch (const soc::ElfError& e) {
+    throw UsageError(e.what());
+  } catch (const soc::SimSetupError& e) {
+    throw UsageError(e.what());
+  }
+  writeOutputs(result, dumpFiles, stats, a.statsPath);
+  printEnd(a, options, result);
   return soc::processExitCode(result);
 }
 

@@ -1,8 +1,7 @@
 #include "command.h"
 
-#include "process/process.h"
-
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -14,22 +13,132 @@ ArgParser::ArgParser(std::string command, std::string synopsis, std::string desc
       description_(std::move(description)) {}
 
 void ArgParser::flag(const std::string& name, const std::string& help, bool* target) {
-  options_.push_back({name, "", help, target, nullptr});
+  options_.push_back({name, "", help, target, nullptr, nullptr, {}});
 }
 
 void ArgParser::option(const std::string& name, const std::string& metavar, const std::string& help,
                        std::string* target) {
-  options_.push_back({name, metavar, help, nullptr, target});
+  options_.push_back({name, metavar, help, nullptr, target, nullptr, {}});
 }
 
 void ArgParser::multiOption(const std::string& name, const std::string& metavar,
                             const std::string& help, std::vector<std::string>* target) {
-  options_.push_back({name, metavar, help, nullptr, nullptr, target});
+  options_.push_back({name, metavar, help, nullptr, nullptr, target, {}});
 }
 
 void ArgParser::positional(const std::string& metavar, const std::string& help,
                            std::string* target) {
   positionals_.push_back({metavar, help, target});
+}
+
+namespace {
+
+/// Decimal digits only (no sign, no 0x, no octal: CLI11 itself reads "010" as 8), as CLI11
+/// converts them, within [min, max]. The text is left without leading zeros for CLI11's
+/// conversion to the option's type.
+template <class T>
+CLI::Validator wholeNumber(const std::string& name, T min, T max, std::string expected,
+                           std::string* failure) {
+  if (expected.empty())
+    expected = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        const size_t first = text.find_first_not_of('0');
+        const std::string digits =
+            first == std::string::npos ? (text.empty() ? "" : "0") : text.substr(first);
+        T value{};
+        const bool ok = !text.empty() &&
+                        text.find_first_not_of("0123456789") == std::string::npos &&
+                        digits.size() <= 19 && CLI::detail::lexical_cast(digits, value) &&
+                        value >= min && value <= max;
+        if (!ok)
+          return *failure = name + " '" + text + "': expected " + expected;
+        text = digits;
+        return "";
+      },
+      "", "");
+}
+
+/// The option given once or several times: the last one counts.
+CLI::Option* lastWins(CLI::Option* o) {
+  return o->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+} // namespace
+
+void ArgParser::typed(const std::string& name, const std::string& metavar, const std::string& help,
+                      std::function<void(CLI::App&)> add) {
+  options_.push_back({name, metavar, help, nullptr, nullptr, nullptr, std::move(add)});
+}
+
+void ArgParser::number(const std::string& name, const std::string& metavar, const std::string& help,
+                       int* target, int min, int max, const std::string& expected) {
+  typed(name, metavar, help, [=](CLI::App& app) {
+    lastWins(app.add_option(name, *target, help))
+        ->transform(wholeNumber(name, min, max, expected, &failure_));
+  });
+}
+
+namespace {
+
+/// An optional typed option: CLI11 converts the value, `target` gets it when it is given.
+template <class T>
+CLI::Option* addOptional(CLI::App& app, const std::string& name, const std::string& help,
+                         std::optional<T>* target) {
+  return lastWins(app.add_option_function<T>(
+      name, [target](const T& v) { *target = v; }, help));
+}
+
+} // namespace
+
+void ArgParser::number(const std::string& name, const std::string& metavar, const std::string& help,
+                       std::optional<int>* target, int min, int max, const std::string& expected) {
+  typed(name, metavar, help, [=](CLI::App& app) {
+    addOptional(app, name, help, target)
+        ->transform(wholeNumber(name, min, max, expected, &failure_));
+  });
+}
+
+void ArgParser::number(const std::string& name, const std::string& metavar, const std::string& help,
+                       std::optional<uint64_t>* target, uint64_t min, uint64_t max,
+                       const std::string& expected) {
+  typed(name, metavar, help, [=](CLI::App& app) {
+    addOptional(app, name, help, target)
+        ->transform(wholeNumber(name, min, max, expected, &failure_));
+  });
+}
+
+void ArgParser::real(const std::string& name, const std::string& metavar, const std::string& help,
+                     std::optional<double>* target, double above, double max,
+                     const std::string& expected) {
+  typed(name, metavar, help, [=](CLI::App& app) {
+    CLI::Validator check(
+        [=](std::string& text) -> std::string {
+          double value = 0;
+          if (!CLI::detail::lexical_cast(text, value) || !(value > above && value <= max))
+            return failure_ = name + " " + text + ": expected " + expected;
+          return "";
+        },
+        "", "");
+    addOptional(app, name, help, target)->transform(check);
+  });
+}
+
+void ArgParser::choice(const std::string& name, const std::string& metavar, const std::string& help,
+                       std::string* target, const std::vector<std::string>& allowed) {
+  std::string list;
+  for (size_t i = 0; i < allowed.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
+  typed(name, metavar, help, [=](CLI::App& app) {
+    CLI::Validator check(
+        [=](std::string& text) -> std::string {
+          if (std::find(allowed.begin(), allowed.end(), text) == allowed.end())
+            return failure_ = name + " " + text + ": expected " + list;
+          return "";
+        },
+        "", "");
+    lastWins(app.add_option(name, *target, help))->transform(check);
+  });
 }
 
 // The parsing itself is CLI11's; the checks before it and the mapping of what it leaves keep
@@ -60,8 +169,11 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
   CLI::App app(description_, "brickyard " + command_);
   app.set_help_flag(); // --help is handled above
   app.allow_extras();  // reported below with brickyard's messages
+  failure_.clear();
   for (const Opt& o : options_) {
-    if (o.flag)
+    if (o.add)
+      o.add(app);
+    else if (o.flag)
       app.add_flag(o.name, *o.flag, o.help);
     else if (o.values)
       app.add_option(o.name, *o.values, o.help)
@@ -80,6 +192,8 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
+    if (!failure_.empty()) // one of our validators: its own words
+      throw UsageError(failure_);
     throw UsageError(std::string(e.what()) + " (see brickyard " + command_ + " --help)");
   }
   for (const std::string& extra : app.remaining()) {
@@ -112,21 +226,6 @@ std::string ArgParser::help() const {
   }
   os << "  --help                show this help\n";
   return os.str();
-}
-
-int runProgram(const std::vector<std::string>& argv, const std::string& cwd, std::string& output) {
-  process::Options options;
-  options.cwd = cwd;
-  options.output = process::Output::CaptureMerged;
-  const process::Result r = process::run(argv, options);
-  output = r.out + r.err; // err holds why a program that never ran did not
-  return r.status;
-}
-
-void requireProgram(const std::string& program, const std::string& debianPackage) {
-  if (process::find(program).empty())
-    throw std::runtime_error(program + " is not installed (Debian package " + debianPackage +
-                             "); run scripts/setup.sh");
 }
 
 } // namespace by::cli

@@ -1,9 +1,17 @@
 // The pieces every subcommand shares: exit codes, errors, a small argument parser.
 #pragma once
 
-#include <stdexcept>
+#include "support/errors.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+} // namespace CLI
 
 namespace by::cli {
 
@@ -13,10 +21,11 @@ enum ExitCode : int {
   kExitRejected = 2, // the user's input was rejected (bad config, bad arguments, bad ELF)
 };
 
-/// Bad command line or rejected input: printed as "brickyard CMD: error: ..." with exit 2.
-class UsageError : public std::runtime_error {
+/// Bad command line: printed as "brickyard CMD: error: ..." with exit 2, as every rejected
+/// input (support::InputError).
+class UsageError : public support::InputError {
 public:
-  using std::runtime_error::runtime_error;
+  using support::InputError::InputError;
 };
 
 struct Command {
@@ -28,7 +37,9 @@ struct Command {
 /// All subcommands, in the order `brickyard --help` lists them.
 const std::vector<Command>& commands();
 
-/// A declarative parser on CLI11: options and positionals bound to variables, --help generated.
+/// A declarative parser on CLI11: options and positionals bound to typed variables, --help
+/// generated. Numbers and choices are converted and checked by CLI11 (a validator per option);
+/// a bad value is rejected with one line, "NAME 'TEXT': expected WHAT".
 class ArgParser {
 public:
   ArgParser(std::string command, std::string synopsis, std::string description);
@@ -40,6 +51,22 @@ public:
   /// An option that may be given several times; every value is appended.
   void multiOption(const std::string& name, const std::string& metavar, const std::string& help,
                    std::vector<std::string>* target);
+  /// A whole number from `min` to `max`, in decimal digits. `expected` says what is allowed
+  /// (default "a whole number from MIN to MAX"). The optional forms stay empty when the
+  /// option is not given.
+  void number(const std::string& name, const std::string& metavar, const std::string& help,
+              int* target, int min, int max, const std::string& expected = "");
+  void number(const std::string& name, const std::string& metavar, const std::string& help,
+              std::optional<int>* target, int min, int max, const std::string& expected = "");
+  void number(const std::string& name, const std::string& metavar, const std::string& help,
+              std::optional<uint64_t>* target, uint64_t min, uint64_t max,
+              const std::string& expected = "");
+  /// A real number above `above` and at most `max`.
+  void real(const std::string& name, const std::string& metavar, const std::string& help,
+            std::optional<double>* target, double above, double max, const std::string& expected);
+  /// One of `allowed`: "NAME TEXT: expected A, B or C".
+  void choice(const std::string& name, const std::string& metavar, const std::string& help,
+              std::string* target, const std::vector<std::string>& allowed);
 
   /// Parses; returns false when --help was given (and printed). Throws UsageError.
   bool parse(const std::vector<std::string>& args);
@@ -51,21 +78,19 @@ private:
     bool* flag = nullptr;
     std::string* value = nullptr;
     std::vector<std::string>* values = nullptr;
+    /// A typed option adds itself to the CLI11 app (with its validator).
+    std::function<void(CLI::App&)> add;
   };
   struct Pos {
     std::string metavar, help;
     std::string* target;
   };
+  void typed(const std::string& name, const std::string& metavar, const std::string& help,
+             std::function<void(CLI::App&)> add);
   std::string command_, synopsis_, description_;
   std::vector<Opt> options_;
   std::vector<Pos> positionals_;
+  std::string failure_; // the message of the validator that rejected a value
 };
-
-/// Runs `argv` in `cwd`, capturing stdout+stderr into `output`. Returns the exit status
-/// (or 128+signal). Throws std::runtime_error when the program cannot be started.
-int runProgram(const std::vector<std::string>& argv, const std::string& cwd, std::string& output);
-
-/// Throws std::runtime_error naming the package to install when `program` is not on PATH.
-void requireProgram(const std::string& program, const std::string& debianPackage);
 
 } // namespace by::cli

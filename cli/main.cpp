@@ -4,8 +4,8 @@
 #include "command.h"
 #include "compiler/error.h"
 #include "config/loader.h"
-#include "emit/output_dir.h"
 #include "soc/platform.h"
+#include "support/errors.h"
 
 #include <cstdio>
 #include <string>
@@ -92,10 +92,7 @@ int main(int argc, char** argv) {
   } catch (const by::soc::SimSetupError& e) {
     std::fprintf(stderr, "brickyard %s: error: %s\n", command->name, e.what());
     return kExitRejected;
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "brickyard %s: error: %s\n", command->name, e.what());
-    return kExitRejected;
-  } catch (const by::emit::OutputRefused& e) {
+  } catch (const by::support::InputError& e) { // UsageError, OutputRefused, ...
     std::fprintf(stderr, "brickyard %s: error: %s\n", command->name, e.what());
     return kExitRejected;
   } catch (const std::exception& e) {

@@ -1,7 +1,7 @@
 #include "output_info.h"
 
 #include "command.h"
-#include "emit/output_dir.h"
+#include "support/files.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,7 +12,7 @@ GeneratedOutput readGeneratedOutput(const std::string& dir) {
   namespace fs = std::filesystem;
   if (!fs::is_directory(dir))
     throw UsageError(dir + " is not a directory; expected the output of brickyard gen");
-  if (!emit::isBrickyardOutput(dir))
+  if (!support::isBrickyardOutput(dir))
     throw UsageError(dir + " has no Brickyard manifest.json; expected the output of brickyard gen");
   GeneratedOutput out;
   out.dir = fs::path(dir);

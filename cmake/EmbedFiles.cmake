@@ -1,6 +1,7 @@
 # Writes a C++ source defining `const std::vector<EmbeddedFile>& NAMESPACE::FUNCTION()` (declared
-# in HEADER, which defines EmbeddedFile {path, text}) with the text of the given files. Run as a
-# script (defaults: by::rtlmodel, adapterSources, embedded_sources.h):
+# in HEADER, which defines EmbeddedFile {path, text}) with the text of the given files. Run by
+# the custom command of by_embed_files (cmake/Embed.cmake), as a script (defaults: by::rtlmodel,
+# adapterSources, embedded_sources.h):
 #   cmake -DOUTPUT=file.cpp "-DINPUTS=name1=path1;name2=path2" [-DNAMESPACE=..] [-DFUNCTION=..]
 #         [-DHEADER=..] -P EmbedFiles.cmake
 if(NOT NAMESPACE)

@@ -3,14 +3,18 @@
 # A target's layer is the top-level folder it is defined in (BY_LAYER_ROOT, by default the
 # project's source directory):
 #
-#   spec            0  config, ISA, array/accel params, TensorDash plan, Boveda format, memory map
-#   contract        1  the C headers and linker fragment programs are built against, the manifest
-#   models          2  golden, functional, TensorDash and Boveda reference models
-#   rtl_gen         2  the Verilog IR, the block generators, the emission of `brickyard gen`
-#   systemc_models  3  the SoC, the AXI runtime, the RTL accelerator model
-#   compiler_backend, driver, evaluation
-#                   4  the compiler, the driver's host build, the evaluation report and energy table
-#   cli             5  the brickyard command
+#   support         0  hashes, atomic writes, the file lock, processes, the caches' find-or-make,
+#                      the job pool, JSON records
+#   spec            1  config, ISA, array/accel params, TensorDash plan, Boveda format, memory map
+#   contract        2  the C headers and linker fragment programs are built against, the manifest
+#   models          3  golden, functional, TensorDash and Boveda reference models
+#   rtl_gen         3  the Verilog IR, the block generators, the emission of `brickyard gen`
+#   systemc_models  4  the SoC, the AXI runtime, the RTL accelerator model
+#   synthesis       4  per-module Yosys synthesis, its cache, the area report
+#   compiler_backend, driver
+#                   5  the compiler, the driver's host build
+#   evaluation      6  the flows run, eval and sweep: jobs, caches, records, reports, back ends
+#   cli             7  the brickyard command: parses options and calls the libraries
 #   testbenches, bench   tests and benchmarks: may link anything, nothing else may link them
 #
 # A product target (any target outside testbenches/ and bench/) may link targets of its own
@@ -20,8 +24,8 @@
 # set_target_properties(<target> PROPERTIES BY_LAYER <folder>) places a target explicitly.
 
 set(BY_LAYER_RANKS
-    spec=0 contract=1 models=2 rtl_gen=2 systemc_models=3 compiler_backend=4 driver=4 evaluation=4
-    cli=5)
+    support=0 spec=1 contract=2 models=3 rtl_gen=3 systemc_models=4 synthesis=4
+    compiler_backend=5 driver=5 evaluation=6 cli=7)
 set(BY_LAYER_TEST_FOLDERS testbenches bench)
 
 # The top-level folder of a target (empty for the root or outside the tree), or its BY_LAYER

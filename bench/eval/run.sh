@@ -12,7 +12,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:-$root/out/bench-eval}"
 shift || true
 nets="${*:-mobilenet_v2 resnet18 resnet50}"
-configs="${BENCH_EVAL_CONFIGS:-default,td8,boveda16}"
+# boveda16 is a config of the tests: by its path.
+configs="${BENCH_EVAL_CONFIGS:-default,td8,$root/testbenches/configs/boveda16.yaml}"
 "$root/scripts/setup.sh" --bench
 "$root/scripts/build.sh" brickyard >/dev/null
 by="$root/build/bin/brickyard"

@@ -9,6 +9,7 @@
 #include "compiler/onnx_import.h"
 #include "compiler/passes.h"
 #include "config/schema.h"
+#include "support/hash.h"
 
 #include <cmath>
 #include <cstring>
@@ -25,7 +26,7 @@ std::string toolVersion() {
 std::string toolBuildId() {
   static const std::string id = [] {
     try {
-      return toolVersion() + " " + hashHex(readFile("/proc/self/exe"));
+      return toolVersion() + " " + support::hashHex(readFile("/proc/self/exe"));
     } catch (const CompileError&) {
       return toolVersion();
     }
@@ -108,7 +109,7 @@ Compiled compileModel(const CompileOptions& o) {
                        std::to_string(o.config.types.inputWidth) +
                        "-bit inputs; the compiler quantizes to int8 (types.input_width: 8)");
   const std::string bytes = readFile(o.modelPath);
-  c.modelHash = hashHex(bytes);
+  c.modelHash = support::hashHex(bytes);
   ImportOptions io;
   io.batch = o.batch;
   say(o, "importing " + o.modelPath);

@@ -4,8 +4,9 @@
 #include "compiler/emit_c.h"
 #include "compiler/error.h"
 #include "compiler/files.h"
-
-#include <unistd.h>
+#include "support/cache.h"
+#include "support/files.h"
+#include "support/hash.h"
 
 namespace by::compiler {
 namespace fs = std::filesystem;
@@ -182,20 +183,8 @@ nlohmann::json quantJson(const Compiled& c, const CompileOptions& o) {
 void writeProgram(const Compiled& c, const CompileOptions& o, const fs::path& outDir) {
   if (fs::exists(outDir) && !fs::is_directory(outDir))
     throw CompileError(outDir.string() + " exists and is not a directory");
-  const fs::path parent = outDir.has_parent_path() ? outDir.parent_path() : fs::path(".");
-  fs::create_directories(parent);
-  const fs::path stage =
-      parent / ("." + outDir.filename().string() + ".staging-" + std::to_string(getpid()));
-  fs::remove_all(stage);
-  fs::create_directories(stage);
-  struct Cleanup {
-    fs::path dir;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } cleanup{stage};
-
+  support::StagedFiles out(outDir);
+  const fs::path& stage = out.stagingPath();
   EmitInfo info{o.modelPath, c.modelHash, c.configHash, toolVersion()};
   writeFileAtomic((stage / "model.c").string(), emitModelC(c.graph, c.program, info));
   writeFileAtomic((stage / "weights.bin").string(), c.program.blob);
@@ -206,10 +195,21 @@ void writeProgram(const Compiled& c, const CompileOptions& o, const fs::path& ou
     o.progress("building model.elf (" + std::string(halName(o.hal)) + ")");
   const DriverBuild driver = driverBuild(o.config, o.hal, o.cacheDir);
   linkProgram(driver, stage, {"model.c", "weights.S"}, stage / "model.elf");
-  fs::create_directories(outDir);
-  for (const char* f :
-       {"model.c", "weights.bin", "weights.S", "plan.json", "quant.json", "model.elf"})
-    fs::rename(stage / f, outDir / f);
+  out.commit();
+}
+
+fs::path cachedProgram(const Compiled& c, const CompileOptions& o) {
+  const DriverBuild d = driverBuild(o.config, o.hal, o.cacheDir);
+  const EmitInfo info{o.modelPath, c.modelHash, c.configHash, toolVersion()};
+  const std::string key =
+      support::hashHex(emitModelC(c.graph, c.program, info) + c.program.blob + d.dir.string());
+  const support::DirectoryCache programs(support::cacheRoot(o.cacheDir) / "programs", "model.elf");
+  const std::string name = o.config.name + "-" + key;
+  const support::Outcome found =
+      programs.findOrMake(name, [&](const fs::path& staging) { writeProgram(c, o, staging); });
+  if (found == support::Outcome::Found && o.progress)
+    o.progress("program cached in " + programs.entry(name).string());
+  return programs.entry(name);
 }
 
 } // namespace by::compiler

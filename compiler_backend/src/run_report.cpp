@@ -2,6 +2,7 @@
 
 #include "compiler/emit_c.h"
 #include "config/derived.h"
+#include "support/format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,19 +82,6 @@ RunCheck checkOutput(const Graph& g, const std::vector<int8_t>& got,
 
 namespace {
 
-std::string human(double v) {
-  char buf[32];
-  if (v >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
-  else if (v >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
-  else if (v >= 1e4)
-    std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  return buf;
-}
-
 struct Row {
   std::string name, kernel;
   int64_t macs = 0;
@@ -142,11 +130,13 @@ std::string reportTable(const Compiled& c, const RunReport& r) {
       std::snprintf(u, sizeof u, "%5.1f%%", 100.0 * util);
     else
       std::snprintf(u, sizeof u, "%6s", "-");
-    std::snprintf(line, sizeof line, "%4s  %-24s %-26s %8s %10s %6s %9s %9s %9s %9s\n", idx.c_str(),
-                  row.name.c_str(), row.kernel.c_str(), human(double(row.macs)).c_str(),
-                  human(double(row.cycles)).c_str(), u, human(double(row.rd)).c_str(),
-                  human(double(row.wr)).c_str(), human(double(row.skipped)).c_str(),
-                  human(double(row.compressed)).c_str());
+    std::snprintf(
+        line, sizeof line, "%4s  %-24s %-26s %8s %10s %6s %9s %9s %9s %9s\n", idx.c_str(),
+        row.name.c_str(), row.kernel.c_str(), support::humanNumber(double(row.macs)).c_str(),
+        support::humanNumber(double(row.cycles)).c_str(), u,
+        support::humanNumber(double(row.rd)).c_str(), support::humanNumber(double(row.wr)).c_str(),
+        support::humanNumber(double(row.skipped)).c_str(),
+        support::humanNumber(double(row.compressed)).c_str());
     out += line;
   };
   for (size_t i = 0; i < rows.size(); ++i)
@@ -155,45 +145,110 @@ std::string reportTable(const Compiled& c, const RunReport& r) {
   return out;
 }
 
-nlohmann::json reportJson(const Compiled& c, const RunReport& r) {
+RunRecord runRecord(const Compiled& c, const RunReport& r) {
   const Graph& g = c.graph;
-  const int peak = config::derive(c.program.config).peakMacsPerCycle;
-  nlohmann::json layers = nlohmann::json::array();
+  RunRecord rec;
+  rec.model = r.model;
+  rec.config = c.program.config.name;
+  rec.peakMacsPerCycle = config::derive(c.program.config).peakMacsPerCycle;
+  rec.totalCycles = r.totalCycles;
+  rec.hostInstructions = r.hostInstructions;
+  rec.wallSeconds = r.wallSeconds;
+  rec.check = r.check;
   const auto names = LayerStats::names();
+  const int peak = rec.peakMacsPerCycle;
   for (size_t i = 0; i < g.layers.size() && i < r.layers.size(); ++i) {
     const LayerPlan& p = c.program.layers[i];
-    nlohmann::json counters;
+    RunLayerRecord l;
+    l.index = i;
+    l.name = g.layers[i].name;
+    l.kind = layerKindName(g.layers[i].kind);
+    l.kernel = kernelName(p.kernel);
+    l.onCpu = p.onCpu;
+    l.macs = p.macs;
     for (size_t f = 0; f < names.size() && f < r.layers[i].fields.size(); ++f)
-      counters[names[f]] = r.layers[i].fields[f];
-    const uint64_t cycles = r.layers[i].field("LAYER_CYCLES");
-    layers.push_back({{"index", i},
-                      {"name", g.layers[i].name},
-                      {"kind", layerKindName(g.layers[i].kind)},
-                      {"kernel", kernelName(p.kernel)},
-                      {"on_cpu", p.onCpu},
-                      {"macs", p.macs},
-                      {"cycles", cycles},
-                      {"ideal_cycles", (p.macs + peak - 1) / peak},
-                      {"utilization",
-                       r.model == "rtl" && cycles ? double(p.macs) / (double(cycles) * peak) : 0.0},
-                      {"counters", counters}});
+      l.counters[names[f]] = r.layers[i].fields[f];
+    l.cycles = r.layers[i].field("LAYER_CYCLES");
+    l.idealCycles = (p.macs + peak - 1) / peak;
+    l.utilization = r.model == "rtl" && l.cycles ? double(p.macs) / (double(l.cycles) * peak) : 0.0;
+    rec.layers.push_back(l);
   }
-  const RunCheck& k = r.check;
-  nlohmann::json check = {
-      {"values", k.values}, {"mismatches", k.mismatches}, {"bit_exact", k.exact()}};
-  if (k.haveFloat)
-    check["float"] = {{"sqnr_db", k.sqnrDb},
-                      {"max_abs_error", k.maxAbsError},
-                      {"rows", k.rows},
-                      {"top1_agree", k.top1Agree}};
-  return {{"model", r.model},
-          {"config", c.program.config.name},
-          {"peak_macs_per_cycle", peak},
-          {"total_cycles", r.totalCycles},
-          {"host_instructions", r.hostInstructions},
-          {"wall_seconds", r.wallSeconds},
-          {"check", check},
-          {"layers", layers}};
+  return rec;
+}
+
+uint64_t RunLayerRecord::counter(const std::string& name) const {
+  const auto it = counters.find(name);
+  return it == counters.end() ? 0 : it->second;
+}
+
+void to_json(nlohmann::json& j, const RunCheck& c) {
+  j = {{"values", c.values}, {"mismatches", c.mismatches}, {"bit_exact", c.exact()}};
+  if (c.haveFloat)
+    j["float"] = {{"sqnr_db", c.sqnrDb},
+                  {"max_abs_error", c.maxAbsError},
+                  {"rows", c.rows},
+                  {"top1_agree", c.top1Agree}};
+}
+
+void from_json(const nlohmann::json& j, RunCheck& c) {
+  c.values = j.at("values").get<int64_t>();
+  c.mismatches = j.at("mismatches").get<int64_t>();
+  c.haveFloat = j.contains("float");
+  if (c.haveFloat) {
+    const nlohmann::json& f = j.at("float");
+    c.sqnrDb = f.at("sqnr_db").get<double>();
+    c.maxAbsError = f.at("max_abs_error").get<double>();
+    c.rows = f.at("rows").get<int64_t>();
+    c.top1Agree = f.at("top1_agree").get<int64_t>();
+  }
+}
+
+void to_json(nlohmann::json& j, const RunLayerRecord& l) {
+  j = {{"index", l.index},
+       {"name", l.name},
+       {"kind", l.kind},
+       {"kernel", l.kernel},
+       {"on_cpu", l.onCpu},
+       {"macs", l.macs},
+       {"cycles", l.cycles},
+       {"ideal_cycles", l.idealCycles},
+       {"utilization", l.utilization},
+       {"counters", l.counters}};
+}
+
+void from_json(const nlohmann::json& j, RunLayerRecord& l) {
+  l.index = j.at("index").get<size_t>();
+  l.name = j.at("name").get<std::string>();
+  l.kind = j.at("kind").get<std::string>();
+  l.kernel = j.at("kernel").get<std::string>();
+  l.onCpu = j.at("on_cpu").get<bool>();
+  l.macs = j.at("macs").get<int64_t>();
+  l.cycles = j.at("cycles").get<uint64_t>();
+  l.idealCycles = j.at("ideal_cycles").get<int64_t>();
+  l.utilization = j.at("utilization").get<double>();
+  l.counters = j.at("counters").get<std::map<std::string, uint64_t>>();
+}
+
+void to_json(nlohmann::json& j, const RunRecord& r) {
+  j = {{"model", r.model},
+       {"config", r.config},
+       {"peak_macs_per_cycle", r.peakMacsPerCycle},
+       {"total_cycles", r.totalCycles},
+       {"host_instructions", r.hostInstructions},
+       {"wall_seconds", r.wallSeconds},
+       {"check", r.check},
+       {"layers", r.layers}};
+}
+
+void from_json(const nlohmann::json& j, RunRecord& r) {
+  r.model = j.at("model").get<std::string>();
+  r.config = j.at("config").get<std::string>();
+  r.peakMacsPerCycle = j.at("peak_macs_per_cycle").get<int>();
+  r.totalCycles = j.at("total_cycles").get<uint64_t>();
+  r.hostInstructions = j.at("host_instructions").get<uint64_t>();
+  r.wallSeconds = j.at("wall_seconds").get<double>();
+  r.check = j.at("check").get<RunCheck>();
+  r.layers = j.at("layers").get<std::vector<RunLayerRecord>>();
 }
 
 } // namespace by::compiler

@@ -4,9 +4,10 @@
 #include "config/schema.h"
 #include "contract/software_files.h"
 #include "embedded_driver.h"
-#include "file_lock.h"
-#include "process.h"
-#include "process/process.h"
+#include "support/cache.h"
+#include "support/hash.h"
+#include "support/process.h"
+#include "support/tail.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -42,7 +43,7 @@ void run(const std::vector<std::string>& argv, const fs::path& cwd, const fs::pa
     for (const auto& a : argv)
       cmd += (cmd.empty() ? "" : " ") + a;
     throw ToolchainError("'" + cmd + "' failed (exit " + std::to_string(rc) + "):\n" +
-                         rtlmodel::tailOfFile(log, 30));
+                         support::tailOfFile(log, 30));
   }
 }
 
@@ -51,21 +52,50 @@ void writeText(const fs::path& p, const std::string& text) {
   writeFileAtomic(p.string(), text);
 }
 
+/// Builds the driver library into `dir` (a staging directory of the cache): its headers and
+/// sources, the objects, libby_driver.a, and `done` last. Debug information names `entry`, where
+/// the build ends up.
+void buildDriver(const fs::path& dir, const fs::path& entry,
+                 const std::vector<std::pair<std::string, std::string>>& headers,
+                 const std::string& halDefine) {
+  for (const auto& [p, t] : headers)
+    writeText(dir / p, t);
+  for (const auto& f : driverSources())
+    writeText(dir / "driver" / f.path, f.text);
+  const fs::path log = dir / "build.log";
+  std::vector<std::string> objects;
+  auto compile = [&](const std::string& src, const std::vector<std::string>& extra) {
+    const std::string obj = fs::path(src).filename().string() + ".o";
+    std::vector<std::string> argv = {gccProgram()};
+    for (const auto& a : archFlags())
+      argv.push_back(a);
+    argv.insert(argv.end(),
+                {"-O2", "-g", "-ffile-prefix-map=" + dir.string() + "=" + entry.string(), "-Wall",
+                 "-Wextra", "-Werror", halDefine, "-I" + (dir / "include").string(),
+                 "-I" + (dir / "driver/include").string(),
+                 "-I" + (dir / "driver/runtime/include").string()});
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.insert(argv.end(), {"-c", (dir / "driver" / src).string(), "-o", obj});
+    run(argv, dir, log);
+    objects.push_back(obj);
+  };
+  for (const auto& f : driverSources()) {
+    const std::string p = f.path;
+    if (p.rfind("src/", 0) == 0 && p.size() > 2 && p.substr(p.size() - 2) == ".c")
+      compile(p, {"-std=c99", "-ffreestanding"});
+    else if (p.rfind("runtime/src/", 0) == 0)
+      compile(p, {});
+  }
+  std::vector<std::string> ar = {kAr, "rcs", "libby_driver.a"};
+  ar.insert(ar.end(), objects.begin(), objects.end());
+  run(ar, dir, log);
+  writeText(dir / "done", "ok\n");
+}
+
 } // namespace
 
 const char* halName(Hal hal) {
   return hal == Hal::Rocc ? "rocc" : "mmio";
-}
-
-fs::path cacheRoot(const std::string& dir) {
-  if (!dir.empty())
-    return dir;
-  if (const char* d = std::getenv("BRICKYARD_CACHE_DIR"); d && *d)
-    return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    return fs::path(x) / "brickyard";
-  const char* home = std::getenv("HOME");
-  return fs::path(home && *home ? home : "/tmp") / ".cache" / "brickyard";
 }
 
 DriverBuild driverBuild(const config::Config& config, Hal hal, const std::string& cacheDir) {
@@ -87,50 +117,18 @@ DriverBuild driverBuild(const config::Config& config, Hal hal, const std::string
     keyText += std::string(f.path) + "\n" + f.text;
   for (const auto& [p, t] : headers)
     keyText += p + "\n" + t;
+  // Entries sit in the cache folder itself; `done` marks one complete (entries made before the
+  // support cache were built in place and have it too).
+  const support::DirectoryCache cache(support::cacheRoot(cacheDir), "done");
+  const std::string name = "driver-" + config.name + "-" + config::configHash(config) + "-" +
+                           halName(hal) + "-" + support::hashHex(keyText);
   DriverBuild b;
-  b.dir = cacheRoot(cacheDir) / ("driver-" + config.name + "-" + config::configHash(config) + "-" +
-                                 halName(hal) + "-" + hashHex(keyText));
+  b.dir = cache.entry(name);
   b.include = b.dir / "include";
   b.library = b.dir / "libby_driver.a";
   b.halDefine = std::string("-DBY_HAL_") + (hal == Hal::Rocc ? "ROCC" : "MMIO");
-  fs::create_directories(b.dir);
-  rtlmodel::FileLock lock(b.dir / "lock");
-  lock.lock();
-  if (fs::exists(b.dir / "done"))
-    return b;
-
-  for (const auto& [p, t] : headers)
-    writeText(b.dir / p, t);
-  for (const auto& f : driverSources())
-    writeText(b.dir / "driver" / f.path, f.text);
-  const fs::path log = b.dir / "build.log";
-  std::vector<std::string> objects;
-  auto compile = [&](const std::string& src, const std::vector<std::string>& extra) {
-    const std::string obj = fs::path(src).filename().string() + ".o";
-    std::vector<std::string> argv = {gccProgram()};
-    for (const auto& a : archFlags())
-      argv.push_back(a);
-    argv.insert(argv.end(), {"-O2", "-g", "-Wall", "-Wextra", "-Werror", b.halDefine,
-                             "-I" + b.include.string(), "-I" + (b.dir / "driver/include").string(),
-                             "-I" + (b.dir / "driver/runtime/include").string()});
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    argv.insert(argv.end(), {"-c", (b.dir / "driver" / src).string(), "-o", obj});
-    run(argv, b.dir, log);
-    objects.push_back(obj);
-  };
-  for (const auto& f : driverSources()) {
-    const std::string p = f.path;
-    if (p.rfind("src/", 0) == 0 && p.size() > 2 && p.substr(p.size() - 2) == ".c")
-      compile(p, {"-std=c99", "-ffreestanding"});
-    else if (p.rfind("runtime/src/", 0) == 0)
-      compile(p, {});
-  }
-  std::vector<std::string> ar = {kAr, "rcs", "libby_driver.a.tmp"};
-  ar.insert(ar.end(), objects.begin(), objects.end());
-  fs::remove(b.dir / "libby_driver.a.tmp");
-  run(ar, b.dir, log);
-  fs::rename(b.dir / "libby_driver.a.tmp", b.library);
-  writeText(b.dir / "done", "ok\n");
+  cache.findOrMake(
+      name, [&](const fs::path& staging) { buildDriver(staging, b.dir, headers, b.halDefine); });
   return b;
 }
 

@@ -4,44 +4,73 @@
 
 #include <array>
 #include <cctype>
+#include <functional>
 #include <map>
+#include <type_traits>
 
 namespace by::eval {
 namespace {
 
-// Column -> where it comes from in configs[0] of the point's eval report.
+// Column -> its value in configs[0] of the point's eval report (null when that config did not
+// run, or has no area).
 struct Figure {
   const char* column;
-  const char* section; // totals, derived, energy, area
-  const char* field;
+  std::function<Json(const ConfigReport&)> value;
 };
+
+Json json(int64_t v) {
+  return v;
+}
+Json json(double v) {
+  return v;
+}
+Json json(long long v) {
+  return v;
+}
+template <class T> Json json(const std::optional<T>& v) {
+  return v ? Json(*v) : Json();
+}
+
+// A field of the totals, the energy estimate, the derived figures or the area.
+template <class S, class T> std::function<Json(const ConfigReport&)> from(T S::*member) {
+  return [member](const ConfigReport& c) -> Json {
+    if constexpr (std::is_same_v<S, synthesis::DesignArea>)
+      return c.area ? json((*c.area).*member) : Json();
+    else if constexpr (std::is_same_v<S, Totals>)
+      return c.figures ? json(c.figures->totals.*member) : Json();
+    else if constexpr (std::is_same_v<S, EnergyEstimate>)
+      return c.figures ? json(c.figures->energy.*member) : Json();
+    else
+      return c.figures ? json(c.figures->derived.*member) : Json();
+  };
+}
 
 const std::vector<Figure>& figures() {
   static const std::vector<Figure> f = {
-      {"cycles", "totals", "total_cycles"},
-      {"ideal_cycles", "totals", "ideal_cycles"},
-      {"utilization", "totals", "utilization"},
-      {"compute_cycles", "totals", "compute_cycles"},
-      {"stall_dma_cycles", "totals", "stall_dma_cycles"},
-      {"stall_dependency_cycles", "totals", "stall_dependency_cycles"},
-      {"stall_host_cycles", "totals", "stall_host_cycles"},
-      {"stall_other_cycles", "totals", "stall_other_cycles"},
-      {"macs", "totals", "macs"},
-      {"dram_read_bytes", "totals", "dram_read_bytes"},
-      {"dram_write_bytes", "totals", "dram_write_bytes"},
-      {"td_macs_skipped", "totals", "td_macs_skipped"},
-      {"boveda_bytes_saved", "totals", "boveda_bytes_saved"},
-      {"energy_pj", "energy", "total_pj"},
-      {"energy_per_inference_uj", "derived", "energy_per_inference_uj"},
-      {"latency_s", "derived", "latency_s"},
-      {"inferences_per_s", "derived", "inferences_per_s"},
-      {"power_w", "derived", "power_w"},
-      {"inferences_per_joule", "derived", "inferences_per_joule"},
-      {"area_transistors", "area", "transistors"},
-      {"logic_transistors", "area", "logic_transistors"},
-      {"sram_transistors", "area", "sram_transistors"},
-      {"cells", "area", "cells"},
-      {"inferences_per_s_per_mtransistor", "derived", "inferences_per_s_per_mtransistor"},
+      {"cycles", from(&Totals::totalCycles)},
+      {"ideal_cycles", from(&Totals::idealCycles)},
+      {"utilization", from(&Totals::utilization)},
+      {"compute_cycles", from(&Totals::computeCycles)},
+      {"stall_dma_cycles", from(&Totals::stallDmaCycles)},
+      {"stall_dependency_cycles", from(&Totals::stallDependencyCycles)},
+      {"stall_host_cycles", from(&Totals::stallHostCycles)},
+      {"stall_other_cycles", from(&Totals::stallOtherCycles)},
+      {"macs", from(&Totals::macs)},
+      {"dram_read_bytes", from(&Totals::dramReadBytes)},
+      {"dram_write_bytes", from(&Totals::dramWriteBytes)},
+      {"td_macs_skipped", from(&Totals::tdMacsSkipped)},
+      {"boveda_bytes_saved", from(&Totals::bovedaBytesSaved)},
+      {"energy_pj", from(&EnergyEstimate::totalPj)},
+      {"energy_per_inference_uj", from(&Derived::energyPerInferenceUj)},
+      {"latency_s", from(&Derived::latencySeconds)},
+      {"inferences_per_s", from(&Derived::inferencesPerSecond)},
+      {"power_w", from(&Derived::powerWatts)},
+      {"inferences_per_joule", from(&Derived::inferencesPerJoule)},
+      {"area_transistors", from(&synthesis::DesignArea::transistors)},
+      {"logic_transistors", from(&synthesis::DesignArea::logicTransistors)},
+      {"sram_transistors", from(&synthesis::DesignArea::sramTransistors)},
+      {"cells", from(&synthesis::DesignArea::cells)},
+      {"inferences_per_s_per_mtransistor", from(&Derived::inferencesPerSecondPerMTransistor)},
   };
   return f;
 }
@@ -54,13 +83,6 @@ const std::vector<std::array<const char*, 3>>& fronts() {
       {"pareto_cycles_energy", "energy_pj", "cycles"},
   };
   return f;
-}
-
-Json figure(const Json& config, const Figure& f) {
-  if (config.is_null() || !config.contains(f.section) || config[f.section].is_null())
-    return Json();
-  const Json& s = config[f.section];
-  return s.contains(f.field) ? s[f.field] : Json();
 }
 
 // A config value as JSON: integers and booleans typed (the schema's canonical text).
@@ -119,7 +141,7 @@ Json sweepRows(const std::vector<SweepPointResult>& points, const std::vector<st
       r["config"] = p.configName;
       r["config_hash"] = p.configHash;
       for (const Figure& f : figures())
-        r[f.column] = m.status == "ok" ? figure(m.config, f) : Json();
+        r[f.column] = m.status == "ok" && m.config ? f.value(*m.config) : Json();
       for (const auto& f : fronts())
         r[f[0]] = Json();
       r["wall_seconds"] = p.wallSeconds;

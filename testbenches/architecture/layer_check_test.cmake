@@ -4,7 +4,8 @@
 #
 # 1. A small tree of the project's shape (fixture/): no bad link configures; a product linking
 #    a testbenches/ library, an upward link, a sideways link (same layer, other folder) and a
-#    library in a folder without a layer each fail with their message.
+#    library in a folder without a layer, and a link from the support floor up to spec each fail
+#    with their message.
 # 2. The project itself with links added by BY_LAYER_CHECK_INJECT from each product target
 #    (brickyard, by_rtlmodel, the driver's host library) to testbench libraries: the
 #    configuration fails and names each of them.
@@ -34,20 +35,23 @@ function(configure name source expect_ok expected)
 endfunction()
 
 set(fixture ${CMAKE_CURRENT_LIST_DIR}/fixture)
-configure(fixture_none ${fixture} TRUE "layer check: 6 targets, every link runs one way"
+configure(fixture_none ${fixture} TRUE "layer check: 7 targets, every link runs one way"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=none)
 configure(fixture_testbench ${fixture} FALSE
           "fx_brickyard (cli/) links fx_testutil, defined under testbenches/: product code never links test code"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=testbench)
 configure(fixture_upward ${fixture} FALSE
-          "fx_hw (rtl_gen/, layer 2) links fx_soc (systemc_models/, layer 3)"
+          "fx_hw (rtl_gen/, layer 3) links fx_soc (systemc_models/, layer 4)"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=upward)
 configure(fixture_sideways ${fixture} FALSE
-          "fx_hw (rtl_gen/, layer 2) links fx_golden (models/, layer 2)"
+          "fx_hw (rtl_gen/, layer 3) links fx_golden (models/, layer 3)"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=sideways)
 configure(fixture_unranked ${fixture} FALSE
           "fx_extra (extras/): the folder has no layer in BY_LAYER_RANKS"
           -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=unranked)
+configure(fixture_floor ${fixture} FALSE
+          "fx_support (support/, layer 0) links fx_config (spec/, layer 1)"
+          -DBY_SOURCE_DIR=${BY_SOURCE_DIR} -DBY_VIOLATION=floor)
 
 set(products "brickyard:by_testutil,by_rtlmodel:by_axi_memory,by_driver_tiny:by_testutil")
 configure(project_products ${BY_SOURCE_DIR} FALSE

@@ -169,3 +169,31 @@ TEST(Cli, GenRefusesToReplaceAForeignDirectory) {
   EXPECT_NE(r.err.find("refusing"), std::string::npos) << r.err;
   EXPECT_EQ(readFile(out / "thesis.tex"), "precious");
 }
+
+// --config NAME is a shipped config, found next to the executable (share/brickyard/configs, the
+// same layout in the build tree as in an installation); a config of the tests goes by its path.
+TEST(Cli, ConfigNamesAreTheShippedConfigs) {
+  const fs::path shipped = fs::path(BY_BINARY_DIR) / "share" / "brickyard" / "configs";
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(BY_SOURCE_DIR) / "configs"))
+    if (e.path().extension() == ".yaml") {
+      names.push_back(e.path().stem().string());
+      EXPECT_EQ(readFile(shipped / e.path().filename()), readFile(e.path())) << e.path();
+    }
+  EXPECT_EQ(std::distance(fs::directory_iterator(shipped), fs::directory_iterator()),
+            std::ptrdiff_t(names.size()));
+  const std::string elf = scratch("names").string() + "/none.elf";
+  // A shipped name resolves: what is rejected is the (missing) program.
+  CliResult tiny = runBrickyard({"sim", "--config", "tiny", elf});
+  EXPECT_EQ(tiny.status, 2);
+  EXPECT_NE(tiny.err.find("none.elf"), std::string::npos) << tiny.err;
+  // A test config's name does not; the message lists the shipped ones.
+  CliResult test = runBrickyard({"sim", "--config", "td_l4", elf});
+  EXPECT_EQ(test.status, 2);
+  EXPECT_NE(test.err.find("config 'td_l4' is neither a file nor a shipped config ("),
+            std::string::npos)
+      << test.err;
+  for (const std::string& n : names)
+    EXPECT_NE(test.err.find(n), std::string::npos) << n << " not listed: " << test.err;
+  EXPECT_NE(test.err.find("a config of the tests goes by its path"), std::string::npos);
+}

@@ -1,13 +1,12 @@
 // The pieces of per-module synthesis that need no Yosys: cutting an elaborated RTLIL design
-// into modules, the children's black-box stubs, the renumbering of internal names that makes a
-// module's text independent of its neighbours, and the cache keys.
-#include "rtlil_modules.h"
-#include "synth_cache.h"
+// into modules, the children's black-box stubs and the renumbering of internal names that makes
+// a module's text independent of its neighbours. (The keys' hash: support_test.)
+#include "synthesis/rtlil.h"
 
 #include <gtest/gtest.h>
 #include <sstream>
 
-using namespace by::cli;
+using namespace by::synthesis;
 
 namespace {
 
@@ -101,10 +100,4 @@ TEST(SynthUnit, RenumbersCountersButNotModuleNamesOrProcessLevels) {
     for (size_t at; (at = shifted.find(from)) != std::string::npos;)
       shifted.replace(at, from.size(), to);
   EXPECT_EQ(renumberInternalNames(shifted), text);
-}
-
-TEST(SynthUnit, KeysFrameTheirParts) {
-  EXPECT_EQ(KeyHash().add("ab").add("c").hex().size(), 16u);
-  EXPECT_NE(KeyHash().add("ab").add("c").hex(), KeyHash().add("a").add("bc").hex());
-  EXPECT_EQ(KeyHash().add("x").hex(), KeyHash().add("x").hex());
 }

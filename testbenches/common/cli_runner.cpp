@@ -1,6 +1,6 @@
 #include "cli_runner.h"
 
-#include "process/process.h"
+#include "support/process.h"
 
 namespace by::test {
 

@@ -8,6 +8,7 @@
 #include "cli_runner.h"
 #include "config/loader.h"
 #include "eval/energy.h"
+#include "eval/report.h"
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +31,9 @@ std::string src(const std::string& rel) {
   return std::string(BY_SOURCE_DIR) + "/" + rel;
 }
 const std::string kModels = src("testbenches/compiler/models/");
+// tiny is shipped (a name); td_l4 and boveda_tiny are configs of the tests (their paths).
+const std::string kConfigs = "tiny," + src("testbenches/configs/td_l4.yaml") + "," +
+                             src("testbenches/configs/boveda_tiny.yaml");
 
 fs::path scratch(const std::string& name) {
   const fs::path d =
@@ -87,9 +91,9 @@ class EvalReport : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
     out_ = scratch("report");
-    first_ = runBrickyard({"eval", kModels + "lenet.onnx", "--configs", "tiny,td_l4,boveda_tiny",
-                           "--input", kModels + "lenet.input.npy", "--calib-random", "2", "-o",
-                           out_.string(), "-j", "2", "--no-area"});
+    first_ = runBrickyard({"eval", kModels + "lenet.onnx", "--configs", kConfigs, "--input",
+                           kModels + "lenet.input.npy", "--calib-random", "2", "-o", out_.string(),
+                           "-j", "2", "--no-area"});
     std::ifstream in(out_ / "report.json");
     if (in)
       report_ = json::parse(in);
@@ -238,9 +242,11 @@ TEST_F(EvalReport, DramBytesEqualTheDmaCountersOfARun) {
                                     kModels + "lenet.input.npy", "--calib-random", "2", "--report",
                                     runReport.string(), "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
-  std::ifstream in(runReport);
-  const json run = json::parse(in);
+  const std::string text = readText(runReport);
+  const json run = json::parse(text);
   fs::remove(runReport);
+  // The run's record, read back by type (as eval does) and written again, is the same file.
+  EXPECT_EQ(json(run.get<compiler::RunRecord>()).dump(2) + "\n", text);
   const json& tiny = report_["configs"][0];
   ASSERT_EQ(tiny["name"], "tiny");
   ASSERT_EQ(run["layers"].size(), tiny["layers"].size());
@@ -251,6 +257,17 @@ TEST_F(EvalReport, DramBytesEqualTheDmaCountersOfARun) {
     EXPECT_EQ(l["dram_write_bytes"], k["DMA_WRITE_BYTES"]) << i;
     EXPECT_EQ(l["total_cycles"], k["LAYER_CYCLES"]) << i;
   }
+}
+
+// report.json is its records: read back by type (as the sweep does) and written again, it is
+// the same file, byte for byte.
+TEST_F(EvalReport, TheReportRoundTripsThroughItsRecords) {
+  const std::string text = readText(out_ / "report.json");
+  const eval::EvalReport typed = eval::Json::parse(text).get<eval::EvalReport>();
+  EXPECT_EQ(eval::Json(typed).dump(2) + "\n", text);
+  ASSERT_EQ(typed.configs.size(), 3u);
+  EXPECT_TRUE(typed.configs[2].figures->totals.bovedaBytesSaved.has_value());
+  EXPECT_FALSE(typed.configs[0].figures->totals.bovedaBytesSaved.has_value());
 }
 
 TEST_F(EvalReport, TensorDashAndBovedaFigures) {
@@ -295,10 +312,9 @@ TEST_F(EvalReport, LayersCsvAgreesWithReportJson) {
 TEST_F(EvalReport, ASecondRunIsFullyCached) {
   const fs::path again = scratch("again");
   const auto start = std::chrono::steady_clock::now();
-  const CliResult r =
-      runBrickyard({"eval", kModels + "lenet.onnx", "--configs", "tiny,td_l4,boveda_tiny",
-                    "--input", kModels + "lenet.input.npy", "--calib-random", "2", "-o",
-                    again.string(), "-j", "2", "--no-area"});
+  const CliResult r = runBrickyard({"eval", kModels + "lenet.onnx", "--configs", kConfigs,
+                                    "--input", kModels + "lenet.input.npy", "--calib-random", "2",
+                                    "-o", again.string(), "-j", "2", "--no-area"});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(r.status, 0) << r.err;

@@ -236,10 +236,15 @@ TEST(SweepRows, FlagsPerModelOnlyForPointsThatRan) {
     eval::SweepModelResult m;
     m.name = "m";
     m.status = status == "ok" ? "ok" : "missing";
-    if (status == "ok")
-      m.config = eval::Json{{"totals", {{"total_cycles", cycles}}},
-                            {"energy", {{"total_pj", cycles * area}}},
-                            {"area", {{"transistors", area}}}};
+    if (status == "ok") {
+      eval::ConfigReport c;
+      c.figures = eval::RunFigures{};
+      c.figures->totals.totalCycles = int64_t(cycles);
+      c.figures->energy.totalPj = cycles * area;
+      c.area = synthesis::DesignArea{};
+      c.area->transistors = (long long)area;
+      m.config = c;
+    }
     p.models.push_back(m);
     return p;
   };

@@ -1,7 +1,7 @@
 #include "system_run.h"
 
-#include "emit/output_dir.h"
 #include "golden/arith.h"
+#include "support/files.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -146,7 +146,7 @@ std::string saveImage(const std::string& name, const std::vector<uint8_t>& image
        << " mmio=" << options.system.mmioPercent << " stress=" << options.system.stress << "\n";
   text.write(reinterpret_cast<const char*>(image.data()),
              static_cast<std::streamsize>(image.size()));
-  emit::writeFileAtomically(path, text.str());
+  support::writeFileAtomically(path, text.str());
   return path.string();
 }
 
@@ -183,7 +183,7 @@ std::string saveProgram(const std::string& name, const funcmodel::Program& progr
   const fs::path dir = fs::path(BY_BINARY_DIR) / "test-output" / "system";
   fs::create_directories(dir);
   const fs::path path = dir / (name + ".prog");
-  emit::writeFileAtomically(path, funcmodel::formatProgram(program, comments));
+  support::writeFileAtomically(path, funcmodel::formatProgram(program, comments));
   return path.string();
 }
 

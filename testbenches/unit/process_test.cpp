@@ -1,6 +1,6 @@
-// by::process::run (systemc_models/process): what each output mode captures, exit statuses,
+// by::process::run (support/process.h): what each output mode captures, exit statuses,
 // the environment and working directory the child gets, and programs that cannot be started.
-#include "process/process.h"
+#include "support/process.h"
 
 #include <filesystem>
 #include <fstream>

@@ -54,6 +54,11 @@ nlohmann::json quantJson(const Compiled& c, const CompileOptions& options);
 void writeProgram(const Compiled& c, const CompileOptions& options,
                   const std::filesystem::path& outDir);
 
+/// The program of `c` in the program cache (<cache>/programs/<config>-<key>, support/cache.h):
+/// written there by writeProgram on first use, keyed by everything that goes into it (the
+/// emitted C, the weights and the driver build). Returns the entry, which holds model.elf.
+std::filesystem::path cachedProgram(const Compiled& c, const CompileOptions& options);
+
 /// An input tensor file (.npy of the model input's ONNX shape, float or int8; other files:
 /// raw little-endian float32 of that size) as float values in NHWC, or int8 values if the
 /// file holds int8 (then `isInt8`). Throws CompileError naming the file.

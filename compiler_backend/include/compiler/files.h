@@ -1,15 +1,14 @@
-// File helpers: whole-file reads, atomic writes (a temporary next to the target renamed over
-// it, so that a failure never leaves a half-written file), content hashes.
+// The compiler's file access: support/files.h with the compiler's error policy. A file the user
+// named that cannot be read, or an output that cannot be written, is rejected input: a
+// CompileError (exit 2) naming the file.
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 namespace by::compiler {
 
 std::string readFile(const std::string& path); // throws CompileError if unreadable
+/// support::writeFileAtomically; throws CompileError if the file cannot be written.
 void writeFileAtomic(const std::string& path, const std::string& bytes);
-/// FNV-1a 64-bit of bytes, as 16 hex digits.
-std::string hashHex(const std::string& bytes);
 
 } // namespace by::compiler

@@ -6,6 +6,7 @@
 #include "compiler/compile.h"
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -48,6 +49,40 @@ RunCheck checkOutput(const Graph& g, const std::vector<int8_t>& got,
 
 /// The per-layer table with a total line.
 std::string reportTable(const Compiled& c, const RunReport& r);
-nlohmann::json reportJson(const Compiled& c, const RunReport& r);
+
+/// One layer of a run's record.
+struct RunLayerRecord {
+  size_t index = 0;
+  std::string name, kind, kernel; // the ONNX node, the layer kind, the driver kernel
+  bool onCpu = false;
+  int64_t macs = 0;
+  uint64_t cycles = 0;
+  int64_t idealCycles = 0;
+  double utilization = 0;                   // 0 for the functional model (untimed)
+  std::map<std::string, uint64_t> counters; // LAYER_CYCLES and the statistics registers
+  /// The counter `name`, 0 when the run did not record it.
+  uint64_t counter(const std::string& name) const;
+};
+
+/// The record of `brickyard run --report FILE.json`: what eval reads back (by type) from the
+/// runs it starts and keeps in its cache. Its JSON keys are sorted (nlohmann::json).
+struct RunRecord {
+  std::string model, config;
+  int peakMacsPerCycle = 0;
+  uint64_t totalCycles = 0, hostInstructions = 0;
+  double wallSeconds = 0;
+  RunCheck check; // values, mismatches and the float comparison (not the first mismatch)
+  std::vector<RunLayerRecord> layers;
+};
+
+/// The record of a run of `c`.
+RunRecord runRecord(const Compiled& c, const RunReport& r);
+
+void to_json(nlohmann::json& j, const RunCheck& c);
+void from_json(const nlohmann::json& j, RunCheck& c);
+void to_json(nlohmann::json& j, const RunLayerRecord& l);
+void from_json(const nlohmann::json& j, RunLayerRecord& l);
+void to_json(nlohmann::json& j, const RunRecord& r);
+void from_json(const nlohmann::json& j, RunRecord& r);
 
 } // namespace by::compiler

@@ -30,11 +30,8 @@ struct DriverBuild {
   std::string halDefine;         // -DBY_HAL_ROCC / -DBY_HAL_MMIO: programs need it too
 };
 
-/// The cache directory: `dir` if given, else $BRICKYARD_CACHE_DIR, $XDG_CACHE_HOME/brickyard
-/// or ~/.cache/brickyard.
-std::filesystem::path cacheRoot(const std::string& dir);
-
-/// Finds or builds the driver library for config + hal under `cacheDir`.
+/// Finds or builds the driver library for config + hal in the cache (support::cacheRoot of
+/// `cacheDir`), as the entry driver-<config>-<config hash>-<hal>-<key>.
 DriverBuild driverBuild(const config::Config& config, Hal hal, const std::string& cacheDir);
 
 /// Compiles `sources` (C and assembly, in `workDir`) with the driver's headers and links them

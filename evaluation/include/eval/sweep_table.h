@@ -5,6 +5,7 @@
 
 #include "eval/report.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +17,7 @@ struct SweepModelResult {
   std::string status;  // ok, failed, missing (the point did not get to it)
   std::string message; // why not ok
   std::string report;  // the eval report.json (relative to the sweep's output folder)
-  Json config;         // configs[0] of that report, or null
+  std::optional<ConfigReport> config; // configs[0] of that report
 };
 
 struct SweepPointResult {

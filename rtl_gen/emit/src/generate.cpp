@@ -2,8 +2,8 @@
 
 #include "config/schema.h"
 #include "contract/manifest.h"
-#include "emit/output_dir.h"
 #include "hw/design.h"
+#include "support/files.h"
 #include "vlog/printer.h"
 
 namespace by::emit {
@@ -36,7 +36,7 @@ std::vector<OutputFile> renderOutputs(const config::Config& config, GenerateResu
 GenerateResult generateOutputs(const config::Config& config, const std::filesystem::path& outDir) {
   GenerateResult result;
   const std::vector<OutputFile> files = renderOutputs(config, &result);
-  StagedDirectory out(outDir);
+  support::StagedDirectory out(outDir);
   for (const OutputFile& f : files) {
     out.write(f.path, f.text);
     result.files.push_back(f.path);

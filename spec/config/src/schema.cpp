@@ -1,7 +1,8 @@
 #include "config/schema.h"
 
+#include "support/hash.h"
+
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <sstream>
 
@@ -356,14 +357,7 @@ std::string canonicalText(const Config& config) {
 }
 
 std::string configHash(const Config& config) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char ch : canonicalText(config)) {
-    h ^= ch;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return support::hashHex(canonicalText(config));
 }
 
 std::string configToYaml(const Config& config, const std::string& comment) {

@@ -3,10 +3,12 @@
 #include "config/schema.h"
 #include "embedded_sources.h"
 #include "emit/generate.h"
-#include "file_lock.h"
-#include "process.h"
-#include "process/process.h"
 #include "rtlmodel/model_abi.h"
+#include "support/cache.h"
+#include "support/files.h"
+#include "support/hash.h"
+#include "support/process.h"
+#include "support/tail.h"
 
 #include <chrono>
 #include <cstdio>
@@ -70,20 +72,6 @@ config::Config hardwareConfig(const config::Config& config) {
   return hw;
 }
 
-uint64_t fnv1a(uint64_t h, const std::string& text) {
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-std::string hex16(uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 struct Plan {
   std::string name; // entry name
   std::string configHash;
@@ -99,32 +87,23 @@ Plan makePlan(const config::Config& config, bool trace) {
   plan.configHash = generated.configHash;
   plan.flags = verilatorFlags(trace);
   // Everything that goes into the library, in a fixed order.
-  uint64_t h = 14695981039346656037ull;
-  h = fnv1a(h, "abi " + std::to_string(kAbiVersion) + "\n");
+  support::Fnv1a h;
+  h.add("abi " + std::to_string(kAbiVersion) + "\n");
   for (const std::string& f : plan.flags)
-    h = fnv1a(h, "flag " + f + "\n");
+    h.add("flag " + f + "\n");
   for (const EmbeddedFile& f : adapterSources())
-    h = fnv1a(h, std::string("source ") + f.path + "\n" + f.text);
+    h.add(std::string("source ") + f.path + "\n" + f.text);
   for (const emit::OutputFile& f : plan.outputs)
     if (f.path.rfind("rtl/", 0) == 0)
-      h = fnv1a(h, "rtl " + f.path + "\n" + f.text);
-  plan.key = hex16(h);
+      h.add("rtl " + f.path + "\n" + f.text);
+  plan.key = h.hex();
   plan.name = config.name + "-" + plan.configHash + "-" + plan.key + (trace ? "-fst" : "");
   return plan;
 }
 
 void writeFile(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out)
-    throw BuildError("cannot write " + path.string());
-}
-
-bool complete(const fs::path& entry) {
-  std::error_code ec;
-  return fs::exists(entry / kLibraryName, ec) && fs::exists(entry / kBuildInfo, ec);
+  support::writeFileAtomically(path, text);
 }
 
 void progress(const CacheOptions& options, const std::string& message) {
@@ -191,66 +170,52 @@ void build(const Plan& plan, const config::Config& config, const fs::path& stagi
 
 } // namespace
 
-fs::path defaultCacheDir() {
-  if (const char* dir = std::getenv("BRICKYARD_CACHE_DIR"); dir && *dir)
-    return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return fs::path(xdg) / "brickyard";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return fs::path(home) / ".cache" / "brickyard";
-  throw BuildError("no cache directory: set BRICKYARD_CACHE_DIR or HOME, or pass --cache-dir");
-}
-
 std::string cacheEntryName(const config::Config& config, bool trace) {
   return makePlan(config, trace).name;
 }
 
 CachedModel findOrBuildModel(const config::Config& config, const CacheOptions& options) {
   const Plan plan = makePlan(config, options.trace);
-  const fs::path sim = (options.cacheDir.empty() ? defaultCacheDir() : options.cacheDir) / "sim";
+  fs::path root;
+  try {
+    root = support::cacheRoot(options.cacheDir);
+  } catch (const std::runtime_error& e) {
+    throw BuildError(e.what());
+  }
+  // An entry is complete when its build.json, written last, is there.
+  const support::DirectoryCache sim(root / "sim", kBuildInfo);
   CachedModel result;
-  result.entry = sim / plan.name;
+  result.entry = sim.entry(plan.name);
   result.library = result.entry / kLibraryName;
-  if (complete(result.entry))
+  if (sim.complete(plan.name))
     return result;
 
-  std::error_code ec;
-  fs::create_directories(sim, ec);
-  if (ec)
-    throw BuildError("cannot create the simulator cache " + sim.string() + ": " + ec.message());
-  FileLock lock(sim / (plan.name + ".lock"));
-  if (!lock.tryLock()) {
+  const fs::path failedLog = sim.dir() / (plan.name + ".failed.log");
+  std::chrono::steady_clock::time_point start;
+  auto make = [&](const fs::path& staging) {
+    start = std::chrono::steady_clock::now();
+    progress(options, "building the RTL simulator for config '" + config.name + "'" +
+                          (options.trace ? " with FST tracing" : "") +
+                          " (first use of this config; cached in " + result.entry.string() + ")");
+    try {
+      build(plan, config, staging, options.trace);
+    } catch (const std::exception& e) {
+      std::error_code ec;
+      fs::rename(staging / "build.log", failedLog, ec);
+      std::string message = e.what();
+      if (fs::exists(failedLog))
+        message += "; log: " + failedLog.string() + "\n" + support::tailOfFile(failedLog, 15);
+      throw BuildError(message);
+    }
+  };
+  auto waiting = [&] {
     progress(options,
              "waiting for another brickyard process that is building " + result.entry.string());
-    lock.lock();
-  }
-  if (complete(result.entry)) // the other process built it
-    return result;
-
-  // We hold the lock: anything left under this name is from an interrupted build.
-  for (const auto& e : fs::directory_iterator(sim))
-    if (e.path().filename().string().rfind(".build-" + plan.name + "-", 0) == 0)
-      fs::remove_all(e.path(), ec);
-  fs::remove_all(result.entry, ec);
-  const fs::path staging = sim / (".build-" + plan.name + "-" + std::to_string(getpid()));
-  fs::create_directories(staging);
-  progress(options, "building the RTL simulator for config '" + config.name + "'" +
-                        (options.trace ? " with FST tracing" : "") +
-                        " (first use of this config; cached in " + result.entry.string() + ")");
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    build(plan, config, staging, options.trace);
-    fs::rename(staging, result.entry);
-  } catch (const std::exception& e) {
-    const fs::path failedLog = sim / (plan.name + ".failed.log");
-    fs::rename(staging / "build.log", failedLog, ec);
-    fs::remove_all(staging, ec);
-    std::string message = e.what();
-    if (fs::exists(failedLog))
-      message += "; log: " + failedLog.string() + "\n" + tailOfFile(failedLog, 15);
-    throw BuildError(message);
-  }
-  fs::remove(sim / (plan.name + ".failed.log"), ec);
+  };
+  if (sim.findOrMake(plan.name, make, waiting) != support::Outcome::Made)
+    return result; // the other process built it
+  std::error_code ec;
+  fs::remove(failedLog, ec);
   result.built = true;
   result.buildSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

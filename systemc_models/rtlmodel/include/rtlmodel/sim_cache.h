@@ -9,13 +9,15 @@
 //       build.log            Verilator's and the compiler's output
 //   <cache>/sim/<entry>.lock           held while the entry is being built
 //   <cache>/sim/<entry>.failed.log     the log of the last failed build, if any
+//   (<cache>: support::cacheRoot, the --cache-dir of the command or its default)
 //
 // The config hash is that of the config with its `soc` section at the defaults: the RTL does
 // not depend on it, so DRAM or clock sweeps reuse one build. The key hashes everything the
 // library is built from: the generated RTL, the adapter sources, the Verilator and compiler
 // flags, the ABI version and whether tracing is compiled in. An entry is built in a staging
-// directory and renamed into place when complete, under a lock, so concurrent first runs build
-// it once and an interrupted or failed build leaves no entry behind.
+// directory and renamed into place when complete, under a lock (support/cache.h, the find-or-make
+// of every cache), so concurrent first runs build it once and an interrupted or failed build
+// leaves no entry behind.
 #pragma once
 
 #include "config/config.h"
@@ -34,7 +36,7 @@ public:
 };
 
 struct CacheOptions {
-  std::filesystem::path cacheDir; // empty: defaultCacheDir()
+  std::filesystem::path cacheDir; // empty: support::cacheRoot()'s default
   bool trace = false;             // the variant with FST tracing compiled in
   bool quiet = false;             // no progress messages on stderr
 };
@@ -45,10 +47,6 @@ struct CachedModel {
   bool built = false;            // built by this call; false: found in the cache
   double buildSeconds = 0;       // when built
 };
-
-/// $BRICKYARD_CACHE_DIR, else $XDG_CACHE_HOME/brickyard, else $HOME/.cache/brickyard.
-/// Throws BuildError when none is set.
-std::filesystem::path defaultCacheDir();
 
 /// The entry name for `config` ("<name>-<hash>-<key>[-fst]"), without building anything.
 std::string cacheEntryName(const config::Config& config, bool trace);

@@ -41,6 +41,10 @@ struct MemoryDump {
   uint64_t size = 0;
 };
 
+/// The largest SimOptions::maxCycles: the simulated time must fit SystemC's 64-bit picosecond
+/// clock.
+constexpr uint64_t kMaxCycles = 1'000'000'000'000'000; // 1e15
+
 struct SimOptions {
   config::Config config;
   std::string programPath;
