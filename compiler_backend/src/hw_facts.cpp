@@ -19,6 +19,7 @@ HwFacts hwFacts(const config::Config& c) {
   h.ws = c.array.dataflow != config::Dataflow::OS;
   h.os = c.array.dataflow != config::Dataflow::WS;
   h.td = c.tensordash.enabled;
+  h.tdScheduleB = c.tensordash.enabled && c.tensordash.scheduleB;
   h.boveda = c.boveda.enabled;
   h.loopConv = c.loops.conv && c.array.lanes == 1 && h.ws;
   h.loopConvOs = c.loops.conv && h.os && c.types.spatialOutputWidth >= c.types.accWidth;

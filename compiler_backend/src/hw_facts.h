@@ -16,6 +16,7 @@ struct HwFacts {
   int spHalf = 0, accHalf = 0;    // tiles double-buffer over the halves
   int maxBlockLen = 0;
   bool ws = false, os = false, td = false, boveda = false;
+  bool tdScheduleB = false; // CONFIG_EX td_side = 1 is built (sparsity.tensordash.schedule_b)
   // LOOP_CONV_WS (loops.conv): by_conv runs as hardware loops and sizes their tiles itself (by
   // DRAM bytes per MAC, docs/driver.md); the command path's tiles would only constrain it.
   // loopConv: one-lane WS loops (the command path's alternative); loopConvOs: LOOP_CONV_OS, which

@@ -181,7 +181,7 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
   if (!hw_.td || !opt_.tensordash)
     p.tdMode = hw_.td ? 2 : 0;
   else
-    p.tdMode = p.zerosB > p.zerosA ? 1 : 0;
+    p.tdMode = hw_.tdScheduleB && p.zerosB > p.zerosA ? 1 : 0;
 }
 
 // Vector PEs with a convolution loop: the loop is the convolution path (by_conv picks its
@@ -346,7 +346,7 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
     p.dataflow = os ? "OS" : "WS";
     p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
     // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
-    p.tdMode = hw_.td && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+    p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
     p.zerosB = 1.0 - 1.0 / hw_.dim;
   } else if (!(hw_.ws && hw_.lanes == 1)) {
     p.onCpu = true;
@@ -408,7 +408,7 @@ void Planner::planLayer(int li, LayerPlan& p) {
       const bool os = hw_.loopLanes && hw_.loopConvOs && (hw_.td || !hw_.ws);
       p.dataflow = os ? "OS" : "WS";
       p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-      p.tdMode = hw_.td && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+      p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
       const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
       p.weights = putVec(prog_.blob, ones);
       const Shape& out = shapeOf(l.output);

@@ -104,6 +104,8 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
     def("BY_TD_ROWS_PER_SCHEDULER", num(c.tensordash.rowsPerScheduler),
         "PE rows that share a schedule");
   }
+  def("BY_TENSORDASH_SCHEDULE_B", c.tensordash.enabled && c.tensordash.scheduleB ? "1" : "0",
+      "CONFIG_EX may schedule B (sparsity.tensordash.schedule_b; HW_FEATURES bit TD_SCHEDULE_B)");
   def("BY_CLOCK_MHZ", num(c.soc.clockMHz), "");
   os << R"(
 /* Arithmetic (docs/arithmetic.md). */

@@ -315,7 +315,7 @@ static by_status_t check_hardware(const by_conv_t* c, const conv_geom_t* g) {
   if (c->tensordash != BY_TD_SCHEDULE_A && c->tensordash != BY_TD_SCHEDULE_B &&
       c->tensordash != BY_TD_OFF)
     return BY_ERR_ARG;
-  if (c->tensordash == BY_TD_SCHEDULE_B && !BY_TENSORDASH)
+  if (c->tensordash == BY_TD_SCHEDULE_B && !BY_TENSORDASH_SCHEDULE_B)
     return BY_ERR_UNSUPPORTED;
   if (c->pool_stride &&
       (c->pool_size > POOL_SMALL_MAX || c->pool_stride > POOL_SMALL_MAX ||

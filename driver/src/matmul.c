@@ -144,7 +144,7 @@ static by_status_t check_operands(const by_matmul_t* m) {
   if (m->tensordash != BY_TD_SCHEDULE_A && m->tensordash != BY_TD_SCHEDULE_B &&
       m->tensordash != BY_TD_OFF)
     return BY_ERR_ARG;
-  if (m->tensordash == BY_TD_SCHEDULE_B && !BY_TENSORDASH)
+  if (m->tensordash == BY_TD_SCHEDULE_B && !BY_TENSORDASH_SCHEDULE_B)
     return BY_ERR_UNSUPPORTED;
   /* A packed B is the layout the array reads: no transpose, no compressed B. With one lane the
    * packed B is B and the flag changes nothing (one-lane code stays as it was). */

@@ -64,8 +64,10 @@ protected:
         continue;
       ConvLoopCase v = c;
       v.os = os;
-      if (os && p.tensordash)
-        v.tdMode = static_cast<int>(cases_++ % 3), v.zeroPercent = 50;
+      if (os && p.tensordash) { // A scheduled, off, and B scheduled where it is built
+        const int mode = static_cast<int>(cases_++ % (p.tdScheduleB ? 3 : 2));
+        v.tdMode = mode == 1 ? 2 : mode == 2 ? 1 : 0, v.zeroPercent = 50;
+      }
       SCOPED_TRACE(v.describe());
       const ConvLoopProgram cp = buildConvLoop(p, v, kBase, kSize, seed);
       const RunOutcome r = run(name + (os ? "_os" : ""), cp.program, cp.image, mmioPercent);

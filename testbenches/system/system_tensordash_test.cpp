@@ -240,6 +240,9 @@ protected:
     return beats;
   }
 
+  /// Scheduled sides the config builds: A, and B unless sparsity.tensordash.schedule_b is off.
+  int sides() const { return cfg.tensordash.scheduleB ? 2 : 1; }
+
   config::Config cfg;
   fm::ModelParams p;
   hw::ArrayParams arr;
@@ -254,7 +257,7 @@ Gen constant(int64_t v) {
 }
 
 TEST_F(TensorDashSystem, BitExactAndModelExactFromDenseToEmpty) {
-  for (int side = 0; side < 2; ++side)
+  for (int side = 0; side < sides(); ++side)
     for (int pct = 0; pct <= 100; pct += 10) {
       Case c;
       c.name = "sparsity_" + std::to_string(pct);
@@ -269,7 +272,7 @@ TEST_F(TensorDashSystem, BitExactAndModelExactFromDenseToEmpty) {
 }
 
 TEST_F(TensorDashSystem, OffIssuesDenseBeatsWithTheSameResults) {
-  for (int side = 0; side < 2; ++side) {
+  for (int side = 0; side < sides(); ++side) {
     Case c;
     c.name = "off_half_zero";
     c.side = side;
@@ -299,7 +302,7 @@ TEST_F(TensorDashSystem, AdversarialPatterns) {
       {"zeros_only_in_other", sparse(0), sparse(0.9)},
       {"all_min", constant(-128), constant(-128)},
   };
-  for (int side = 0; side < 2; ++side)
+  for (int side = 0; side < sides(); ++side)
     for (const Pattern& pt : patterns) {
       Case c;
       c.name = pt.name;
@@ -312,7 +315,7 @@ TEST_F(TensorDashSystem, AdversarialPatterns) {
 }
 
 TEST_F(TensorDashSystem, PartialLastTileAndSingleTile) {
-  for (int side = 0; side < 2; ++side) {
+  for (int side = 0; side < sides(); ++side) {
     Case c;
     c.name = "partial_last_tile";
     c.side = side;
@@ -326,6 +329,28 @@ TEST_F(TensorDashSystem, PartialLastTileAndSingleTile) {
     c.lastCols = 0;
     c.bias = true;
     check(c);
+  }
+}
+
+// CONFIG_EX td_side = 1 needs the B-scheduling hardware (sparsity.tensordash.schedule_b): without
+// it the command is refused as UNSUPPORTED, by the RTL as by the model (runAndCompare).
+TEST_F(TensorDashSystem, ScheduleBNeedsItsHardware) {
+  fm::ConfigExArgs ex;
+  ex.dataflow = hw::kDataflowOS;
+  ex.tdSide = 1;
+  RunOptions o;
+  o.name = "td_schedule_b";
+  o.system.memBase = kBase;
+  o.system.memSize = kSize;
+  o.system.seed = rng.next();
+  const RunOutcome r = runAndCompare(cfg, {fm::configEx(ex)}, image, o);
+  EXPECT_TRUE(r.ok) << r.failure;
+  if (cfg.tensordash.scheduleB) {
+    EXPECT_EQ(r.modelErrors.count, 0u);
+  } else {
+    EXPECT_EQ(r.modelErrors.count, 1u);
+    EXPECT_EQ(r.modelErrors.code, hw::isa::errorCode("UNSUPPORTED"));
+    EXPECT_EQ(r.modelErrors.funct, static_cast<int>(hw::isa::kConfig));
   }
 }
 

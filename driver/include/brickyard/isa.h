@@ -52,7 +52,7 @@ static inline uint64_t by_enc_config_ex_rs1(int dataflow, int activation, int se
 }
 /* TensorDash run-time control (CONFIG_EX td_off / td_side, docs/isa.md): which operand's zeros
  * OS computes skip, or none. Results do not depend on it. BY_TD_SCHEDULE_B needs TensorDash
- * hardware (BY_TENSORDASH); the others are accepted everywhere. */
+ * hardware that schedules B (BY_TENSORDASH_SCHEDULE_B); the others are accepted everywhere. */
 #define BY_TD_SCHEDULE_A 0 /* the scheduled operand is A: its zeros are skipped (after reset) */
 #define BY_TD_SCHEDULE_B 1 /* B's zeros are skipped (the array then holds C transposed) */
 #define BY_TD_OFF 2        /* dense beats: one reduction step per cycle */

@@ -242,7 +242,7 @@ int FuncModel::execConfigEx(uint64_t rs1, uint64_t rs2) {
   if ((dataflow == hw::kDataflowWS && !params_.hasWs) ||
       (dataflow == hw::kDataflowOS && !params_.hasOs) ||
       (activation != hw::isa::kActNone && activation != hw::isa::kActRelu) ||
-      (tdSide != 0 && !params_.tensordash))
+      (tdSide != 0 && !params_.tdScheduleB))
     return f.err.unsupported;
   if (inShift >= static_cast<uint64_t>(params_.accWidth))
     return f.err.badShift;

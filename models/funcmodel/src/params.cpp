@@ -29,6 +29,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.hasWs = c.array.dataflow != config::Dataflow::OS;
   p.hasOs = c.array.dataflow != config::Dataflow::WS;
   p.tensordash = c.tensordash.enabled;
+  p.tdScheduleB = c.tensordash.enabled && c.tensordash.scheduleB;
   p.boveda = c.boveda.enabled;
   p.bovedaOnChip = c.boveda.enabled && c.boveda.onChip;
   p.loopWs = c.loops.ws;

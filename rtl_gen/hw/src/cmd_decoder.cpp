@@ -248,8 +248,9 @@ void CmdDecoderGenerator::configState(vlog::Body& b, StateRegs& regs) const {
       .add("ex_c_stride", Type::bits("CountBits"), "CountBits'(1)")
       .add("stationary", Type::bit(), "1'b0", "the array holds stationary data from this config");
   if (td_)
-    regs.add("ex_td_off", Type::bit(), "1'b0", "TensorDash: OS computes as dense beats")
-        .add("ex_td_side", Type::bit(), "1'b0", "TensorDash: the scheduled operand (0 A, 1 B)");
+    regs.add("ex_td_off", Type::bit(), "1'b0", "TensorDash: OS computes as dense beats");
+  if (tdSideB())
+    regs.add("ex_td_side", Type::bit(), "1'b0", "TensorDash: the scheduled operand (0 A, 1 B)");
   regs.add("ld_stride", Type::bits("AddrBits"), "'0", "per mvin channel", "LoadStates")
       .add("ld_block_stride", Type::bits("CountBits"), "CountBits'(Dim)", "", "LoadStates")
       .add("ld_shrink", Type::bits("LoadStates"), "'0");
@@ -541,7 +542,7 @@ void CmdDecoderGenerator::configChecks(vlog::Body& b, IsaFieldWires& f) const {
                           std::string(p_.array.hasWs ? "1'b1" : "1'b0") + ") || (!" + ws + " && !" +
                           (p_.array.hasOs ? "1'b1" : "1'b0") + ") ||\n        " +
                           f("cex", "CONFIG_EX", "rs1", "activation") + " > ActRelu" +
-                          (td_ ? "" : " || " + f("cex", "CONFIG_EX", "rs1", "td_side")) +
+                          (tdSideB() ? "" : " || " + f("cex", "CONFIG_EX", "rs1", "td_side")) +
                           ")) ||\n      " + f("cex", "CONFIG_EX", "rs1", "a_transpose") + " || " +
                           f("cex", "CONFIG_EX", "rs1", "b_transpose") +
                           " ? ErrUnsupported :\n      (!" + onlyStrides + " && " +
@@ -706,7 +707,8 @@ void CmdDecoderGenerator::operationOut(vlog::Body& b) const {
                                             {"c_accumulate", "c_accumulate"}};
   if (td_) {
     exv["td_off"] = "ex_td_off_q";
-    exv["td_side"] = "ex_td_side_q";
+    if (tdSideB())
+      exv["td_side"] = "ex_td_side_q";
   }
   for (const char* op : {"a", "bd", "d", "c"}) {
     const std::string o = op;
@@ -829,7 +831,9 @@ void CmdDecoderGenerator::nextConfig(vlog::Stmts& n, const ConfigFields& c) cons
                t.line("ex_shift_d = ShiftBits'(" + c.shift + ");");
                t.line("stationary_d = 1'b0;");
                if (td_)
-                 t.line("ex_td_off_d = " + c.tdOff + ";").line("ex_td_side_d = " + c.tdSide + ";");
+                 t.line("ex_td_off_d = " + c.tdOff + ";");
+               if (tdSideB())
+                 t.line("ex_td_side_d = " + c.tdSide + ";");
              });
            })
       .ifElse("accept && err == ErrNone && is_config_ld",

@@ -42,6 +42,9 @@ private:
   void nextState(vlog::Stmts& n, const ConfigFields& c) const;
   void nextConfig(vlog::Stmts& n, const ConfigFields& c) const;
 
+  /// CONFIG_EX td_side = 1 (schedule B) is built (sparsity.tensordash.schedule_b).
+  bool tdSideB() const { return td_ && p_.config.tensordash.scheduleB; }
+
   AccelParams p_;
   PackedLayout ld_, st_, ex_, range_;
   bool boveda_, td_, onChip_, loops_, conv_;

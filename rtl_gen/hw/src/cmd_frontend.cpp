@@ -109,15 +109,17 @@ std::vector<std::pair<std::string, std::string>> readValues(const AccelParams& p
     else if (r.name == "HW_ACC_ROWS")
       value = "RegBits'(" + num(p.derived.accRows) + ")";
     else if (r.name == "HW_FEATURES")
-      value =
-          packRegister("HW_FEATURES",
-                       {{"WS", p.array.hasWs ? "1'b1" : "1'b0"},
-                        {"OS", p.array.hasOs ? "1'b1" : "1'b0"},
-                        {"TENSORDASH", p.config.tensordash.enabled ? "1'b1" : "1'b0"},
-                        {"BOVEDA", p.config.boveda.enabled ? "1'b1" : "1'b0"},
-                        {"LOOP_WS", p.config.loops.ws ? "1'b1" : "1'b0"},
-                        {"LOOP_CONV_WS", p.config.loops.conv && p.array.hasWs ? "1'b1" : "1'b0"},
-                        {"LOOP_CONV_OS", p.config.loops.conv && p.array.hasOs ? "1'b1" : "1'b0"}});
+      value = packRegister(
+          "HW_FEATURES",
+          {{"WS", p.array.hasWs ? "1'b1" : "1'b0"},
+           {"OS", p.array.hasOs ? "1'b1" : "1'b0"},
+           {"TENSORDASH", p.config.tensordash.enabled ? "1'b1" : "1'b0"},
+           {"BOVEDA", p.config.boveda.enabled ? "1'b1" : "1'b0"},
+           {"LOOP_WS", p.config.loops.ws ? "1'b1" : "1'b0"},
+           {"LOOP_CONV_WS", p.config.loops.conv && p.array.hasWs ? "1'b1" : "1'b0"},
+           {"LOOP_CONV_OS", p.config.loops.conv && p.array.hasOs ? "1'b1" : "1'b0"},
+           {"TD_SCHEDULE_B",
+            p.config.tensordash.enabled && p.config.tensordash.scheduleB ? "1'b1" : "1'b0"}});
     else if (r.offset >= isa::kPerfRegisterBase) {
       const int idx = static_cast<int>((r.offset - 0x100) / 8);
       value = (r.offset % 8 == 0) ? "perf_q[" + num(idx) + "][RegBits-1:0]" : "perf_hi_q";

@@ -50,12 +50,13 @@ void declareSources(vlog::Body& b) {
 } // namespace
 
 ExecuteControllerGenerator::ExecuteControllerGenerator(const AccelParams& p)
-    : p_(p), ex_(execOpLayout(p)), td_(p.config.tensordash.enabled) {
+    : p_(p), ex_(execOpLayout(p)), td_(p.config.tensordash.enabled),
+      tdB_(td_ && p.config.tensordash.scheduleB) {
   const int rb = p.localRowBits, db = p.dimBits, ib = std::max(1, config::log2Exact(p.dim));
   // Tag of a beat's result: {we, acc, accumulate, relu, row, cols, entry}.
   tag_.field("we", 1).field("acc", 1).field("accumulate", 1).field("relu", 1);
   tag_.field("row", rb).field("cols", db).field("entry", 2);
-  if (td_) // a drain of a B-scheduled accumulation collects columns of C (execute_td.cpp)
+  if (tdB_) // a drain of a B-scheduled accumulation collects columns of C (execute_td.cpp)
     tag_.field("tr", 1).field("col", ib).field("c_rows", db).field("c_stride", 16);
   drainFields_ = {{"c_row", Type::bits("RowBits")},
                   {"c_rows", Type::bits("DimBits")},
@@ -66,7 +67,7 @@ ExecuteControllerGenerator::ExecuteControllerGenerator(const AccelParams& p)
                   {"relu", Type::bit()},
                   {"shift", Type::bits("ShiftBits")},
                   {"entry", Type::bits("OpBits")}};
-  if (td_) // the ended accumulation scheduled B: its drained rows are columns of C
+  if (tdB_) // the ended accumulation scheduled B: its drained rows are columns of C
     drainFields_.push_back({"tr", Type::bit()});
 }
 
@@ -166,7 +167,8 @@ void ExecuteControllerGenerator::localParams(vlog::Body& b) const {
   b.localParam("ShiftBits", num(p.shiftBits), "the OS output shift");
   b.localParam("DimBits", num(p.dimBits), "holds 0..DIM");
   b.localParam("DistBits", num(p.dimBits + 1), "holds 0..2*DIM: beats to a flip");
-  b.localParam("IdxBits", num(std::max(1, config::log2Exact(p.dim))), "an index 0..DIM-1");
+  if (!td_ || tdB_) // the transposers' columns
+    b.localParam("IdxBits", num(std::max(1, config::log2Exact(p.dim))), "an index 0..DIM-1");
   b.localParam("RowBits", num(p.localRowBits), "a local row of either memory");
   b.localParam("RowAddrBits", "RowBits+1", "a local row read (may run past the memory)");
   b.localParam("StrideBits", num(ex_.at("a_stride").width), "rows between A or C rows");
@@ -318,6 +320,8 @@ void ExecuteControllerGenerator::flipState(vlog::Body& b, StateRegs& regs) const
   if (td_) {
     regs.add("td_done", Type::bits("TdDoneBits"), "'0",
              "operations the feeder has completed and this controller has not yet");
+  }
+  if (tdB_) {
     regs.addDriven("dt_ready", Type::bit(), "1'b0",
                    "the D transposer holds the current operation's D")
         .addDriven("wo_hold", Type::bits("DimBits"), "'0",
@@ -349,13 +353,15 @@ void ExecuteControllerGenerator::beatSelection(vlog::Body& b) const {
     b.logic("td_go", Type::bit(), "the TensorDash front end has a step for a beat");
     b.logic("td_beat_go", Type::bit(), "a TensorDash beat goes this cycle");
     b.logic("td_done", Type::bits("TdDoneBits"), "operations whose last step it retires");
+  }
+  if (tdB_) {
+    b.logic("beat_writes", Type::bit(), "this beat's result is written when it leaves the array");
     b.comment("B-scheduled accumulations (execute_td.cpp): their stationary rows come from the "
               "D transposer, their results leave through the C transposer's write-out.");
     b.logic("ev_tr", Type::bit(), "the planned flip is a B-scheduled one");
     b.logic("dt_rd_sp", Type::bit(), "the D transposer reads a scratchpad row");
     b.logic("dt_rd_acc", Type::bit(), "... an accumulator row");
     b.logic("dt_row", Type::bits("RowAddrBits"), "... this one");
-    b.logic("beat_writes", Type::bit(), "this beat's result is written when it leaves the array");
   }
   b.comment("An OS operation that does not flip (COMPUTE_ACCUMULATED) after an ended "
             "accumulation waits for that accumulation's drain flip, which starts it from zero.");
@@ -427,7 +433,7 @@ void ExecuteControllerGenerator::reads(vlog::Body& b, StateRegs& regs) const {
                          " && !cur_d_garbage && beat_idx < cur_d_rows");
   b.assign("b_from_acc", "cur_d_acc");
   b.assign("need_d", "stream_on && !ev_bd_garbage && DistBits'(ev_bd_rows) > stream_idx" +
-                         std::string(td_ ? " && !ev_tr" : ""));
+                         std::string(tdB_ ? " && !ev_tr" : ""));
   b.assign("want_a", "need_a && !got_a_q");
   b.assign("want_b", "need_b && !got_b_q");
   b.assign("want_d", "need_d && !got_d_q");
@@ -468,7 +474,8 @@ void ExecuteControllerGenerator::reads(vlog::Body& b, StateRegs& regs) const {
 // (TensorDash) the D transposer's reads.
 void ExecuteControllerGenerator::readClients(vlog::Body& b) const {
   if (td_) {
-    b.assign("buf_ok", "(!is_compute || cur_ws || td_go) && (!beat_writes || wo_hold_q == '0)");
+    b.assign("buf_ok", "(!is_compute || cur_ws || td_go)" +
+                           std::string(tdB_ ? " && (!beat_writes || wo_hold_q == '0)" : ""));
     b.assign("spa_valid_o", "beat_want && want_a");
     b.assign("spa_row_o", "SpRowBits'(a_row)");
   } else {
@@ -483,11 +490,11 @@ void ExecuteControllerGenerator::readClients(vlog::Body& b) const {
   b.assign("spb_row_o", "SpRowBits'(b_row)");
   // TensorDash: a B-scheduled flip reads its stationary rows ahead, into the D transposer
   // (execute_td.cpp), through the same clients while nothing else uses them.
-  const std::string dtSp = td_ ? " || dt_rd_sp" : "", dtAcc = td_ ? " || dt_rd_acc" : "";
+  const std::string dtSp = tdB_ ? " || dt_rd_sp" : "", dtAcc = tdB_ ? " || dt_rd_acc" : "";
   b.assign("spd_valid_o", "beat_want && buf_ok && want_d && !ev_bd_acc" + dtSp);
-  b.assign("spd_row_o", "SpRowBits'(" + std::string(td_ ? "dt_rd_sp ? dt_row : " : "") + "d_row)");
+  b.assign("spd_row_o", "SpRowBits'(" + std::string(tdB_ ? "dt_rd_sp ? dt_row : " : "") + "d_row)");
   b.assign("acc_valid_o", "beat_want && buf_ok && (acc_for_b || (want_d && ev_bd_acc))" + dtAcc);
-  b.assign("acc_row_o", "AccRowBits'(" + std::string(td_ ? "dt_rd_acc ? dt_row : " : "") +
+  b.assign("acc_row_o", "AccRowBits'(" + std::string(tdB_ ? "dt_rd_acc ? dt_row : " : "") +
                             "acc_for_b ? b_row : d_row)");
 }
 
@@ -506,21 +513,22 @@ void ExecuteControllerGenerator::resultTag(vlog::Body& b) const {
   b.assign("draining", "drain_act_q || (flip_now && drain_pend_q)");
   b.assign("ws_write", "is_compute && cur_ws && !cur_c_garbage && beat_idx < cur_c_rows");
   b.assign("os_write",
-           "draining && drain_row_idx < dr_c_rows" + std::string(td_ ? " && !dr_tr" : ""));
+           "draining && drain_row_idx < dr_c_rows" + std::string(tdB_ ? " && !dr_tr" : ""));
   const std::string drainRow = "RowBits'(RowCalcBits'(dr_c_row) + RowCalcBits'(drain_row_idx) * "
                                "RowCalcBits'(dr_c_stride))";
   std::map<std::string, std::string> drainTag = {
       {"we", "os_write"},   {"acc", "dr_acc"}, {"accumulate", "dr_accumulate"},
       {"relu", "dr_relu"},  {"row", drainRow}, {"cols", "dr_c_cols"},
       {"entry", "dr_entry"}};
-  if (td_) { // a transposed drain collects column DIM-1-j of C; its rows are written later
+  if (tdB_) { // a transposed drain collects column DIM-1-j of C; its rows are written later
     drainTag["row"] = "dr_tr ? dr_c_row : " + drainRow;
     drainTag["tr"] = "draining && dr_tr";
     drainTag["col"] = "IdxBits'(drain_row_idx)";
     drainTag["c_rows"] = "dr_c_rows";
     drainTag["c_stride"] = "dr_c_stride";
-    b.assign("beat_writes", "ws_write || os_write");
   }
+  if (tdB_)
+    b.assign("beat_writes", "ws_write || os_write");
   b.assign("beat_tag",
            "ws_write ? " +
                tag_.pack({{"we", "1'b1"},
@@ -533,8 +541,8 @@ void ExecuteControllerGenerator::resultTag(vlog::Body& b) const {
                           {"entry", "cur_entry_q"}}) +
                " :\n      " + tag_.pack(drainTag));
   tag_.unpack(b, "beat_tag", "bt_",
-              td_ ? std::vector<std::string>{"we", "entry", "tr", "col", "c_rows"}
-                  : std::vector<std::string>{"we", "entry"});
+              tdB_ ? std::vector<std::string>{"we", "entry", "tr", "col", "c_rows"}
+                   : std::vector<std::string>{"we", "entry"});
   b.blank();
 }
 
@@ -576,9 +584,9 @@ void ExecuteControllerGenerator::planning(vlog::Body& b, StateRegs&) const {
   b.comment("The current operation flips next (it has not started).");
   b.assign("plan_cur", "!ev_valid_q && !flip_now && cur_valid_q && !cur_flipped_q && cur_flip &&\n"
                        "      !(cur_ws && drain_blocks)" +
-                           std::string(td_ ? " && (cur_ws || !cur_td_side || cur_bd_garbage || "
-                                             "dt_ready_q)"
-                                           : ""));
+                           std::string(tdB_ ? " && (cur_ws || !cur_td_side || cur_bd_garbage || "
+                                              "dt_ready_q)"
+                                            : ""));
   b.comment("The next operation flips after the current one (and drains it, same dataflow).");
   if (td_)
     b.comment("A TensorDash operation's beats are not known ahead: the next flip is planned "
@@ -621,10 +629,10 @@ void ExecuteControllerGenerator::stageD(vlog::Body& b) const {
   b.logic("d_b_src_q", Type::named("src_e"), "SrcZero, SrcSp or SrcAcc");
   b.logic("d_b_cols_q", Type::bits("ColBits"));
   b.logic("d_d_src_q", Type::named("src_e"),
-          td_ ? "SrcZero, SrcSp, SrcAcc or SrcTransposer (the D transposer's column)"
-              : "SrcZero, SrcSp or SrcAcc");
+          tdB_ ? "SrcZero, SrcSp, SrcAcc or SrcTransposer (the D transposer's column)"
+               : "SrcZero, SrcSp or SrcAcc");
   b.logic("d_d_cols_q", Type::bits("ColBits"));
-  if (td_) {
+  if (tdB_) {
     b.logic("d_dt_col_q", Type::bits("IdxBits"),
             "the D transposer column a B-scheduled flip streams");
     emitTdDTransposer(b, p_);
@@ -727,9 +735,9 @@ void ExecuteControllerGenerator::operandLanes(vlog::Body& b) const {
                        "        ColBits'(c) >= d_b_cols_q ? '0 :\n"
                        "        d_b_src_q == SrcAcc ? BWidth'(b_acc_out) : BWidth'(b_sp_out)");
   lane.assign("d_val",
-              std::string(td_ ? "d_d_src_q == SrcTransposer ? DWidth'(dt_col[c*OutWidth +: "
-                                "OutWidth]) :\n        "
-                              : "") +
+              std::string(tdB_ ? "d_d_src_q == SrcTransposer ? DWidth'(dt_col[c*OutWidth +: "
+                                 "OutWidth]) :\n        "
+                               : "") +
                   "d_d_src_q == SrcZero ? '0 : d_ws_q ? DWidth'(d_pk) :\n"
                   "        ColBits'(c) >= d_d_cols_q ? '0 :\n"
                   "        d_d_src_q == SrcAcc ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
@@ -792,7 +800,7 @@ void ExecuteControllerGenerator::writeBack(vlog::Body& b) const {
       {"entry", Type::bits("OpBits")}, {"data", Type::bits("Dim*OutWidth")}};
   for (const auto& [name, type] : wbFields)
     b.logic("wb_" + name, type);
-  if (td_) {
+  if (tdB_) {
     emitTdTransposedDrain(b, p_);
   } else {
     b.assign("wb_valid", "res_valid && t_we");
@@ -910,7 +918,7 @@ void ExecuteControllerGenerator::nextOperations(vlog::Stmts& n) const {
               .line("pend_relu_d = cur_relu;")
               .line("pend_shift_d = cur_shift;")
               .line("pend_entry_d = cur_entry_q;");
-          if (td_)
+          if (tdB_)
             t.line("pend_tr_d = cur_td_side;");
         },
         [](vlog::Stmts& t) { t.line("opt_issued_d[cur_entry_q] = 1'b1;"); });
@@ -975,7 +983,7 @@ void ExecuteControllerGenerator::nextTables(vlog::Stmts& n) const {
   n.forLoop("i", "OpSlots", [&](vlog::Stmts& s) {
     s.line("opt_pending_d[i] = opt_pending_q[i]");
     s.line("    + PendBits'(beat_go && bt_we && bt_entry == OpBits'(i))");
-    if (td_) // a transposed drain's rows are pending from its first beat on
+    if (tdB_) // a transposed drain's rows are pending from its first beat on
       s.line("    + (beat_go && bt_tr && bt_col == IdxBits'(Dim-1) && bt_entry == OpBits'(i) ?\n"
              "       PendBits'(bt_c_rows) : '0)");
     s.line("    - PendBits'(write && !wb_acc && wb_entry == OpBits'(i))");
@@ -1014,7 +1022,7 @@ void ExecuteControllerGenerator::stageDRegisters(vlog::Body& b) const {
   }
   beat.emplace_back("d_b_src_q", "!need_b ? SrcZero : b_from_acc ? SrcAcc : SrcSp");
   beat.emplace_back("d_b_cols_q", "cur_d_cols");
-  if (td_) { // a B-scheduled flip streams columns of the D transposer
+  if (tdB_) { // a B-scheduled flip streams columns of the D transposer
     beat.emplace_back("d_d_src_q", "stream_on && ev_tr && !ev_bd_garbage ? SrcTransposer :\n"
                                    "        !need_d ? SrcZero : ev_bd_acc ? SrcAcc : SrcSp");
     beat.emplace_back("d_dt_col_q", "IdxBits'(stream_idx)");

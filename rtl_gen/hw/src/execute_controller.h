@@ -37,7 +37,8 @@ private:
 
   AccelParams p_;
   PackedLayout ex_, tag_;
-  bool td_; // OS computes through the TensorDash feeder
+  bool td_;  // OS computes through the TensorDash feeder
+  bool tdB_; // ... which may schedule B (the D and C transposers)
   std::vector<std::pair<std::string, vlog::Type>> drainFields_;
 };
 

@@ -54,9 +54,12 @@ void emitTdIntake(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
   b.logic("job_ready", Type::bit(), "the feeder has a free job slot");
   b.logic("rs_op", Type::bits("ExWidth"), "the operation entering");
   b.assign("rs_op", "op_payload_i[ExWidth-1:0]");
-  ex.unpack(b, "rs_op", "rs_",
-            {"ws", "flip", "c_garbage", "a_garbage", "a_row", "a_rows", "a_cols", "a_stride",
-             "d_garbage", "d_row", "d_rows", "d_cols", "td_side"});
+  std::vector<std::string> rsFields = {"ws",        "flip",   "c_garbage", "a_garbage",
+                                       "a_row",     "a_rows", "a_cols",    "a_stride",
+                                       "d_garbage", "d_row",  "d_rows",    "d_cols"};
+  if (p.config.tensordash.scheduleB)
+    rsFields.push_back("td_side");
+  ex.unpack(b, "rs_op", "rs_", rsFields);
   b.assign("rs_os", "!rs_ws");
   b.assign("op_ready_o", "pq_count_q != PqBits'(PqDepth) && (!rs_os || job_ready)");
   b.assign("pq_take", "op_valid_i && op_ready_o");
@@ -133,7 +136,6 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout&) {
                {"job_b_cols_i", "rs_d_cols"},
                {"job_steps_i", "job_steps"},
                {"job_new_pass_i", "job_new_pass"},
-               {"job_side_i", "rs_td_side"},
                {"spa_valid_o", "spfa_valid_o"},
                {"spa_ready_i", "spfa_ready_i"},
                {"spa_row_o", "spfa_row_o"},
@@ -151,6 +153,8 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout&) {
                {"done_o", "td_done"},
                {"short_o", "td_short"},
                {"busy_o", "td_feeder_busy"}};
+    if (p.config.tensordash.scheduleB)
+      i.conns.emplace_back("job_side_i", "rs_td_side");
   }
   b.logic("td_sel", Type::bits("TdLaneSelects*TdSelBits"), "selects of the beat in the mesh");
   b.logic("td_adv", Type::bits("TdStepBits"), "steps its window moved");

@@ -72,7 +72,9 @@ PackedLayout execOpLayout(const AccelParams& p) {
   }
   l.field("c_accumulate", 1);
   if (p.config.tensordash.enabled) // CONFIG_EX's run-time control (docs/isa.md)
-    l.field("td_off", 1, "TensorDash: dense beats").field("td_side", 1, "scheduled operand: B");
+    l.field("td_off", 1, "TensorDash: dense beats");
+  if (p.config.tensordash.enabled && p.config.tensordash.scheduleB)
+    l.field("td_side", 1, "scheduled operand: B");
   return l;
 }
 

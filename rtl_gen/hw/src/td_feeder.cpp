@@ -66,7 +66,9 @@ void TdFeederGenerator::initSizes() {
              {"a_stride", 16, "job_a_stride_i"}, {"b_zero", 1, "job_b_zero_i"},
              {"b_row", rb_, "job_b_row_i"},      {"b_rows", db_, "job_b_rows_i"},
              {"b_cols", eb_, "job_b_cols_i"},    {"steps", db_, "job_steps_i"},
-             {"new_pass", 1, "job_new_pass_i"},  {"side", 1, "job_side_i"}};
+             {"new_pass", 1, "job_new_pass_i"}};
+  if (p.config.tensordash.scheduleB)
+    fields_.push_back({"side", 1, "job_side_i"});
   reach_ = std::min(dp_, jobs_);
 }
 
@@ -105,7 +107,8 @@ vlog::Module TdFeederGenerator::ports() const {
   m.input("job_b_cols_i", Type::bits(eb_));
   m.input("job_steps_i", Type::bits(db_), "reduction steps: max(ceil(A cols / lanes), B rows)");
   m.input("job_new_pass_i", Type::bit(), "the job does not continue the previous one's pass");
-  m.input("job_side_i", Type::bit(), "B is the scheduled operand");
+  if (p_.config.tensordash.scheduleB)
+    m.input("job_side_i", Type::bit(), "B is the scheduled operand");
   auto reader = [&](const std::string& n, const std::string& what) {
     m.portGroup("Scratchpad wide read client: " + what + " (a word of " + num(words_) +
                 " rows returns the cycle after the grant).");
@@ -430,8 +433,9 @@ void TdFeederGenerator::offers(vlog::Body& b) const {
     b.assign("avail", avail);
   }
   b.assign("step_avail_o", "avail");
-  b.logic("side", Type::bit(), "the pass of the offer schedules B");
-  {
+  const bool sideB = p_.config.tensordash.scheduleB;
+  if (sideB) {
+    b.logic("side", Type::bit(), "the pass of the offer schedules B");
     // The side of the job the first offered step comes from (all of an offer is one pass).
     std::string side = field("side", job(reach_ - 1));
     for (int j = reach_ - 2; j >= 0; --j)
@@ -445,10 +449,9 @@ void TdFeederGenerator::offers(vlog::Body& b) const {
     k.logic("fidx", Type::bits(fib_));
     k.assign("fidx", ringAdd("fifo_head_q", "k"));
     k.assign("b_step", "fifo_q[fidx]");
-    k.assign("step_a_o[k*RowWidth +: RowWidth]",
-             "side ? b_step : a_cols_out[k*RowWidth +: RowWidth]");
-    k.assign("step_b_o[k*RowWidth +: RowWidth]",
-             "side ? a_cols_out[k*RowWidth +: RowWidth] : b_step");
+    const std::string aCol = "a_cols_out[k*RowWidth +: RowWidth]";
+    k.assign("step_a_o[k*RowWidth +: RowWidth]", sideB ? "side ? b_step : " + aCol : aCol);
+    k.assign("step_b_o[k*RowWidth +: RowWidth]", sideB ? "side ? " + aCol + " : b_step" : "b_step");
   }
   b.comment("The steps taken go to the jobs in order.");
   for (int j = 0; j < reach_; ++j) {

@@ -160,8 +160,9 @@ void addTensorDashFields(std::vector<FieldSpec>& f) {
       "false",
       "Generate the TensorDash sparse operand interconnect, scheduler and operand feeder: "
       "output-stationary computes skip zero operands, bit-exact (needs lanes > 1 and the OS "
-      "dataflow; CONFIG_EX td_off / td_side control it at run time; set "
-      "memory.scratchpad.rows_per_word to lookahead + 1 or more so the feeder keeps up)."));
+      "dataflow; CONFIG_EX td_off / td_side control it at run time; "
+      "memory.scratchpad.rows_per_word of 2 or more lets the feeder bring several steps per "
+      "cycle)."));
   f.push_back(intField(
       "sparsity.tensordash.lookahead", [](Config& c) -> int& { return c.tensordash.lookahead; },
       "2", 1, 2, false, "Steps ahead the staging window looks (window depth = lookahead + 1)."));
@@ -169,6 +170,13 @@ void addTensorDashFields(std::vector<FieldSpec>& f) {
       "sparsity.tensordash.rows_per_scheduler",
       [](Config& c) -> int& { return c.tensordash.rowsPerScheduler; }, "1", 1, 256, true,
       "PE rows that share one scheduler and advance in lockstep."));
+  f.push_back(boolField(
+      "sparsity.tensordash.schedule_b", [](Config& c) -> bool& { return c.tensordash.scheduleB; },
+      "true",
+      "CONFIG_EX td_side = 1 schedules B instead of A (the array then holds C transposed: a D "
+      "and a C transposer in the execute controller, docs/tensordash.md \"Scheduling B\"). "
+      "false leaves them out (td_side = 1 is then UNSUPPORTED): less area, and only A's zeros "
+      "are skipped."));
 }
 
 void addBovedaFields(std::vector<FieldSpec>& f) {

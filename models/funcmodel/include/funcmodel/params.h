@@ -21,8 +21,10 @@ struct ModelParams {
   int maxBlockLenAcc = 0; // MAX_BLOCK_LEN_ACC: column blocks of an mvin of acc_t
   bool hasWs = false;
   bool hasOs = false;
-  /// TensorDash (sparsity.tensordash): CONFIG_EX may select the scheduled operand (td_side).
+  /// TensorDash (sparsity.tensordash): OS computes skip zeros; CONFIG_EX td_off is legal.
   bool tensordash = false;
+  /// ... and CONFIG_EX may schedule B (td_side = 1; sparsity.tensordash.schedule_b).
+  bool tdScheduleB = false;
   /// Boveda on the DMA path (compression.boveda): compressed MVIN/MVOUT are legal, in this
   /// format (blockValues is per move: rows x cols).
   bool boveda = false;

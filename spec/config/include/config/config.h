@@ -53,6 +53,7 @@ struct TensorDashConfig {
   bool enabled{};
   int lookahead{};        // window depth is lookahead + 1
   int rowsPerScheduler{}; // PE rows that share one schedule (advance in lockstep)
+  bool scheduleB{};       // CONFIG_EX td_side = 1 schedules B (D and C transposers)
 };
 
 struct BovedaConfig {
