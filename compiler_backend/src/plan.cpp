@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace by::compiler {
 
@@ -46,6 +47,16 @@ const char* kernelName(Kernel k) {
 
 IntWidths intWidths(const config::Config& c) {
   return IntWidths{c.types.accWidth, c.types.spatialOutputWidth};
+}
+
+std::optional<std::array<int64_t, 3>> forcedTiles(const LayerPlan& p) {
+  if (p.conv && p.conv->shape.tile_rows)
+    return std::array<int64_t, 3>{int64_t(p.conv->shape.tile_rows), int64_t(p.conv->shape.tile_och),
+                                  int64_t(p.conv->shape.tile_k)};
+  if (p.matmul && p.matmul->shape.tile_i)
+    return std::array<int64_t, 3>{int64_t(p.matmul->shape.tile_i), int64_t(p.matmul->shape.tile_j),
+                                  int64_t(p.matmul->shape.tile_k)};
+  return std::nullopt;
 }
 
 std::vector<ChunkRule> chunkRules(const Program& p) {
@@ -127,42 +138,97 @@ private:
   double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }
   void planLayer(int li, LayerPlan& p);
   void planConv(const Layer& l, LayerPlan& p);
-  void planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);
+  bool planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);
   void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights) const;
   void planDepthwise(const Layer& l, LayerPlan& p);
+  bool planAvgPoolConv(const Layer& l, LayerPlan& p);
   void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
+  bool poolOnMvout(const Layer& l, const Shape& convOut) const;
   void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
+  by_conv_shape_t convCallShape(const Layer& l, const Shape& in, const Window& w, bool depthwise,
+                                bool pool) const;
+  void recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const;
   void planMemory();
 };
 
+/// The status of a call the planner refuses, for the message.
+const char* statusText(by_status_t s) {
+  switch (s) {
+  case BY_ERR_ARG:
+    return "its tiles do not fit or its shape is invalid";
+  case BY_ERR_UNSUPPORTED:
+    return "the hardware has no path for it";
+  default:
+    return "refused";
+  }
+}
+
+// The shape of layer l's by_conv call over `in` with window w (a thin input's im2col matrix is a
+// 1x1 convolution over it), with the fused pool when the mvout runs it: the path, dataflow and
+// tiles automatic.
+by_conv_shape_t Planner::convCallShape(const Layer& l, const Shape& in, const Window& w,
+                                       bool depthwise, bool pool) const {
+  by_conv_shape_t s =
+      convShape(hw_, in, w, shapeOf(l.output).c, depthwise, pool ? l.pool : FusedPool{});
+  s.bias = !l.qbias.empty();
+  s.activation = reluOnMvout(l) ? hw_.planner.act_relu : hw_.planner.act_none;
+  return s;
+}
+
+// The call as the program makes it, and what the driver runs for it (the driver's planner; on
+// the CPU only the workspace by_conv checks). A call the driver would refuse fails the compile.
+void Planner::recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const {
+  p.conv = ConvCall{s, {}};
+  if (p.onCpu) {
+    by_conv_workspace_t w;
+    by_plan_conv_workspace(&hw_.planner, &s, &w);
+    p.conv->plan.workspace_bytes = w.bytes;
+    return;
+  }
+  const by_status_t st = by_plan_conv(&hw_.planner, &s, &p.conv->plan);
+  if (st != BY_OK)
+    throw CompileError("layer '" + l.name + "': the driver cannot run its convolution (" +
+                       statusText(st) + ")");
+  p.dataflow = dataflowName(hw_, p.conv->plan.dataflow);
+}
+
 void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j,
                          double zerosA) {
-  const bool os = hw_.td ? hw_.os : !hw_.ws;
-  p.dataflow = os ? "OS" : "WS";
   // Boveda weights: blocks of DIM rows x up to MAX_BLOCK_LEN column blocks (fewer pointer
   // entries per value), which J tiles must not split.
   const bool boveda = hw_.boveda && opt_.bovedaWeights && hw_.lanes == 1;
   const int64_t jBlocks = (j + hw_.dim - 1) / hw_.dim;
   const int64_t jGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, jBlocks) : 1;
-  const MatmulTiles t = chooseMatmulTiles(hw_, rows, j, k, jGroup);
-  if (t.ti == 0)
+  std::optional<BovedaMatrix> b;
+  if (boveda) // weights stored compressed, read by compressed mvins
+    b = compressMatrix(l.qweights, k, j, int(jGroup * hw_.dim), hw_.dim, prog_.config);
+  MatmulCall call;
+  by_matmul_shape_t& s = call.shape;
+  s.I = size_t(rows), s.J = size_t(j), s.K = size_t(k);
+  s.b_packed = !boveda; // the blob holds B lane-packed (vector PEs)
+  s.b_block_cols = b ? size_t(b->blockCols) : 0;
+  s.dataflow = BY_DATAFLOW_AUTO;
+  // The program passes the planner's dataflow and tiles (the driver's automatic choice: the
+  // fewest blocks of A and B moved) explicitly, so that the chunks below are the ones it runs.
+  if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK)
     throw CompileError("layer '" + l.name + "': no matmul tiling fits the config's memories");
-  p.tileA = t.ti;
-  p.tileB = t.tj;
-  p.tileK = t.tk;
-  p.estDramBytes = t.bytes;
-  p.chunk.chunk = os ? int(t.tk * hw_.kb) : hw_.kb;
+  s.dataflow = call.plan.dataflow;
+  s.tile_i = call.plan.tile_i, s.tile_j = call.plan.tile_j, s.tile_k = call.plan.tile_k;
+  if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK)
+    throw CompileError("layer '" + l.name + "': the driver refuses its matmul tiles");
+  const bool os = call.plan.dataflow == hw_.planner.dataflow_os;
+  p.matmul = call;
+  p.dataflow = dataflowName(hw_, call.plan.dataflow);
+  p.estDramBytes = matmulDramBytes(hw_, rows, j, k, int64_t(s.tile_i), int64_t(s.tile_j));
+  p.chunk.chunk = int(call.plan.k_chunk);
   p.chunk.saturate = os;
   p.chunk.perTap = false;
-  if (boveda) {
-    // Weights stored compressed, read by compressed mvins.
-    const BovedaMatrix b =
-        compressMatrix(l.qweights, k, j, int(jGroup * hw_.dim), hw_.dim, prog_.config);
-    p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
-    p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
-    p.bovedaBlockCols = b.blockCols;
+  if (b) {
+    p.bovedaStream = put(prog_.blob, b->stream.data(), b->stream.size());
+    p.bovedaTable = put(prog_.blob, b->table.data(), b->table.size());
+    p.bovedaBlockCols = b->blockCols;
     p.bovedaRows = k;
-    p.estDramBytes += int64_t(b.stream.size() + b.table.size()) - k * j;
+    p.estDramBytes += int64_t(b->stream.size() + b->table.size()) - k * j;
   } else {
     p.weights = putVec(prog_.blob, packB(l.qweights, k, j, hw_.lanes));
   }
@@ -188,33 +254,45 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
 // tiles), output-stationary where the driver takes LOOP_CONV_OS (TensorDash skips zeros there),
 // else weight-stationary; weights lane-packed per tap. A WS pass sums one tap's DIM x lanes
 // channels (wrapping at the spatial output width); an OS loop sums a whole tile and saturates at
-// that width, which is then the accumulator's: the exact sum (docs/arithmetic.md).
-void Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co) {
+// that width, which is then the accumulator's: the exact sum (docs/arithmetic.md). Only where the
+// driver's planner runs the convolution as a loop (not, e.g., with unequal strides).
+bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co) {
+  by_conv_shape_t s = convCallShape(l, in, l.window, false, poolOnMvout(l, co));
+  s.weights_packed = 1;
+  by_conv_plan_t plan;
+  if (by_plan_conv(&hw_.planner, &s, &plan) != BY_OK || plan.path != BY_CONV_LOOP)
+    return false;
+  s.dataflow = plan.dataflow; // model.c names it
+  const bool os = plan.dataflow == hw_.planner.dataflow_os;
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
-  const bool os = hw_.loopConvOs && (hw_.td || !hw_.ws);
   p.kernel = Kernel::Conv;
-  p.dataflow = os ? "OS" : "WS";
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.kb, true, false};
-  p.weightsPacked = true;
   p.weights = putVec(prog_.blob, packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
   if (!l.qbias.empty())
     p.bias = putVec(prog_.blob, l.qbias);
   const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});
   p.estDramBytes = t.bytes;
-  p.workspaceBytes = denseConvWorkspace(hw_, in.n, in.h, in.w, in.c, l.window, co.c, true);
   setTensorDash(p, calibZeros(l.inputs[0]), l.qweights);
   if (!os)
     p.tdMode = hw_.td ? 2 : 0;
   planPooling(l, p, co);
+  recordConv(l, p, s);
+  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+  return true;
+}
+
+// Whether the mvout runs the layer's fused max-pool (CONFIG_ST's pooling fields hold it).
+bool Planner::poolOnMvout(const Layer& l, const Shape& convOut) const {
+  return l.pool.present() &&
+         by_plan_pool_fits(&hw_.planner, size_t(l.pool.size), size_t(l.pool.stride),
+                           size_t(l.pool.pad), size_t(convOut.w), size_t(shapeOf(l.output).w));
 }
 
 void Planner::planPooling(const Layer& l, LayerPlan& p, const Shape& convOut) {
   if (!l.pool.present())
     return;
-  const Shape& out = shapeOf(l.output);
   const bool onConv = p.kernel == Kernel::Conv || p.kernel == Kernel::Im2colConv;
-  if (onConv && !p.onCpu &&
-      hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, convOut.w, out.w)) {
+  if (onConv && !p.onCpu && poolOnMvout(l, convOut)) {
     p.poolOnMvout = true;
     return;
   }
@@ -228,14 +306,10 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   const double zerosA = calibZeros(l.inputs[0]);
   p.zerosA = zerosA;
-  // The loop takes one stride for rows and columns (by_conv's loop_usable); other shapes take
-  // the im2col path below.
-  if (hw_.loopLanes && l.window.strideH == l.window.strideW) {
-    planConvLoopLanes(l, p, in, co);
+  if (hw_.lanes > 1 && planConvLoopLanes(l, p, in, co))
     return;
-  }
   if (!(hw_.ws && hw_.lanes == 1)) {
-    // The im2col matrix then a matmul (vector PEs, OS-only arrays).
+    // The im2col matrix then a matmul (vector PEs without a loop for the shape, OS-only arrays).
     p.kernel = Kernel::Im2colMatmul;
     const int64_t k = taps * in.c;
     p.workspaceBytes = co.pixels() * k;
@@ -249,11 +323,10 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   // issue a command per tap. Then the im2col matrix (by strided copies) goes first and
   // by_conv runs a 1x1 convolution over it: passes of DIM (tap, channel) pairs.
   // Whichever the time estimate (tiling.h) prefers.
-  const bool hwPoolAny = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
-                                                          co.w, shapeOf(l.output).w);
+  const bool hwPool = poolOnMvout(l, co);
   bool viaIm2col = false;
   if (taps > 1 && in.c < hw_.dim) {
-    const FusedPool fp = hwPoolAny ? l.pool : FusedPool{};
+    const FusedPool fp = hwPool ? l.pool : FusedPool{};
     const Shape flat{co.n, co.h, co.w, int(taps * in.c)};
     const ConvTiles direct = chooseConvTiles(hw_, in, l.window, co.c, false, fp);
     const ConvTiles over = chooseConvTiles(hw_, flat, Window{}, co.c, false, fp);
@@ -269,16 +342,11 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     p.workspaceBytes = convIn.elems();
   }
   p.kernel = viaIm2col ? Kernel::Im2colConv : Kernel::Conv;
-  p.dataflow = "WS";
   p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
   const bool boveda = hw_.boveda && opt_.bovedaWeights;
-  if (!viaIm2col && !boveda) // a thin input's folded loop needs its padded copy
-    p.workspaceBytes = denseConvWorkspace(hw_, in.n, in.h, in.w, in.c, l.window, co.c, false);
   const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
   // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
   // nGroup out-channel blocks that tiles must not split: the widest block that still fits.
-  const bool hwPool = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, co.w,
-                                                       shapeOf(l.output).w);
   int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
   ConvTiles t;
   for (;; nGroup = std::max<int64_t>(1, nGroup / 2)) {
@@ -290,19 +358,19 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     throw CompileError("layer '" + l.name +
                        "': one output row of the convolution does not fit half the "
                        "accumulator of this config");
-  // With LOOP_CONV_WS the driver picks the path and the loops' tiles (0: the driver chooses;
-  // a 1x1 stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul); the command
-  // path's tiles stay the estimate. Except for strided convolutions with a 1x1 kernel or output
-  // rows shorter than DIM: the loop loads stride^2 times the pixels a 1x1 kernel reads, and a
-  // short row fills part of the array per compute, so these take the command path with these
-  // tiles (measured on ResNet-50's shapes, docs/BENCHMARKS.md).
+  by_conv_shape_t s = convCallShape(l, convIn, convWin, false, hwPool);
+  // With the one-lane LOOP_CONV_WS the driver picks the path and the loops' tiles (a 1x1
+  // stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul); the command path's
+  // tiles stay the estimate. Except for strided convolutions with a 1x1 kernel or output rows
+  // shorter than DIM: the loop loads stride^2 times the pixels a 1x1 kernel reads, and a short
+  // row fills part of the array per compute, so these take the command path with these tiles
+  // (measured on ResNet-50's shapes, docs/BENCHMARKS.md). Elsewhere the program passes them.
+  const bool loopConv = hw_.planner.loop_conv_ws && hw_.lanes == 1;
   const bool strided = convWin.strideH > 1 || convWin.strideW > 1;
-  p.commandPath = hw_.loopConv && !boveda && strided &&
-                  ((convWin.kh == 1 && convWin.kw == 1) || co.w < hw_.dim);
-  const bool driverTiles = hw_.loopConv && !boveda && !p.commandPath;
-  p.tileA = driverTiles ? 0 : t.rows;
-  p.tileB = driverTiles ? 0 : t.tn;
-  p.tileK = driverTiles ? 0 : t.tk;
+  if (loopConv && !boveda && strided && ((convWin.kh == 1 && convWin.kw == 1) || co.w < hw_.dim))
+    s.path = BY_CONV_COMMANDS;
+  if (!loopConv || boveda || s.path == BY_CONV_COMMANDS)
+    s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
   p.estDramBytes = t.bytes + (viaIm2col ? 2 * p.workspaceBytes : 0);
   if (boveda) {
     // Compressed weights: each (tap, channel block) of by_conv's input a band of DIM rows
@@ -321,6 +389,7 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     p.bovedaBlockCols = b.blockCols;
     p.bovedaRows = rows;
     p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
+    s.weights_block_cols = size_t(b.blockCols);
   } else {
     // [kh][kw][cin][cout] is also the 1x1 convolution's [1][1][kh*kw*cin][cout].
     p.weights = putVec(prog_.blob, l.qweights);
@@ -328,6 +397,9 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   if (!l.qbias.empty())
     p.bias = putVec(prog_.blob, l.qbias);
   planPooling(l, p, co);
+  recordConv(l, p, s);
+  if (!viaIm2col) // a thin input's folded loop needs its padded copy
+    p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
 }
 
 void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
@@ -338,12 +410,13 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
   p.weights = putVec(prog_.blob, l.qweights);
   if (!l.qbias.empty())
     p.bias = putVec(prog_.blob, l.qbias);
-  // by_conv checks a depthwise convolution's workspace also for its CPU version.
-  p.workspaceBytes = depthwiseWorkspace(hw_, in.c, int(l.window.kh * l.window.kw));
-  if (hw_.loopLanes && l.window.strideH == l.window.strideW) {
+  by_conv_shape_t s = convCallShape(l, in, l.window, true, poolOnMvout(l, co));
+  by_conv_plan_t loop;
+  if (hw_.lanes > 1 && by_plan_conv(&hw_.planner, &s, &loop) == BY_OK &&
+      loop.path == BY_CONV_LOOP) {
     // The loop over diagonal weight blocks (packed by the driver in the workspace).
-    const bool os = hw_.loopConvOs && (hw_.td || !hw_.ws);
-    p.dataflow = os ? "OS" : "WS";
+    s.dataflow = loop.dataflow; // model.c names it
+    const bool os = loop.dataflow == hw_.planner.dataflow_os;
     p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
     // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
     p.tdMode = hw_.td && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
@@ -352,24 +425,49 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
     p.onCpu = true;
     p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs or a conv loop"
                                 : "depthwise convolution needs the WS dataflow";
+    s = convCallShape(l, in, l.window, true, false);
   } else {
-    p.dataflow = "WS";
     const ConvTiles t =
-        chooseConvTiles(hw_, in, l.window, co.c, true,
-                        l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
-                                                         co.w, shapeOf(l.output).w)
-                            ? l.pool
-                            : FusedPool{});
+        chooseConvTiles(hw_, in, l.window, co.c, true, poolOnMvout(l, co) ? l.pool : FusedPool{});
     if (t.rows == 0)
       throw CompileError("layer '" + l.name + "': one output row does not fit the accumulator");
-    if (!hw_.loopConv) { // with LOOP_CONV_WS the driver picks the loops' tiles
-      p.tileA = t.rows;
-      p.tileB = t.tn;
-      p.tileK = t.tk;
+    if (!(hw_.planner.loop_conv_ws && hw_.lanes == 1)) { // else the driver sizes the loops
+      s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
     }
     p.estDramBytes = t.bytes;
   }
   planPooling(l, p, co);
+  recordConv(l, p, s);
+  // by_conv checks a depthwise convolution's workspace also for its CPU version.
+  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+}
+
+// Average pooling = a depthwise convolution by ones, scaled by 1 / window, where the driver's
+// planner runs it on the array (with the tiles of the time estimate).
+bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const Shape& out = shapeOf(l.output);
+  const ConvTiles t = chooseConvTiles(hw_, in, l.window, out.c, true, FusedPool{});
+  by_conv_shape_t s = convCallShape(l, in, l.window, true, false);
+  s.bias = 0;
+  s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+  by_conv_plan_t plan;
+  // One-lane arrays without WS pool on the CPU (as they run depthwise convolutions there).
+  if ((hw_.lanes == 1 && !hw_.ws) || by_plan_conv(&hw_.planner, &s, &plan) != BY_OK)
+    return false;
+  if (hw_.lanes > 1)
+    s.dataflow = plan.dataflow; // model.c names it
+  const bool os = plan.dataflow == hw_.planner.dataflow_os;
+  p.kernel = Kernel::AvgPoolConv;
+  p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
+  p.tdMode = hw_.td && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+  const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
+  p.weights = putVec(prog_.blob, ones);
+  p.estDramBytes = t.bytes;
+  p.macs = in.n * int64_t(out.h) * out.w * out.c * l.window.kh * l.window.kw;
+  recordConv(l, p, s);
+  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+  return true;
 }
 
 void Planner::planLayer(int li, LayerPlan& p) {
@@ -377,8 +475,6 @@ void Planner::planLayer(int li, LayerPlan& p) {
   p.layer = li;
   p.macs = g_.macs(l);
   mvoutActivation(l, p);
-  const bool oneLane = hw_.lanes == 1;
-  const bool depthwiseOnArray = (hw_.ws && oneLane) || hw_.loopLanes;
   switch (l.kind) {
   case LayerKind::Conv:
     if (l.depthwise)
@@ -400,36 +496,17 @@ void Planner::planLayer(int li, LayerPlan& p) {
     p.kernel = Kernel::GlobalAvg;
     p.estDramBytes = shapeOf(l.inputs[0]).elems() + shapeOf(l.output).elems();
     break;
-  case LayerKind::AvgPool: {
-    const Shape& in = shapeOf(l.inputs[0]);
-    if (l.poolScales.empty() && depthwiseOnArray) {
-      // Average pooling = a depthwise convolution by ones, scaled by 1 / window.
-      p.kernel = Kernel::AvgPoolConv;
-      const bool os = hw_.loopLanes && hw_.loopConvOs && (hw_.td || !hw_.ws);
-      p.dataflow = os ? "OS" : "WS";
-      p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-      p.tdMode = hw_.td && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-      const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
-      p.weights = putVec(prog_.blob, ones);
-      const Shape& out = shapeOf(l.output);
-      const ConvTiles t = chooseConvTiles(hw_, in, l.window, out.c, true, FusedPool{});
-      p.tileA = t.rows;
-      p.tileB = t.tn;
-      p.tileK = t.tk;
-      p.estDramBytes = t.bytes;
-      p.workspaceBytes = depthwiseWorkspace(hw_, in.c, l.window.kh * l.window.kw);
-      p.macs = in.n * int64_t(out.h) * out.w * out.c * l.window.kh * l.window.kw;
-    } else {
-      p.kernel = Kernel::AvgPool;
-      p.onCpu = true;
-      p.cpuReason = !l.poolScales.empty()
-                        ? "average pooling that does not count the padding"
-                        : "average pooling on the array needs one-lane PEs and WS, or a conv loop";
-      if (!l.poolScales.empty())
-        p.table = putVec(prog_.blob, l.poolScales);
-    }
+  case LayerKind::AvgPool:
+    if (l.poolScales.empty() && planAvgPoolConv(l, p))
+      break;
+    p.kernel = Kernel::AvgPool;
+    p.onCpu = true;
+    p.cpuReason = !l.poolScales.empty()
+                      ? "average pooling that does not count the padding"
+                      : "average pooling on the array needs one-lane PEs and WS, or a conv loop";
+    if (!l.poolScales.empty())
+      p.table = putVec(prog_.blob, l.poolScales);
     break;
-  }
   case LayerKind::MaxPool:
     p.kernel = Kernel::MaxPool;
     p.onCpu = true;
