@@ -6,6 +6,7 @@
 
 #include "brickyard/plan.h"
 #include "compiler/graph.h"
+#include "compiler/plan.h"
 #include "config/config.h"
 
 #include <cstdint>
@@ -24,8 +25,6 @@ struct HwFacts {
   double moveCycles = 30, pairCycles = 10;
 };
 
-/// What by_hw_get returns on the config's hardware.
-by_hw_t plannerHw(const config::Config& config);
 HwFacts hwFacts(const config::Config& config);
 
 /// The planner's shape of a convolution of `outCh` channels over `in` with window w and the

@@ -107,6 +107,10 @@ struct Program {
   int64_t dramBytesNeeded = 0; // blob + arena + input + output
 };
 
+/// The driver planner's view of a config's hardware: what the driver's by_hw_get returns on it
+/// (its parameters, the ISA's encodings and field limits).
+by_hw_t plannerHw(const config::Config& config);
+
 /// The tiles the program passes to the driver (by_conv: rows, out-channel blocks, K blocks;
 /// by_matmul: I, J, K blocks), or nothing where the driver chooses them.
 std::optional<std::array<int64_t, 3>> forcedTiles(const LayerPlan& p);
