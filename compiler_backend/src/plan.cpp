@@ -151,18 +151,6 @@ private:
   void planMemory();
 };
 
-/// The status of a call the planner refuses, for the message.
-const char* statusText(by_status_t s) {
-  switch (s) {
-  case BY_ERR_ARG:
-    return "its tiles do not fit or its shape is invalid";
-  case BY_ERR_UNSUPPORTED:
-    return "the hardware has no path for it";
-  default:
-    return "refused";
-  }
-}
-
 // The shape of layer l's by_conv call over `in` with window w (a thin input's im2col matrix is a
 // 1x1 convolution over it), with the fused pool when the mvout runs it: the path, dataflow and
 // tiles automatic.
@@ -188,7 +176,7 @@ void Planner::recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s)
   const by_status_t st = by_plan_conv(&hw_.planner, &s, &p.conv->plan);
   if (st != BY_OK)
     throw CompileError("layer '" + l.name + "': the driver cannot run its convolution (" +
-                       statusText(st) + ")");
+                       by_status_string(st) + ")");
   p.dataflow = dataflowName(hw_, p.conv->plan.dataflow);
 }
 

@@ -17,9 +17,6 @@
 extern "C" {
 #endif
 
-/* A short English description of a status. */
-const char* by_status_string(by_status_t status);
-
 /* The hardware as the planner takes it (brickyard/plan.h): this config's parameters, with the
  * loop unrollers HW_FEATURES reports (so that one program also runs on the same config without
  * them). Reads the HW_FEATURES register on configs with loops. */

@@ -25,6 +25,9 @@ typedef enum {
   BY_ERR_HW,          /* the accelerator rejected a command (see by_error()) */
 } by_status_t;
 
+/* A short English description of a status. */
+const char* by_status_string(by_status_t status);
+
 /* WS when the hardware has it, else OS; OS on TensorDash hardware, where OS skips zeros. */
 #define BY_DATAFLOW_AUTO (-1)
 
