@@ -71,7 +71,7 @@ static inline size_t by_plan_ceil_div(size_t n, size_t d) {
 }
 /* Lane packing (docs/isa.md "Vector PEs"): K x J becomes ceil(K / lanes) rows of J x lanes. */
 static inline size_t by_plan_packed_rows(size_t k, size_t lanes) {
-  return (k + lanes - 1) / lanes;
+  return by_plan_ceil_div(k, lanes);
 }
 static inline size_t by_plan_packed_cols(size_t j, size_t lanes) {
   return j * lanes;
