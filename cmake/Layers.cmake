@@ -11,8 +11,9 @@
 #   rtl_gen         3  the Verilog IR, the block generators, the emission of `brickyard gen`
 #   systemc_models  4  the SoC, the AXI runtime, the RTL accelerator model
 #   synthesis       4  per-module Yosys synthesis, its cache, the area report
-#   compiler_backend, driver
-#                   5  the compiler, the driver's host build
+#   driver          4  the driver's planner (by_plan) and its host build
+#   compiler_backend
+#                   5  the compiler (it takes tiles and paths from the driver's planner)
 #   evaluation      6  the flows run, eval and sweep: jobs, caches, records, reports, back ends
 #   cli             7  the brickyard command: parses options and calls the libraries
 #   testbenches, bench   tests and benchmarks: may link anything, nothing else may link them
@@ -24,8 +25,8 @@
 # set_target_properties(<target> PROPERTIES BY_LAYER <folder>) places a target explicitly.
 
 set(BY_LAYER_RANKS
-    support=0 spec=1 contract=2 models=3 rtl_gen=3 systemc_models=4 synthesis=4
-    compiler_backend=5 driver=5 evaluation=6 cli=7)
+    support=0 spec=1 contract=2 models=3 rtl_gen=3 systemc_models=4 synthesis=4 driver=4
+    compiler_backend=5 evaluation=6 cli=7)
 set(BY_LAYER_TEST_FOLDERS testbenches bench)
 
 # The top-level folder of a target (empty for the root or outside the tree), or its BY_LAYER

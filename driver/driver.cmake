@@ -19,7 +19,7 @@ function(by_add_baremetal_driver name hal gen)
   if(NOT EXISTS ${gen}/include/brickyard_params.h)
     message(FATAL_ERROR "by_add_baremetal_driver(${name}): ${gen}/include has no generated headers")
   endif()
-  add_library(${name} STATIC ${BY_DRIVER_SOURCE_FILES})
+  add_library(${name} STATIC ${BY_DRIVER_SOURCE_FILES} ${BY_PLAN_SOURCE_FILES})
   target_compile_definitions(${name} PUBLIC BY_HAL_${hal})
   # The layout dir first: its brickyard_soc.h is the one the runtime is linked against.
   target_include_directories(${name} PUBLIC ${BY_SOC_LAYOUT_DIR} ${BY_DRIVER_DIR}/include

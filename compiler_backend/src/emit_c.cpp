@@ -52,7 +52,7 @@ private:
            "))";
   }
   static std::string arena(int64_t offset) { return "(arena + " + std::to_string(offset) + ")"; }
-  static const char* act(const Layer& l) { return l.qmin == 0 ? "BY_ACT_RELU" : "BY_ACT_NONE"; }
+  static const char* act(const Layer& l) { return reluOnMvout(l) ? "BY_ACT_RELU" : "BY_ACT_NONE"; }
 
   void header();
   void layer(int li);
@@ -61,8 +61,8 @@ private:
   void convFields(const Layer& l, const LayerPlan& p);
   void tensorDash(const LayerPlan& p, const char* var);
   void im2colMatmul(const Layer& l, const LayerPlan& p, const std::string& out);
-  void matmul(const Layer& l, const LayerPlan& p, const std::string& a, int64_t rows, int64_t k,
-              const std::string& out, bool declareStatus = true);
+  void matmul(const Layer& l, const LayerPlan& p, const std::string& a, const std::string& out,
+              bool declareStatus = true);
   void window(const Window& w, const Shape& in, const char* name);
   void copyOps(const Layer& l);
   void mainFunction();
@@ -103,39 +103,37 @@ void Emitter::window(const Window& w, const Shape& in, const char* name) {
      << "};\n";
 }
 
+/// The by_conv_t of the layer's call (LayerPlan::conv: the shape the driver's planner planned).
 void Emitter::convFields(const Layer& l, const LayerPlan& p) {
   // by_im2col+by_conv: a 1x1 convolution over the im2col matrix in the workspace.
   const bool im2col = p.kernel == Kernel::Im2colConv;
-  const Shape& src = g_.tensors[l.inputs[0]].shape;
-  const Shape in = im2col ? Shape{src.n, l.window.outH(src.h), l.window.outW(src.w),
-                                  l.window.kh * l.window.kw * src.c}
-                          : src;
-  const Window w = im2col ? Window{} : l.window;
+  const by_conv_shape_t& s = p.conv->shape;
   o_ << "  by_conv_t c;\n  by_conv_init(&c);\n"
-     << "  c.batch = " << in.n << ";\n  c.in_rows = " << in.h << ";\n  c.in_cols = " << in.w
-     << ";\n  c.in_ch = " << in.c << ";\n  c.out_ch = " << g_.tensors[l.output].shape.c << ";\n"
-     << "  c.kernel_rows = " << w.kh << ";\n  c.kernel_cols = " << w.kw << ";\n"
-     << "  c.stride = " << w.strideH << ";\n  c.stride_cols = " << w.strideW << ";\n"
-     << "  c.explicit_pads = 1;\n  c.pad_top = " << w.padT << ";\n  c.pad_left = " << w.padL
-     << ";\n  c.pad_bottom = " << w.padB << ";\n  c.pad_right = " << w.padR << ";\n"
-     << "  c.depthwise = " << (l.depthwise || l.kind == LayerKind::AvgPool ? 1 : 0) << ";\n"
+     << "  c.batch = " << s.batch << ";\n  c.in_rows = " << s.in_rows
+     << ";\n  c.in_cols = " << s.in_cols << ";\n  c.in_ch = " << s.in_ch
+     << ";\n  c.out_ch = " << s.out_ch << ";\n"
+     << "  c.kernel_rows = " << s.kernel_rows << ";\n  c.kernel_cols = " << s.kernel_cols << ";\n"
+     << "  c.stride = " << s.stride << ";\n  c.stride_cols = " << s.stride_cols << ";\n"
+     << "  c.explicit_pads = 1;\n  c.pad_top = " << s.pad_top << ";\n  c.pad_left = " << s.pad_left
+     << ";\n  c.pad_bottom = " << s.pad_bottom << ";\n  c.pad_right = " << s.pad_right << ";\n"
+     << "  c.depthwise = " << s.depthwise << ";\n"
      << "  c.input = " << (im2col ? std::string("a") : tensor(l.inputs[0])) << ";\n";
   if (p.weights.present())
     o_ << "  c.weights = " << blob(p.weights, "by_elem_t") << ";\n";
   if (p.bias.present())
     o_ << "  c.bias = " << blob(p.bias, "by_acc_t") << ";\n";
   o_ << "  c.activation = " << act(l) << ";\n  c.scale = " << floatLiteral(l.multiplier) << ";\n";
-  if (p.poolOnMvout)
-    o_ << "  c.pool_size = " << l.pool.size << ";\n  c.pool_stride = " << l.pool.stride
-       << ";\n  c.pool_padding = " << l.pool.pad << ";\n";
-  if (!p.onCpu && p.tileA)
-    o_ << "  c.tile_rows = " << p.tileA << ";\n  c.tile_och = " << p.tileB
-       << ";\n  c.tile_k = " << p.tileK << ";\n";
-  if (!p.onCpu && p.commandPath)
+  if (s.pool_stride)
+    o_ << "  c.pool_size = " << s.pool_size << ";\n  c.pool_stride = " << s.pool_stride
+       << ";\n  c.pool_padding = " << s.pool_padding << ";\n";
+  if (s.tile_rows)
+    o_ << "  c.tile_rows = " << s.tile_rows << ";\n  c.tile_och = " << s.tile_och
+       << ";\n  c.tile_k = " << s.tile_k << ";\n";
+  if (s.path == BY_CONV_COMMANDS)
     o_ << "  c.path = BY_CONV_COMMANDS;\n";
-  if (p.weightsPacked)
+  if (s.weights_packed)
     o_ << "  c.weights_packed = 1; /* lane-packed per tap */\n";
-  if (!p.onCpu && !p.dataflow.empty() && p_.config.array.lanes > 1)
+  if (s.dataflow != BY_DATAFLOW_AUTO)
     o_ << "  c.dataflow = BY_DATAFLOW_" << p.dataflow << ";\n";
   if (!p.onCpu && p_.config.tensordash.enabled && p.dataflow == "OS")
     tensorDash(p, "c");
@@ -185,15 +183,17 @@ void Emitter::conv(const Layer& l, const LayerPlan& p, const std::string& out) {
   o_ << "  by_status_t s = by_conv(&c);\n";
 }
 
-void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a, int64_t rows,
-                     int64_t k, const std::string& out, bool declareStatus) {
-  const int64_t j = g_.tensors[l.output].shape.c;
+/// The by_matmul_t of the layer's call (LayerPlan::matmul: the shape the planner planned).
+void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a,
+                     const std::string& out, bool declareStatus) {
+  const by_matmul_shape_t& s = p.matmul->shape;
+  const int64_t j = int64_t(s.J);
   const int lanes = p_.config.array.lanes;
   if (p.bovedaStream.present())
     bovedaWeights(p, j);
   o_ << "  by_matmul_t m;\n  by_matmul_init(&m);\n"
-     << "  m.I = " << rows << ";\n  m.J = " << j << ";\n  m.K = " << k << ";\n"
-     << "  m.A = " << a << ";\n  m.lda = " << k << ";\n";
+     << "  m.I = " << s.I << ";\n  m.J = " << s.J << ";\n  m.K = " << s.K << ";\n"
+     << "  m.A = " << a << ";\n  m.lda = " << s.K << ";\n";
   if (p.bovedaStream.present())
     o_ << "  m.B_boveda = &weights;\n";
   else
@@ -206,8 +206,8 @@ void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a, i
   o_ << "  m.C = " << out << ";\n  m.ldc = " << j << ";\n"
      << "  m.activation = " << act(l) << ";\n  m.scale = " << floatLiteral(l.multiplier) << ";\n"
      << "  m.dataflow = BY_DATAFLOW_" << p.dataflow << ";\n"
-     << "  m.tile_i = " << p.tileA << ";\n  m.tile_j = " << p.tileB << ";\n  m.tile_k = " << p.tileK
-     << ";\n";
+     << "  m.tile_i = " << s.tile_i << ";\n  m.tile_j = " << s.tile_j
+     << ";\n  m.tile_k = " << s.tile_k << ";\n";
   if (p_.config.tensordash.enabled)
     tensorDash(p, "m");
   o_ << (declareStatus ? "  by_status_t s = " : "  s = ") << "by_matmul(&m);\n";
@@ -222,7 +222,7 @@ void Emitter::im2colMatmul(const Layer& l, const LayerPlan& p, const std::string
      << " */\n"
      << "  by_status_t s = by_im2col(&w, " << tensor(l.inputs[0]) << ", a, " << k << ", 0);\n"
      << "  if (s != BY_OK)\n    return s;\n";
-  matmul(l, p, "a", rows, k, out, false);
+  matmul(l, p, "a", out, false);
 }
 
 void Emitter::copyOps(const Layer& l) {
@@ -260,8 +260,8 @@ void Emitter::layer(int li) {
      << kernelName(p.kernel) << (p.onCpu ? " on the CPU (" + p.cpuReason + ")" : "");
   if (!p.dataflow.empty())
     o_ << ", " << p.dataflow;
-  if (p.tileA)
-    o_ << ", tiles " << p.tileA << "x" << p.tileB << "x" << p.tileK;
+  if (const auto t = forcedTiles(p))
+    o_ << ", tiles " << (*t)[0] << "x" << (*t)[1] << "x" << (*t)[2];
   o_ << ".\n * ONNX:";
   for (size_t i = 0; i < l.onnxNodes.size(); ++i)
     o_ << (i ? "," : "") << " '" << l.onnxNodes[i] << "' (" << l.onnxOps[i] << ")";
@@ -278,7 +278,7 @@ void Emitter::layer(int li) {
     im2colMatmul(l, p, out);
     break;
   case Kernel::Matmul:
-    matmul(l, p, tensor(l.inputs[0]), is.pixels(), is.c, out);
+    matmul(l, p, tensor(l.inputs[0]), out);
     break;
   case Kernel::Resadd:
     o_ << "  by_status_t s = by_resadd(" << os.pixels() << ", " << os.c << ", "

@@ -3,12 +3,13 @@
 
 #include "boveda_weights.h"
 #include "compiler/error.h"
-#include "hw_facts.h"
+#include "planner.h"
 #include "tiling.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace by::compiler {
 
@@ -48,6 +49,16 @@ IntWidths intWidths(const config::Config& c) {
   return IntWidths{c.types.accWidth, c.types.spatialOutputWidth};
 }
 
+std::optional<std::array<int64_t, 3>> forcedTiles(const LayerPlan& p) {
+  if (p.conv && p.conv->shape.tile_rows)
+    return std::array<int64_t, 3>{int64_t(p.conv->shape.tile_rows), int64_t(p.conv->shape.tile_och),
+                                  int64_t(p.conv->shape.tile_k)};
+  if (p.matmul && p.matmul->shape.tile_i)
+    return std::array<int64_t, 3>{int64_t(p.matmul->shape.tile_i), int64_t(p.matmul->shape.tile_j),
+                                  int64_t(p.matmul->shape.tile_k)};
+  return std::nullopt;
+}
+
 std::vector<ChunkRule> chunkRules(const Program& p) {
   std::vector<ChunkRule> r;
   for (const LayerPlan& l : p.layers)
@@ -56,6 +67,27 @@ std::vector<ChunkRule> chunkRules(const Program& p) {
 }
 
 namespace {
+
+/// The activation the hardware applies on mvout, and whether a CPU clamp must follow.
+void mvoutActivation(const Layer& l, LayerPlan& p) {
+  p.clampAfter = (l.qmin != 0 && l.qmin != -128) || l.qmax != 127;
+}
+
+/// The DRAM a program needs besides its own buffers: code, the C library, stack and the
+/// per-layer statistics (a generous bound).
+constexpr int64_t kProgramReserve = int64_t(4) << 20;
+
+void dramError(const config::Config& cfg, int64_t need, int64_t weights, int64_t activations) {
+  throw CompileError("the model needs at least " + std::to_string((need + (1 << 20) - 1) >> 20) +
+                     " MiB of DRAM (weights " + std::to_string(weights >> 10) +
+                     " KiB, activations " + std::to_string(activations >> 10) +
+                     " KiB, program 4 MiB); the config has " +
+                     std::to_string(cfg.soc.dram.sizeMiB) + " MiB (soc.dram.size_mib)");
+}
+
+} // namespace
+
+namespace lowering {
 
 constexpr int64_t kAlign = 64;
 
@@ -70,12 +102,6 @@ BlobRange put(std::string& blob, const void* data, size_t bytes) {
   return r;
 }
 
-template <typename T> BlobRange putVec(std::string& blob, const std::vector<T>& v) {
-  return put(blob, v.data(), v.size() * sizeof(T));
-}
-
-/// The weights of a Dense / im2col matmul, K x J int8, lane-packed for vector PEs
-/// (docs/isa.md "Vector PEs": packed[t][j*L + l] = B[t*L + l][j]).
 std::vector<int8_t> packB(const std::vector<int8_t>& b, int64_t k, int64_t j, int lanes) {
   if (lanes == 1)
     return b;
@@ -89,80 +115,43 @@ std::vector<int8_t> packB(const std::vector<int8_t>& b, int64_t k, int64_t j, in
   return p;
 }
 
-/// Convolution weights [tap][cin][cout] lane-packed per tap for vector PEs (by_pack_conv_weights:
-/// each tap's cin x cout matrix packed as packB packs B).
-std::vector<int8_t> packConvWeights(const std::vector<int8_t>& w, int64_t taps, int64_t cin,
-                                    int64_t cout, int lanes) {
-  if (lanes == 1)
-    return w;
-  std::vector<int8_t> out;
-  for (int64_t t = 0; t < taps; ++t) {
-    const std::vector<int8_t> tap(w.begin() + t * cin * cout, w.begin() + (t + 1) * cin * cout);
-    const std::vector<int8_t> packed = packB(tap, cin, cout, lanes);
-    out.insert(out.end(), packed.begin(), packed.end());
-  }
-  return out;
-}
-
-/// The activation the hardware applies on mvout, and whether a CPU clamp must follow.
-void mvoutActivation(const Layer& l, LayerPlan& p) {
-  p.clampAfter = (l.qmin != 0 && l.qmin != -128) || l.qmax != 127;
-}
-
-class Planner {
-public:
-  Planner(const Graph& g, const config::Config& cfg, const PlanOptions& o)
-      : g_(g), hw_(hwFacts(cfg)), opt_(o) {
-    prog_.config = cfg;
-  }
-  Program run();
-
-private:
-  const Graph& g_;
-  HwFacts hw_;
-  PlanOptions opt_;
-  Program prog_;
-
-  const Shape& shapeOf(int t) const { return g_.tensors[t].shape; }
-  double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }
-  void planLayer(int li, LayerPlan& p);
-  void planConv(const Layer& l, LayerPlan& p);
-  void planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);
-  void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights) const;
-  void planDepthwise(const Layer& l, LayerPlan& p);
-  void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
-  void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
-  void planMemory();
-};
-
 void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j,
                          double zerosA) {
-  const bool os = hw_.td ? hw_.os : !hw_.ws;
-  p.dataflow = os ? "OS" : "WS";
   // Boveda weights: blocks of DIM rows x up to MAX_BLOCK_LEN column blocks (fewer pointer
   // entries per value), which J tiles must not split.
   const bool boveda = hw_.boveda && opt_.bovedaWeights && hw_.lanes == 1;
   const int64_t jBlocks = (j + hw_.dim - 1) / hw_.dim;
   const int64_t jGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, jBlocks) : 1;
-  const MatmulTiles t = chooseMatmulTiles(hw_, rows, j, k, jGroup);
-  if (t.ti == 0)
+  std::optional<BovedaMatrix> b;
+  if (boveda) // weights stored compressed, read by compressed mvins
+    b = compressMatrix(l.qweights, k, j, int(jGroup * hw_.dim), hw_.dim, prog_.config);
+  MatmulCall call;
+  by_matmul_shape_t& s = call.shape;
+  s.I = size_t(rows), s.J = size_t(j), s.K = size_t(k);
+  s.b_packed = !boveda; // the blob holds B lane-packed (vector PEs)
+  s.b_block_cols = b ? size_t(b->blockCols) : 0;
+  s.dataflow = BY_DATAFLOW_AUTO;
+  // The program passes the planner's dataflow and tiles (the driver's automatic choice: the
+  // fewest blocks of A and B moved) explicitly, so that the chunks below are the ones it runs.
+  if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK)
     throw CompileError("layer '" + l.name + "': no matmul tiling fits the config's memories");
-  p.tileA = t.ti;
-  p.tileB = t.tj;
-  p.tileK = t.tk;
-  p.estDramBytes = t.bytes;
-  p.chunk.chunk = os ? int(t.tk * hw_.kb) : hw_.kb;
+  s.dataflow = call.plan.dataflow;
+  s.tile_i = call.plan.tile_i, s.tile_j = call.plan.tile_j, s.tile_k = call.plan.tile_k;
+  if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK)
+    throw CompileError("layer '" + l.name + "': the driver refuses its matmul tiles");
+  const bool os = call.plan.dataflow == hw_.planner.dataflow_os;
+  p.matmul = call;
+  p.dataflow = dataflowName(hw_, call.plan.dataflow);
+  p.estDramBytes = matmulDramBytes(hw_, rows, j, k, int64_t(s.tile_i), int64_t(s.tile_j));
+  p.chunk.chunk = int(call.plan.k_chunk);
   p.chunk.saturate = os;
   p.chunk.perTap = false;
-  if (boveda) {
-    // Weights stored compressed, read by compressed mvins.
-    const BovedaMatrix b =
-        compressMatrix(l.qweights, k, j, int(jGroup * hw_.dim), hw_.dim, prog_.config);
-    p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
-    p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
-    p.bovedaBlockCols = b.blockCols;
+  if (b) {
+    p.bovedaStream = put(prog_.blob, b->stream.data(), b->stream.size());
+    p.bovedaTable = put(prog_.blob, b->table.data(), b->table.size());
+    p.bovedaBlockCols = b->blockCols;
     p.bovedaRows = k;
-    p.estDramBytes += int64_t(b.stream.size() + b.table.size()) - k * j;
+    p.estDramBytes += int64_t(b->stream.size() + b->table.size()) - k * j;
   } else {
     p.weights = putVec(prog_.blob, packB(l.qweights, k, j, hw_.lanes));
   }
@@ -184,201 +173,11 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
     p.tdMode = hw_.tdScheduleB && p.zerosB > p.zerosA ? 1 : 0;
 }
 
-// Vector PEs with a convolution loop: the loop is the convolution path (by_conv picks its
-// tiles), output-stationary where the driver takes LOOP_CONV_OS (TensorDash skips zeros there),
-// else weight-stationary; weights lane-packed per tap. A WS pass sums one tap's DIM x lanes
-// channels (wrapping at the spatial output width); an OS loop sums a whole tile and saturates at
-// that width, which is then the accumulator's: the exact sum (docs/arithmetic.md).
-void Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co) {
-  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
-  const bool os = hw_.loopConvOs && (hw_.td || !hw_.ws);
-  p.kernel = Kernel::Conv;
-  p.dataflow = os ? "OS" : "WS";
-  p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.kb, true, false};
-  p.weightsPacked = true;
-  p.weights = putVec(prog_.blob, packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
-  if (!l.qbias.empty())
-    p.bias = putVec(prog_.blob, l.qbias);
-  const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});
-  p.estDramBytes = t.bytes;
-  p.workspaceBytes = denseConvWorkspace(hw_, in.n, in.h, in.w, in.c, l.window, co.c, true);
-  setTensorDash(p, calibZeros(l.inputs[0]), l.qweights);
-  if (!os)
-    p.tdMode = hw_.td ? 2 : 0;
-  planPooling(l, p, co);
-}
-
-void Planner::planPooling(const Layer& l, LayerPlan& p, const Shape& convOut) {
-  if (!l.pool.present())
-    return;
-  const Shape& out = shapeOf(l.output);
-  const bool onConv = p.kernel == Kernel::Conv || p.kernel == Kernel::Im2colConv;
-  if (onConv && !p.onCpu &&
-      hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, convOut.w, out.w)) {
-    p.poolOnMvout = true;
-    return;
-  }
-  p.separatePool = true;
-  p.tempBytes = convOut.elems();
-}
-
-void Planner::planConv(const Layer& l, LayerPlan& p) {
-  const Shape& in = shapeOf(l.inputs[0]);
-  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), shapeOf(l.output).c};
-  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
-  const double zerosA = calibZeros(l.inputs[0]);
-  p.zerosA = zerosA;
-  // The loop takes one stride for rows and columns (by_conv's loop_usable); other shapes take
-  // the im2col path below.
-  if (hw_.loopLanes && l.window.strideH == l.window.strideW) {
-    planConvLoopLanes(l, p, in, co);
-    return;
-  }
-  if (!(hw_.ws && hw_.lanes == 1)) {
-    // The im2col matrix then a matmul (vector PEs, OS-only arrays).
-    p.kernel = Kernel::Im2colMatmul;
-    const int64_t k = taps * in.c;
-    p.workspaceBytes = co.pixels() * k;
-    planMatmul(l, p, co.pixels(), k, co.c, zerosA);
-    p.estDramBytes += 2 * p.workspaceBytes; // the im2col matrix written and read
-    planPooling(l, p, co);
-    return;
-  }
-  // On the WS array: by_conv sums one kernel tap of DIM input channels per pass, so a thin
-  // input (fewer channels than DIM, e.g. an RGB image) would use a fraction of the array and
-  // issue a command per tap. Then the im2col matrix (by strided copies) goes first and
-  // by_conv runs a 1x1 convolution over it: passes of DIM (tap, channel) pairs.
-  // Whichever the time estimate (tiling.h) prefers.
-  const bool hwPoolAny = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
-                                                          co.w, shapeOf(l.output).w);
-  bool viaIm2col = false;
-  if (taps > 1 && in.c < hw_.dim) {
-    const FusedPool fp = hwPoolAny ? l.pool : FusedPool{};
-    const Shape flat{co.n, co.h, co.w, int(taps * in.c)};
-    const ConvTiles direct = chooseConvTiles(hw_, in, l.window, co.c, false, fp);
-    const ConvTiles over = chooseConvTiles(hw_, flat, Window{}, co.c, false, fp);
-    viaIm2col =
-        direct.rows == 0 ||
-        (over.rows > 0 && over.cycles + im2colIssueCycles(hw_, in, l.window) < direct.cycles);
-  }
-  Shape convIn = in;
-  Window convWin = l.window;
-  if (viaIm2col) {
-    convIn = Shape{co.n, co.h, co.w, int(taps * in.c)};
-    convWin = Window{};
-    p.workspaceBytes = convIn.elems();
-  }
-  p.kernel = viaIm2col ? Kernel::Im2colConv : Kernel::Conv;
-  p.dataflow = "WS";
-  p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
-  const bool boveda = hw_.boveda && opt_.bovedaWeights;
-  if (!viaIm2col && !boveda) // a thin input's folded loop needs its padded copy
-    p.workspaceBytes = denseConvWorkspace(hw_, in.n, in.h, in.w, in.c, l.window, co.c, false);
-  const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
-  // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
-  // nGroup out-channel blocks that tiles must not split: the widest block that still fits.
-  const bool hwPool = l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad, co.w,
-                                                       shapeOf(l.output).w);
-  int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
-  ConvTiles t;
-  for (;; nGroup = std::max<int64_t>(1, nGroup / 2)) {
-    t = chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, nGroup);
-    if (t.rows > 0 || nGroup == 1)
-      break;
-  }
-  if (t.rows == 0)
-    throw CompileError("layer '" + l.name +
-                       "': one output row of the convolution does not fit half the "
-                       "accumulator of this config");
-  // With LOOP_CONV_WS the driver picks the path and the loops' tiles (0: the driver chooses;
-  // a 1x1 stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul); the command
-  // path's tiles stay the estimate. Except for strided convolutions with a 1x1 kernel or output
-  // rows shorter than DIM: the loop loads stride^2 times the pixels a 1x1 kernel reads, and a
-  // short row fills part of the array per compute, so these take the command path with these
-  // tiles (measured on ResNet-50's shapes, docs/BENCHMARKS.md).
-  const bool strided = convWin.strideH > 1 || convWin.strideW > 1;
-  p.commandPath = hw_.loopConv && !boveda && strided &&
-                  ((convWin.kh == 1 && convWin.kw == 1) || co.w < hw_.dim);
-  const bool driverTiles = hw_.loopConv && !boveda && !p.commandPath;
-  p.tileA = driverTiles ? 0 : t.rows;
-  p.tileB = driverTiles ? 0 : t.tn;
-  p.tileK = driverTiles ? 0 : t.tk;
-  p.estDramBytes = t.bytes + (viaIm2col ? 2 * p.workspaceBytes : 0);
-  if (boveda) {
-    // Compressed weights: each (tap, channel block) of by_conv's input a band of DIM rows
-    // (by_conv_t weights_boveda), a tap's last block padded with zero rows.
-    const int64_t convTaps = int64_t(convWin.kh) * convWin.kw, cin = convIn.c;
-    const int64_t cblocks = (cin + hw_.dim - 1) / hw_.dim, rows = convTaps * cblocks * hw_.dim;
-    std::vector<int8_t> padded(size_t(rows * co.c), 0);
-    for (int64_t tap = 0; tap < convTaps; ++tap)
-      for (int64_t ci = 0; ci < cin; ++ci)
-        std::copy_n(&l.qweights[size_t((tap * cin + ci) * co.c)], co.c,
-                    &padded[size_t((tap * cblocks * hw_.dim + ci) * co.c)]);
-    const BovedaMatrix b =
-        compressMatrix(padded, rows, co.c, int(nGroup * hw_.dim), hw_.dim, prog_.config);
-    p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
-    p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
-    p.bovedaBlockCols = b.blockCols;
-    p.bovedaRows = rows;
-    p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
-  } else {
-    // [kh][kw][cin][cout] is also the 1x1 convolution's [1][1][kh*kw*cin][cout].
-    p.weights = putVec(prog_.blob, l.qweights);
-  }
-  if (!l.qbias.empty())
-    p.bias = putVec(prog_.blob, l.qbias);
-  planPooling(l, p, co);
-}
-
-void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
-  const Shape& in = shapeOf(l.inputs[0]);
-  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), in.c};
-  p.kernel = Kernel::Conv;
-  p.chunk = ChunkRule{hw_.dim, true, false};
-  p.weights = putVec(prog_.blob, l.qweights);
-  if (!l.qbias.empty())
-    p.bias = putVec(prog_.blob, l.qbias);
-  // by_conv checks a depthwise convolution's workspace also for its CPU version.
-  p.workspaceBytes = depthwiseWorkspace(hw_, in.c, int(l.window.kh * l.window.kw));
-  if (hw_.loopLanes && l.window.strideH == l.window.strideW) {
-    // The loop over diagonal weight blocks (packed by the driver in the workspace).
-    const bool os = hw_.loopConvOs && (hw_.td || !hw_.ws);
-    p.dataflow = os ? "OS" : "WS";
-    p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-    // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
-    p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-    p.zerosB = 1.0 - 1.0 / hw_.dim;
-  } else if (!(hw_.ws && hw_.lanes == 1)) {
-    p.onCpu = true;
-    p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs or a conv loop"
-                                : "depthwise convolution needs the WS dataflow";
-  } else {
-    p.dataflow = "WS";
-    const ConvTiles t =
-        chooseConvTiles(hw_, in, l.window, co.c, true,
-                        l.pool.present() && hw_.poolFits(l.pool.size, l.pool.stride, l.pool.pad,
-                                                         co.w, shapeOf(l.output).w)
-                            ? l.pool
-                            : FusedPool{});
-    if (t.rows == 0)
-      throw CompileError("layer '" + l.name + "': one output row does not fit the accumulator");
-    if (!hw_.loopConv) { // with LOOP_CONV_WS the driver picks the loops' tiles
-      p.tileA = t.rows;
-      p.tileB = t.tn;
-      p.tileK = t.tk;
-    }
-    p.estDramBytes = t.bytes;
-  }
-  planPooling(l, p, co);
-}
-
 void Planner::planLayer(int li, LayerPlan& p) {
   const Layer& l = g_.layers[li];
   p.layer = li;
   p.macs = g_.macs(l);
   mvoutActivation(l, p);
-  const bool oneLane = hw_.lanes == 1;
-  const bool depthwiseOnArray = (hw_.ws && oneLane) || hw_.loopLanes;
   switch (l.kind) {
   case LayerKind::Conv:
     if (l.depthwise)
@@ -400,36 +199,17 @@ void Planner::planLayer(int li, LayerPlan& p) {
     p.kernel = Kernel::GlobalAvg;
     p.estDramBytes = shapeOf(l.inputs[0]).elems() + shapeOf(l.output).elems();
     break;
-  case LayerKind::AvgPool: {
-    const Shape& in = shapeOf(l.inputs[0]);
-    if (l.poolScales.empty() && depthwiseOnArray) {
-      // Average pooling = a depthwise convolution by ones, scaled by 1 / window.
-      p.kernel = Kernel::AvgPoolConv;
-      const bool os = hw_.loopLanes && hw_.loopConvOs && (hw_.td || !hw_.ws);
-      p.dataflow = os ? "OS" : "WS";
-      p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-      p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-      const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
-      p.weights = putVec(prog_.blob, ones);
-      const Shape& out = shapeOf(l.output);
-      const ConvTiles t = chooseConvTiles(hw_, in, l.window, out.c, true, FusedPool{});
-      p.tileA = t.rows;
-      p.tileB = t.tn;
-      p.tileK = t.tk;
-      p.estDramBytes = t.bytes;
-      p.workspaceBytes = depthwiseWorkspace(hw_, in.c, l.window.kh * l.window.kw);
-      p.macs = in.n * int64_t(out.h) * out.w * out.c * l.window.kh * l.window.kw;
-    } else {
-      p.kernel = Kernel::AvgPool;
-      p.onCpu = true;
-      p.cpuReason = !l.poolScales.empty()
-                        ? "average pooling that does not count the padding"
-                        : "average pooling on the array needs one-lane PEs and WS, or a conv loop";
-      if (!l.poolScales.empty())
-        p.table = putVec(prog_.blob, l.poolScales);
-    }
+  case LayerKind::AvgPool:
+    if (l.poolScales.empty() && planAvgPoolConv(l, p))
+      break;
+    p.kernel = Kernel::AvgPool;
+    p.onCpu = true;
+    p.cpuReason = !l.poolScales.empty()
+                      ? "average pooling that does not count the padding"
+                      : "average pooling on the array needs one-lane PEs and WS, or a conv loop";
+    if (!l.poolScales.empty())
+      p.table = putVec(prog_.blob, l.poolScales);
     break;
-  }
   case LayerKind::MaxPool:
     p.kernel = Kernel::MaxPool;
     p.onCpu = true;
@@ -532,18 +312,6 @@ void Planner::planMemory() {
   }
 }
 
-/// The DRAM a program needs besides its own buffers: code, the C library, stack and the
-/// per-layer statistics (a generous bound).
-constexpr int64_t kProgramReserve = int64_t(4) << 20;
-
-void dramError(const config::Config& cfg, int64_t need, int64_t weights, int64_t activations) {
-  throw CompileError("the model needs at least " + std::to_string((need + (1 << 20) - 1) >> 20) +
-                     " MiB of DRAM (weights " + std::to_string(weights >> 10) +
-                     " KiB, activations " + std::to_string(activations >> 10) +
-                     " KiB, program 4 MiB); the config has " +
-                     std::to_string(cfg.soc.dram.sizeMiB) + " MiB (soc.dram.size_mib)");
-}
-
 Program Planner::run() {
   prog_.layers.resize(g_.layers.size());
   for (int li = 0; li < int(g_.layers.size()); ++li)
@@ -559,7 +327,7 @@ Program Planner::run() {
   return std::move(prog_);
 }
 
-} // namespace
+} // namespace lowering
 
 void checkFitsDram(const Graph& g, const config::Config& config) {
   int64_t weights = 0, largest = 0;
@@ -575,7 +343,7 @@ void checkFitsDram(const Graph& g, const config::Config& config) {
 }
 
 Program planProgram(const Graph& g, const config::Config& config, const PlanOptions& options) {
-  return Planner(g, config, options).run();
+  return lowering::Planner(g, config, options).run();
 }
 
 } // namespace by::compiler

@@ -21,6 +21,44 @@ const char* tdModeName(int m) {
   return m == 1 ? "B" : m == 2 ? "off" : "A";
 }
 
+/// The tiles the program forces (none where the driver chooses).
+nlohmann::json forcedTilesJson(const LayerPlan& lp) {
+  const auto t = forcedTiles(lp);
+  if (!t)
+    return nullptr;
+  if (lp.conv)
+    return {{"rows", (*t)[0]}, {"out_channel_blocks", (*t)[1]}, {"k_blocks", (*t)[2]}};
+  return {{"i_blocks", (*t)[0]}, {"j_blocks", (*t)[1]}, {"k_blocks", (*t)[2]}};
+}
+
+/// What the driver runs for the layer's call: its planner's decision (brickyard/plan.h).
+nlohmann::json plannerJson(const LayerPlan& lp) {
+  if (lp.onCpu)
+    return nullptr;
+  if (lp.conv) {
+    const by_conv_plan_t& c = lp.conv->plan;
+    return {{"path", c.path == BY_CONV_LOOP     ? "loop"
+                     : c.path == BY_CONV_MATMUL ? "matmul"
+                                                : "commands"},
+            {"dataflow", lp.dataflow},
+            {"folded", c.folded != 0},
+            {"tiles",
+             {{"batch", c.tile_batch},
+              {"rows", c.tile_rows},
+              {"out_channel_blocks", c.tile_och},
+              {"k_blocks", c.tile_k}}},
+            {"workspace_bytes", c.workspace_bytes}};
+  }
+  if (lp.matmul) {
+    const by_matmul_plan_t& m = lp.matmul->plan;
+    return {{"dataflow", lp.dataflow},
+            {"loop", m.loop != 0},
+            {"tiles", {{"i_blocks", m.tile_i}, {"j_blocks", m.tile_j}, {"k_blocks", m.tile_k}}},
+            {"k_chunk", m.k_chunk}};
+  }
+  return nullptr;
+}
+
 } // namespace
 
 nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
@@ -61,17 +99,12 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
     }
     if (!lp.dataflow.empty())
       j["dataflow"] = lp.dataflow;
-    if (lp.commandPath)
+    if (lp.conv && lp.conv->shape.path == BY_CONV_COMMANDS)
       j["path"] = "commands";
-    if (lp.tileA)
-      j["tiles"] = lp.kernel == Kernel::Conv || lp.kernel == Kernel::AvgPoolConv ||
-                           lp.kernel == Kernel::Im2colConv
-                       ? nlohmann::json{{"rows", lp.tileA},
-                                        {"out_channel_blocks", lp.tileB},
-                                        {"k_blocks", lp.tileK}}
-                       : nlohmann::json{{"i_blocks", lp.tileA},
-                                        {"j_blocks", lp.tileB},
-                                        {"k_blocks", lp.tileK}};
+    if (const nlohmann::json t = forcedTilesJson(lp); !t.is_null())
+      j["tiles"] = t;
+    if (const nlohmann::json d = plannerJson(lp); !d.is_null())
+      j["planner"] = d;
     if (l.hasWeights() || lp.kernel == Kernel::AvgPoolConv)
       j["weights_bytes"] =
           lp.weights.bytes + lp.bias.bytes + lp.bovedaStream.bytes + lp.bovedaTable.bytes;

@@ -9,36 +9,10 @@ int64_t ceilDiv(int64_t a, int64_t b) {
 }
 } // namespace
 
-MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K, int64_t jGroup) {
-  const int64_t bi = ceilDiv(I, hw.dim), bj = ceilDiv(J, hw.dim), bk = ceilDiv(K, hw.kb);
-  MatmulTiles best;
-  int64_t bestCost = -1, bestVolume = 0;
-  // driver/src/matmul.c auto_tiles: A is reloaded for every column of C tiles, B for every
-  // row; the last term counts tile iterations; ties go to the bigger tile.
-  for (int64_t ti = 1; ti <= bi; ++ti)
-    for (int64_t tj = 1; tj <= bj && ti * tj * hw.dim <= hw.accHalf; ++tj) {
-      if (tj % jGroup != 0 && tj != bj)
-        continue;
-      int64_t tk = hw.spHalf / hw.dim / (ti + tj);
-      if (tk >= bk)
-        tk = bk;
-      if (tk == 0)
-        continue;
-      const int64_t cost = bi * bk * ceilDiv(bj, tj) + bk * bj * ceilDiv(bi, ti) +
-                           ceilDiv(bi, ti) * ceilDiv(bj, tj) * ceilDiv(bk, tk);
-      const int64_t volume = ti * tj * tk;
-      if (bestCost < 0 || cost < bestCost || (cost == bestCost && volume > bestVolume)) {
-        bestCost = cost;
-        bestVolume = volume;
-        best.ti = ti;
-        best.tj = tj;
-        best.tk = tk;
-      }
-    }
-  if (best.ti) {
-    best.bytes = I * K * ceilDiv(bj, best.tj) + K * J * ceilDiv(bi, best.ti) + I * J + 4 * I * J;
-  }
-  return best;
+int64_t matmulDramBytes(const HwFacts& hw, int64_t I, int64_t J, int64_t K, int64_t ti,
+                        int64_t tj) {
+  const int64_t bi = ceilDiv(I, hw.dim), bj = ceilDiv(J, hw.dim);
+  return I * K * ceilDiv(bj, tj) + K * J * ceilDiv(bi, ti) + I * J + 4 * I * J;
 }
 
 ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,
@@ -51,12 +25,12 @@ ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, i
   const int64_t kblocks = depthwise ? taps : taps * cblocks;
   const int64_t nblocks = depthwise ? 1 : ceilDiv(outCh, hw.dim);
   auto convRows = [&](int64_t rows) { return std::min((rows - 1) * pstride + psize, orows); };
-  // driver/src/conv.c conv_fits.
+  const by_conv_shape_t shape = convShape(hw, in, w, outCh, depthwise, pool);
+  by_conv_geom_t geom;
+  by_plan_conv_geom(&hw.planner, &shape, &geom);
   auto fits = [&](int64_t rows, int64_t tn, int64_t tk) {
-    const int64_t mt = ceilDiv(convRows(rows) * ocols, hw.dim);
-    if (pool.present() && ((rows - 1) * pstride + psize > hw.poolDimMax || rows > hw.poolDimMax))
-      return false;
-    return tn * mt * hw.dim <= hw.accHalf && (mt * tk + tk * tn) * hw.dim <= hw.spHalf;
+    return by_plan_conv_tiles_fit(&hw.planner, &shape, &geom, size_t(rows), size_t(tn),
+                                  size_t(tk)) != 0;
   };
   ConvTiles best;
   int64_t bestVolume = 0;

@@ -1,8 +1,8 @@
-// Tile choices of the compiler (docs/compiler.md, "Tiling"): the tiles that move the fewest
-// DRAM bytes under the driver's capacity rules (tiles double-buffer over halves of the
-// scratchpad and accumulator: driver/src/matmul.c tile_fits, driver/src/conv.c conv_fits).
-// The compiler passes them to the driver explicitly, so the arithmetic chunks it models are
-// the ones the hardware runs.
+// The compiler's estimates (docs/compiler.md, "Tiling"): DRAM traffic and time of a tiling, and
+// the command path's convolution tiles with the least estimated time among those the driver's
+// planner lets fit (by_plan_conv_tiles_fit, driver/include/brickyard/plan.h: tiles
+// double-buffer over halves of the scratchpad and accumulator). The compiler passes them to the
+// driver explicitly where it forces the command path; matmul tiles are the planner's own.
 #pragma once
 
 #include "compiler/graph.h"
@@ -12,14 +12,9 @@
 
 namespace by::compiler {
 
-struct MatmulTiles {
-  int64_t ti = 0, tj = 0, tk = 0; // blocks; ti = 0: nothing fits
-  int64_t bytes = 0;              // estimated DRAM traffic (A, B, bias and C)
-};
-/// C[I x J] = A[I x K] * B[K x J]: the driver's automatic choice (min blocks moved). With B
-/// compressed in blocks of `jGroup` column blocks, tile_j is a multiple of it or all of J.
-MatmulTiles chooseMatmulTiles(const HwFacts& hw, int64_t I, int64_t J, int64_t K,
-                              int64_t jGroup = 1);
+/// Estimated DRAM traffic of C[I x J] = A[I x K] * B[K x J] in tiles of ti x tj blocks: A once
+/// per column of C tiles, B once per row, the bias and C.
+int64_t matmulDramBytes(const HwFacts& hw, int64_t I, int64_t J, int64_t K, int64_t ti, int64_t tj);
 
 struct ConvTiles {
   int64_t rows = 0, tn = 0, tk = 0; // output (pooled) rows, out-channel blocks, K blocks

@@ -17,8 +17,9 @@
  *
  * A dense 1x1 convolution with stride 1 and no padding or pooling is a matmul of the NHWC
  * input (pixels x input channels) by the weights: with LOOP_WS it runs as one (by_matmul),
- * whose A blocks are DIM pixels from any rows. conv_path picks the path (docs/driver.md,
- * "Convolution paths"). */
+ * whose A blocks are DIM pixels from any rows. The planner (plan_conv.c) picks the path, the
+ * dataflow and the tiles (docs/driver.md, "Convolution paths"); this file and conv_loop.c issue
+ * them. */
 #include "brickyard/boveda.h"
 #include "brickyard/cpu.h"
 #include "conv_geom.h"
@@ -47,20 +48,18 @@ size_t by_conv_pad_right(const by_conv_t* c) {
   return c->explicit_pads ? c->pad_right : c->padding;
 }
 size_t by_conv_out_rows(const by_conv_t* c) {
-  return (c->in_rows + by_conv_pad_top(c) + by_conv_pad_bottom(c) - c->kernel_rows) / c->stride + 1;
+  return by_plan_out_size(c->in_rows, by_conv_pad_top(c) + by_conv_pad_bottom(c), c->kernel_rows,
+                          c->stride);
 }
 size_t by_conv_out_cols(const by_conv_t* c) {
-  return (c->in_cols + by_conv_pad_left(c) + by_conv_pad_right(c) - c->kernel_cols) /
-             by_conv_stride_cols(c) +
-         1;
+  return by_plan_out_size(c->in_cols, by_conv_pad_left(c) + by_conv_pad_right(c), c->kernel_cols,
+                          by_conv_stride_cols(c));
 }
 size_t by_conv_pool_rows(const by_conv_t* c) {
-  const size_t o = by_conv_out_rows(c);
-  return c->pool_stride ? (o + 2 * c->pool_padding - c->pool_size) / c->pool_stride + 1 : o;
+  return by_plan_pool_size(by_conv_out_rows(c), c->pool_size, c->pool_stride, c->pool_padding);
 }
 size_t by_conv_pool_cols(const by_conv_t* c) {
-  const size_t o = by_conv_out_cols(c);
-  return c->pool_stride ? (o + 2 * c->pool_padding - c->pool_size) / c->pool_stride + 1 : o;
+  return by_plan_pool_size(by_conv_out_cols(c), c->pool_size, c->pool_stride, c->pool_padding);
 }
 size_t by_conv_packed_weight_elems(size_t taps, size_t in_ch, size_t out_ch) {
   return taps * by_packed_b_rows(in_ch) * by_packed_b_cols(out_ch);
@@ -81,70 +80,62 @@ by_status_t by_pack_conv_weights(size_t taps, size_t in_ch, size_t out_ch, const
   return BY_OK;
 }
 
-/* Folding needs the loops, one stride, the pads of a row within one move, and an image row
- * within a quarter of the scratchpad (the padded copy stages rows in both halves). A WS pass
- * then sums a kernel row's products instead of a tap's: folding only where no such sum can
- * wrap at the spatial output width, so that the arithmetic is the unfolded one. */
+/* The convolution as the planner takes it. */
+static void conv_shape(const by_conv_t* c, by_conv_shape_t* s) {
+  s->batch = c->batch, s->in_rows = c->in_rows, s->in_cols = c->in_cols;
+  s->in_ch = c->in_ch, s->out_ch = c->out_ch;
+  s->kernel_rows = c->kernel_rows, s->kernel_cols = c->kernel_cols;
+  s->stride = c->stride, s->stride_cols = by_conv_stride_cols(c);
+  s->pad_top = by_conv_pad_top(c), s->pad_left = by_conv_pad_left(c);
+  s->pad_bottom = by_conv_pad_bottom(c), s->pad_right = by_conv_pad_right(c);
+  s->pool_size = c->pool_size, s->pool_stride = c->pool_stride, s->pool_padding = c->pool_padding;
+  s->depthwise = c->depthwise, s->bias = c->bias != 0, s->activation = c->activation;
+  s->weights_packed = c->weights_packed;
+  s->weights_block_cols = c->weights_boveda ? by_boveda_matrix_block_cols(c->weights_boveda) : 0;
+  s->path = c->path, s->dataflow = c->dataflow;
+  s->tile_rows = c->tile_rows, s->tile_och = c->tile_och, s->tile_k = c->tile_k;
+  s->tile_batch = c->tile_batch;
+}
+
 int by_conv_folds(const by_conv_t* c) {
-  const size_t pads = by_conv_pad_left(c) + by_conv_pad_right(c);
-  const uint64_t largest = (uint64_t)c->kernel_cols * c->in_ch << (2 * BY_INPUT_WIDTH - 2);
-  return (BY_HAS_LOOP_CONV_WS || BY_HAS_LOOP_CONV_OS) && !c->depthwise && !c->weights_boveda &&
-         c->kernel_cols > 1 && c->kernel_cols * c->in_ch <= BY_KB &&
-         largest < (UINT64_C(1) << (BY_SPATIAL_OUTPUT_WIDTH - 1)) &&
-         by_conv_stride_cols(c) == c->stride && pads * c->in_ch <= BY_MAX_BLOCK_LEN * BY_KB &&
-         (c->in_cols * c->in_ch + BY_KB - 1) / BY_KB <= BY_SP_HALF / 2;
+  by_hw_t hw;
+  by_conv_shape_t s;
+  by_hw_get(&hw);
+  conv_shape(c, &s);
+  return by_plan_conv_folds(&hw, &s);
 }
 
-/* Vector PEs with weights the caller did not pack, or packed per (kernel row, column) tap where
- * the loops fold the columns: by_conv packs them into the workspace. With one lane packing is the
- * identity, and the folded layout [kr][kc x in_ch][out_ch] is Gemmini's. */
-static int packs_weights(const by_conv_t* c) {
-  return BY_LANES != 1 && !c->depthwise && !c->weights_boveda &&
-         (!c->weights_packed || by_conv_folds(c));
-}
-
-const by_elem_t* by_conv_packed_weights(const by_conv_t* c) {
-  return packs_weights(c) ? (const by_elem_t*)c->workspace : c->weights;
+const by_elem_t* by_conv_packed_weights(const conv_geom_t* g) {
+  return g->ws.packs_weights ? (const by_elem_t*)g->c->workspace : g->c->weights;
 }
 
 /* Depthwise: one lane-packed DIM x DIM diagonal weight block per (channel block, tap) (with one
- * lane DIM x DIM elements); dense weights packed by by_conv: the packed weights. */
+ * lane DIM x DIM elements). */
 size_t by_conv_diagonal_block_elems(void) {
   return by_packed_b_rows(BY_DIM) * by_packed_b_cols(BY_DIM);
 }
 #define diagonal_block_elems by_conv_diagonal_block_elems
-/* The workspace: the depthwise diagonals; or the packed weights (folded: per kernel row) and,
- * 64-byte aligned after them, a folded convolution's horizontally padded input. */
-static size_t packed_weight_elems(const by_conv_t* c) {
-  if (!packs_weights(c))
-    return 0;
-  return by_conv_folds(c)
-             ? by_conv_packed_weight_elems(c->kernel_rows, c->kernel_cols * c->in_ch, c->out_ch)
-             : by_conv_packed_weight_elems(c->kernel_rows * c->kernel_cols, c->in_ch, c->out_ch);
-}
-static size_t padded_input_offset(const by_conv_t* c) {
-  return (packed_weight_elems(c) * sizeof(by_elem_t) + 63) / 64 * 64 / sizeof(by_elem_t);
-}
-static size_t padded_input_elems(const by_conv_t* c) {
-  const size_t pads = by_conv_pad_left(c) + by_conv_pad_right(c);
-  return by_conv_folds(c) && pads ? c->batch * c->in_rows * (c->in_cols + pads) * c->in_ch : 0;
-}
-static size_t conv_workspace_elems(const by_conv_t* c) {
-  if (c->depthwise)
-    return by_blocks(c->in_ch) * c->kernel_rows * c->kernel_cols * diagonal_block_elems();
-  const size_t padded = padded_input_elems(c);
-  return padded ? padded_input_offset(c) + padded : packed_weight_elems(c);
+
+by_elem_t* by_conv_padded_input(const conv_geom_t* g) {
+  return g->ws.padded_input_elems ? (by_elem_t*)g->c->workspace + g->ws.padded_input_offset : 0;
 }
 
-by_elem_t* by_conv_padded_input(const by_conv_t* c) {
-  return padded_input_elems(c) ? (by_elem_t*)c->workspace + padded_input_offset(c) : 0;
+size_t by_conv_workspace_bytes(const by_conv_t* c) {
+  by_hw_t hw;
+  by_conv_shape_t s;
+  by_conv_workspace_t w;
+  by_hw_get(&hw);
+  conv_shape(c, &s);
+  by_plan_conv_workspace(&hw, &s, &w);
+  return w.bytes;
 }
 
-/* The weights by_conv packs (packs_weights): per tap, or with the columns folded per kernel row
- * (channel kc x in_ch + i of row kr is weight (kr, kc, i)). */
-static void pack_weights(const by_conv_t* c) {
+/* The weights by_conv packs (by_conv_workspace_t.packs_weights): per tap, or with the columns
+ * folded per kernel row (channel kc x in_ch + i of row kr is weight (kr, kc, i)). */
+static void pack_weights(const conv_geom_t* g) {
+  const by_conv_t* c = g->c;
   by_elem_t* out = (by_elem_t*)c->workspace;
-  if (!by_conv_folds(c)) {
+  if (!g->folded) {
     (void)by_pack_conv_weights(c->kernel_rows * c->kernel_cols, c->in_ch, c->out_ch, c->weights,
                                out);
     return;
@@ -161,33 +152,6 @@ static void pack_weights(const by_conv_t* c) {
                      : 0;
         }
 }
-size_t by_conv_workspace_bytes(const by_conv_t* c) {
-  return conv_workspace_elems(c) * sizeof(by_elem_t);
-}
-
-void by_conv_geom(const by_conv_t* c, conv_geom_t* g) {
-  g->c = c;
-  g->orows = by_conv_out_rows(c);
-  g->ocols = by_conv_out_cols(c);
-  g->prows = by_conv_pool_rows(c);
-  g->pcols = by_conv_pool_cols(c);
-  g->psize = c->pool_stride ? c->pool_size : 1;
-  g->pstride = c->pool_stride ? c->pool_stride : 1;
-  g->ppad = c->pool_stride ? c->pool_padding : 0;
-  g->taps = c->kernel_rows * c->kernel_cols;
-  g->cblocks = (c->in_ch + BY_KB - 1) / BY_KB; /* a scratchpad row of channels (lanes: DIM x L) */
-  g->kblocks = c->depthwise ? g->taps : g->taps * g->cblocks;
-  g->nblocks = c->depthwise ? 1 : by_blocks(c->out_ch);
-  g->folded = by_conv_folds(c);
-  const size_t pl = by_conv_pad_left(c), pr = by_conv_pad_right(c);
-  g->loop_taps = g->folded ? c->kernel_rows : g->taps;
-  g->loop_kcols = g->folded ? 1 : c->kernel_cols;
-  g->loop_ch = g->folded ? c->kernel_cols * c->in_ch : c->in_ch;
-  g->loop_cols = g->folded ? c->in_cols + pl + pr : c->in_cols;
-  g->loop_pad_left = g->folded ? 0 : pl;
-  g->loop_pad_right = g->folded ? 0 : pr;
-}
-
 /* Conv rows [*r0, *r1) that pooled rows [p0, p1) read. */
 void by_conv_band_rows(const conv_geom_t* g, size_t p0, size_t p1, size_t* r0, size_t* r1) {
   const long lo = (long)(p0 * g->pstride) - (long)g->ppad;
@@ -196,83 +160,35 @@ void by_conv_band_rows(const conv_geom_t* g, size_t p0, size_t p1, size_t* r0, s
   *r1 = hi > (long)g->orows ? g->orows : (size_t)hi;
 }
 
-static size_t band_blocks(const conv_geom_t* g, size_t rows_pooled) {
-  const size_t conv_rows = (rows_pooled - 1) * g->pstride + g->psize;
-  return by_blocks((conv_rows < g->orows ? conv_rows : g->orows) * g->ocols);
-}
-
 size_t by_conv_boveda_rows(const by_conv_t* c) {
   return c->kernel_rows * c->kernel_cols * by_blocks(c->in_ch) * BY_DIM;
 }
 
-/* Out-channel blocks per compressed weight block (1 without compressed weights). */
+/* Out-channel blocks per compressed weight block. */
 static size_t och_group(const by_conv_t* c) {
   return c->weights_boveda ? by_boveda_matrix_block_cols(c->weights_boveda) / BY_DIM : 1;
 }
 
-static int conv_fits(const conv_geom_t* g, size_t rows, size_t tn, size_t tk) {
-  const size_t mt = band_blocks(g, rows);
-  const size_t conv_rows = (rows - 1) * g->pstride + g->psize;
-  if (g->c->pool_stride && (conv_rows > POOL_DIM_MAX || rows > POOL_DIM_MAX))
-    return 0;
-  return tn * mt * BY_DIM <= BY_ACC_HALF && (mt * tk + tk * tn) * BY_DIM <= BY_SP_HALF;
-}
-
+/* What by_conv and by_conv_plan work from: the hardware and the convolution as the planner takes
+ * them, and the geometry (its c: the convolution). */
 typedef struct {
-  size_t rows, tn, tk;
-} conv_tiles_t;
+  by_hw_t hw;
+  by_conv_shape_t s;
+  conv_geom_t g;
+} conv_call_t;
 
-/* Automatic tiles: all out-channel and K blocks if they fit, as many rows as fit; otherwise
- * fewer K blocks, then fewer out-channel blocks (halving), one band row at least. */
-static by_status_t conv_tiles(const conv_geom_t* g, conv_tiles_t* t) {
-  const by_conv_t* c = g->c;
-  if (c->tile_rows || c->tile_och || c->tile_k) {
-    t->rows = c->tile_rows ? c->tile_rows : 1;
-    t->tn = c->tile_och ? c->tile_och : g->nblocks;
-    t->tk = c->tile_k ? c->tile_k : g->kblocks;
-    if (t->rows > g->prows)
-      t->rows = g->prows;
-    if (t->tn > g->nblocks)
-      t->tn = g->nblocks;
-    if (t->tk > g->kblocks)
-      t->tk = g->kblocks;
-    if (t->tn != g->nblocks && t->tn % och_group(c) != 0)
-      return BY_ERR_ARG; /* a tile would split a compressed weight block */
-    return conv_fits(g, t->rows, t->tn, t->tk) ? BY_OK : BY_ERR_ARG;
-  }
-  const size_t group = och_group(c);
-  for (t->tn = g->nblocks; t->tn >= 1; t->tn = (t->tn + 1) / 2) {
-    if (t->tn != g->nblocks && t->tn % group != 0)
-      continue;
-    for (t->tk = g->kblocks; t->tk >= 1; t->tk = (t->tk + 1) / 2) {
-      if (conv_fits(g, 1, t->tn, t->tk)) {
-        t->rows = 1;
-        while (t->rows < g->prows && conv_fits(g, t->rows + 1, t->tn, t->tk))
-          ++t->rows;
-        return BY_OK;
-      }
-      if (t->tk == 1)
-        break;
-    }
-    if (t->tn == 1)
-      break;
-  }
-  return BY_ERR_ARG; /* one output row does not fit in half the accumulator */
-}
-
-static by_status_t check_conv(const by_conv_t* c, const conv_geom_t* g) {
-  if (!c->input || !c->output || c->batch == 0 || c->in_rows == 0 || c->in_cols == 0 ||
-      c->in_ch == 0 || c->out_ch == 0 || c->kernel_rows == 0 || c->kernel_cols == 0 ||
-      c->stride == 0)
+/* The arguments (the shape by the planner's rules), and k filled in. */
+static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
+  if (!c->input || !c->output)
     return BY_ERR_ARG;
-  if ((c->depthwise && c->out_ch != c->in_ch) || c->path < BY_CONV_AUTO || c->path > BY_CONV_MATMUL)
-    return BY_ERR_ARG;
-  if (c->kernel_rows > c->in_rows + by_conv_pad_top(c) + by_conv_pad_bottom(c) ||
-      c->kernel_cols > c->in_cols + by_conv_pad_left(c) + by_conv_pad_right(c))
-    return BY_ERR_ARG;
-  if (c->pool_stride && (c->pool_size == 0 || c->pool_size > g->orows + 2 * c->pool_padding ||
-                         c->pool_size > g->ocols + 2 * c->pool_padding))
-    return BY_ERR_ARG;
+  conv_shape(c, &k->s);
+  const by_status_t shape = by_plan_conv_check(&k->s);
+  if (shape != BY_OK)
+    return shape;
+  by_hw_get(&k->hw);
+  by_plan_conv_geom(&k->hw, &k->s, &k->g);
+  k->g.c = c;
+  const conv_geom_t* g = &k->g;
   if (c->weights_boveda) {
     if (c->on_cpu || !BY_HAS_BOVEDA)
       return BY_ERR_UNSUPPORTED;
@@ -297,8 +213,8 @@ static by_status_t check_conv(const by_conv_t* c, const conv_geom_t* g) {
       !by_dram_reachable(c->output, out_bytes) ||
       (c->bias && !by_dram_reachable(c->bias, c->out_ch * sizeof(by_acc_t))))
     return BY_ERR_ADDR;
-  if (c->depthwise || packs_weights(c) || padded_input_elems(c)) {
-    const size_t need = by_conv_workspace_bytes(c);
+  if (c->depthwise || g->ws.packs_weights || g->ws.padded_input_elems) {
+    const size_t need = g->ws.bytes;
     if (!c->workspace || c->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
     if (!by_dram_reachable(c->workspace, need))
@@ -307,8 +223,8 @@ static by_status_t check_conv(const by_conv_t* c, const conv_geom_t* g) {
   return BY_OK;
 }
 
-/* Hardware limits that the CPU fallback does not have. */
-static by_status_t check_hardware(const by_conv_t* c, const conv_geom_t* g) {
+/* Hardware limits that the CPU fallback does not have (the planner checks the pooling). */
+static by_status_t check_hardware(const by_conv_t* c) {
   if (c->dataflow != BY_DATAFLOW_AUTO && c->dataflow != BY_DATAFLOW_WS &&
       c->dataflow != BY_DATAFLOW_OS)
     return BY_ERR_ARG;
@@ -316,10 +232,6 @@ static by_status_t check_hardware(const by_conv_t* c, const conv_geom_t* g) {
       c->tensordash != BY_TD_OFF)
     return BY_ERR_ARG;
   if (c->tensordash == BY_TD_SCHEDULE_B && !BY_TENSORDASH_SCHEDULE_B)
-    return BY_ERR_UNSUPPORTED;
-  if (c->pool_stride &&
-      (c->pool_size > POOL_SMALL_MAX || c->pool_stride > POOL_SMALL_MAX ||
-       c->pool_padding > POOL_SMALL_MAX || g->ocols > POOL_DIM_MAX || g->pcols > POOL_DIM_MAX))
     return BY_ERR_UNSUPPORTED;
   return BY_OK;
 }
@@ -389,12 +301,11 @@ static uint32_t conv_k_size(const void* ctx, uint32_t k) {
   return by_block_size(ck->g->c->in_ch, (ck->k0 + k) % ck->g->cblocks);
 }
 
-/* Diagonal weight blocks for the depthwise passes: block (cb, tap) at
- * ws + (cb * taps + tap) * diagonal_block_elems(), lane-packed (with one lane: DIM x DIM). */
-static void build_diagonals(const conv_geom_t* g) {
+/* Diagonal weight blocks for the depthwise passes in the workspace of n elements: block (cb,
+ * tap) at ws + (cb * taps + tap) * diagonal_block_elems(), lane-packed (one lane: DIM x DIM). */
+static void build_diagonals(const conv_geom_t* g, size_t n) {
   const by_conv_t* c = g->c;
   by_elem_t* ws = (by_elem_t*)c->workspace;
-  const size_t n = conv_workspace_elems(c);
   for (size_t i = 0; i < n; ++i)
     ws[i] = 0;
   for (size_t ch = 0; ch < c->in_ch; ++ch)
@@ -418,8 +329,8 @@ void by_conv_config_band_pool(const conv_geom_t* g, size_t p0, size_t p1, size_t
 }
 
 /* One band x out-channel tile: bias, K tiles (weights, gathered input, compute), mvout. */
-static void conv_tile(const conv_geom_t* g, const conv_tiles_t* tl, size_t b, size_t p0, size_t p1,
-                      size_t n0, uint32_t nt, size_t pass_ch0, unsigned* c_tiles,
+static void conv_tile(const conv_geom_t* g, const by_conv_tiles_t* tl, size_t b, size_t p0,
+                      size_t p1, size_t n0, uint32_t nt, size_t pass_ch0, unsigned* c_tiles,
                       unsigned* ab_tiles) {
   const by_conv_t* c = g->c;
   size_t r0, r1;
@@ -530,17 +441,10 @@ static void conv_tile(const conv_geom_t* g, const conv_tiles_t* tl, size_t b, si
 #undef OCH_N
 }
 
-/* Whether the convolution is one matmul over its pixels: a dense 1x1 kernel, stride 1, no
- * padding or pooling make the NHWC input a (pixels x in_ch) matrix and the output a (pixels x
- * out_ch) one. The arithmetic is the conv's: WS, K chunks of DIM channels (docs/arithmetic.md). */
-static int matmul_shape(const by_conv_t* c) {
-  return !c->depthwise && !c->weights_boveda && c->kernel_rows == 1 && c->kernel_cols == 1 &&
-         c->stride == 1 && by_conv_stride_cols(c) == 1 && !c->pool_stride &&
-         by_conv_pad_top(c) == 0 && by_conv_pad_left(c) == 0 && by_conv_pad_bottom(c) == 0 &&
-         by_conv_pad_right(c) == 0;
-}
-
-static void conv_as_matmul(const by_conv_t* c, by_matmul_t* m) {
+/* The matmul path: the NHWC input as a (pixels x in_ch) matrix, the output as (pixels x out_ch),
+ * the bias a repeated row, the planned tiles. The arithmetic is the conv's: WS, K chunks of DIM
+ * channels (docs/arithmetic.md). */
+static void conv_as_matmul(const by_conv_t* c, const by_conv_plan_t* plan, by_matmul_t* m) {
   by_matmul_init(m);
   m->I = c->batch * c->in_rows * c->in_cols;
   m->K = c->in_ch;
@@ -552,130 +456,56 @@ static void conv_as_matmul(const by_conv_t* c, by_matmul_t* m) {
   m->activation = c->activation;
   m->scale = c->scale;
   m->dataflow = BY_DATAFLOW_WS;
-  m->tile_i = c->tile_rows, m->tile_j = c->tile_och, m->tile_k = c->tile_k;
-}
-
-/* The dataflow of the convolution's loop (docs/driver.md, "Convolution paths"): the requested
- * one, or automatically OS on TensorDash hardware (where OS computes skip zeros) and on arrays
- * without WS, else WS. LOOP_CONV_OS sums all taps and channels of a tile in the array before the
- * result saturates to spatial_output_width, so it runs only where that width is acc_width: its
- * result is then the exact wrapped sum, whatever the tiling, which is what the CPU reference and
- * the compiler's interpreter compute. BY_ERR_UNSUPPORTED for a dataflow without a path. */
-static by_status_t conv_dataflow(const by_conv_t* c, int* df) {
-  const int os_loop = by_has_loop_conv_os() && BY_SPATIAL_OUTPUT_WIDTH >= BY_ACC_WIDTH;
-  *df = c->dataflow;
-  if (*df == BY_DATAFLOW_AUTO)
-    *df = (BY_TENSORDASH || !BY_HAS_WS) && os_loop ? BY_DATAFLOW_OS : BY_DATAFLOW_WS;
-  if (*df == BY_DATAFLOW_OS ? !os_loop : !BY_HAS_WS)
-    return BY_ERR_UNSUPPORTED;
-  return BY_OK;
-}
-
-/* The path (docs/driver.md, "Convolution paths"), with the loop tiles when it is the loop.
- * Automatic: the matmul for its shapes when LOOP_WS runs it (its A blocks are DIM pixels of any
- * rows, where a loop compute covers one output row; not with forced conv tiles); else the loop
- * when the hardware has it and a tile fits; else the command path (WS, one lane). */
-static int conv_path(const conv_geom_t* g, int df, conv_loop_tiles_t* lt) {
-  const by_conv_t* c = g->c;
-  const int forced_tiles = c->tile_rows || c->tile_och || c->tile_k || c->tile_batch;
-  const int matmul = matmul_shape(c) && df == BY_DATAFLOW_WS && BY_LANES == 1;
-  switch (c->path) {
-  case BY_CONV_COMMANDS:
-    return BY_CONV_COMMANDS;
-  case BY_CONV_MATMUL:
-    return matmul ? BY_CONV_MATMUL : BY_CONV_COMMANDS;
-  case BY_CONV_LOOP:
-    break;
-  default:
-    if (matmul && by_has_loop_ws() && !forced_tiles)
-      return BY_CONV_MATMUL;
-  }
-  return by_conv_loop_plan(g, df, lt) ? BY_CONV_LOOP : BY_CONV_COMMANDS;
-}
-
-/* The plan: the dataflow, the path, and the command path's tiles when it runs (the command
- * path needs one-lane PEs and WS: elsewhere a convolution no loop holds is unsupported). */
-static by_status_t plan_conv(const conv_geom_t* g, int* df, int* path, conv_loop_tiles_t* lt,
-                             conv_tiles_t* tl) {
-  by_status_t s = conv_dataflow(g->c, df);
-  if (s != BY_OK)
-    return s;
-  *path = conv_path(g, *df, lt);
-  if (*path != BY_CONV_COMMANDS)
-    return BY_OK;
-  if (*df != BY_DATAFLOW_WS || BY_LANES != 1)
-    return BY_ERR_UNSUPPORTED;
-  return conv_tiles(g, tl);
+  m->tile_i = plan->tile_rows, m->tile_j = plan->tile_och, m->tile_k = plan->tile_k;
 }
 
 by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
-  conv_geom_t g;
+  conv_call_t k;
   if (!c || !plan)
     return BY_ERR_ARG;
   const by_conv_plan_t zero = {0};
   *plan = zero;
-  by_conv_geom(c, &g);
-  by_status_t s = check_conv(c, &g);
-  if (s != BY_OK || c->on_cpu)
+  by_status_t s = check_conv(c, &k);
+  if (s != BY_OK)
     return s;
-  if ((s = check_hardware(c, &g)) != BY_OK)
-    return s;
-  conv_loop_tiles_t lt = {0, 0, 0, 0};
-  conv_tiles_t tl = {0, 0, 0};
-  if ((s = plan_conv(&g, &plan->dataflow, &plan->path, &lt, &tl)) != BY_OK)
-    return s;
-  plan->loop = plan->path == BY_CONV_LOOP;
-  if (plan->path == BY_CONV_MATMUL) {
-    by_matmul_t m;
-    by_matmul_plan_t mp;
-    conv_as_matmul(c, &m);
-    if ((s = by_matmul_plan(&m, &mp)) != BY_OK)
-      return s;
-    plan->tile_batch = 1, plan->tile_rows = mp.tile_i;
-    plan->tile_och = mp.tile_j, plan->tile_k = mp.tile_k;
-  } else if (plan->loop) {
-    plan->folded = g.folded;
-    plan->tile_batch = lt.batch, plan->tile_rows = lt.rows;
-    plan->tile_och = lt.tn, plan->tile_k = lt.tk;
-  } else {
-    plan->tile_batch = 1, plan->tile_rows = tl.rows;
-    plan->tile_och = tl.tn, plan->tile_k = tl.tk;
+  if (c->on_cpu) {
+    plan->workspace_bytes = k.g.ws.bytes;
+    return BY_OK;
   }
-  return BY_OK;
+  if ((s = check_hardware(c)) != BY_OK)
+    return s;
+  return by_plan_conv_checked(&k.hw, &k.s, &k.g, plan);
 }
 
 by_status_t by_conv(const by_conv_t* c) {
-  conv_geom_t g;
+  conv_call_t k;
   if (!c)
     return BY_ERR_ARG;
-  by_conv_geom(c, &g);
-  by_status_t s = check_conv(c, &g);
+  by_status_t s = check_conv(c, &k);
   if (s != BY_OK)
     return s;
   if (c->on_cpu) {
     by_cpu_conv(c);
     return BY_OK;
   }
-  if ((s = check_hardware(c, &g)) != BY_OK)
+  by_conv_plan_t plan;
+  if ((s = check_hardware(c)) != BY_OK ||
+      (s = by_plan_conv_checked(&k.hw, &k.s, &k.g, &plan)) != BY_OK)
     return s;
-  int path, df;
-  conv_loop_tiles_t lt = {0, 0, 0, 0};
-  conv_tiles_t tl = {0, 0, 0};
-  if ((s = plan_conv(&g, &df, &path, &lt, &tl)) != BY_OK)
-    return s;
-  if (path == BY_CONV_MATMUL) {
+  if (plan.path == BY_CONV_MATMUL) {
     by_matmul_t m;
-    conv_as_matmul(c, &m);
+    conv_as_matmul(c, &plan, &m);
     return by_matmul(&m);
   }
-
+  const conv_geom_t* g = &k.g;
+  const by_conv_tiles_t tl = {plan.tile_batch, plan.tile_rows, plan.tile_och, plan.tile_k};
   const uint32_t errors = by_kernel_begin(); /* also: no earlier command reads the workspace */
   if (c->depthwise)
-    build_diagonals(&g);
-  else if (packs_weights(c))
-    pack_weights(c);
-  if (path == BY_CONV_LOOP) {
-    by_conv_loops(&g, df, &lt);
+    build_diagonals(g, g->ws.bytes / sizeof(by_elem_t));
+  else if (g->ws.packs_weights)
+    pack_weights(g);
+  if (plan.loop) {
+    by_conv_loops(g, plan.dataflow, &tl);
     return by_kernel_end(errors);
   }
   by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
@@ -690,12 +520,12 @@ by_status_t by_conv(const by_conv_t* c) {
   unsigned c_tiles = 0, ab_tiles = 0;
   const size_t passes = c->depthwise ? by_blocks(c->in_ch) : 1;
   for (size_t b = 0; b < c->batch; ++b)
-    for (size_t p0 = 0; p0 < g.prows; p0 += tl.rows) {
-      const size_t p1 = p0 + tl.rows < g.prows ? p0 + tl.rows : g.prows;
+    for (size_t p0 = 0; p0 < g->prows; p0 += tl.rows) {
+      const size_t p1 = p0 + tl.rows < g->prows ? p0 + tl.rows : g->prows;
       for (size_t pass = 0; pass < passes; ++pass)
-        for (size_t n0 = 0; n0 < g.nblocks; n0 += tl.tn) {
-          const uint32_t nt = (uint32_t)(g.nblocks - n0 < tl.tn ? g.nblocks - n0 : tl.tn);
-          conv_tile(&g, &tl, b, p0, p1, n0, nt, pass * BY_DIM, &c_tiles, &ab_tiles);
+        for (size_t n0 = 0; n0 < g->nblocks; n0 += tl.tn) {
+          const uint32_t nt = (uint32_t)(g->nblocks - n0 < tl.tn ? g->nblocks - n0 : tl.tn);
+          conv_tile(g, &tl, b, p0, p1, n0, nt, pass * BY_DIM, &c_tiles, &ab_tiles);
         }
     }
   return by_kernel_end(errors);

@@ -5,168 +5,9 @@
  * "LOOP_CONV_OS"): a handful of commands per tile instead of one per block and pixel run. The
  * loop gathers the padded input window row by row, so the A rows of one output row are `stride`
  * rows apart (CONFIG_EX's a_stride). Both loops share the tiles and the local layout; with
- * vector PEs an input-channel block is DIM x lanes channels and the weights are lane-packed. */
+ * vector PEs an input-channel block is DIM x lanes channels and the weights are lane-packed.
+ * Whether the loops run and with which tiles is the planner's (plan_conv_loop.c). */
 #include "conv_geom.h"
-
-/* Field limits of LOOP_CONV_WS_CONFIG_* (16-bit sizes, an 8-bit stride and dpad). */
-#define LOOP_DIM_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM_MASK)
-#define LOOP_STRIDE_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_1_RS2_STRIDE_MASK)
-#define LOOP_DPAD_MAX ((size_t)BY_LOOP_CONV_WS_CONFIG_3_RS2_DPAD_MASK)
-#define LOOP_ROWS_MAX ((size_t)BY_MVIN_RS2_ROWS_MASK) /* rows of one of the loop's moves */
-
-/* Input-channel and out-channel blocks of one loop: a depthwise loop is one channel block. */
-static size_t loop_kch_blocks(const conv_geom_t* g) {
-  return g->c->depthwise ? 1 : (g->loop_ch + BY_KB - 1) / BY_KB;
-}
-static size_t loop_och_blocks(const conv_geom_t* g) {
-  return g->c->depthwise ? 1 : g->nblocks;
-}
-
-/* Conv rows a tile of `rows` (pooled) rows computes at most (band_rows of its widest band). */
-static size_t loop_conv_rows(const conv_geom_t* g, size_t rows) {
-  const size_t r = (rows - 1) * g->pstride + g->psize;
-  return r < g->orows ? r : g->orows;
-}
-
-/* Whether the loop's local layout (the model's LOCAL_RANGE check) holds a tile: C (tn blocks of
- * batch x conv rows x ocols rows) in half the accumulator; the input window (tk channel blocks
- * of batch x irows x icols rows) and the weights (tn blocks of taps x tk x DIM rows) in half the
- * scratchpad; a window row (icols) and a tap's weights (tk x DIM rows) within one move's rows. */
-static int loop_fits(const conv_geom_t* g, const conv_loop_tiles_t* t) {
-  const by_conv_t* c = g->c;
-  const size_t conv_rows = loop_conv_rows(g, t->rows);
-  if (c->pool_stride && (conv_rows > POOL_DIM_MAX || t->rows > POOL_DIM_MAX))
-    return 0;
-  const size_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
-  const size_t icols = (g->ocols - 1) * c->stride + g->loop_kcols;
-  /* B: DIM lane-packed rows per (tap, input-channel block). */
-  const size_t a_block = t->batch * irows * icols, b_block = g->loop_taps * t->tk * BY_DIM;
-  if (icols > LOOP_ROWS_MAX || t->tk * BY_DIM > LOOP_ROWS_MAX)
-    return 0;
-  return t->tn * t->batch * conv_rows * g->ocols <= BY_ACC_HALF &&
-         t->tk * a_block + t->tn * b_block <= BY_SP_HALF;
-}
-
-/* The most rows (at least 1) a tile of the other sizes holds, or 0. Fitting shrinks with the
- * rows, so a binary search finds it. */
-static size_t loop_max_rows(const conv_geom_t* g, conv_loop_tiles_t* t) {
-  size_t lo = 0, hi = g->prows;
-  while (lo < hi) {
-    t->rows = (lo + hi + 1) / 2;
-    if (loop_fits(g, t))
-      lo = t->rows;
-    else
-      hi = t->rows - 1;
-  }
-  return t->rows = lo;
-}
-
-/* Whether the convolution can run as loops of dataflow df at all: the hardware has that loop,
- * plain weights, one stride, the activations the loops apply, and every size within their
- * fields. */
-static int loop_usable(const conv_geom_t* g, int df) {
-  const by_conv_t* c = g->c;
-  if (!(df == BY_DATAFLOW_OS ? by_has_loop_conv_os() : by_has_loop_conv_ws()))
-    return 0;
-  if (c->weights_boveda || by_conv_stride_cols(c) != c->stride ||
-      (c->activation != BY_ACT_NONE && c->activation != BY_ACT_RELU))
-    return 0;
-  const size_t sizes[] = {c->in_rows,
-                          g->loop_cols,
-                          g->loop_ch,
-                          c->out_ch,
-                          g->orows,
-                          g->ocols,
-                          g->prows,
-                          g->pcols,
-                          c->batch,
-                          c->kernel_rows,
-                          c->kernel_cols,
-                          by_conv_pad_top(c),
-                          by_conv_pad_right(c),
-                          by_conv_pad_left(c)};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
-    if (sizes[i] > LOOP_DIM_MAX)
-      return 0;
-  /* A tile's dpad is at most the bottom padding (its last window row is at most in_rows +
-   * pad_bottom - 1), likewise upad, lpad, rpad. */
-  return c->stride <= LOOP_STRIDE_MAX && by_conv_pad_bottom(c) <= LOOP_DPAD_MAX;
-}
-
-/* DRAM bytes a loop of tile t reads (its input window, weights and bias rows: the bias is read
- * once per output row of C, a zero fill reads nothing), per MAC it computes, as a fraction
- * bytes / macs; the tile choice minimises it. On the default config's 3x3 56x56x64 conv this
- * ranks 4 rows x 2 out-channel blocks (76% without a host) above 8 x 1 (72%) and 2 x 4 (68%),
- * as bench_loop_conv measures them. */
-typedef struct {
-  uint64_t bytes, macs;
-} loop_cost_t;
-
-static loop_cost_t loop_cost(const conv_geom_t* g, const conv_loop_tiles_t* t) {
-  const by_conv_t* c = g->c;
-  const uint64_t conv_rows = loop_conv_rows(g, t->rows);
-  const uint64_t irows = (conv_rows - 1) * c->stride + c->kernel_rows;
-  const uint64_t icols = (g->ocols - 1) * c->stride + g->loop_kcols;
-  const uint64_t kch = (uint64_t)t->tk * BY_KB, och = (uint64_t)t->tn * BY_DIM;
-  const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
-  loop_cost_t cost;
-  cost.bytes =
-      ((uint64_t)t->batch * irows * icols * kch + g->loop_taps * kch * och) * sizeof(by_elem_t) +
-      (c->bias ? pixels * t->tn * BY_DIM * sizeof(by_acc_t) : 0);
-  cost.macs = pixels * och * kch * g->loop_taps;
-  return cost;
-}
-
-static int loop_cheaper(loop_cost_t a, loop_cost_t b) {
-  return (double)a.bytes / (double)a.macs < (double)b.bytes / (double)b.macs;
-}
-
-/* Loop tiles: the forced sizes; the others all input channels if any tile holds them (halving
- * otherwise), then the out-channel blocks (halving) and most rows that read the fewest DRAM
- * bytes per MAC (loop_cost; ties: more rows), and once a tile holds every row, as many images
- * as fit. 0: no tile fits (the command path runs). */
-static int loop_tiles(const conv_geom_t* g, conv_loop_tiles_t* t) {
-  const by_conv_t* c = g->c;
-  const size_t kb = loop_kch_blocks(g), nb = loop_och_blocks(g);
-  const size_t fk = c->tile_k < kb ? c->tile_k : kb, fn = c->tile_och < nb ? c->tile_och : nb;
-  const size_t fr = c->tile_rows < g->prows ? c->tile_rows : g->prows;
-  const size_t fb = c->tile_batch < c->batch ? c->tile_batch : c->batch;
-  t->batch = c->tile_batch ? fb : 1;
-  for (t->tk = c->tile_k ? fk : kb;; t->tk = (t->tk + 1) / 2) {
-    size_t best_tn = 0, best_rows = 0;
-    loop_cost_t best = {0, 0};
-    for (t->tn = c->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
-      size_t rows = fr;
-      if (c->tile_rows)
-        t->rows = fr, rows = loop_fits(g, t) ? fr : 0;
-      else
-        rows = loop_max_rows(g, t);
-      if (rows) {
-        t->rows = rows;
-        const loop_cost_t cost = loop_cost(g, t);
-        if (!best_rows || loop_cheaper(cost, best) ||
-            (!loop_cheaper(best, cost) && rows > best_rows))
-          best_tn = t->tn, best_rows = rows, best = cost;
-      }
-      if (c->tile_och || t->tn == 1)
-        break;
-    }
-    if (best_rows) {
-      t->tn = best_tn, t->rows = best_rows;
-      if (!c->tile_batch && t->rows == g->prows)
-        while (t->batch < c->batch) {
-          ++t->batch;
-          if (!loop_fits(g, t)) {
-            --t->batch;
-            break;
-          }
-        }
-      return 1;
-    }
-    if (c->tile_k || t->tk == 1)
-      return 0;
-  }
-}
 
 /* The tiles as loops, in the order of the command path: per images and band of rows (with
  * pooling the band's CONFIG_ST pooling, as conv_tile sets it), per depthwise channel block and
@@ -182,9 +23,9 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   const size_t rcols = icols - lpad < g->loop_cols ? icols - lpad : g->loop_cols;
   /* A folded loop reads the horizontally padded copy (or, without column padding, the input). */
   const by_elem_t* input =
-      g->folded && by_conv_padded_input(c) ? by_conv_padded_input(c) : c->input;
+      g->folded && by_conv_padded_input(g) ? by_conv_padded_input(g) : c->input;
   const size_t passes = c->depthwise ? by_blocks(c->in_ch) : 1; /* DIM-channel passes */
-  const size_t kb = loop_kch_blocks(g), nb = loop_och_blocks(g);
+  const size_t kb = g->loop_kblocks, nb = g->loop_nblocks;
   by_loop_conv_ws_t l = {0};
   l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)g->loop_cols;
   l.out_row_dim = (uint32_t)g->orows, l.out_col_dim = (uint32_t)g->ocols;
@@ -198,7 +39,7 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
    * (x lanes) apart. Packed rows hold out_ch x lanes elements (docs/isa.md, "Vector PEs"). */
   l.in_channels = (uint32_t)(c->depthwise ? BY_DIM : g->loop_ch);
   l.weight_stride = (uint32_t)by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch);
-  const by_elem_t* weights = by_conv_packed_weights(c);
+  const by_elem_t* weights = by_conv_packed_weights(g);
   l.in_stride = (uint32_t)c->in_ch, l.out_stride = (uint32_t)c->out_ch;
   l.no_pool = c->pool_stride == 0;
   l.activation = c->activation;
@@ -270,7 +111,7 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
  * loops' MVINs read it (the accelerator does not order DRAM). */
 static void copy_padded_input(const conv_geom_t* g) {
   const by_conv_t* c = g->c;
-  by_elem_t* dst = by_conv_padded_input(c);
+  by_elem_t* dst = by_conv_padded_input(g);
   const size_t pl = by_conv_pad_left(c), pr = by_conv_pad_right(c), C = c->in_ch;
   const size_t rows = c->batch * c->in_rows, row = c->in_cols * C, pitch = g->loop_cols * C;
   const size_t full = row / BY_KB, tail = row % BY_KB, spr = full + (tail != 0);
@@ -307,13 +148,9 @@ static void copy_padded_input(const conv_geom_t* g) {
   by_fence();
 }
 
-int by_conv_loop_plan(const conv_geom_t* g, int df, conv_loop_tiles_t* t) {
-  return loop_usable(g, df) && loop_tiles(g, t);
-}
-
 void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
-  if (g->folded && by_conv_padded_input(c))
+  if (g->folded && by_conv_padded_input(g))
     copy_padded_input(g);
   /* Gemmini's tiled_conv set-up: A rows `stride` apart, the mvin channels' DRAM strides (the
    * loop places its blocks itself, docs/isa.md "Local layout"). */

@@ -7,7 +7,8 @@
  * Vector PEs (BY_LANES > 1): a K block is one array pass, KB = DIM x lanes reduction elements
  * (a scratchpad row of A); B is lane-packed (by_pack_b), so a K x DIM block of B is DIM packed
  * rows and the tiles of the packed matrix are moved like those of a plain one. With one lane
- * every expression below reduces to the plain tiling. */
+ * every expression below reduces to the plain tiling. The planner (plan_matmul.c) chooses the
+ * dataflow, the tiles and whether LOOP_WS runs them. */
 #include "brickyard/boveda.h"
 #include "brickyard/cpu.h"
 #include "brickyard_isa.h"
@@ -29,25 +30,29 @@ static uint32_t k_block_size(size_t K, size_t b) {
 }
 
 size_t by_packed_b_rows(size_t K) {
-  return (K + BY_LANES - 1) / BY_LANES;
+  return by_plan_packed_rows(K, BY_LANES);
 }
 size_t by_packed_b_cols(size_t J) {
-  return J * BY_LANES;
+  return by_plan_packed_cols(J, BY_LANES);
 }
 
-/* Vector PEs with B not packed by the caller: by_matmul packs it into the workspace. */
-static int packs_b(const by_matmul_t* m) {
-  return BY_LANES != 1 && !m->b_packed;
+/* The matmul as the planner takes it. */
+static void matmul_shape(const by_matmul_t* m, by_matmul_shape_t* s) {
+  s->I = m->I, s->J = m->J, s->K = m->K;
+  s->a_transposed = m->a_transposed, s->b_transposed = m->b_transposed;
+  s->b_packed = m->b_packed;
+  s->a_block_cols = m->A_boveda ? by_boveda_matrix_block_cols(m->A_boveda) : 0;
+  s->b_block_cols = m->B_boveda ? by_boveda_matrix_block_cols(m->B_boveda) : 0;
+  s->dataflow = m->dataflow;
+  s->tile_i = m->tile_i, s->tile_j = m->tile_j, s->tile_k = m->tile_k;
 }
 
-/* The workspace holds elements: A transposed and B transposed or packed. */
 size_t by_matmul_workspace_bytes(const by_matmul_t* m) {
-  if (BY_LANES != 1)
-    return ((m->a_transposed ? m->I * m->K : 0) +
-            (packs_b(m) ? by_packed_b_rows(m->K) * by_packed_b_cols(m->J) : 0)) *
-           sizeof(by_elem_t);
-  return ((m->a_transposed ? m->I * m->K : 0) + (m->b_transposed ? m->K * m->J : 0)) *
-         sizeof(by_elem_t);
+  by_hw_t hw;
+  by_matmul_shape_t s;
+  by_hw_get(&hw);
+  matmul_shape(m, &s);
+  return by_plan_matmul_workspace_bytes(&hw, &s);
 }
 
 static void pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_transposed,
@@ -83,46 +88,6 @@ static uint32_t b_tile_base(uint32_t a_base, uint32_t a_rows, uint32_t b_rows) {
   return b;
 }
 
-static int tile_fits(size_t ti, size_t tj, size_t tk) {
-  return (ti * tk + tk * tj) * BY_DIM <= BY_SP_HALF && ti * tj * BY_DIM <= BY_ACC_HALF;
-}
-
-static size_t ceil_div(size_t a, size_t b) {
-  return (a + b - 1) / b;
-}
-
-/* Automatic tiles: the (tile_i, tile_j) that minimise the blocks of A and B moved in (A is
- * reloaded for every column of C tiles, B for every row), each with the largest tile_k that
- * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j).
- * tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the whole
- * dimension. Sets tile_i to 0 if nothing fits. */
-static void auto_tiles(size_t bi, size_t bj, size_t bk, size_t ja, size_t ka, by_matmul_plan_t* p) {
-  size_t best_cost = (size_t)-1, best_volume = 0;
-  p->tile_i = 0;
-  for (size_t ti = 1; ti <= bi; ++ti)
-    for (size_t tj = 1; tj <= bj && ti * tj * BY_DIM <= BY_ACC_HALF; ++tj) {
-      if (tj % ja != 0 && tj != bj)
-        continue;
-      size_t tk = BY_SP_HALF / BY_DIM / (ti + tj);
-      if (tk >= bk)
-        tk = bk;
-      else
-        tk -= tk % ka;
-      if (tk == 0)
-        continue;
-      const size_t cost = bi * bk * ceil_div(bj, tj) + bk * bj * ceil_div(bi, ti) +
-                          ceil_div(bi, ti) * ceil_div(bj, tj) * ceil_div(bk, tk);
-      const size_t volume = ti * tj * tk;
-      if (cost < best_cost || (cost == best_cost && volume > best_volume)) {
-        best_cost = cost;
-        best_volume = volume;
-        p->tile_i = ti;
-        p->tile_j = tj;
-        p->tile_k = tk;
-      }
-    }
-}
-
 /* A compressed operand of rows x cols (not transposed, no CPU fallback). */
 static by_status_t check_compressed(const by_matmul_t* m, const by_boveda_matrix_t* x,
                                     int transposed, size_t rows, size_t cols) {
@@ -133,7 +98,8 @@ static by_status_t check_compressed(const by_matmul_t* m, const by_boveda_matrix
   return by_boveda_matrix_check_read(x);
 }
 
-static by_status_t check_operands(const by_matmul_t* m) {
+static by_status_t check_operands(const by_matmul_t* m, const by_hw_t* hw,
+                                  const by_matmul_shape_t* shape) {
   /* Compressed blocks of a plain B cannot be lane-packed on the way in, and a compressed
    * matrix's blocks are DIM columns wide, not a pass of DIM x lanes. */
   if ((m->A_boveda || m->B_boveda) && (!BY_HAS_BOVEDA || BY_LANES != 1))
@@ -178,8 +144,8 @@ static by_status_t check_operands(const by_matmul_t* m) {
       (uint64_t)m->ldc * c_bytes >= (UINT64_C(1) << 32) ||
       (uint64_t)m->ldd * d_bytes >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
-  if (m->a_transposed || m->b_transposed || packs_b(m)) {
-    const size_t need = by_matmul_workspace_bytes(m);
+  if (m->a_transposed || m->b_transposed || by_plan_matmul_packs_b(hw, shape)) {
+    const size_t need = by_plan_matmul_workspace_bytes(hw, shape);
     if (!m->workspace || m->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
     if (!by_dram_reachable(m->workspace, need))
@@ -189,39 +155,11 @@ static by_status_t check_operands(const by_matmul_t* m) {
 }
 
 by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan) {
-  by_status_t s = by_pick_dataflow(m->dataflow, &plan->dataflow);
-  if (s != BY_OK)
-    return s;
-  if (m->I == 0 || m->J == 0 || m->K == 0)
-    return BY_ERR_ARG;
-  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
-  /* Compressed operands are moved one whole block at a time: K and J tiles hold whole blocks. */
-  const size_t ka = m->A_boveda ? by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM : 1;
-  const size_t ja = m->B_boveda ? by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM : 1;
-  if (ka == 0 || ja == 0)
-    return BY_ERR_ARG;
-  if (m->tile_i || m->tile_j || m->tile_k) {
-    plan->tile_i = m->tile_i ? m->tile_i : 1;
-    plan->tile_j = m->tile_j ? m->tile_j : 1;
-    plan->tile_k = m->tile_k ? m->tile_k : 1;
-    if (!tile_fits(plan->tile_i, plan->tile_j, plan->tile_k))
-      return BY_ERR_ARG;
-  } else {
-    auto_tiles(bi, bj, bk, ja, ka, plan);
-    if (plan->tile_i == 0)
-      return BY_ERR_ARG;
-  }
-  if (plan->tile_i > bi)
-    plan->tile_i = bi;
-  if (plan->tile_j > bj)
-    plan->tile_j = bj;
-  if (plan->tile_k > bk)
-    plan->tile_k = bk;
-  if ((plan->tile_k % ka != 0 && plan->tile_k != bk) ||
-      (plan->tile_j % ja != 0 && plan->tile_j != bj))
-    return BY_ERR_ARG;
-  plan->k_chunk = plan->dataflow == BY_DATAFLOW_WS ? BY_KB : plan->tile_k * BY_KB;
-  return BY_OK;
+  by_hw_t hw;
+  by_matmul_shape_t s;
+  by_hw_get(&hw);
+  matmul_shape(m, &s);
+  return by_plan_matmul(&hw, &s, plan);
 }
 
 typedef struct {
@@ -280,43 +218,34 @@ static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, con
       }
 }
 
-by_status_t by_matmul(const by_matmul_t* m) {
-  by_status_t s = check_operands(m);
-  if (s != BY_OK)
-    return s;
-  by_matmul_plan_t plan;
-  if ((s = by_matmul_plan(m, &plan)) != BY_OK)
-    return s;
-  if (m->on_cpu) {
-    by_cpu_matmul(m, plan.dataflow, plan.k_chunk);
-    return BY_OK;
-  }
-
-  const by_elem_t* A = m->A;
-  const by_elem_t* B = m->B;
-  size_t lda = m->lda, ldb = m->ldb;
-  const uint32_t errors =
-      by_kernel_begin(); /* also: no earlier command still reads the workspace */
+/* The operands as the array reads them: the hardware has no transposer, so A stored transposed
+ * is copied into the workspace, and after it B stored transposed or (vector PEs) not packed. */
+static void prepare_operands(const by_matmul_t* m, int packs_b, const by_elem_t** A, size_t* lda,
+                             const by_elem_t** B, size_t* ldb) {
+  *A = m->A, *B = m->B, *lda = m->lda, *ldb = m->ldb;
   if (m->a_transposed) {
     transpose_into(m->A, m->lda, m->K, m->I, (by_elem_t*)m->workspace);
-    A = (const by_elem_t*)m->workspace;
-    lda = m->K;
+    *A = (const by_elem_t*)m->workspace;
+    *lda = m->K;
   }
-  if (packs_b(m)) {
+  if (packs_b) {
     by_elem_t* ws = (by_elem_t*)m->workspace + (m->a_transposed ? m->I * m->K : 0);
     pack_b(m->K, m->J, m->B, m->ldb, m->b_transposed, ws, by_packed_b_cols(m->J));
-    B = ws;
-    ldb = by_packed_b_cols(m->J);
+    *B = ws;
+    *ldb = by_packed_b_cols(m->J);
   } else if (m->b_transposed) {
     by_elem_t* ws = (by_elem_t*)m->workspace + (m->a_transposed ? m->I * m->K : 0);
     transpose_into(m->B, m->ldb, m->J, m->K, ws);
-    B = ws;
-    ldb = m->J;
+    *B = ws;
+    *ldb = m->J;
   }
+}
 
+/* CONFIG_EX, the mvin channels of A (0), B (1) and D (2), and CONFIG_ST. */
+static void configure(const by_matmul_t* m, int dataflow, size_t lda, size_t ldb) {
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
-  by_config_ex_td(plan.dataflow, BY_ACT_NONE, 0, 1, 1, m->tensordash);
+  by_config_ex_td(dataflow, BY_ACT_NONE, 0, 1, 1, m->tensordash);
   if (m->A_boveda)
     (void)by_config_ld_compressed(0, m->A_boveda->stream, 0);
   else
@@ -325,6 +254,17 @@ by_status_t by_matmul(const by_matmul_t* m) {
     (void)by_config_ld_compressed(1, m->B_boveda->stream, 0);
   else
     by_config_ld(1, ldb * sizeof(by_elem_t), 0, 0);
+  if (m->D)
+    by_config_ld(2, m->repeating_bias ? 0 : m->ldd * d_bytes, m->d_elem, 0);
+  by_config_st((uint32_t)(m->ldc * c_bytes), m->activation, m->scale, 0);
+}
+
+/* The command path: per C tile its bias, per K tile the A and B blocks and the computes, then
+ * C's mvouts. */
+static void matmul_commands(const by_matmul_t* m, const by_matmul_plan_t* plan, const by_elem_t* A,
+                            size_t lda, const by_elem_t* B, size_t ldb) {
+  const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
+  const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
   /* Column blocks per mvin: MAX_BLOCK_LEN, or one compressed block (whole blocks per tile). */
   const uint32_t a_group = m->A_boveda
                                ? (uint32_t)(by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM)
@@ -332,22 +272,13 @@ by_status_t by_matmul(const by_matmul_t* m) {
   const uint32_t b_group = m->B_boveda
                                ? (uint32_t)(by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM)
                                : BY_MAX_BLOCK_LEN;
-  if (m->D)
-    by_config_ld(2, m->repeating_bias ? 0 : m->ldd * d_bytes, m->d_elem, 0);
-  by_config_st((uint32_t)(m->ldc * c_bytes), m->activation, m->scale, 0);
-
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
-  if (BY_LANES == 1 && plan.dataflow == BY_DATAFLOW_WS && !m->A_boveda && !m->B_boveda &&
-      by_has_loop_ws()) {
-    matmul_loops(m, &plan, A, lda, B, ldb);
-    return by_kernel_end(errors);
-  }
   const uint32_t d_group = m->d_elem ? BY_MAX_BLOCK_LEN : BY_MAX_BLOCK_LEN_ACC;
   unsigned c_tiles = 0, ab_tiles = 0;
-  for (size_t i0 = 0; i0 < bi; i0 += plan.tile_i)
-    for (size_t j0 = 0; j0 < bj; j0 += plan.tile_j, ++c_tiles) {
-      const uint32_t mt = (uint32_t)(bi - i0 < plan.tile_i ? bi - i0 : plan.tile_i);
-      const uint32_t nt = (uint32_t)(bj - j0 < plan.tile_j ? bj - j0 : plan.tile_j);
+  for (size_t i0 = 0; i0 < bi; i0 += plan->tile_i)
+    for (size_t j0 = 0; j0 < bj; j0 += plan->tile_j, ++c_tiles) {
+      const uint32_t mt = (uint32_t)(bi - i0 < plan->tile_i ? bi - i0 : plan->tile_i);
+      const uint32_t nt = (uint32_t)(bj - j0 < plan->tile_j ? bj - j0 : plan->tile_j);
       const uint32_t c_base = (c_tiles & 1u) * BY_ACC_HALF;
       if (m->D)
         for (uint32_t mb = 0; mb < mt; ++mb) {
@@ -362,8 +293,8 @@ by_status_t by_matmul(const by_matmul_t* m) {
                     by_block_size(m->I, i0 + mb), (uint32_t)cols);
           }
         }
-      for (size_t k0 = 0; k0 < bk; k0 += plan.tile_k, ++ab_tiles) {
-        const uint32_t kt = (uint32_t)(bk - k0 < plan.tile_k ? bk - k0 : plan.tile_k);
+      for (size_t k0 = 0; k0 < bk; k0 += plan->tile_k, ++ab_tiles) {
+        const uint32_t kt = (uint32_t)(bk - k0 < plan->tile_k ? bk - k0 : plan->tile_k);
         const uint32_t a_base = (ab_tiles & 1u) * BY_SP_HALF;
         const uint32_t b_base = b_tile_base(a_base, mt * kt * BY_DIM, kt * nt * BY_DIM);
         /* A compressed block is one mvin of exactly its columns; the tiles' alignment
@@ -400,7 +331,7 @@ by_status_t by_matmul(const by_matmul_t* m) {
                       (uint32_t)((cols < span ? cols : span) * BY_LANES));
           }
         const k_ctx_t kc = {m->K, k0};
-        const by_tile_t t = {plan.dataflow,
+        const by_tile_t t = {plan->dataflow,
                              a_base,
                              kt * BY_DIM,
                              BY_DIM,
@@ -434,5 +365,32 @@ by_status_t by_matmul(const by_matmul_t* m) {
         }
       }
     }
+}
+
+by_status_t by_matmul(const by_matmul_t* m) {
+  by_hw_t hw;
+  by_matmul_shape_t shape;
+  by_hw_get(&hw);
+  matmul_shape(m, &shape);
+  by_status_t s = check_operands(m, &hw, &shape);
+  if (s != BY_OK)
+    return s;
+  by_matmul_plan_t plan;
+  if ((s = by_plan_matmul(&hw, &shape, &plan)) != BY_OK)
+    return s;
+  if (m->on_cpu) {
+    by_cpu_matmul(m, plan.dataflow, plan.k_chunk);
+    return BY_OK;
+  }
+  const by_elem_t *A, *B;
+  size_t lda, ldb;
+  const uint32_t errors =
+      by_kernel_begin(); /* also: no earlier command still reads the workspace */
+  prepare_operands(m, by_plan_matmul_packs_b(&hw, &shape), &A, &lda, &B, &ldb);
+  configure(m, plan.dataflow, lda, ldb);
+  if (plan.loop)
+    matmul_loops(m, &plan, A, lda, B, ldb);
+  else
+    matmul_commands(m, &plan, A, lda, B, ldb);
   return by_kernel_end(errors);
 }

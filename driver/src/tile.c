@@ -86,20 +86,3 @@ by_status_t by_kernel_end(uint32_t error_count_before) {
   by_fence();
   return by_error().count != error_count_before ? BY_ERR_HW : BY_OK;
 }
-
-by_status_t by_pick_dataflow(int requested, int* dataflow) {
-  if (requested == BY_DATAFLOW_AUTO) {
-    *dataflow = BY_HAS_WS && !BY_TENSORDASH ? BY_DATAFLOW_WS : BY_DATAFLOW_OS;
-    return BY_OK;
-  }
-  if (requested == BY_DATAFLOW_WS && BY_HAS_WS) {
-    *dataflow = BY_DATAFLOW_WS;
-    return BY_OK;
-  }
-  if (requested == BY_DATAFLOW_OS && BY_HAS_OS) {
-    *dataflow = BY_DATAFLOW_OS;
-    return BY_OK;
-  }
-  return requested == BY_DATAFLOW_WS || requested == BY_DATAFLOW_OS ? BY_ERR_UNSUPPORTED
-                                                                    : BY_ERR_ARG;
-}

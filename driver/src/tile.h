@@ -61,7 +61,4 @@ void by_tile_compute(const by_tile_t* t);
 uint32_t by_kernel_begin(void);
 by_status_t by_kernel_end(uint32_t error_count_before);
 
-/* Chooses the dataflow: the requested one if built, else BY_ERR_UNSUPPORTED; AUTO: WS first. */
-by_status_t by_pick_dataflow(int requested, int* dataflow);
-
 #endif /* BRICKYARD_DRIVER_TILE_H */

@@ -341,8 +341,11 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
       SCOPED_TRACE(name);
       ++convs;
       const bool commands = want.commands.count(name) > 0;
-      EXPECT_EQ(l.commandPath, commands);
-      EXPECT_EQ(l.tileA > 0, commands); // the driver sizes the loops
+      ASSERT_TRUE(l.conv);
+      EXPECT_EQ(l.conv->shape.path == BY_CONV_COMMANDS, commands);
+      EXPECT_EQ(l.conv->shape.tile_rows > 0, commands); // the driver sizes the loops
+      // What the driver runs: the forced command path, else (all 3x3 here) the loop.
+      EXPECT_EQ(l.conv->plan.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
     }
     EXPECT_EQ(convs, 6);
   }
@@ -368,8 +371,10 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
         continue;
       ++convs;
       EXPECT_EQ(l.dataflow, "OS"); // TensorDash skips zeros only in OS
-      EXPECT_TRUE(l.weightsPacked);
-      EXPECT_EQ(l.tileA, 0); // the driver sizes the loops
+      ASSERT_TRUE(l.conv);
+      EXPECT_TRUE(l.conv->shape.weights_packed);
+      EXPECT_EQ(l.conv->shape.tile_rows, 0u); // the driver sizes the loops
+      EXPECT_EQ(l.conv->plan.path, BY_CONV_LOOP);
       EXPECT_EQ(l.tdMode, l.zerosB > l.zerosA ? 1 : 0);
       EXPECT_EQ(l.chunk.chunk, 0);
     }

@@ -5,11 +5,14 @@
 // with liveness-based reuse).
 #pragma once
 
+#include "brickyard/plan.h"
 #include "compiler/graph.h"
 #include "compiler/interpret.h"
 #include "config/config.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,24 +41,41 @@ struct BlobRange {
   bool present() const { return offset >= 0; }
 };
 
+/// A by_conv call as the program makes it (the planner's shape, driver/include/brickyard/plan.h:
+/// sizes, the forced path, dataflow and tiles) and, off the CPU, the plan the driver's planner
+/// makes of it, which is what by_conv runs (the workspace also on the CPU).
+struct ConvCall {
+  by_conv_shape_t shape{};
+  by_conv_plan_t plan{};
+};
+
+/// A by_matmul call as the program makes it and the plan by_matmul runs.
+struct MatmulCall {
+  by_matmul_shape_t shape{};
+  by_matmul_plan_t plan{};
+};
+
+/// Whether the mvout applies ReLU: the layer's output range starts at zero.
+inline bool reluOnMvout(const Layer& l) {
+  return l.qmin == 0;
+}
+
 struct LayerPlan {
   int layer = -1;
   Kernel kernel = Kernel::Conv;
-  bool onCpu = false;                      // the driver's CPU code runs it
-  std::string cpuReason;                   // why (empty on the accelerator)
-  std::string dataflow;                    // "WS" / "OS" for array kernels, else ""
-  int64_t tileA = 0, tileB = 0, tileK = 0; // conv: rows, out-channel blocks, K blocks;
-                                           // matmul: I, J, K blocks; 0: the driver chooses
-  bool commandPath = false;                // conv: by_conv's command path (BY_CONV_COMMANDS)
-  bool weightsPacked = false;              // conv: weights lane-packed per tap (vector PEs)
-  ChunkRule chunk;                         // how the array sums the reduction
-  int tdMode = 0;                          // BY_TD_SCHEDULE_A (0), _B (1), OFF (2)
-  double zerosA = 0, zerosB = 0;           // operand zero fractions the side choice used
-  bool poolOnMvout = false;                // the fused max-pool runs on the mvout
-  bool separatePool = false;               // ... or as a CPU max-pool after the layer
-  bool clampAfter = false;                 // a CPU clamp applies qmin/qmax after the kernel
-  BlobRange weights, bias, table;          // table: avgpool scales / softmax exp table
-  BlobRange bovedaStream, bovedaTable;     // Boveda-compressed weights
+  bool onCpu = false;                  // the driver's CPU code runs it
+  std::string cpuReason;               // why (empty on the accelerator)
+  std::string dataflow;                // "WS" / "OS" for array kernels, else ""
+  std::optional<ConvCall> conv;        // Conv, Im2colConv, AvgPoolConv
+  std::optional<MatmulCall> matmul;    // Matmul, Im2colMatmul
+  ChunkRule chunk;                     // how the array sums the reduction
+  int tdMode = 0;                      // BY_TD_SCHEDULE_A (0), _B (1), OFF (2)
+  double zerosA = 0, zerosB = 0;       // operand zero fractions the side choice used
+  bool poolOnMvout = false;            // the fused max-pool runs on the mvout
+  bool separatePool = false;           // ... or as a CPU max-pool after the layer
+  bool clampAfter = false;             // a CPU clamp applies qmin/qmax after the kernel
+  BlobRange weights, bias, table;      // table: avgpool scales / softmax exp table
+  BlobRange bovedaStream, bovedaTable; // Boveda-compressed weights
   int bovedaBlockCols = 0;
   int64_t bovedaRows = 0;                           // rows of the compressed matrix
   int64_t workspaceOffset = -1, workspaceBytes = 0; // in the arena (only during the layer)
@@ -86,6 +106,14 @@ struct Program {
   config::Config config;
   int64_t dramBytesNeeded = 0; // blob + arena + input + output
 };
+
+/// The driver planner's view of a config's hardware: what the driver's by_hw_get returns on it
+/// (its parameters, the ISA's encodings and field limits).
+by_hw_t plannerHw(const config::Config& config);
+
+/// The tiles the program passes to the driver (by_conv: rows, out-channel blocks, K blocks;
+/// by_matmul: I, J, K blocks), or nothing where the driver chooses them.
+std::optional<std::array<int64_t, 3>> forcedTiles(const LayerPlan& p);
 
 /// Plans every layer of a quantized graph for `config`. Throws CompileError when the model
 /// cannot fit (e.g. too large for DRAM).

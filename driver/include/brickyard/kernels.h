@@ -7,6 +7,7 @@
 #ifndef BRICKYARD_KERNELS_H
 #define BRICKYARD_KERNELS_H
 
+#include "brickyard/plan.h"
 #include "brickyard_params.h"
 
 #include <stddef.h>
@@ -16,20 +17,10 @@
 extern "C" {
 #endif
 
-typedef enum {
-  BY_OK = 0,
-  BY_ERR_ARG,         /* a missing operand, a zero or inconsistent size, a tile that does not fit */
-  BY_ERR_ADDR,        /* an operand lies beyond the accelerator's 32-bit DRAM addresses */
-  BY_ERR_UNSUPPORTED, /* the hardware lacks what the call needs (a dataflow, a pooling size) */
-  BY_ERR_WORKSPACE,   /* the call needs a workspace of the size its *_workspace_bytes() says */
-  BY_ERR_HW,          /* the accelerator rejected a command (see by_error()) */
-} by_status_t;
-
-/* A short English description of a status. */
-const char* by_status_string(by_status_t status);
-
-/* WS when the hardware has it, else OS; OS on TensorDash hardware, where OS skips zeros. */
-#define BY_DATAFLOW_AUTO (-1)
+/* The hardware as the planner takes it (brickyard/plan.h): this config's parameters, with the
+ * loop unrollers HW_FEATURES reports (so that one program also runs on the same config without
+ * them). Reads the HW_FEATURES register on configs with loops. */
+void by_hw_get(by_hw_t* hw);
 
 struct by_boveda_matrix; /* a matrix stored Boveda-compressed (brickyard/boveda.h) */
 
@@ -76,21 +67,13 @@ typedef struct {
   int tensordash;
 } by_matmul_t;
 
-/* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a
- * result leaves it (one pass, DIM x lanes, in WS; the K tile in OS), which the arithmetic
- * depends on. */
-typedef struct {
-  int dataflow;
-  size_t tile_i, tile_j, tile_k;
-  size_t k_chunk;
-} by_matmul_plan_t;
-
 /* Defaults: everything zero, scale 1, dataflow automatic. */
 void by_matmul_init(by_matmul_t* m);
 /* The workspace by_matmul needs, in bytes: transposed A (I x K elements), transposed B (K x J)
  * with one lane; with vector PEs the packed B (by_packed_b_rows(K) x by_packed_b_cols(J)) unless
  * b_packed. */
 size_t by_matmul_workspace_bytes(const by_matmul_t* m);
+/* The tiling by_matmul runs with (by_plan_matmul, brickyard/plan.h). */
 by_status_t by_matmul_plan(const by_matmul_t* m, by_matmul_plan_t* plan);
 by_status_t by_matmul(const by_matmul_t* m);
 
@@ -112,7 +95,7 @@ by_status_t by_pack_b(size_t K, size_t J, const by_elem_t* B, size_t ldb, int b_
 
 /* ---- Convolution ----------------------------------------------------------------------- */
 
-typedef struct {
+typedef struct by_conv {
   size_t batch, in_rows, in_cols, in_ch, out_ch; /* depthwise: out_ch = in_ch */
   size_t kernel_rows, kernel_cols, stride, padding;
   /* Unequal strides and padding (ONNX pads top, left, bottom, right): stride_cols 0 means
@@ -168,27 +151,6 @@ typedef struct {
   int weights_packed;
 } by_conv_t;
 
-/* by_conv's paths (docs/driver.md "Convolution paths"). A forced path runs where it can and
- * otherwise the command path; by_conv_plan() tells which runs. */
-enum {
-  BY_CONV_AUTO = 0, /* the path the rules of docs/driver.md pick for the shape and hardware */
-  BY_CONV_COMMANDS, /* the host issues every move and compute (implicit im2col) */
-  BY_CONV_LOOP,     /* LOOP_CONV_WS (by_has_loop_conv_ws()), one loop per tile */
-  BY_CONV_MATMUL,   /* 1x1, stride 1, no padding or pooling, dense: by_matmul over the pixels */
-};
-
-/* How by_conv runs (path: BY_CONV_COMMANDS, _LOOP or _MATMUL; loop: path == BY_CONV_LOOP; the
- * dataflow: BY_DATAFLOW_OS for LOOP_CONV_OS, else WS) and its tiles (see by_conv_t's tile
- * fields; tile_batch is 1 off the loop path; the matmul path: tile_rows in blocks of DIM pixels,
- * tile_och in J blocks, tile_k in K blocks). */
-typedef struct {
-  int path;
-  int loop;
-  int dataflow;
-  int folded; /* the loop folds the kernel columns into the channels (docs/driver.md) */
-  size_t tile_batch, tile_rows, tile_och, tile_k;
-} by_conv_plan_t;
-
 /* Lane packing of dense convolution weights for vector PEs (docs/isa.md "Vector PEs"): each
  * kernel tap's in_ch x out_ch matrix is lane-packed as by_pack_b packs B, so that the packed
  * weights are taps x by_packed_b_rows(in_ch) rows of by_packed_b_cols(out_ch) elements,
@@ -215,9 +177,11 @@ size_t by_conv_out_cols(const by_conv_t* c);
 size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */
 size_t by_conv_pool_cols(const by_conv_t* c);
 /* In bytes: depthwise, a DIM x DIM block of elements (lane-packed with vector PEs) per channel
- * block and tap; with vector PEs and unpacked dense weights, the packed weights; else 0. */
+ * block and tap; with vector PEs and unpacked dense weights, the packed weights; a folded
+ * convolution's column-padded input (by_plan_conv_workspace, brickyard/plan.h); else 0. */
 size_t by_conv_workspace_bytes(const by_conv_t* c);
-/* The plan by_conv would run with (after its argument checks; on_cpu: path 0, no tiles). */
+/* The plan by_conv would run with (by_plan_conv, brickyard/plan.h; after its argument checks;
+ * on_cpu: path 0 and no tiles, with the workspace it checks). */
 by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan);
 by_status_t by_conv(const by_conv_t* c);
 

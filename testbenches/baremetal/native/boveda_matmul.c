@@ -80,7 +80,7 @@ static void plain_matmul(const mm_case_t* c, const by_matmul_plan_t* tiles) {
     m.tile_j = tiles->tile_j;
     m.tile_k = tiles->tile_k;
   }
-  by_matmul_plan_t plan = {0, 0, 0, 0, 0};
+  by_matmul_plan_t plan = {0};
   BM_OK(by_matmul_plan(&m, &plan));
   bm_fill_zero(C_plain, sizeof C_plain);
   const uint64_t r0 = dma_read_bytes(), t0 = by_cycles();
@@ -179,7 +179,7 @@ static void run(const mm_case_t* c) {
   m.B_boveda = &b;
   /* Compressed operands move whole blocks, which constrains the K and J tiles; the plain run
    * uses the same tiles so that both sum the same K chunks (OS saturates per K tile). */
-  by_matmul_plan_t cplan = {0, 0, 0, 0, 0};
+  by_matmul_plan_t cplan = {0};
   BM_OK(by_matmul_plan(&m, &cplan));
 
   fill(A, c->I * c->K, c->kind);

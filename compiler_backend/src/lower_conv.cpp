@@ -1,0 +1,281 @@
+// Convolutions, depthwise convolutions and average pooling on by_conv (compiler/plan.h,
+// planner.h): the compiler's choices (the thin-input im2col, the command path's tiles by
+// estimated time, forcing the command path where the loop runs slower) and the call the program
+// makes, which the driver's planner plans: what it records is what by_conv runs.
+#include "boveda_weights.h"
+#include "compiler/error.h"
+#include "planner.h"
+#include "tiling.h"
+
+#include <algorithm>
+
+namespace by::compiler::lowering {
+namespace {
+
+/// Convolution weights [tap][cin][cout] lane-packed per tap for vector PEs (by_pack_conv_weights:
+/// each tap's cin x cout matrix packed as packB packs B).
+std::vector<int8_t> packConvWeights(const std::vector<int8_t>& w, int64_t taps, int64_t cin,
+                                    int64_t cout, int lanes) {
+  if (lanes == 1)
+    return w;
+  std::vector<int8_t> out;
+  for (int64_t t = 0; t < taps; ++t) {
+    const std::vector<int8_t> tap(w.begin() + t * cin * cout, w.begin() + (t + 1) * cin * cout);
+    const std::vector<int8_t> packed = packB(tap, cin, cout, lanes);
+    out.insert(out.end(), packed.begin(), packed.end());
+  }
+  return out;
+}
+
+} // namespace
+
+// The shape of layer l's by_conv call over `in` with window w (a thin input's im2col matrix is a
+// 1x1 convolution over it), with the fused pool when the mvout runs it: the path, dataflow and
+// tiles automatic.
+by_conv_shape_t Planner::convCallShape(const Layer& l, const Shape& in, const Window& w,
+                                       bool depthwise, bool pool) const {
+  by_conv_shape_t s =
+      convShape(hw_, in, w, shapeOf(l.output).c, depthwise, pool ? l.pool : FusedPool{});
+  s.bias = !l.qbias.empty();
+  s.activation = reluOnMvout(l) ? hw_.planner.act_relu : hw_.planner.act_none;
+  return s;
+}
+
+// The call as the program makes it, and what the driver runs for it (the driver's planner; on
+// the CPU only the workspace by_conv checks). A call the driver would refuse fails the compile.
+void Planner::recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const {
+  p.conv = ConvCall{s, {}};
+  if (p.onCpu) {
+    by_conv_workspace_t w;
+    by_plan_conv_workspace(&hw_.planner, &s, &w);
+    p.conv->plan.workspace_bytes = w.bytes;
+    return;
+  }
+  const by_status_t st = by_plan_conv(&hw_.planner, &s, &p.conv->plan);
+  if (st != BY_OK)
+    throw CompileError("layer '" + l.name + "': the driver cannot run its convolution (" +
+                       by_status_string(st) + ")");
+  p.dataflow = dataflowName(hw_, p.conv->plan.dataflow);
+}
+
+// Vector PEs with a convolution loop: the loop is the convolution path (by_conv picks its
+// tiles), output-stationary where the driver takes LOOP_CONV_OS (TensorDash skips zeros there),
+// else weight-stationary; weights lane-packed per tap. A WS pass sums one tap's DIM x lanes
+// channels (wrapping at the spatial output width); an OS loop sums a whole tile and saturates at
+// that width, which is then the accumulator's: the exact sum (docs/arithmetic.md). Only where the
+// driver's planner runs the convolution as a loop (not, e.g., with unequal strides).
+bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co) {
+  by_conv_shape_t s = convCallShape(l, in, l.window, false, poolOnMvout(l, co));
+  s.weights_packed = 1;
+  by_conv_plan_t plan;
+  if (by_plan_conv(&hw_.planner, &s, &plan) != BY_OK || plan.path != BY_CONV_LOOP)
+    return false;
+  s.dataflow = plan.dataflow; // model.c names it
+  const bool os = plan.dataflow == hw_.planner.dataflow_os;
+  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
+  p.kernel = Kernel::Conv;
+  p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.kb, true, false};
+  p.weights = putVec(prog_.blob, packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
+  if (!l.qbias.empty())
+    p.bias = putVec(prog_.blob, l.qbias);
+  const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});
+  p.estDramBytes = t.bytes;
+  setTensorDash(p, calibZeros(l.inputs[0]), l.qweights);
+  if (!os)
+    p.tdMode = hw_.td ? 2 : 0;
+  planPooling(l, p, co);
+  recordConv(l, p, s);
+  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+  return true;
+}
+
+// Whether the mvout runs the layer's fused max-pool (CONFIG_ST's pooling fields hold it).
+bool Planner::poolOnMvout(const Layer& l, const Shape& convOut) const {
+  return l.pool.present() &&
+         by_plan_pool_fits(&hw_.planner, size_t(l.pool.size), size_t(l.pool.stride),
+                           size_t(l.pool.pad), size_t(convOut.w), size_t(shapeOf(l.output).w));
+}
+
+void Planner::planPooling(const Layer& l, LayerPlan& p, const Shape& convOut) {
+  if (!l.pool.present())
+    return;
+  const bool onConv = p.kernel == Kernel::Conv || p.kernel == Kernel::Im2colConv;
+  if (onConv && !p.onCpu && poolOnMvout(l, convOut)) {
+    p.poolOnMvout = true;
+    return;
+  }
+  p.separatePool = true;
+  p.tempBytes = convOut.elems();
+}
+
+void Planner::planConv(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), shapeOf(l.output).c};
+  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
+  const double zerosA = calibZeros(l.inputs[0]);
+  p.zerosA = zerosA;
+  if (hw_.lanes > 1 && planConvLoopLanes(l, p, in, co))
+    return;
+  if (!(hw_.ws && hw_.lanes == 1)) {
+    // The im2col matrix then a matmul (vector PEs without a loop for the shape, OS-only arrays).
+    p.kernel = Kernel::Im2colMatmul;
+    const int64_t k = taps * in.c;
+    p.workspaceBytes = co.pixels() * k;
+    planMatmul(l, p, co.pixels(), k, co.c, zerosA);
+    p.estDramBytes += 2 * p.workspaceBytes; // the im2col matrix written and read
+    planPooling(l, p, co);
+    return;
+  }
+  // On the WS array: by_conv sums one kernel tap of DIM input channels per pass, so a thin
+  // input (fewer channels than DIM, e.g. an RGB image) would use a fraction of the array and
+  // issue a command per tap. Then the im2col matrix (by strided copies) goes first and
+  // by_conv runs a 1x1 convolution over it: passes of DIM (tap, channel) pairs.
+  // Whichever the time estimate (tiling.h) prefers.
+  const bool hwPool = poolOnMvout(l, co);
+  bool viaIm2col = false;
+  if (taps > 1 && in.c < hw_.dim) {
+    const FusedPool fp = hwPool ? l.pool : FusedPool{};
+    const Shape flat{co.n, co.h, co.w, int(taps * in.c)};
+    const ConvTiles direct = chooseConvTiles(hw_, in, l.window, co.c, false, fp);
+    const ConvTiles over = chooseConvTiles(hw_, flat, Window{}, co.c, false, fp);
+    viaIm2col =
+        direct.rows == 0 ||
+        (over.rows > 0 && over.cycles + im2colIssueCycles(hw_, in, l.window) < direct.cycles);
+  }
+  Shape convIn = in;
+  Window convWin = l.window;
+  if (viaIm2col) {
+    convIn = Shape{co.n, co.h, co.w, int(taps * in.c)};
+    convWin = Window{};
+    p.workspaceBytes = convIn.elems();
+  }
+  p.kernel = viaIm2col ? Kernel::Im2colConv : Kernel::Conv;
+  p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
+  const bool boveda = hw_.boveda && opt_.bovedaWeights;
+  const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
+  // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
+  // nGroup out-channel blocks that tiles must not split: the widest block that still fits.
+  int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
+  ConvTiles t;
+  for (;; nGroup = std::max<int64_t>(1, nGroup / 2)) {
+    t = chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, nGroup);
+    if (t.rows > 0 || nGroup == 1)
+      break;
+  }
+  if (t.rows == 0)
+    throw CompileError("layer '" + l.name +
+                       "': one output row of the convolution does not fit half the "
+                       "accumulator of this config");
+  by_conv_shape_t s = convCallShape(l, convIn, convWin, false, hwPool);
+  // With the one-lane LOOP_CONV_WS the driver picks the path and the loops' tiles (a 1x1
+  // stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul); the command path's
+  // tiles stay the estimate. Except for strided convolutions with a 1x1 kernel or output rows
+  // shorter than DIM: the loop loads stride^2 times the pixels a 1x1 kernel reads, and a short
+  // row fills part of the array per compute, so these take the command path with these tiles
+  // (measured on ResNet-50's shapes, docs/BENCHMARKS.md). Elsewhere the program passes them.
+  const bool loopConv = hw_.planner.loop_conv_ws && hw_.lanes == 1;
+  const bool strided = convWin.strideH > 1 || convWin.strideW > 1;
+  if (loopConv && !boveda && strided && ((convWin.kh == 1 && convWin.kw == 1) || co.w < hw_.dim))
+    s.path = BY_CONV_COMMANDS;
+  if (!loopConv || boveda || s.path == BY_CONV_COMMANDS)
+    s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+  p.estDramBytes = t.bytes + (viaIm2col ? 2 * p.workspaceBytes : 0);
+  if (boveda) {
+    // Compressed weights: each (tap, channel block) of by_conv's input a band of DIM rows
+    // (by_conv_t weights_boveda), a tap's last block padded with zero rows.
+    const int64_t convTaps = int64_t(convWin.kh) * convWin.kw, cin = convIn.c;
+    const int64_t cblocks = (cin + hw_.dim - 1) / hw_.dim, rows = convTaps * cblocks * hw_.dim;
+    std::vector<int8_t> padded(size_t(rows * co.c), 0);
+    for (int64_t tap = 0; tap < convTaps; ++tap)
+      for (int64_t ci = 0; ci < cin; ++ci)
+        std::copy_n(&l.qweights[size_t((tap * cin + ci) * co.c)], co.c,
+                    &padded[size_t((tap * cblocks * hw_.dim + ci) * co.c)]);
+    const BovedaMatrix b =
+        compressMatrix(padded, rows, co.c, int(nGroup * hw_.dim), hw_.dim, prog_.config);
+    p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
+    p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
+    p.bovedaBlockCols = b.blockCols;
+    p.bovedaRows = rows;
+    p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
+    s.weights_block_cols = size_t(b.blockCols);
+  } else {
+    // [kh][kw][cin][cout] is also the 1x1 convolution's [1][1][kh*kw*cin][cout].
+    p.weights = putVec(prog_.blob, l.qweights);
+  }
+  if (!l.qbias.empty())
+    p.bias = putVec(prog_.blob, l.qbias);
+  planPooling(l, p, co);
+  recordConv(l, p, s);
+  if (!viaIm2col) // a thin input's folded loop needs its padded copy
+    p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+}
+
+void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), in.c};
+  p.kernel = Kernel::Conv;
+  p.chunk = ChunkRule{hw_.dim, true, false};
+  p.weights = putVec(prog_.blob, l.qweights);
+  if (!l.qbias.empty())
+    p.bias = putVec(prog_.blob, l.qbias);
+  by_conv_shape_t s = convCallShape(l, in, l.window, true, poolOnMvout(l, co));
+  by_conv_plan_t loop;
+  if (hw_.lanes > 1 && by_plan_conv(&hw_.planner, &s, &loop) == BY_OK &&
+      loop.path == BY_CONV_LOOP) {
+    // The loop over diagonal weight blocks (packed by the driver in the workspace).
+    s.dataflow = loop.dataflow; // model.c names it
+    const bool os = loop.dataflow == hw_.planner.dataflow_os;
+    p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
+    // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
+    p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+    p.zerosB = 1.0 - 1.0 / hw_.dim;
+  } else if (!(hw_.ws && hw_.lanes == 1)) {
+    p.onCpu = true;
+    p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs or a conv loop"
+                                : "depthwise convolution needs the WS dataflow";
+    s = convCallShape(l, in, l.window, true, false);
+  } else {
+    const ConvTiles t =
+        chooseConvTiles(hw_, in, l.window, co.c, true, poolOnMvout(l, co) ? l.pool : FusedPool{});
+    if (t.rows == 0)
+      throw CompileError("layer '" + l.name + "': one output row does not fit the accumulator");
+    if (!(hw_.planner.loop_conv_ws && hw_.lanes == 1)) { // else the driver sizes the loops
+      s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+    }
+    p.estDramBytes = t.bytes;
+  }
+  planPooling(l, p, co);
+  recordConv(l, p, s);
+  // by_conv checks a depthwise convolution's workspace also for its CPU version.
+  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+}
+
+// Average pooling = a depthwise convolution by ones, scaled by 1 / window, where the driver's
+// planner runs it on the array (with the tiles of the time estimate).
+bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const Shape& out = shapeOf(l.output);
+  const ConvTiles t = chooseConvTiles(hw_, in, l.window, out.c, true, FusedPool{});
+  by_conv_shape_t s = convCallShape(l, in, l.window, true, false);
+  s.bias = 0;
+  s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+  by_conv_plan_t plan;
+  // One-lane arrays without WS pool on the CPU (as they run depthwise convolutions there).
+  if ((hw_.lanes == 1 && !hw_.ws) || by_plan_conv(&hw_.planner, &s, &plan) != BY_OK)
+    return false;
+  if (hw_.lanes > 1)
+    s.dataflow = plan.dataflow; // model.c names it
+  const bool os = plan.dataflow == hw_.planner.dataflow_os;
+  p.kernel = Kernel::AvgPoolConv;
+  p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
+  p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+  const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
+  p.weights = putVec(prog_.blob, ones);
+  p.estDramBytes = t.bytes;
+  p.macs = in.n * int64_t(out.h) * out.w * out.c * l.window.kh * l.window.kw;
+  recordConv(l, p, s);
+  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+  return true;
+}
+
+} // namespace by::compiler::lowering

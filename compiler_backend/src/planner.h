@@ -1,0 +1,59 @@
+// Internal to the lowering (compiler/plan.h): the Planner, which lowers a quantized graph layer
+// by layer onto driver calls, and what its files share. plan.cpp holds the layers' dispatch,
+// matmuls and the memory plan; lower_conv.cpp convolutions, depthwise convolutions and average
+// pooling on by_conv, each call planned by the driver's planner (brickyard/plan.h).
+#pragma once
+
+#include "compiler/plan.h"
+#include "hw_facts.h"
+
+#include <string>
+#include <vector>
+
+namespace by::compiler::lowering {
+
+/// Appends bytes to the weights blob at the next 64-byte boundary.
+BlobRange put(std::string& blob, const void* data, size_t bytes);
+template <typename T> BlobRange putVec(std::string& blob, const std::vector<T>& v) {
+  return put(blob, v.data(), v.size() * sizeof(T));
+}
+
+/// The weights of a Dense / im2col matmul, K x J int8, lane-packed for vector PEs
+/// (docs/isa.md "Vector PEs": packed[t][j*L + l] = B[t*L + l][j]).
+std::vector<int8_t> packB(const std::vector<int8_t>& b, int64_t k, int64_t j, int lanes);
+
+/// Plans one graph for one config: each layer's kernel and driver call (planLayer), then the
+/// arena (planMemory).
+class Planner {
+public:
+  Planner(const Graph& g, const config::Config& cfg, const PlanOptions& o)
+      : g_(g), hw_(hwFacts(cfg)), opt_(o) {
+    prog_.config = cfg;
+  }
+  Program run();
+
+private:
+  const Graph& g_;
+  HwFacts hw_;
+  PlanOptions opt_;
+  Program prog_;
+
+  const Shape& shapeOf(int t) const { return g_.tensors[t].shape; }
+  double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }
+  void planLayer(int li, LayerPlan& p);
+  void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
+  void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights) const;
+  void planMemory();
+  // lower_conv.cpp
+  void planConv(const Layer& l, LayerPlan& p);
+  bool planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);
+  void planDepthwise(const Layer& l, LayerPlan& p);
+  bool planAvgPoolConv(const Layer& l, LayerPlan& p);
+  bool poolOnMvout(const Layer& l, const Shape& convOut) const;
+  void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
+  by_conv_shape_t convCallShape(const Layer& l, const Shape& in, const Window& w, bool depthwise,
+                                bool pool) const;
+  void recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const;
+};
+
+} // namespace by::compiler::lowering

@@ -1,0 +1,225 @@
+/* The planner (docs/driver.md "Planner"): the rules by which the kernels of brickyard/kernels.h
+ * decide how a matmul or a convolution runs: what fits the scratchpad and the accumulator, the
+ * tile search, a convolution's path and dataflow, whether the loops fold a thin input into the
+ * channels, and the workspace a call needs. Plain freestanding C99 that reads no generated
+ * header: the hardware comes in as a by_hw_t and the call as a shape of sizes and flags, so that
+ * the driver (by_hw_get: the macros of its config and HW_FEATURES) and the compiler (any config,
+ * at run time) run one implementation of every rule, and the plan the compiler records is the
+ * one the driver runs. */
+#ifndef BRICKYARD_PLAN_H
+#define BRICKYARD_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  BY_OK = 0,
+  BY_ERR_ARG,         /* a missing operand, a zero or inconsistent size, a tile that does not fit */
+  BY_ERR_ADDR,        /* an operand lies beyond the accelerator's 32-bit DRAM addresses */
+  BY_ERR_UNSUPPORTED, /* the hardware lacks what the call needs (a dataflow, a pooling size) */
+  BY_ERR_WORKSPACE,   /* the call needs a workspace of the size its *_workspace_bytes() says */
+  BY_ERR_HW,          /* the accelerator rejected a command (see by_error()) */
+} by_status_t;
+
+/* A short English description of a status. */
+const char* by_status_string(by_status_t status);
+
+/* WS when the hardware has it, else OS; OS on TensorDash hardware, where OS skips zeros. */
+#define BY_DATAFLOW_AUTO (-1)
+
+/* by_conv's paths (docs/driver.md "Convolution paths"). A forced path runs where it can and
+ * otherwise the command path; by_conv_plan() tells which runs. */
+enum {
+  BY_CONV_AUTO = 0, /* the path the rules of docs/driver.md pick for the shape and hardware */
+  BY_CONV_COMMANDS, /* the host issues every move and compute (implicit im2col) */
+  BY_CONV_LOOP,     /* LOOP_CONV_WS / LOOP_CONV_OS, one loop per tile */
+  BY_CONV_MATMUL,   /* 1x1, stride 1, no padding or pooling, dense: by_matmul over the pixels */
+};
+
+/* ---- The hardware ---------------------------------------------------------------------- */
+
+/* What the rules read of the hardware: the driver fills it from its config's generated headers
+ * and the HW_FEATURES register (by_hw_get, brickyard/kernels.h), the compiler from the config and
+ * the ISA table. Tiles double-buffer over halves of the scratchpad and the accumulator. */
+typedef struct {
+  size_t dim;                   /* DIM: the array's side */
+  size_t lanes;                 /* MACs per PE: a K block is DIM x lanes reduction elements */
+  size_t sp_rows, acc_rows;     /* scratchpad rows (DIM x lanes elements), accumulator rows */
+  size_t max_block_len;         /* MAX_BLOCK_LEN: DIM-column blocks one mvin moves */
+  size_t elem_bytes, acc_bytes; /* sizeof(by_elem_t), sizeof(by_acc_t) */
+  unsigned input_width, acc_width, spatial_output_width; /* bits */
+  int ws, os;                                            /* the dataflows the array has */
+  int tensordash;                                        /* OS computes skip zero operands */
+  int boveda;                                            /* compressed moves */
+  int loop_ws, loop_conv_ws, loop_conv_os;               /* the loop unrollers the hardware has */
+  /* Encodings (brickyard_isa.h): the two dataflows, and the activations the loops apply. */
+  int dataflow_ws, dataflow_os;
+  int act_none, act_relu;
+  /* ISA field limits: LOOP_CONV_WS_CONFIG_*'s sizes, stride and dpad; the rows of one MVIN;
+   * CONFIG_ST pooling's size, stride and padding, and its row and column counts. */
+  size_t loop_dim_max, loop_stride_max, loop_dpad_max, mvin_rows_max;
+  size_t pool_small_max, pool_dim_max;
+} by_hw_t;
+
+/* Size formulas the driver and the rules share. */
+static inline size_t by_plan_ceil_div(size_t n, size_t d) {
+  return (n + d - 1) / d;
+}
+/* Lane packing (docs/isa.md "Vector PEs"): K x J becomes ceil(K / lanes) rows of J x lanes. */
+static inline size_t by_plan_packed_rows(size_t k, size_t lanes) {
+  return by_plan_ceil_div(k, lanes);
+}
+static inline size_t by_plan_packed_cols(size_t j, size_t lanes) {
+  return j * lanes;
+}
+/* Output size of a window sliding over `in` padded by `pads` in all. */
+static inline size_t by_plan_out_size(size_t in, size_t pads, size_t kernel, size_t stride) {
+  return (in + pads - kernel) / stride + 1;
+}
+/* Pooled size of `conv` outputs (stride 0: no pooling). */
+static inline size_t by_plan_pool_size(size_t conv, size_t size, size_t stride, size_t padding) {
+  return stride ? (conv + 2 * padding - size) / stride + 1 : conv;
+}
+
+/* ---- Matmul ---------------------------------------------------------------------------- */
+
+/* A matmul C[I x J] = A[I x K] B[K x J] as the planner sees it (by_matmul_t without data). */
+typedef struct {
+  size_t I, J, K;
+  int a_transposed, b_transposed; /* stored transposed: copied into the workspace */
+  int b_packed;                   /* B already lane-packed (vector PEs) */
+  /* Boveda: columns per compressed block of A / B (0: plain): K / J tiles hold whole blocks. */
+  size_t a_block_cols, b_block_cols;
+  int dataflow;                  /* BY_DATAFLOW_WS, _OS or _AUTO */
+  size_t tile_i, tile_j, tile_k; /* forced tiles in blocks (0: automatic) */
+} by_matmul_shape_t;
+
+/* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a
+ * result leaves it (one pass, DIM x lanes, in WS; the K tile in OS), which the arithmetic
+ * depends on. loop: the tiles run as LOOP_WS commands (one-lane WS, plain operands). */
+typedef struct {
+  int dataflow;
+  size_t tile_i, tile_j, tile_k;
+  size_t k_chunk;
+  int loop;
+} by_matmul_plan_t;
+
+/* The dataflow a request gets: the requested one if the array has it (else BY_ERR_UNSUPPORTED;
+ * BY_ERR_ARG for no dataflow at all); AUTO: WS, or OS on TensorDash hardware and OS-only arrays. */
+by_status_t by_plan_dataflow(const by_hw_t* hw, int requested, int* dataflow);
+/* Whether tiles of ti x tk blocks of A, tk x tj of B (half the scratchpad) and ti x tj of C (half
+ * the accumulator) fit. */
+int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk);
+/* The plan (forced tiles clamped to the matrix; automatic ones: the pair (tile_i, tile_j) that
+ * moves the fewest blocks of A and B, each with the largest tile_k that fits). BY_ERR_ARG for a
+ * zero size or tiles that do not fit. */
+by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_matmul_plan_t* plan);
+/* Whether by_matmul packs B into the workspace (vector PEs, B not packed by the caller), and
+ * the workspace in bytes (transposed A, transposed or packed B). */
+int by_plan_matmul_packs_b(const by_hw_t* hw, const by_matmul_shape_t* s);
+size_t by_plan_matmul_workspace_bytes(const by_hw_t* hw, const by_matmul_shape_t* s);
+
+/* ---- Convolution ----------------------------------------------------------------------- */
+
+/* A convolution as the planner sees it (by_conv_t without data; strides and pads resolved). */
+typedef struct {
+  size_t batch, in_rows, in_cols, in_ch, out_ch; /* depthwise: out_ch = in_ch */
+  size_t kernel_rows, kernel_cols, stride, stride_cols;
+  size_t pad_top, pad_left, pad_bottom, pad_right;
+  size_t pool_size, pool_stride, pool_padding; /* pool_stride 0: no pooling */
+  int depthwise;
+  int bias;           /* a bias is loaded (the loops' tiles count its bytes) */
+  int activation;     /* BY_ACT_* (the loops apply none and ReLU) */
+  int weights_packed; /* lane-packed per tap by the caller */
+  /* Boveda-compressed weights: columns per compressed block (0: plain weights); out-channel
+   * tiles hold whole blocks. */
+  size_t weights_block_cols;
+  int path;                                       /* BY_CONV_* */
+  int dataflow;                                   /* the loop's: BY_DATAFLOW_WS, _OS or _AUTO */
+  size_t tile_rows, tile_och, tile_k, tile_batch; /* forced tiles (0: automatic), by_conv_t's */
+} by_conv_shape_t;
+
+struct by_conv; /* the driver's by_conv_t (brickyard/kernels.h) */
+
+/* The workspace by_conv needs: depthwise, a lane-packed DIM x DIM diagonal block per channel
+ * block and tap; with vector PEs and weights not packed per tap by the caller (or packed per tap
+ * where the loops fold the columns), the packed weights, at its start; then, 64-byte aligned, a
+ * folded convolution's input with its columns padded. */
+typedef struct {
+  size_t bytes;
+  int packs_weights;          /* by_conv packs the weights into the workspace */
+  size_t padded_input_offset; /* in elements */
+  size_t padded_input_elems;  /* 0: no padded copy (no folding, or no column padding) */
+} by_conv_workspace_t;
+
+/* The geometry every rule and the driver's command streams share. */
+typedef struct {
+  const struct by_conv* c; /* the planner sets NULL; the driver's kernels, the convolution */
+  size_t orows, ocols, prows, pcols;
+  size_t psize, pstride, ppad; /* 1, 1, 0 without pooling */
+  size_t taps, cblocks;        /* K blocks: taps x cblocks (dense) or taps (depthwise) */
+  size_t kblocks, nblocks;     /* per pass */
+  /* The loops' view of the input. With `folded` (thin inputs, by_plan_conv_folds) the kernel
+   * columns fold into the channels: a loop pixel is kernel_cols real pixels, loop_ch =
+   * kernel_cols x in_ch contiguous elements of an NHWC row starting at a column of the copy
+   * padded to loop_cols columns, and each kernel row is one tap (loop_kcols 1, no column
+   * padding left). Else the convolution's own sizes. A loop's input- and out-channel blocks:
+   * a depthwise loop is one channel block. */
+  int folded;
+  size_t loop_taps, loop_kcols, loop_ch, loop_cols, loop_pad_left, loop_pad_right;
+  size_t loop_kblocks, loop_nblocks;
+  by_conv_workspace_t ws;
+} by_conv_geom_t;
+
+/* A tile: images, (pooled) output rows, out-channel blocks and K blocks ((tap, channel block)
+ * pairs on the command path, input-channel blocks of DIM x lanes channels on the loops). */
+typedef struct {
+  size_t batch, rows, tn, tk;
+} by_conv_tiles_t;
+
+/* How by_conv runs (path: BY_CONV_COMMANDS, _LOOP or _MATMUL; loop: path == BY_CONV_LOOP; the
+ * dataflow: BY_DATAFLOW_OS for LOOP_CONV_OS, else WS), its tiles (see by_conv_t's tile fields;
+ * tile_batch is 1 off the loop path; the matmul path: tile_rows in blocks of DIM pixels,
+ * tile_och in J blocks, tile_k in K blocks) and the workspace it needs. */
+typedef struct {
+  int path;
+  int loop;
+  int dataflow;
+  int folded; /* the loop folds the kernel columns into the channels (docs/driver.md) */
+  size_t tile_batch, tile_rows, tile_och, tile_k;
+  size_t workspace_bytes; /* by_conv_workspace_bytes() */
+} by_conv_plan_t;
+
+/* BY_ERR_ARG for a shape no convolution has: a zero size or stride, depthwise with out_ch !=
+ * in_ch, an unknown path, a kernel larger than the padded input, a pooling window larger than
+ * the padded output. The other functions take only shapes that pass. */
+by_status_t by_plan_conv_check(const by_conv_shape_t* s);
+/* The geometry, the loops' view of the input and the workspace's layout. */
+void by_plan_conv_geom(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_geom_t* g);
+/* Whether the loops fold the kernel columns into the channels (docs/driver.md "Thin inputs"). */
+int by_plan_conv_folds(const by_hw_t* hw, const by_conv_shape_t* s);
+/* Whether CONFIG_ST pools a convolution of conv_cols output columns into pool_cols. */
+int by_plan_pool_fits(const by_hw_t* hw, size_t size, size_t stride, size_t padding,
+                      size_t conv_cols, size_t pool_cols);
+/* Whether a command-path tile of `rows` (pooled) output rows, tn out-channel blocks and tk K
+ * blocks fits: C in half the accumulator, its A and B blocks in half the scratchpad. */
+int by_plan_conv_tiles_fit(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                           size_t rows, size_t tn, size_t tk);
+void by_plan_conv_workspace(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_workspace_t* w);
+/* The plan by_conv runs (after by_plan_conv_check): BY_ERR_UNSUPPORTED for a pooling CONFIG_ST
+ * cannot do, a dataflow without a path, or a convolution no loop holds on vector PEs or OS;
+ * BY_ERR_ARG for forced tiles that do not fit. */
+by_status_t by_plan_conv(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_plan_t* plan);
+/* by_plan_conv of a shape that passed by_plan_conv_check, with its geometry. */
+by_status_t by_plan_conv_checked(const by_hw_t* hw, const by_conv_shape_t* s,
+                                 const by_conv_geom_t* g, by_conv_plan_t* plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BRICKYARD_PLAN_H */

@@ -1,0 +1,147 @@
+/* The convolution loops' rules (LOOP_CONV_WS / LOOP_CONV_OS, docs/driver.md "LOOP_CONV_WS"):
+ * whether a convolution runs as loops and with which tiles of images x output rows (whole width)
+ * x out-channel blocks x input-channel blocks; conv_loop.c issues them. Both loops share the
+ * tiles and the local layout; with vector PEs an input-channel block is DIM x lanes channels and
+ * the weights are lane-packed. */
+#include "plan_rules.h"
+
+/* Conv rows a tile of `rows` (pooled) rows computes at most (band_rows of its widest band). */
+static size_t loop_conv_rows(const by_conv_geom_t* g, size_t rows) {
+  const size_t r = (rows - 1) * g->pstride + g->psize;
+  return r < g->orows ? r : g->orows;
+}
+
+/* Whether the loop's local layout (the model's LOCAL_RANGE check) holds a tile: C (tn blocks of
+ * batch x conv rows x ocols rows) in half the accumulator; the input window (tk channel blocks
+ * of batch x irows x icols rows) and the weights (tn blocks of taps x tk x DIM rows) in half the
+ * scratchpad; a window row (icols) and a tap's weights (tk x DIM rows) within one move's rows. */
+static int loop_fits(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                     const by_conv_tiles_t* t) {
+  const size_t conv_rows = loop_conv_rows(g, t->rows);
+  if (s->pool_stride && (conv_rows > hw->pool_dim_max || t->rows > hw->pool_dim_max))
+    return 0;
+  const size_t irows = (conv_rows - 1) * s->stride + s->kernel_rows;
+  const size_t icols = (g->ocols - 1) * s->stride + g->loop_kcols;
+  /* B: DIM lane-packed rows per (tap, input-channel block). */
+  const size_t a_block = t->batch * irows * icols, b_block = g->loop_taps * t->tk * hw->dim;
+  if (icols > hw->mvin_rows_max || t->tk * hw->dim > hw->mvin_rows_max)
+    return 0;
+  return t->tn * t->batch * conv_rows * g->ocols <= plan_acc_half(hw) &&
+         t->tk * a_block + t->tn * b_block <= plan_sp_half(hw);
+}
+
+/* The most rows (at least 1) a tile of the other sizes holds, or 0. Fitting shrinks with the
+ * rows, so a binary search finds it. */
+static size_t loop_max_rows(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                            by_conv_tiles_t* t) {
+  size_t lo = 0, hi = g->prows;
+  while (lo < hi) {
+    t->rows = (lo + hi + 1) / 2;
+    if (loop_fits(hw, s, g, t))
+      lo = t->rows;
+    else
+      hi = t->rows - 1;
+  }
+  return t->rows = lo;
+}
+
+/* Whether the convolution can run as loops of dataflow df at all: the hardware has that loop,
+ * plain weights, one stride, the activations the loops apply, and every size within their
+ * fields. */
+static int loop_usable(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                       int df) {
+  if (!(df == hw->dataflow_os ? hw->loop_conv_os : hw->loop_conv_ws))
+    return 0;
+  if (s->weights_block_cols || s->stride_cols != s->stride ||
+      (s->activation != hw->act_none && s->activation != hw->act_relu))
+    return 0;
+  const size_t sizes[] = {s->in_rows,     g->loop_cols, g->loop_ch,   s->out_ch,  g->orows,
+                          g->ocols,       g->prows,     g->pcols,     s->batch,   s->kernel_rows,
+                          s->kernel_cols, s->pad_top,   s->pad_right, s->pad_left};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+    if (sizes[i] > hw->loop_dim_max)
+      return 0;
+  /* A tile's dpad is at most the bottom padding (its last window row is at most in_rows +
+   * pad_bottom - 1), likewise upad, lpad, rpad. */
+  return s->stride <= hw->loop_stride_max && s->pad_bottom <= hw->loop_dpad_max;
+}
+
+/* DRAM bytes a loop of tile t reads (its input window, weights and bias rows: the bias is read
+ * once per output row of C, a zero fill reads nothing), per MAC it computes, as a fraction
+ * bytes / macs; the tile choice minimises it. On the default config's 3x3 56x56x64 conv this
+ * ranks 4 rows x 2 out-channel blocks (76% without a host) above 8 x 1 (72%) and 2 x 4 (68%),
+ * as bench_loop_conv measures them. */
+typedef struct {
+  uint64_t bytes, macs;
+} loop_cost_t;
+
+static loop_cost_t loop_cost(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                             const by_conv_tiles_t* t) {
+  const uint64_t conv_rows = loop_conv_rows(g, t->rows);
+  const uint64_t irows = (conv_rows - 1) * s->stride + s->kernel_rows;
+  const uint64_t icols = (g->ocols - 1) * s->stride + g->loop_kcols;
+  const uint64_t kch = (uint64_t)t->tk * plan_kb(hw), och = (uint64_t)t->tn * hw->dim;
+  const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
+  loop_cost_t cost;
+  cost.bytes =
+      ((uint64_t)t->batch * irows * icols * kch + g->loop_taps * kch * och) * hw->elem_bytes +
+      (s->bias ? pixels * t->tn * hw->dim * hw->acc_bytes : 0);
+  cost.macs = pixels * och * kch * g->loop_taps;
+  return cost;
+}
+
+static int loop_cheaper(loop_cost_t a, loop_cost_t b) {
+  return (double)a.bytes / (double)a.macs < (double)b.bytes / (double)b.macs;
+}
+
+/* Loop tiles: the forced sizes; the others all input channels if any tile holds them (halving
+ * otherwise), then the out-channel blocks (halving) and most rows that read the fewest DRAM
+ * bytes per MAC (loop_cost; ties: more rows), and once a tile holds every row, as many images
+ * as fit. 0: no tile fits (the command path runs). */
+static int loop_tiles(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                      by_conv_tiles_t* t) {
+  const size_t kb = g->loop_kblocks, nb = g->loop_nblocks;
+  const size_t fk = s->tile_k < kb ? s->tile_k : kb, fn = s->tile_och < nb ? s->tile_och : nb;
+  const size_t fr = s->tile_rows < g->prows ? s->tile_rows : g->prows;
+  const size_t fb = s->tile_batch < s->batch ? s->tile_batch : s->batch;
+  t->batch = s->tile_batch ? fb : 1;
+  for (t->tk = s->tile_k ? fk : kb;; t->tk = (t->tk + 1) / 2) {
+    size_t best_tn = 0, best_rows = 0;
+    loop_cost_t best = {0, 0};
+    for (t->tn = s->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
+      size_t rows = fr;
+      if (s->tile_rows)
+        t->rows = fr, rows = loop_fits(hw, s, g, t) ? fr : 0;
+      else
+        rows = loop_max_rows(hw, s, g, t);
+      if (rows) {
+        t->rows = rows;
+        const loop_cost_t cost = loop_cost(hw, s, g, t);
+        if (!best_rows || loop_cheaper(cost, best) ||
+            (!loop_cheaper(best, cost) && rows > best_rows))
+          best_tn = t->tn, best_rows = rows, best = cost;
+      }
+      if (s->tile_och || t->tn == 1)
+        break;
+    }
+    if (best_rows) {
+      t->tn = best_tn, t->rows = best_rows;
+      if (!s->tile_batch && t->rows == g->prows)
+        while (t->batch < s->batch) {
+          ++t->batch;
+          if (!loop_fits(hw, s, g, t)) {
+            --t->batch;
+            break;
+          }
+        }
+      return 1;
+    }
+    if (s->tile_k || t->tk == 1)
+      return 0;
+  }
+}
+
+int plan_conv_loop(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g, int df,
+                   by_conv_tiles_t* t) {
+  return loop_usable(hw, s, g, df) && loop_tiles(hw, s, g, t);
+}

@@ -1,0 +1,116 @@
+/* The matmul's rules (brickyard/plan.h): its dataflow, tiles and workspace. Tiles of tile_i x
+ * tile_k blocks of A and tile_k x tile_j blocks of B live in one half of the scratchpad, tile_i x
+ * tile_j blocks of C in one half of the accumulator (matmul.c moves them). With vector PEs a K
+ * block is one array pass of DIM x lanes reduction elements and B is lane-packed, so a K x DIM
+ * block of B is DIM packed rows; with one lane every expression reduces to the plain tiling. */
+#include "plan_rules.h"
+
+by_status_t by_plan_dataflow(const by_hw_t* hw, int requested, int* dataflow) {
+  if (requested == BY_DATAFLOW_AUTO) {
+    *dataflow = hw->ws && !hw->tensordash ? hw->dataflow_ws : hw->dataflow_os;
+    return BY_OK;
+  }
+  if (requested == hw->dataflow_ws && hw->ws) {
+    *dataflow = hw->dataflow_ws;
+    return BY_OK;
+  }
+  if (requested == hw->dataflow_os && hw->os) {
+    *dataflow = hw->dataflow_os;
+    return BY_OK;
+  }
+  return requested == hw->dataflow_ws || requested == hw->dataflow_os ? BY_ERR_UNSUPPORTED
+                                                                      : BY_ERR_ARG;
+}
+
+int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk) {
+  return (ti * tk + tk * tj) * hw->dim <= plan_sp_half(hw) &&
+         ti * tj * hw->dim <= plan_acc_half(hw);
+}
+
+/* Automatic tiles: the (tile_i, tile_j) that minimise the blocks of A and B moved in (A is
+ * reloaded for every column of C tiles, B for every row), each with the largest tile_k that
+ * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j).
+ * tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the whole
+ * dimension. Sets tile_i to 0 if nothing fits. */
+static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_t ja, size_t ka,
+                       by_matmul_plan_t* p) {
+  const size_t dim = hw->dim, sp_half = plan_sp_half(hw), acc_half = plan_acc_half(hw);
+  size_t best_cost = (size_t)-1, best_volume = 0;
+  p->tile_i = 0;
+  for (size_t ti = 1; ti <= bi; ++ti)
+    for (size_t tj = 1; tj <= bj && ti * tj * dim <= acc_half; ++tj) {
+      if (tj % ja != 0 && tj != bj)
+        continue;
+      size_t tk = sp_half / dim / (ti + tj);
+      if (tk >= bk)
+        tk = bk;
+      else
+        tk -= tk % ka;
+      if (tk == 0)
+        continue;
+      const size_t ni = by_plan_ceil_div(bi, ti), nj = by_plan_ceil_div(bj, tj);
+      const size_t cost = bi * bk * nj + bk * bj * ni + ni * nj * by_plan_ceil_div(bk, tk);
+      const size_t volume = ti * tj * tk;
+      if (cost < best_cost || (cost == best_cost && volume > best_volume)) {
+        best_cost = cost;
+        best_volume = volume;
+        p->tile_i = ti;
+        p->tile_j = tj;
+        p->tile_k = tk;
+      }
+    }
+}
+
+by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_matmul_plan_t* p) {
+  by_status_t st = by_plan_dataflow(hw, s->dataflow, &p->dataflow);
+  if (st != BY_OK)
+    return st;
+  if (s->I == 0 || s->J == 0 || s->K == 0)
+    return BY_ERR_ARG;
+  const size_t kb = plan_kb(hw);
+  const size_t bi = by_plan_ceil_div(s->I, hw->dim), bj = by_plan_ceil_div(s->J, hw->dim);
+  const size_t bk = by_plan_ceil_div(s->K, kb);
+  /* Compressed operands are moved one whole block at a time: K and J tiles hold whole blocks. */
+  const size_t ka = s->a_block_cols ? s->a_block_cols / hw->dim : 1;
+  const size_t ja = s->b_block_cols ? s->b_block_cols / hw->dim : 1;
+  if (ka == 0 || ja == 0)
+    return BY_ERR_ARG;
+  if (s->tile_i || s->tile_j || s->tile_k) {
+    p->tile_i = s->tile_i ? s->tile_i : 1;
+    p->tile_j = s->tile_j ? s->tile_j : 1;
+    p->tile_k = s->tile_k ? s->tile_k : 1;
+    if (!by_plan_matmul_tiles_fit(hw, p->tile_i, p->tile_j, p->tile_k))
+      return BY_ERR_ARG;
+  } else {
+    auto_tiles(hw, bi, bj, bk, ja, ka, p);
+    if (p->tile_i == 0)
+      return BY_ERR_ARG;
+  }
+  if (p->tile_i > bi)
+    p->tile_i = bi;
+  if (p->tile_j > bj)
+    p->tile_j = bj;
+  if (p->tile_k > bk)
+    p->tile_k = bk;
+  if ((p->tile_k % ka != 0 && p->tile_k != bk) || (p->tile_j % ja != 0 && p->tile_j != bj))
+    return BY_ERR_ARG;
+  p->k_chunk = p->dataflow == hw->dataflow_ws ? kb : p->tile_k * kb;
+  p->loop = hw->lanes == 1 && p->dataflow == hw->dataflow_ws && !s->a_block_cols &&
+            !s->b_block_cols && hw->loop_ws;
+  return BY_OK;
+}
+
+int by_plan_matmul_packs_b(const by_hw_t* hw, const by_matmul_shape_t* s) {
+  return hw->lanes != 1 && !s->b_packed;
+}
+
+/* The workspace holds elements: A transposed, and B transposed or (vector PEs) packed. */
+size_t by_plan_matmul_workspace_bytes(const by_hw_t* hw, const by_matmul_shape_t* s) {
+  const size_t a = s->a_transposed ? s->I * s->K : 0;
+  if (hw->lanes != 1)
+    return (a + (by_plan_matmul_packs_b(hw, s)
+                     ? by_plan_packed_rows(s->K, hw->lanes) * by_plan_packed_cols(s->J, hw->lanes)
+                     : 0)) *
+           hw->elem_bytes;
+  return (a + (s->b_transposed ? s->K * s->J : 0)) * hw->elem_bytes;
+}

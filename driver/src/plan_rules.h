@@ -1,0 +1,25 @@
+/* Internal: what the planner's files (plan_*.c, brickyard/plan.h) share. */
+#ifndef BRICKYARD_DRIVER_PLAN_RULES_H
+#define BRICKYARD_DRIVER_PLAN_RULES_H
+
+#include "brickyard/plan.h"
+
+/* Half of each memory: tiles alternate between the halves so that the loads of the next tile
+ * overlap the computation of this one. */
+static inline size_t plan_sp_half(const by_hw_t* hw) {
+  return hw->sp_rows / 2;
+}
+static inline size_t plan_acc_half(const by_hw_t* hw) {
+  return hw->acc_rows / 2;
+}
+/* Reduction elements of a K block: one pass of the array, a scratchpad row (DIM x lanes). */
+static inline size_t plan_kb(const by_hw_t* hw) {
+  return hw->dim * hw->lanes;
+}
+
+/* The convolution loops (plan_conv_loop.c): whether the convolution runs as loops of dataflow df
+ * (the hardware has them, the shape is within their fields, a tile fits), with the tile in *t. */
+int plan_conv_loop(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g, int df,
+                   by_conv_tiles_t* t);
+
+#endif
