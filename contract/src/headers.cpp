@@ -76,6 +76,8 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
   def("BY_DMA_MAX_BYTES", num(c.dma.maxBytes), "bytes per DMA row request");
   def("BY_MAX_BLOCK_LEN", num(d.maxBlockLen), "scratchpad rows per mvin block");
   def("BY_MAX_BLOCK_LEN_ACC", num(d.maxBlockLenAcc), "accumulator rows per mvin block");
+  def("BY_MAX_ACC_ELEM_COLS", num(d.maxColsAccElems),
+      "columns of an accumulator move of elem_t (shrink mvin, scaled mvout)");
   if (c.boveda.enabled) { // only Boveda configs: the headers of the others stay as they were
     os << "\n/* Boveda compressed moves (docs/boveda.md, docs/isa.md) */\n";
     def("BY_BOVEDA", "1", "CONFIG_LD / CONFIG_ST compressed bits are legal");

@@ -1,14 +1,15 @@
 /* Residual add and global average pooling (brickyard/kernels.h): both sum in the accumulator
  * (mvins with shrink and accumulate) and scale on the way out. A chunk is up to DIM rows of up
- * to MAX_BLOCK_LEN column blocks, whose blocks lie DIM rows apart as mvout reads them; chunks
- * rotate through slots of the accumulator so that consecutive chunks overlap. Only the
- * accumulator is used, whose rows are DIM acc_t wide with vector PEs too (docs/isa.md). */
+ * to MAX_ACC_ELEM_COLS columns (max_bytes of elem_t, so one DMA request per DRAM row), in
+ * column blocks of DIM that lie DIM rows apart as mvout reads them; chunks rotate through
+ * slots of the accumulator so that consecutive chunks overlap. Only the accumulator is used,
+ * whose rows are DIM acc_t wide with vector PEs too (docs/isa.md). */
 #include "brickyard/cpu.h"
 #include "brickyard_isa.h"
 #include "tile.h"
 
-#define CHUNK_COLS ((size_t)BY_MAX_BLOCK_LEN * BY_DIM)
-#define SLOT_ROWS ((uint32_t)BY_MAX_BLOCK_LEN * BY_DIM)
+#define CHUNK_COLS ((size_t)BY_MAX_ACC_ELEM_COLS)
+#define SLOT_ROWS ((uint32_t)BY_MAX_ACC_ELEM_COLS) /* CHUNK_COLS / DIM blocks of DIM rows */
 #define SLOTS ((uint32_t)BY_ACC_ROWS / SLOT_ROWS)
 
 static uint32_t slot_row(unsigned chunk) {

@@ -47,7 +47,9 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   const int elemBytes = narrow ? params_.inputBytes : params_.accBytes;
   // Column blocks are one local row wide: DIM*lanes elem_t (scratchpad) or DIM (accumulator).
   const uint64_t width = toAcc ? dim : static_cast<uint64_t>(params_.spRowElems);
-  const uint64_t maxCols = (narrow ? params_.maxBlockLen : params_.maxBlockLenAcc) * width;
+  const uint64_t maxCols = !toAcc   ? uint64_t(params_.maxBlockLen) * width
+                           : narrow ? uint64_t(params_.maxColsAccElems)
+                                    : uint64_t(params_.maxBlockLenAcc) * width;
   const uint64_t blocks = ceilDiv(op.cols, width);
   if (op.rows == 0 || op.cols == 0 || op.cols > maxCols ||
       (blocks > 1 && ch.blockStride < op.rows)) // column blocks must not overlap
@@ -133,7 +135,9 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
     if (!dramSpanOk(dramAddr, lastPixel, stride, rowBytes))
       return f.err.dmaError;
   } else {
-    const uint64_t maxCols = full ? dim : params_.maxBlockLen * width;
+    const uint64_t maxCols = full        ? dim
+                             : src.acc() ? uint64_t(params_.maxColsAccElems)
+                                         : uint64_t(params_.maxBlockLen) * width;
     if (op.rows == 0 || op.cols == 0 || op.cols > maxCols)
       return f.err.badSize;
     const uint64_t blocks = ceilDiv(op.cols, width);

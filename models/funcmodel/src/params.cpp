@@ -26,6 +26,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.accRows = d.accRows;
   p.maxBlockLen = d.maxBlockLen;
   p.maxBlockLenAcc = d.maxBlockLenAcc;
+  p.maxColsAccElems = d.maxColsAccElems;
   p.hasWs = c.array.dataflow != config::Dataflow::OS;
   p.hasOs = c.array.dataflow != config::Dataflow::WS;
   p.tensordash = c.tensordash.enabled;

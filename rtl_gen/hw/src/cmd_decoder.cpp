@@ -198,8 +198,8 @@ void CmdDecoderGenerator::localParams(vlog::Body& b) const {
   b.localParam("SpElems", num(p.spElems), "elem_t per scratchpad row: DIM * lanes");
   b.localParam("SpElemsLog2", num(config::log2Exact(p.spElems)));
   b.localParam("MaxColsSp", num(p.maxBlockLen * p.spElems), "MAX_BLOCK_LEN * DIM * lanes");
-  b.localParam("MaxColsAccNarrow", num(p.maxBlockLen * p.dim),
-               "MAX_BLOCK_LEN * DIM: accumulator moves of elem_t");
+  b.localParam("MaxColsAccNarrow", num(p.maxColsAccElems),
+               "accumulator moves of elem_t: max_bytes of them (MAX_BLOCK_LEN * DIM * lanes)");
   b.localParam("MaxColsAcc", num(p.maxBlockLenAcc * p.dim), "MAX_BLOCK_LEN_ACC * DIM");
   b.localParam("RowBits", num(p.localRowBits), "a local row in an operation word");
   b.localParam("AddrBits", "32", "a DRAM address in an operation word; a local address");

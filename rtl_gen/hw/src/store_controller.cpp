@@ -3,8 +3,11 @@
 // reads the local rows one by one (padding pixels of a pooling window read nothing and count
 // as zero). Read data is transformed on return (accumulator rows: scale, saturate, ReLU through
 // DIM by_acc_scale units, or raw acc_t values for full-width reads), max-reduced over a pooling
-// window, packed into bytes and queued as a DMA write. Writes of several operations are in
-// flight; an operation completes (op_table.h) when all of its writes are acknowledged.
+// window, packed into bytes and queued as a DMA write. The column blocks of a StoreRows row are
+// gathered into one write of the whole DRAM row (at most max_bytes, as the column limits
+// guarantee): the DMA's cost is per request (max_inflight over the latency), so a 64-byte row
+// written as eight 8-byte blocks would take eight times as long. Writes of several operations are
+// in flight; an operation completes (op_table.h) when all of its writes are acknowledged.
 #include "store_controller.h"
 
 #include "dma_common.h"
@@ -55,9 +58,10 @@ vlog::Module StoreControllerGenerator::build() const {
   returnRegisters(b);
   b.blank();
   b.logic("unused_bits", Type::bit());
-  b.assign("unused_bits", std::string("^{sp_rvalid_i, acc_rvalid_i, q_ready, op_payload_i, "
-                                      "dma_done_tag_i, y, x, pixel_row, read_row, out_elems") +
-                              (boveda_ ? ", cur_epoch}" : "}"));
+  b.assign("unused_bits",
+           std::string("^{sp_rvalid_i, acc_rvalid_i, q_ready, op_payload_i, "
+                       "dma_done_tag_i, y, x, pixel_row, read_row, out_elems, write_elems") +
+               (boveda_ ? ", cur_epoch}" : "}"));
   return m;
 }
 
@@ -116,6 +120,7 @@ void StoreControllerGenerator::localParams(vlog::Body& b) const {
   b.localParam("AccBytes", num(p.aw / 8));
   b.localParam("BytesBits", "$clog2(AccBytes+1)", "holds ElemBytes or AccBytes");
   b.localParam("FifoDepth", "4", "write queue");
+  b.localParam("ShiftBits", "$clog2(DmaDataWidth)+1", "a block's bit offset in its row's write");
   b.localParam("CreditBits", "$clog2(FifoDepth+1)");
   b.localParam("QueueWidth", "OpBits+LenBits+AddrBits+DmaDataWidth",
                "a queued DMA write: {op entry, len, addr, data}");
@@ -157,13 +162,17 @@ void StoreControllerGenerator::walk(vlog::Body& b, StateRegs& regs) const {
   b.logic("win_last", Type::bit(), "last element of the pooling window (always, unpooled)");
   b.logic("win_first", Type::bit());
   b.logic("last_slot", Type::bit(), "the operation's last read slot");
+  b.logic("write_last", Type::bit(), "the slot ends a DMA write (a window's, a row's last)");
+  b.logic("write_first", Type::bit(), "the slot starts a DMA write");
+  b.logic("blk_shift", Type::bits("ShiftBits"), "the block's bit offset in its row's write");
   b.logic("y", Type::sbits("CoordBits"), "image row of the pixel read (pooling: can be padding)");
   b.logic("x", Type::sbits("CoordBits"));
   b.logic("in_image", Type::bit());
   b.logic("pixel_row", Type::bits("ReadRowBits"), "local row of the pixel");
   b.logic("read_row", Type::bits("ReadRowBits"), "local row read by this slot");
   b.logic("out_addr", Type::bits("AddrBits"), "DRAM address written by this slot's row");
-  b.logic("out_elems", Type::bits("CountBits"), "elements written by this slot's row");
+  b.logic("out_elems", Type::bits("CountBits"), "elements of this slot's block or pixel");
+  b.logic("write_elems", Type::bits("CountBits"), "elements of the write the slot belongs to");
   b.logic("out_bytes", Type::bits("BytesBits"));
   b.logic("blk_width", Type::bits("CountBits"), "elements per column block: a local row");
   b.logic("pixel_index", Type::bits("PixelBits"), "DRAM pixel index (pixel modes)");
@@ -200,10 +209,15 @@ void StoreControllerGenerator::walk(vlog::Body& b, StateRegs& regs) const {
   b.assign("last_blk", "blk_q == cur_blocks - BlockBits'(1)");
   b.assign("out_elems", "!rows_mode ? cur_cols :\n"
                         "      (last_blk ? cur_cols - CountBits'(blk_q) * blk_width : blk_width)");
-  b.assign("out_addr", "rows_mode ?\n"
-                       "      cur_dram + AddrBits'(r_q) * cur_stride + AddrBits'(blk_q) * "
-                       "AddrBits'(blk_width) * AddrBits'(out_bytes) :\n"
+  b.assign("write_elems", "rows_mode ? cur_cols : out_elems");
+  b.assign("out_addr", "rows_mode ? cur_dram + AddrBits'(r_q) * cur_stride :\n"
                        "      cur_dram + AddrBits'(pixel_index) * cur_stride");
+  // A compressed MVOUT hands every block to its path as a piece of its own.
+  b.assign("write_last", std::string("rows_mode ? last_blk") +
+                             (boveda_ ? " || cur_compressed" : "") + " : win_last");
+  b.assign("write_first", "!rows_mode || blk_q == '0");
+  b.assign("blk_shift", "rows_mode ? ShiftBits'(32'(blk_q) * 32'(blk_width) * 32'(out_bytes) * "
+                        "32'(8)) : '0");
   b.assign("last_slot", "rows_mode ? (r_q == cur_rows - CountBits'(1) && last_blk) :\n"
                         "      (py_q == pix_rows - PixBits'(1) && px_q == pix_cols - PixBits'(1) "
                         "&& win_last)");
@@ -211,11 +225,11 @@ void StoreControllerGenerator::walk(vlog::Body& b, StateRegs& regs) const {
 }
 
 // A slot reads one row (or, for a padding pixel, nothing) and travels one cycle to the return
-// stage. Slots that end a window need a place in the write queue (credits). Drives the read
+// stage. Slots that end a write need a place in the write queue (credits). Drives the read
 // clients' requests, read_granted and slot_go.
 void StoreControllerGenerator::slotIssue(vlog::Body& b, StateRegs& regs) const {
   b.comment("A slot reads one row (or, for a padding pixel, nothing) and travels one cycle to "
-            "the return stage. Slots that end a window need a place in the write queue.");
+            "the return stage. Slots that end a write need a place in the write queue.");
   regs.add("credits", Type::bits("CreditBits"), "CreditBits'(FifoDepth)",
            "write-queue places not yet promised");
   b.logic("needs_read", Type::bit());
@@ -227,9 +241,9 @@ void StoreControllerGenerator::slotIssue(vlog::Body& b, StateRegs& regs) const {
     b.comment("A compressed row piece needs a place in the piece FIFO instead.");
     regs.add("credits_c", Type::bits("PieceCreditBits"), "PieceCreditBits'(PieceCredits)",
              "piece-FIFO places not yet promised");
-    b.assign("slot_room", "cur_compressed ? credits_c_q != '0 : (!win_last || credits_q != '0)");
+    b.assign("slot_room", "cur_compressed ? credits_c_q != '0 : (!write_last || credits_q != '0)");
   } else {
-    b.assign("slot_room", "!win_last || credits_q != '0");
+    b.assign("slot_room", "!write_last || credits_q != '0");
   }
   b.assign("sp_valid_o", "needs_read && !cur_acc && slot_room");
   b.assign("acc_valid_o", "needs_read && cur_acc && slot_room");
@@ -251,7 +265,9 @@ void StoreControllerGenerator::returnStage(vlog::Body& b) const {
   b.logic("ret_relu_q", Type::bit());
   b.logic("ret_scale_q", Type::bits("ScaleBits"));
   b.logic("ret_first_q", Type::bit());
-  b.logic("ret_last_q", Type::bit());
+  b.logic("ret_last_q", Type::bit(), "ends a DMA write");
+  b.logic("ret_wfirst_q", Type::bit(), "starts a DMA write");
+  b.logic("ret_shift_q", Type::bits("ShiftBits"), "bit offset of the block in its write");
   b.logic("ret_addr_q", Type::bits("AddrBits"));
   b.logic("ret_len_q", Type::bits("LenBits"));
   b.logic("ret_op_q", Type::bits("OpBits"));
@@ -262,6 +278,8 @@ void StoreControllerGenerator::returnStage(vlog::Body& b) const {
   b.logic("scaled", Type::bits("AccRowWidth"), "by_acc_scale outputs");
   b.logic("pooled", Type::bits("SpRowWidth"), "max over the window so far");
   b.logic("pool_q", Type::bits("Dim*ElemWidth"), "pooling runs on accumulator rows (DIM)");
+  b.logic("ret_block", Type::bits("DmaDataWidth"), "the slot's bytes");
+  b.logic("row_q", Type::bits("DmaDataWidth"), "the blocks of the row gathered so far");
   b.logic("ret_data", Type::bits("DmaDataWidth"), "the bytes to write");
   vlog::Body& lane = b.genFor("e", "Dim", "gen_lane");
   auto& inst = lane.instance(names::kAccScale, "u_scale");
@@ -287,8 +305,10 @@ void StoreControllerGenerator::returnStage(vlog::Body& b) const {
     b.assign("pooled[SpElems*ElemWidth-1:Dim*ElemWidth]",
              "sp_rdata_i[SpElems*ElemWidth-1:Dim*ElemWidth]");
   }
-  b.assign("ret_data",
-           "(ret_acc_q && ret_full_q) ? DmaDataWidth'(acc_rdata_i) : DmaDataWidth'(pooled)");
+  b.assign("ret_block", "(ret_acc_q && ret_full_q) ? DmaDataWidth'(acc_rdata_i) :\n"
+                        "      ret_acc_q ? DmaDataWidth'(pooled[Dim*ElemWidth-1:0]) : "
+                        "DmaDataWidth'(pooled)");
+  b.assign("ret_data", "(ret_wfirst_q ? '0 : row_q) | (ret_block << ret_shift_q)");
   b.blank();
 }
 
@@ -365,10 +385,11 @@ void StoreControllerGenerator::nextState(vlog::Stmts& n) const {
   nextWalk(n);
   n.comment("Write-queue credits: taken by a window's last slot, returned when the DMA takes "
             "the write.");
-  n.line(boveda_ ? "credits_d = credits_q - CreditBits'(slot_go && win_last && !cur_compressed) +\n"
-                   "            CreditBits'(q_valid && q_pop_ready);"
-                 : "credits_d = credits_q - CreditBits'(slot_go && win_last) +\n"
-                   "            CreditBits'(q_valid && dma_req_ready_i);");
+  n.line(boveda_
+             ? "credits_d = credits_q - CreditBits'(slot_go && write_last && !cur_compressed) +\n"
+               "            CreditBits'(q_valid && q_pop_ready);"
+             : "credits_d = credits_q - CreditBits'(slot_go && write_last) +\n"
+               "            CreditBits'(q_valid && dma_req_ready_i);");
   if (boveda_) {
     n.comment("Piece credits: taken by a compressed slot, returned when the piece FIFO pops.");
     n.line("credits_c_d = credits_c_q - PieceCreditBits'(slot_go && cur_compressed) +\n"
@@ -441,16 +462,19 @@ void StoreControllerGenerator::returnRegisters(vlog::Body& b) const {
                                  {"ret_relu_q", "cur_relu"},
                                  {"ret_scale_q", "cur_scale"},
                                  {"ret_first_q", "win_first"},
-                                 {"ret_last_q", "win_last"},
+                                 {"ret_last_q", "write_last"},
+                                 {"ret_wfirst_q", "write_first"},
+                                 {"ret_shift_q", "blk_shift"},
                                  {"ret_addr_q", "out_addr"},
-                                 {"ret_len_q", "LenBits'(out_elems) * LenBits'(out_bytes)"},
+                                 {"ret_len_q", "LenBits'(write_elems) * LenBits'(out_bytes)"},
                                  {"ret_op_q", "cur_op_q"}};
   if (boveda_) {
     ret.emplace_back("ret_comp_q", "cur_compressed");
     ret.emplace_back("ret_count_q", "PieceCountBits'(out_elems)");
   }
   b.flops(vlog::FlopsItem(ret, "slot_go"));
-  b.flops(vlog::FlopsItem({{"pool_q", "pooled[Dim*ElemWidth-1:0]"}}, "ret_valid_q"));
+  b.flops(vlog::FlopsItem({{"pool_q", "pooled[Dim*ElemWidth-1:0]"}, {"row_q", "ret_data"}},
+                          "ret_valid_q"));
 }
 
 } // namespace by::hw

@@ -38,6 +38,7 @@ Derived derive(const Config& c) {
 
   d.maxBlockLen = c.dma.maxBytes / d.spRowBytes;
   d.maxBlockLenAcc = c.dma.maxBytes / d.accRowBytes;
+  d.maxColsAccElems = d.maxBlockLen * d.spRowElems;
   d.busBytes = c.dma.busWidth / 8;
   d.peakMacsPerCycle = d.dim * d.dim * c.array.lanes;
   return d;

@@ -42,6 +42,7 @@ AccelParams accelParams(const config::Config& c) {
   p.maxBurst = c.dma.maxBurst;
   p.maxBlockLen = d.maxBlockLen;
   p.maxBlockLenAcc = d.maxBlockLenAcc;
+  p.maxColsAccElems = d.maxColsAccElems;
   p.shiftBits = d.shiftBits;
   p.dmaTagBits = 8;
   if (c.tensordash.enabled) {

@@ -39,6 +39,8 @@ private:
   bool chance(double p);
   bool gemminiFlag(double p);      // a disputed gemmini.h address flag, when enabled
   uint32_t pickSize(uint32_t max); // 1, DIM, max or anything in 1..max
+  // The column limit of an MVIN (docs/isa.md): scratchpad, accumulator of elem_t, of acc_t.
+  uint64_t maxMvinCols(bool toAcc, bool narrow) const;
   /// Lane-packed B (docs/isa.md, "Vector PEs"): rows for a reduction of k, and columns for
   /// n output columns (n*lanes, sometimes any width so that partial packs occur).
   uint32_t packedRows(uint32_t k) const;

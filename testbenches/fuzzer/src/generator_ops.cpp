@@ -58,6 +58,12 @@ void Generation::pair(bool preloaded, const Operand& bd, const Operand& c, const
 
 // --- DMA ------------------------------------------------------------------------------------
 
+uint64_t Generation::maxMvinCols(bool toAcc, bool narrow) const {
+  if (!toAcc)
+    return uint64_t(p_.maxBlockLen) * uint64_t(p_.spRowElems);
+  return narrow ? uint64_t(p_.maxColsAccElems) : uint64_t(p_.maxBlockLenAcc) * uint64_t(p_.dim);
+}
+
 void Generation::opMvin() {
   const int ch = uniformInt(0, 2);
   if (chance(0.25))
@@ -68,8 +74,7 @@ void Generation::opMvin() {
   const bool narrow = !toAcc || lc.shrink;
   const uint64_t elemBytes = static_cast<uint64_t>(narrow ? p_.inputBytes : p_.accBytes);
   const uint64_t width = toAcc ? dim : static_cast<uint64_t>(p_.spRowElems); // a local row
-  uint32_t cols =
-      pickSize(static_cast<uint32_t>((narrow ? p_.maxBlockLen : p_.maxBlockLenAcc) * width));
+  uint32_t cols = pickSize(static_cast<uint32_t>(maxMvinCols(toAcc, narrow)));
   uint64_t blocks = ceilDiv(cols, width);
   uint32_t maxRows = static_cast<uint32_t>(chance(0.05) ? 8 * dim : 2 * dim);
   if (blocks > 1) // column blocks must not overlap: rows <= block stride
@@ -121,7 +126,9 @@ void Generation::opMvout() {
     const bool full = kind >= 50;
     const uint32_t elemBytes = full ? ab : ib;
     const uint32_t width = acc ? dim : static_cast<uint32_t>(p_.spRowElems); // a local row
-    uint32_t cols = pickSize(full ? dim : static_cast<uint32_t>(p_.maxBlockLen) * width);
+    uint32_t cols = pickSize(full  ? dim
+                             : acc ? static_cast<uint32_t>(p_.maxColsAccElems)
+                                   : static_cast<uint32_t>(p_.maxBlockLen) * width);
     uint32_t rows = pickSize(chance(0.05) ? 8 * dim : 2 * dim);
     const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
     uint64_t span = (ceilDiv(cols, width) - 1) * dim + rows;
@@ -390,8 +397,7 @@ void Generation::illegalBadSize() {
   const uint32_t local = acc ? accAddr(0) : spAddr(0);
   const uint64_t v = uniform(0, 2);
   const uint64_t width = acc ? dim : static_cast<uint64_t>(p_.spRowElems); // a local row
-  const uint64_t maxCols =
-      uint64_t((!acc || ld_[ch].shrink) ? p_.maxBlockLen : p_.maxBlockLenAcc) * width;
+  const uint64_t maxCols = maxMvinCols(acc, !acc || ld_[ch].shrink);
   const uint64_t memRows = static_cast<uint64_t>(acc ? p_.accRows : p_.spRows);
   const bool tooManyFits =
       maxCols < 0xffff && ceilDiv(maxCols + 1, width) * ld_[ch].blockStride + 1 <= memRows;

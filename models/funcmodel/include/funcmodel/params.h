@@ -17,8 +17,9 @@ struct ModelParams {
   int accBytes = 0;
   int spRows = 0;
   int accRows = 0;
-  int maxBlockLen = 0;    // MAX_BLOCK_LEN: column blocks of an mvin/mvout of elem_t
-  int maxBlockLenAcc = 0; // MAX_BLOCK_LEN_ACC: column blocks of an mvin of acc_t
+  int maxBlockLen = 0;     // MAX_BLOCK_LEN: column blocks of an mvin/mvout of elem_t
+  int maxBlockLenAcc = 0;  // MAX_BLOCK_LEN_ACC: column blocks of an mvin of acc_t
+  int maxColsAccElems = 0; // columns of an accumulator move of elem_t (shrink MVIN, scaled MVOUT)
   bool hasWs = false;
   bool hasOs = false;
   /// TensorDash (sparsity.tensordash): OS computes skip zeros; CONFIG_EX td_off is legal.

@@ -29,7 +29,10 @@ struct Derived {
 
   int maxBlockLen = 0;    // Gemmini MAX_BLOCK_LEN: scratchpad rows (of DIM) per mvin block
   int maxBlockLenAcc = 0; // Gemmini MAX_BLOCK_LEN_ACC
-  int busBytes = 0;       // AXI data bytes per beat
+  // Columns of an accumulator move of elem_t values (shrink MVIN, scaled MVOUT): max_bytes of
+  // elem_t, MAX_BLOCK_LEN * DIM * lanes (with one lane Gemmini's MAX_BLOCK_LEN * DIM).
+  int maxColsAccElems = 0;
+  int busBytes = 0; // AXI data bytes per beat
 
   int peakMacsPerCycle = 0; // DIM * DIM * lanes
 };

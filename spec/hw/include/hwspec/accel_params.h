@@ -22,6 +22,7 @@ struct AccelParams {
   int localRowBits = 0; // enough for a row of either memory (plus one: ranges are exclusive)
   int busBits = 0, maxBytes = 0, maxInflight = 0, maxBurst = 0;
   int maxBlockLen = 0, maxBlockLenAcc = 0;
+  int maxColsAccElems = 0; // columns of an accumulator move of elem_t (config::Derived)
   int rsEntries = 16, rsIdBits = 4;
   int dmaTagBits = 0;
   int shiftBits = 0;
