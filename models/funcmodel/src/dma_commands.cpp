@@ -111,6 +111,8 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
   const size_t rowBytes = static_cast<size_t>(op.cols) * elemBytes;
   const uint64_t stride = st.stride;
   const uint64_t pixels = uint64_t{pool.orows} * pool.ocols;
+  // Column blocks DIM rows apart (Gemmini's MVOUT); a conv loop's own MVOUTs place them itself.
+  const uint64_t blockStride = loopMvoutBlockStride_ ? loopMvoutBlockStride_ : dim;
 
   // Checks per mode; `rows` is ignored by pooling and strided mvouts.
   if (pool.pooling()) {
@@ -141,7 +143,7 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
     if (op.rows == 0 || op.cols == 0 || op.cols > maxCols)
       return f.err.badSize;
     const uint64_t blocks = ceilDiv(op.cols, width);
-    if (src.row() + (blocks - 1) * dim + (op.rows - 1) >= memRows)
+    if (src.row() + (blocks - 1) * blockStride + (op.rows - 1) >= memRows)
       return f.err.localRange;
     if (!dramSpanOk(dramAddr, op.rows - 1, stride, rowBytes))
       return f.err.dmaError;
@@ -202,7 +204,7 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
   } else {
     for (uint64_t r = 0; r < op.rows; ++r) {
       auto elem = [&](uint64_t c) {
-        return element(src.row() + (c / width) * dim + r, static_cast<int>(c % width));
+        return element(src.row() + (c / width) * blockStride + r, static_cast<int>(c % width));
       };
       if (!writeRow(dramAddr + r * stride, elem))
         return f.err.dmaError;

@@ -199,9 +199,11 @@ int FuncModel::execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   const LoopConvBlockStrides strides = loopConvBlockStrides(params_, s);
   const uint32_t hostStrides[2] = {state_.ld[0].blockStride, state_.ld[1].blockStride};
   state_.ld[0].blockStride = strides.input, state_.ld[1].blockStride = strides.weights;
+  loopMvoutBlockStride_ = strides.output;
   for (const Instruction& i : commands)
     execute(i);
   state_.ld[0].blockStride = hostStrides[0], state_.ld[1].blockStride = hostStrides[1];
+  loopMvoutBlockStride_ = 0;
   return 0;
 }
 

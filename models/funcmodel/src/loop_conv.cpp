@@ -120,7 +120,8 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
 LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvState& s) {
   const LoopConvGeom g = LoopConvGeom::from(s);
   const uint64_t kchBlocks = ceilDiv(g.kchs, static_cast<uint64_t>(p.dim * p.lanes));
-  return {static_cast<uint32_t>(g.icols), static_cast<uint32_t>(kchBlocks * p.dim)};
+  return {static_cast<uint32_t>(g.icols), static_cast<uint32_t>(kchBlocks * p.dim),
+          static_cast<uint32_t>(g.ocols)};
 }
 
 namespace {
@@ -132,7 +133,8 @@ public:
   Unroller(const ModelParams& p, const LoopConvState& s, uint64_t rs1, uint64_t rs2)
       : g_(LoopConvGeom::from(s)), dim_(uint64_t(p.dim)), lanes_(uint64_t(p.lanes)),
         kblock_(dim_ * lanes_), ib_(uint64_t(p.inputBytes)), ab_(uint64_t(p.accBytes)),
-        mbl_(uint64_t(p.maxBlockLen)), loadD_(!field("LOOP_CONV_WS", false, "no_bias", rs1)),
+        mbl_(uint64_t(p.maxBlockLen)), outBlocks_(uint64_t(p.maxColsAccElems / p.dim)),
+        loadD_(!field("LOOP_CONV_WS", false, "no_bias", rs1)),
         pool_(!field("LOOP_CONV_WS", true, "no_pool", rs2)) {
     setBlocks(p, g_);
     layout(p, g_, lay_);
@@ -165,8 +167,13 @@ private:
   uint32_t bAddr(uint64_t t, uint64_t kb, uint64_t ob) const {
     return uint32_t(bRow_ + ((t * g_.ochBlocks + ob) * g_.kchBlocks + kb) * dim_);
   }
+  // C: pooled, every output-channel block's orows x ocols image (as pooling reads it); else per
+  // output row its output-channel blocks one after another (one MVOUT writes whole DRAM rows).
   uint32_t c(uint64_t ob, uint64_t b, uint64_t orow, uint64_t ocol) const {
-    return kAcc | uint32_t(cRow_ + ob * lay_.cImage + (b * g_.orows + orow) * g_.ocols + ocol);
+    const uint64_t pixrow = b * g_.orows + orow;
+    if (pool_)
+      return kAcc | uint32_t(cRow_ + ob * lay_.cImage + pixrow * g_.ocols + ocol);
+    return kAcc | uint32_t(cRow_ + (pixrow * g_.ochBlocks + ob) * g_.ocols + ocol);
   }
   void move(int funct, uint64_t dram, uint64_t rows, uint64_t cols, uint32_t local) {
     out_.push_back({uint32_t(funct), dram, operand(rows, cols, local)});
@@ -189,10 +196,13 @@ private:
   // accumulates, so with no_bias the loop adds onto what the accumulator half holds (an
   // earlier loop's partial sums over other input channels).
   void bias() {
-    if (loadD_)
+    if (!loadD_)
+      return;
+    const uint64_t pixrows = pool_ ? 1 : g_.batches * g_.orows; // runs of C rows per block
+    for (uint64_t pr = 0; pr < pixrows; ++pr)
       for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
-        move(hw::isa::kMvin3, g_.bias == 0 ? 0 : g_.bias + ob * dim_ * ab_, lay_.cImage,
-             ochCols(ob), c(ob, 0, 0, 0));
+        move(hw::isa::kMvin3, g_.bias == 0 ? 0 : g_.bias + ob * dim_ * ab_,
+             pool_ ? lay_.cImage : g_.ocols, ochCols(ob), c(ob, pr / g_.orows, pr % g_.orows, 0));
   }
 
   // A: the input window row by row, MAX_BLOCK_LEN channel blocks per MVIN; padding rows and
@@ -277,32 +287,36 @@ private:
             }
   }
 
-  // C: row by row, or one pooled MVOUT per image and output-channel block (CONFIG_ST's pooling
-  // reads the block's orows x ocols image).
+  // C: one pooled MVOUT per image and output-channel block (CONFIG_ST's pooling reads the
+  // block's orows x ocols image), or per output row MVOUTs of up to MAX_ACC_ELEM_COLS channels
+  // (their blocks ocols rows apart: loopConvBlockStrides), one DMA write per pixel.
   void output() {
     if (g_.output == 0)
       return;
-    for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
-      for (uint64_t b = 0; b < g_.batches; ++b) {
-        if (pool_) {
+    if (pool_) {
+      for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
+        for (uint64_t b = 0; b < g_.batches; ++b) {
           const uint64_t pixel = b * g_.poolOutRowDim * g_.poolOutColDim;
           out_.push_back({uint32_t(hw::isa::kMvout),
                           g_.output + (pixel * g_.outStride + ob * dim_) * ib_,
                           operand(1, ochCols(ob), c(ob, b, 0, 0))});
-          continue;
         }
+      return;
+    }
+    for (uint64_t ob = 0; ob < g_.ochBlocks; ob += outBlocks_)
+      for (uint64_t b = 0; b < g_.batches; ++b)
         for (uint64_t orow = 0; orow < g_.orows; ++orow) {
           const uint64_t pixel = (b * g_.outRowDim + orow) * g_.outColDim;
           out_.push_back({uint32_t(hw::isa::kMvout),
                           g_.output + (pixel * g_.outStride + ob * dim_) * ib_,
-                          operand(g_.ocols, ochCols(ob), c(ob, b, orow, 0))});
+                          operand(g_.ocols, std::min(outBlocks_ * dim_, g_.pochs - ob * dim_),
+                                  c(ob, b, orow, 0))});
         }
-      }
   }
 
   LoopConvGeom g_;
   Layout lay_;
-  uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_;
+  uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_, outBlocks_;
   bool loadD_, pool_;
   uint64_t aRow_ = 0, bRow_ = 0, cRow_ = 0, taps_ = 0;
   std::vector<Instruction> out_;

@@ -178,7 +178,8 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.input("conv_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_CONV_WS");
     m.output("conv_start_o", Type::bit(), "a legal LOOP_CONV_WS is accepted: the unroller starts");
     m.input("cmd_bstride_i", Type::bits("CountBits"),
-            "with the command: the block stride of a loop's MVIN / MVIN2 (0: the channel's)");
+            "with the command: the block stride of a loop's MVIN / MVIN2 (0: the channel's) or "
+            "MVOUT (0: DIM)");
   }
   m.portGroup("Rejected commands.");
   m.output("err_valid_o", Type::bit(), "one pulse per rejected command");
@@ -493,8 +494,12 @@ void CmdDecoderGenerator::mvoutChecks(vlog::Body& b) const {
   b.assign("st_mode",
            "st_pool_stride != '0 ? StorePool : st_pool_size != '0 ? StoreStrided : StoreRows");
   b.assign("st_raw", "mv_acc && mv_full");
+  b.logic("st_bstride", Type::bits("CountBits"),
+          "local rows between an MVOUT's column blocks: DIM, or a conv loop's own");
+  b.assign("st_bstride",
+           conv_ ? "cmd_bstride_i != '0 ? cmd_bstride_i : CountBits'(Dim)" : "CountBits'(Dim)");
   b.assign("st_end", "st_mode == StoreRows ?\n"
-                     "      EndBits'(mv_row) + EndBits'(mv_blocks_m1) * EndBits'(Dim) + "
+                     "      EndBits'(mv_row) + EndBits'(mv_blocks_m1) * EndBits'(st_bstride) + "
                      "EndBits'(mv_rows) :\n"
                      "      EndBits'(mv_row) + EndBits'(st_orows) * EndBits'(st_ocols)");
   b.logic("st_last_row", Type::bits("PixBits"), "last pooled / image row");
@@ -672,17 +677,27 @@ void CmdDecoderGenerator::operationOut(vlog::Body& b) const {
                                             {"stride", "ld_stride"},
                                             {"block_stride", "ld_bstride"},
                                             {"channel", "ld_ch"}};
-  std::map<std::string, std::string> stv = {
-      {"dram", "AddrBits'(dram)"},   {"acc", "mv_acc"},
-      {"full", "mv_full"},           {"row", "RowBits'(mv_row)"},
-      {"rows", "mv_rows"},           {"cols", "mv_cols"},
-      {"blocks", "8'(mv_blocks)"},   {"stride", "st_stride_q"},
-      {"scale", "st_scale_q"},       {"relu", "st_relu_q"},
-      {"mode", "st_mode"},           {"pool_stride", "st_pool_stride"},
-      {"pool_size", "st_pool_size"}, {"upad", "st_upad"},
-      {"lpad", "st_lpad"},           {"pool_out_dim", "st_pool_out_dim"},
-      {"porows", "st_porows"},       {"pocols", "st_pocols"},
-      {"orows", "st_orows"},         {"ocols", "st_ocols"}};
+  std::map<std::string, std::string> stv = {{"dram", "AddrBits'(dram)"},
+                                            {"acc", "mv_acc"},
+                                            {"full", "mv_full"},
+                                            {"row", "RowBits'(mv_row)"},
+                                            {"rows", "mv_rows"},
+                                            {"cols", "mv_cols"},
+                                            {"blocks", "8'(mv_blocks)"},
+                                            {"stride", "st_stride_q"},
+                                            {"block_stride", "st_bstride"},
+                                            {"scale", "st_scale_q"},
+                                            {"relu", "st_relu_q"},
+                                            {"mode", "st_mode"},
+                                            {"pool_stride", "st_pool_stride"},
+                                            {"pool_size", "st_pool_size"},
+                                            {"upad", "st_upad"},
+                                            {"lpad", "st_lpad"},
+                                            {"pool_out_dim", "st_pool_out_dim"},
+                                            {"porows", "st_porows"},
+                                            {"pocols", "st_pocols"},
+                                            {"orows", "st_orows"},
+                                            {"ocols", "st_ocols"}};
   if (boveda_) {
     ldv["compressed"] = "ld_comp";
     ldv["ptr_inval"] = "ptr_inval_q";

@@ -39,13 +39,13 @@ namespace {
 const std::vector<std::pair<std::string, std::string>>& phases() {
   static const std::vector<std::pair<std::string, std::string>> v = {
       {"PhIdle", "no loop: commands pass through"},
-      {"PhD", "MVIN3 of the bias (or zeros) per output-channel block"},
+      {"PhD", "MVIN3 of the bias (or zeros): per output row (pooled: image) and out block"},
       {"PhB", "MVIN2 of a tap's weights, every input-channel block, MAX_BLOCK_LEN out blocks"},
       {"PhRow", "decides the segments of input row (b, r) (no command)"},
       {"PhA", "MVIN of one segment of the input row: zeros or real pixels"},
       {"PhPre", "PRELOAD of compute (ob, kr, kc, kb, b, orow, ocol)"},
       {"PhComp", "COMPUTE of that step"},
-      {"PhC", "MVOUT of an output row (or a pooled image) per output-channel block"}};
+      {"PhC", "MVOUT of an output row, OutBlocks out blocks each (pooled: image, block)"}};
   return v;
 }
 
@@ -107,6 +107,8 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   b.localParam("SpHalf", num(half), "rows of a scratchpad half");
   b.localParam("AccHalf", num(accHalf), "rows of an accumulator half");
   b.localParam("MaxBlockLen", num(p.maxBlockLen), "column blocks of an elem_t move");
+  b.localParam("OutBlocks", num(p.maxColsAccElems / p.dim),
+               "output-channel blocks of an unpooled output MVOUT (MAX_ACC_ELEM_COLS / DIM)");
   b.localParam("ElemBytesLog2", num(config::log2Exact(p.iw / 8)));
   b.localParam("AccBytesLog2", num(config::log2Exact(p.aw / 8)));
   b.localParam("CountBits", "16", "configuration fields, iterators");
@@ -352,6 +354,8 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
                      "CountBits'(MaxBlockLen * KBlock)");
   b.assign("move_o", "o_rem < CountBits'(MaxBlockLen * Dim) ? o_rem : "
                      "CountBits'(MaxBlockLen * Dim)");
+  b.logic("out_cols", Type::bits("CountBits"), "channels of an unpooled output MVOUT");
+  b.assign("out_cols", "o_rem < CountBits'(OutBlocks * Dim) ? o_rem : CountBits'(OutBlocks * Dim)");
   b.logic("pad_row", Type::bit(), "input row it_row is padding");
   b.assign("pad_row", "27'(it_row_q) < 27'(upad_q) || 27'(it_row_q) >= 27'(upad_q) + 27'(rrows)");
   b.logic("seg_col", Type::bits("RowBits"), "first window column of the segment");
@@ -403,7 +407,8 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.comment("Local rows (every value below its half: checked at LOOP_CONV_WS). A(kb, b, r, c) "
             "= a_row + ((b * irows + r) * kch_blocks + kb) * icols + c; B(kr, kc, kb, ob) = "
             "b_row + (((kr * kcols + kc) * kch_blocks + kb) * och_blocks + ob) * DIM; C(ob, b, "
-            "orow, ocol) = c_row + ob * c_image + (b * orows + orow) * ocols + ocol.");
+            "orow, ocol) = c_row + ((b * orows + orow) * och_blocks + ob) * ocols + ocol (pooled: "
+            "c_row + ob * c_image + (b * orows + orow) * ocols + ocol).");
   b.logic("in_r", Type::bits("RowBits"), "A's window row: loads r, computes orow*stride + kr");
   b.logic("in_c", Type::bits("RowBits"), "A's window column");
   b.assign("in_r", "phase_q == PhA ? RowBits'(it_row_q) :\n"
@@ -413,18 +418,21 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("a_off", Type::bits("RowBits"), "A(kb, b, r, c) - a_row");
   b.logic("b_off", Type::bits("RowBits"), "B(kr, kc, kb, ob) - b_row");
   b.logic("c_off", Type::bits("RowBits"), "C(ob, b, orow, ocol) - c_row");
-  b.logic("c_orow", Type::bits("RowBits"), "C's output row: 0 for D and pooled stores");
+  b.logic("c_orow", Type::bits("RowBits"), "C's output row: 0 for pooled D and stores");
   b.logic("c_ocol", Type::bits("RowBits"), "C's output column: that of a compute, else 0");
   b.assign("a_off", "((RowBits'(it_b_q) * RowBits'(irows) + in_r) * RowBits'(kch_blocks) +\n"
                     "       RowBits'(it_kb_q)) * RowBits'(icols) + in_c");
   b.assign("b_off", "(((x_kr * RowBits'(kcols_q) + x_kc) * RowBits'(och_blocks) + "
                     "RowBits'(x_ob)) *\n        RowBits'(kch_blocks) + RowBits'(x_kb)) * "
                     "RowBits'(Dim)");
-  b.assign("c_orow", "phase_q == PhD || (phase_q == PhC && pool_q) ? '0 : RowBits'(it_row_q)");
+  b.assign("c_orow", "pool_q && (phase_q == PhD || phase_q == PhC) ? '0 : RowBits'(it_row_q)");
   b.assign("c_ocol", "phase_q == PhPre ? RowBits'(it_col_q) : '0");
-  b.assign("c_off", "RowBits'(it_ob_q) * RowBits'(c_image) +\n"
-                    "      (RowBits'(it_b_q) * RowBits'(orows_q) + c_orow) * RowBits'(ocols_q) + "
-                    "c_ocol");
+  b.logic("c_pixrow", Type::bits("RowBits"), "b * orows + orow");
+  b.assign("c_pixrow", "RowBits'(it_b_q) * RowBits'(orows_q) + c_orow");
+  b.assign("c_off", "pool_q ? RowBits'(it_ob_q) * RowBits'(c_image) + c_pixrow * "
+                    "RowBits'(ocols_q) + c_ocol :\n"
+                    "      (c_pixrow * RowBits'(och_blocks) + RowBits'(it_ob_q)) * "
+                    "RowBits'(ocols_q) + c_ocol");
   b.logic("a_local", Type::bits("AddrBits"));
   b.logic("b_local", Type::bits("AddrBits"));
   b.logic("c_local", Type::bits("AddrBits"));
@@ -470,7 +478,8 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
           {{"PhD",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = FunctMvin3;");
-              s.line("cmd_rs2 = " + op("CountBits'(c_image)", "ocw", "c_local") + ";");
+              s.line("cmd_rs2 = " + op("pool_q ? CountBits'(c_image) : ocols_q", "ocw", "c_local") +
+                     ";");
             }},
            {"PhB",
             [&](vlog::Stmts& s) {
@@ -506,14 +515,18 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
            {"PhC",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = FunctMvout;");
-              s.line("cmd_rs2 = " + op("pool_q ? CountBits'(1) : ocols_q", "ocw", "c_local") + ";");
+              s.line("cmd_rs2 = " +
+                     op("pool_q ? CountBits'(1) : ocols_q", "pool_q ? ocw : out_cols", "c_local") +
+                     ";");
             }}},
           [](vlog::Stmts&) {});
   b.logic("cmd_bstride", Type::bits("CountBits"),
           "the loop's block stride for its MVIN (a window row's channel blocks are icols rows "
-          "apart) and MVIN2 (the output-channel blocks of a weight block DIM rows apart)");
+          "apart), MVIN2 (the output-channel blocks of a weight block DIM rows apart) and "
+          "unpooled MVOUT (an output row's channel blocks ocols rows apart)");
   b.assign("cmd_bstride", "phase_q == PhA ? CountBits'(icols) :\n"
-                          "      phase_q == PhB ? CountBits'(kch_blocks) << DimLog2 : '0");
+                          "      phase_q == PhB ? CountBits'(kch_blocks) << DimLog2 :\n"
+                          "      phase_q == PhC && !pool_q ? ocols_q : '0");
   b.logic("out_free", Type::bit(), "the output register can take a command");
   b.logic("step", Type::bit(), "the sequencer advances this cycle");
   b.assign("out_free", "!out_valid_q || cmd_ready_i");
@@ -586,6 +599,8 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   loops::nextOutput(n);
   n.ifElse("step && emit", [](vlog::Stmts& s) { s.line("out_bstride_d = cmd_bstride;"); });
   const Level ob{"it_ob", "it_ob_q + CountBits'(1)", "17'(it_ob_q) + 17'(1) >= och_blocks"};
+  const Level obOut{"it_ob", "it_ob_q + CountBits'(OutBlocks)",
+                    "17'(it_ob_q) + 17'(OutBlocks) >= och_blocks"};
   const Level lbObGroup{"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
                         "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
   const Level kr{"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
@@ -650,7 +665,14 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   n.ifElse("step", [&](vlog::Stmts& s) {
     s.uniqueCaseOf(
         "phase_q",
-        {{"PhD", [&](vlog::Stmts& t) { advance(t, {ob}, 0, to("PhRow")); }},
+        {{"PhD",
+          [&](vlog::Stmts& t) {
+            t.ifElse(
+                "pool_q", [&](vlog::Stmts& u) { advance(u, {ob}, 0, to("PhRow")); },
+                [&](vlog::Stmts& u) {
+                  advance(u, {ob, outRow, img}, 0, to("PhRow"));
+                });
+          }},
          {"PhB", [&](vlog::Stmts& t) { advance(t, {lbObGroup}, 0, tapLoaded); }},
          {"PhRow",
           [](vlog::Stmts& t) {
@@ -698,7 +720,7 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
                   advance(u, {img, ob}, 0, to("PhIdle"));
                 },
                 [&](vlog::Stmts& u) {
-                  advance(u, {outRow, img, ob}, 0, to("PhIdle"));
+                  advance(u, {outRow, img, obOut}, 0, to("PhIdle"));
                 });
           }}},
         [](vlog::Stmts&) {});

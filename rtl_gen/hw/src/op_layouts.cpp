@@ -38,6 +38,7 @@ PackedLayout storeOpLayout(const AccelParams& p) {
       .field("rows", 16)
       .field("cols", 16)
       .field("blocks", 8, "column blocks of one local row (DIM*lanes or DIM elements)")
+      .field("block_stride", 16, "local rows between column blocks: DIM, a conv loop's own")
       .field("stride", 32, "DRAM bytes between rows / pooled pixels")
       .field("scale", 32, "accumulator read scale (IEEE single)")
       .field("relu", 1)

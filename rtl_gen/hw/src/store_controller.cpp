@@ -58,10 +58,12 @@ vlog::Module StoreControllerGenerator::build() const {
   returnRegisters(b);
   b.blank();
   b.logic("unused_bits", Type::bit());
-  b.assign("unused_bits",
-           std::string("^{sp_rvalid_i, acc_rvalid_i, q_ready, op_payload_i, "
-                       "dma_done_tag_i, y, x, pixel_row, read_row, out_elems, write_elems") +
-               (boveda_ ? ", cur_epoch}" : "}"));
+  b.assign(
+      "unused_bits",
+      std::string(
+          "^{sp_rvalid_i, acc_rvalid_i, q_ready, op_payload_i, "
+          "dma_done_tag_i, y, x, pixel_row, read_row, out_elems, write_elems, cur_block_stride") +
+          (boveda_ ? ", cur_epoch}" : "}"));
   return m;
 }
 
@@ -196,7 +198,7 @@ void StoreControllerGenerator::walk(vlog::Body& b, StateRegs& regs) const {
   b.assign("pixel_row", "ReadRowBits'(cur_row) + ReadRowBits'(y[PixBits-1:0]) * "
                         "ReadRowBits'(cur_ocols) +\n      ReadRowBits'(x[PixBits-1:0])");
   b.assign("read_row", "rows_mode ? ReadRowBits'(cur_row) + ReadRowBits'(blk_q) * "
-                       "ReadRowBits'(Dim) + ReadRowBits'(r_q) :\n      pixel_row");
+                       "ReadRowBits'(cur_block_stride) + ReadRowBits'(r_q) :\n      pixel_row");
   b.logic("pix_row", Type::bits("PixBits"), "DRAM pixel row: pooled row or image row");
   b.logic("pix_col", Type::bits("PixBits"));
   b.assign("pix_row", "pooling ? py_q : y[PixBits-1:0]");

@@ -139,6 +139,8 @@ private:
   ModelParams params_;
   DramPort& dram_;
   ArchState state_;
+  // While a conv loop runs: the block stride of its MVOUTs (0: DIM, as for the host's).
+  uint32_t loopMvoutBlockStride_ = 0;
   ErrorState error_;
   uint64_t bytesRead_ = 0;
   uint64_t bytesWritten_ = 0;

@@ -40,9 +40,11 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
 
 /// The block strides the loop's moves use instead of the MVIN channels' (docs/isa.md, "Local
 /// layout"): an input MVIN's channel blocks are icols rows apart, a weight MVIN2's output-channel
-/// blocks kch_blocks x DIM rows apart, so that every move writes one contiguous range.
+/// blocks kch_blocks x DIM rows apart, so that every move writes one contiguous range; an
+/// unpooled output MVOUT's output-channel blocks ocols rows apart (C's rows of one output row are
+/// its output-channel blocks, one after another), so that one MVOUT writes whole DRAM rows.
 struct LoopConvBlockStrides {
-  uint32_t input = 0, weights = 0;
+  uint32_t input = 0, weights = 0, output = 0;
 };
 LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvState& s);
 
