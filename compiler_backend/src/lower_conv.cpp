@@ -80,9 +80,7 @@ bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, c
     p.bias = putVec(prog_.blob, l.qbias);
   const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});
   p.estDramBytes = t.bytes;
-  setTensorDash(p, calibZeros(l.inputs[0]), l.qweights);
-  if (!os)
-    p.tdMode = hw_.td ? 2 : 0;
+  setTensorDash(p, calibZeros(l.inputs[0]), l.qweights, taps * in.c, co.c, os);
   planPooling(l, p, co);
   recordConv(l, p, s);
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
@@ -229,6 +227,8 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
     // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
     p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
     p.zerosB = 1.0 - 1.0 / hw_.dim;
+    p.tdReason = p.tdMode == 1 ? "B: the diagonal weight blocks are 1 - 1/DIM zeros"
+                               : "off: B scheduling is not built (or not OS)";
   } else if (!(hw_.ws && hw_.lanes == 1)) {
     p.onCpu = true;
     p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs or a conv loop"
@@ -269,6 +269,8 @@ bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   p.kernel = Kernel::AvgPoolConv;
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
   p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+  p.tdReason = p.tdMode == 1 ? "B: the diagonal blocks of ones are 1 - 1/DIM zeros"
+                             : "off: B scheduling is not built (or not OS)";
   const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
   p.weights = putVec(prog_.blob, ones);
   p.estDramBytes = t.bytes;

@@ -4,10 +4,12 @@
 #include "boveda_weights.h"
 #include "compiler/error.h"
 #include "planner.h"
+#include "td_estimate.h"
 #include "tiling.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -157,20 +159,47 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   }
   if (!l.qbias.empty())
     p.bias = putVec(prog_.blob, l.qbias);
-  setTensorDash(p, zerosA, l.qweights);
+  setTensorDash(p, zerosA, l.qweights, k, j, os);
 }
 
-// TensorDash: schedule the operand with more zeros (C^T = B^T A^T, docs/tensordash.md).
-void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights) const {
+// TensorDash: schedule the operand the schedule model expects to skip most of (C^T = B^T A^T,
+// docs/tensordash.md), or neither where it expects less than 2% (dense beats then).
+void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights,
+                            int64_t k, int64_t n, bool os) const {
   int64_t zw = 0;
   for (int8_t w : weights)
     zw += w == 0;
   p.zerosA = zerosA;
   p.zerosB = weights.empty() ? 0 : double(zw) / double(weights.size());
-  if (!hw_.td || !opt_.tensordash)
-    p.tdMode = hw_.td ? 2 : 0;
-  else
-    p.tdMode = hw_.tdScheduleB && p.zerosB > p.zerosA ? 1 : 0;
+  if (!hw_.td) {
+    p.tdMode = 0;
+    return;
+  }
+  p.tdMode = 2;
+  if (!opt_.tensordash) {
+    p.tdReason = "off: --no-tensordash";
+    return;
+  }
+  if (!os) {
+    p.tdReason = "off: the layer runs weight-stationary (TensorDash schedules OS computes)";
+    return;
+  }
+  const TdEstimate e = estimateTensorDash(prog_.config, zerosA, weights, k, n);
+  p.tdSpeedupA = e.speedupA;
+  p.tdSpeedupB = hw_.tdScheduleB ? e.speedupB : 1.0;
+  const bool b = p.tdSpeedupB > p.tdSpeedupA;
+  const double best = b ? p.tdSpeedupB : p.tdSpeedupA;
+  char text[160];
+  if (best < 1.02) {
+    std::snprintf(text, sizeof text, "off: the model expects %.2fx at most (A %.2fx, B %.2fx)",
+                  best, p.tdSpeedupA, p.tdSpeedupB);
+  } else {
+    p.tdMode = b ? 1 : 0;
+    std::snprintf(text, sizeof text,
+                  "%s: the model expects %.2fx over dense beats (A %.2fx, B %.2fx)", b ? "B" : "A",
+                  best, p.tdSpeedupA, p.tdSpeedupB);
+  }
+  p.tdReason = text;
 }
 
 void Planner::planLayer(int li, LayerPlan& p) {

@@ -42,7 +42,8 @@ private:
   double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }
   void planLayer(int li, LayerPlan& p);
   void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
-  void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights) const;
+  void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights, int64_t k,
+                     int64_t n, bool os) const;
   void planMemory();
   // lower_conv.cpp
   void planConv(const Layer& l, LayerPlan& p);

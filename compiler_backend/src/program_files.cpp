@@ -120,10 +120,13 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
                          {"on", lp.poolOnMvout ? "mvout" : "cpu"}};
     if (lp.clampAfter)
       j["cpu_clamp"] = {l.qmin, l.qmax};
-    if (o.config.tensordash.enabled &&
-        (lp.kernel == Kernel::Matmul || lp.kernel == Kernel::Im2colMatmul))
-      j["tensordash"] = {
-          {"scheduled", tdModeName(lp.tdMode)}, {"zeros_a", lp.zerosA}, {"zeros_b", lp.zerosB}};
+    if (o.config.tensordash.enabled && !lp.onCpu && !lp.tdReason.empty())
+      j["tensordash"] = {{"scheduled", tdModeName(lp.tdMode)},
+                         {"zeros_a", lp.zerosA},
+                         {"zeros_b", lp.zerosB},
+                         {"est_speedup_a", lp.tdSpeedupA},
+                         {"est_speedup_b", lp.tdSpeedupB},
+                         {"reason", lp.tdReason}};
     if (lp.workspaceBytes)
       j["workspace"] = {{"offset", lp.workspaceOffset}, {"bytes", lp.workspaceBytes}};
     layers.push_back(j);

@@ -71,6 +71,8 @@ struct LayerPlan {
   ChunkRule chunk;                     // how the array sums the reduction
   int tdMode = 0;                      // BY_TD_SCHEDULE_A (0), _B (1), OFF (2)
   double zerosA = 0, zerosB = 0;       // operand zero fractions the side choice used
+  double tdSpeedupA = 1, tdSpeedupB = 1; // the schedule model's estimates (td_estimate.h)
+  std::string tdReason;                // why tdMode (TensorDash configs)
   bool poolOnMvout = false;            // the fused max-pool runs on the mvout
   bool separatePool = false;           // ... or as a CPU max-pool after the layer
   bool clampAfter = false;             // a CPU clamp applies qmin/qmax after the kernel
