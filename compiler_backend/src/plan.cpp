@@ -216,6 +216,12 @@ void Planner::planLayer(int li, LayerPlan& p) {
     break;
   case LayerKind::Dense: {
     const Shape& in = shapeOf(l.inputs[0]);
+    // Vector PEs without LOOP_WS: a dense layer is a 1x1 convolution (its weights are the
+    // [1][K][N] kernel), which the convolution loop runs without the host issuing every tile.
+    const Shape co{in.n, in.h, in.w, shapeOf(l.output).c};
+    p.zerosA = calibZeros(l.inputs[0]);
+    if (hw_.lanes > 1 && !hw_.planner.loop_ws && planConvLoopLanes(l, p, in, co))
+      break;
     p.kernel = Kernel::Matmul;
     planMatmul(l, p, in.pixels(), in.c, shapeOf(l.output).c, calibZeros(l.inputs[0]));
     break;
