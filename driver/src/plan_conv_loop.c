@@ -94,51 +94,69 @@ static int loop_cheaper(loop_cost_t a, loop_cost_t b) {
   return (double)a.bytes / (double)a.macs < (double)b.bytes / (double)b.macs;
 }
 
-/* Loop tiles: the forced sizes; the others all input channels if any tile holds them (halving
- * otherwise), then the out-channel blocks (halving) and most rows that read the fewest DRAM
- * bytes per MAC (loop_cost; ties: more rows), and once a tile holds every row, as many images
- * as fit. 0: no tile fits (the command path runs). */
+/* The best tile with t->tk input-channel blocks: the forced sizes, else the out-channel blocks
+ * (halving) and most rows that read the fewest DRAM bytes per MAC (loop_cost; ties: more rows).
+ * 0: none fits. */
+static int loop_tile_for_k(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                           by_conv_tiles_t* t, loop_cost_t* cost) {
+  const size_t nb = g->loop_nblocks;
+  const size_t fn = s->tile_och < nb ? s->tile_och : nb;
+  const size_t fr = s->tile_rows < g->prows ? s->tile_rows : g->prows;
+  size_t best_tn = 0, best_rows = 0;
+  loop_cost_t best = {0, 0};
+  for (t->tn = s->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
+    size_t rows = fr;
+    if (s->tile_rows)
+      t->rows = fr, rows = loop_fits(hw, s, g, t) ? fr : 0;
+    else
+      rows = loop_max_rows(hw, s, g, t);
+    if (rows) {
+      t->rows = rows;
+      const loop_cost_t c = loop_cost(hw, s, g, t);
+      if (!best_rows || loop_cheaper(c, best) || (!loop_cheaper(best, c) && rows > best_rows))
+        best_tn = t->tn, best_rows = rows, best = c;
+    }
+    if (s->tile_och || t->tn == 1)
+      break;
+  }
+  t->tn = best_tn, t->rows = best_rows, *cost = best;
+  return best_rows != 0;
+}
+
+/* Loop tiles: the forced sizes; the others the input-channel blocks (all, then halving), each
+ * with its best out-channel blocks and rows (loop_tile_for_k), whichever reads the fewest DRAM
+ * bytes per MAC (ties: more input channels: fewer partial sums). Splitting the input channels
+ * can pay: ResNet-50's 7x7 convs with 2048 input channels fit only 4 of 7 rows with all of them,
+ * which reads every weight twice. Once a tile holds every row, as many images as fit. 0: no tile
+ * fits (the command path runs). */
 static int loop_tiles(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
                       by_conv_tiles_t* t) {
-  const size_t kb = g->loop_kblocks, nb = g->loop_nblocks;
-  const size_t fk = s->tile_k < kb ? s->tile_k : kb, fn = s->tile_och < nb ? s->tile_och : nb;
-  const size_t fr = s->tile_rows < g->prows ? s->tile_rows : g->prows;
+  const size_t kb = g->loop_kblocks;
+  const size_t fk = s->tile_k < kb ? s->tile_k : kb;
   const size_t fb = s->tile_batch < s->batch ? s->tile_batch : s->batch;
+  by_conv_tiles_t best = *t;
+  loop_cost_t best_cost = {0, 0};
+  int found = 0;
   t->batch = s->tile_batch ? fb : 1;
   for (t->tk = s->tile_k ? fk : kb;; t->tk = (t->tk + 1) / 2) {
-    size_t best_tn = 0, best_rows = 0;
-    loop_cost_t best = {0, 0};
-    for (t->tn = s->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
-      size_t rows = fr;
-      if (s->tile_rows)
-        t->rows = fr, rows = loop_fits(hw, s, g, t) ? fr : 0;
-      else
-        rows = loop_max_rows(hw, s, g, t);
-      if (rows) {
-        t->rows = rows;
-        const loop_cost_t cost = loop_cost(hw, s, g, t);
-        if (!best_rows || loop_cheaper(cost, best) ||
-            (!loop_cheaper(best, cost) && rows > best_rows))
-          best_tn = t->tn, best_rows = rows, best = cost;
-      }
-      if (s->tile_och || t->tn == 1)
-        break;
-    }
-    if (best_rows) {
-      t->tn = best_tn, t->rows = best_rows;
-      if (!s->tile_batch && t->rows == g->prows)
-        while (t->batch < s->batch) {
-          ++t->batch;
-          if (!loop_fits(hw, s, g, t)) {
-            --t->batch;
-            break;
-          }
-        }
-      return 1;
-    }
+    loop_cost_t cost;
+    if (loop_tile_for_k(hw, s, g, t, &cost) && (!found || loop_cheaper(cost, best_cost)))
+      best = *t, best_cost = cost, found = 1;
     if (s->tile_k || t->tk == 1)
-      return 0;
+      break;
   }
+  if (!found)
+    return 0;
+  *t = best;
+  if (!s->tile_batch && t->rows == g->prows)
+    while (t->batch < s->batch) {
+      ++t->batch;
+      if (!loop_fits(hw, s, g, t)) {
+        --t->batch;
+        break;
+      }
+    }
+  return 1;
 }
 
 int plan_conv_loop(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g, int df,
