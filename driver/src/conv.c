@@ -316,13 +316,17 @@ static void build_diagonals(const conv_geom_t* g, size_t n) {
   if (n % row)
     (void)by_copy(1, n % row, 0, row, ws + n / row * row, row, 0);
   by_fence();
-  for (size_t ch = 0; ch < c->in_ch; ++ch)
-    for (size_t t = 0; t < g->taps; ++t) {
-      const size_t cb = ch / BY_DIM, e = ch % BY_DIM;
-      /* Row e and column e of the block's B, in its packed form. */
-      ws[(cb * g->taps + t) * diagonal_block_elems() + e / BY_LANES * by_packed_b_cols(BY_DIM) +
-         e * BY_LANES + e % BY_LANES] = c->weights[ch * g->taps + t];
-    }
+  /* Row e and column e of each block's B, in its packed form. The offsets are hoisted: the
+   * loop runs in_ch x taps times (8640 on a 960-channel 3x3 layer), and a division or call in
+   * it cost 30 host cycles a weight. */
+  const size_t block = diagonal_block_elems(), taps = g->taps;
+  const by_elem_t* w = c->weights;
+  for (size_t ch = 0; ch < c->in_ch; ++ch) {
+    const size_t cb = ch / BY_DIM, e = ch % BY_DIM;
+    by_elem_t* d = ws + cb * taps * block + e / BY_LANES * row + e * BY_LANES + e % BY_LANES;
+    for (size_t t = 0; t < taps; ++t, d += block)
+      *d = *w++;
+  }
 }
 
 /* CONFIG_ST pooling for the band of pooled rows [p0, p1), conv rows [r0, r1): the band's first
