@@ -164,8 +164,12 @@ static by_status_t command_tiles(const by_hw_t* hw, const by_conv_shape_t* s,
 }
 
 /* The dataflow of the convolution's loop: the requested one, or automatically OS on TensorDash
- * hardware (where OS computes skip zeros) and on arrays without WS, else WS. LOOP_CONV_OS sums
- * all taps and channels of a tile in the array before the result saturates to
+ * hardware (where OS computes skip zeros) and on arrays without WS, else WS. Not OS where an
+ * output tile's accumulation would be shorter than DIM reduction steps (taps x ceil(in_ch /
+ * lanes): a 1x1 convolution over fewer than DIM x lanes channels, as MobileNetV2's expansions
+ * over 16 or 24): every OS accumulation takes at least DIM beats (the flip and drain), so the
+ * array would idle half of them, where WS streams the pixels past stationary weights. LOOP_CONV_OS
+ * sums all taps and channels of a tile in the array before the result saturates to
  * spatial_output_width, so it runs only where that width is acc_width: its result is then the
  * exact wrapped sum, whatever the tiling, which is what the CPU reference and the compiler's
  * interpreter compute. BY_ERR_UNSUPPORTED for a dataflow without a path. */
@@ -174,8 +178,11 @@ static by_status_t conv_dataflow(const by_hw_t* hw, const by_conv_shape_t* s, in
   *df = s->dataflow;
   if (*df != BY_DATAFLOW_AUTO && *df != hw->dataflow_ws && *df != hw->dataflow_os)
     return BY_ERR_ARG;
-  if (*df == BY_DATAFLOW_AUTO)
-    *df = (hw->tensordash || !hw->ws) && os_loop ? hw->dataflow_os : hw->dataflow_ws;
+  if (*df == BY_DATAFLOW_AUTO) {
+    const size_t steps = s->kernel_rows * s->kernel_cols * ((s->in_ch + hw->lanes - 1) / hw->lanes);
+    const int short_os = hw->ws && hw->loop_conv_ws && !s->depthwise && steps < hw->dim;
+    *df = (hw->tensordash || !hw->ws) && os_loop && !short_os ? hw->dataflow_os : hw->dataflow_ws;
+  }
   if (*df == hw->dataflow_os ? !os_loop : !hw->ws)
     return BY_ERR_UNSUPPORTED;
   return BY_OK;

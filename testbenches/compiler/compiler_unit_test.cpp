@@ -12,6 +12,7 @@
 #include "compiler/passes.h"
 #include "compiler/plan.h"
 #include "compiler/quantize.h"
+#include "config/derived.h"
 #include "config/loader.h"
 #include "seed.h"
 
@@ -354,8 +355,8 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
 // Vector PEs with the convolution loops (td8, td_l4): every layer of resnet_block runs on the
 // accelerator, each convolution through LOOP_CONV_OS with TensorDash and lane-packed weights,
 // the OS loop's exact sum (one chunk), the operand the schedule model gains most on scheduled
-// (the dense classifier too, as a 1x1 convolution: these configs have no LOOP_WS); without the loops
-// (lanes4) convolutions lower to im2col matmuls.
+// (the dense classifier too, as a 1x1 convolution: these configs have no LOOP_WS); without the
+// loops (lanes4) convolutions lower to im2col matmuls.
 TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
   for (const char* cfg : {"configs/td8.yaml", "testbenches/configs/td_l4.yaml"}) {
     SCOPED_TRACE(cfg);
@@ -371,11 +372,22 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
       if (l.kernel != Kernel::Conv)
         continue;
       ++convs;
-      EXPECT_EQ(l.dataflow, "OS"); // TensorDash skips zeros only in OS
       ASSERT_TRUE(l.conv);
-      EXPECT_TRUE(l.conv->shape.weights_packed);
-      EXPECT_EQ(l.conv->shape.tile_rows, 0u); // the driver sizes the loops
+      // TensorDash skips zeros only in OS; an accumulation shorter than DIM reduction steps
+      // runs WS (docs/driver.md, "Convolution paths").
+      const by_conv_shape_t& s = l.conv->shape;
+      const int lanes = c.program.config.array.lanes, dim = config::derive(c.program.config).dim;
+      const size_t steps = s.kernel_rows * s.kernel_cols * ((s.in_ch + size_t(lanes) - 1) / lanes);
+      EXPECT_TRUE(s.weights_packed);
+      EXPECT_EQ(s.tile_rows, 0u); // the driver sizes the loops
       EXPECT_EQ(l.conv->plan.path, BY_CONV_LOOP);
+      if (steps < size_t(dim)) {
+        EXPECT_EQ(l.dataflow, "WS") << steps << " steps";
+        EXPECT_EQ(l.tdMode, 2);
+        EXPECT_EQ(l.chunk.chunk, dim * lanes); // a WS pass sums DIM x lanes channels of a tap
+        continue;
+      }
+      EXPECT_EQ(l.dataflow, "OS") << steps << " steps";
       // The side the schedule model expects to gain most on, or off below 2%; the model sees
       // nothing to skip without zeros and skips much of a post-ReLU input.
       const double best = std::max(l.tdSpeedupA, l.tdSpeedupB);
