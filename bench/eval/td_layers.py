@@ -6,7 +6,8 @@
 Reads NET's layers.csv (brickyard eval: one row per layer and config) and prints, for the
 TensorDash config TD (default td8) against the baseline BASE (default `default`):
 
-  * a table per layer kind and shape class (all rows of a class summed): MACs, MACs skipped,
+  * a table per layer kind (all rows of a kind summed): MACs, the share of the dense MAC slots
+    TensorDash skipped (MACS_SKIPPED / (MACS + MACS_SKIPPED)),
     the TensorDash config's cycles by cause, the baseline's cycles and the speedup;
   * with --all, the same columns for every layer;
   * every layer below 1.2x with what bounds it: the cause with the most cycles on the
@@ -47,7 +48,8 @@ def layer_table(pairs, base, td):
     print("|---:|---|---|---|---:|---:|" + "---:|" * len(CAUSES) + "---:|---:|---:|")
     for b, t in pairs:
         macs, skipped = int(t["macs"]), int(t["td_macs_skipped"] or 0)
-        share = f"{100 * skipped / (macs + skipped):.0f}%" if macs else "-"
+        slots = int(t["macs_issued"]) + skipped
+        share = f"{100 * skipped / slots:.0f}%" if slots else "-"
         print(f"| {t['index']} | {t['layer']} | {t['kind']} | `{t['kernel']}` | {fmt(macs)} | "
               f"{share} | " + " | ".join(fmt(t[k]) for k, _, _ in CAUSES) +
               f" | {fmt(t['total_cycles'])} | {fmt(b['total_cycles'])} | "
@@ -74,10 +76,11 @@ def main():
     classes = {}
     for b, t in pairs:
         key = (shape_class(t), t["kernel"])
-        c = classes.setdefault(key, {"n": 0, "macs": 0, "skipped": 0, "base": 0, "td": 0,
-                                     **{k: 0 for k, _, _ in CAUSES}})
+        c = classes.setdefault(key, {"n": 0, "macs": 0, "issued": 0, "skipped": 0, "base": 0,
+                                     "td": 0, **{k: 0 for k, _, _ in CAUSES}})
         c["n"] += 1
         c["macs"] += int(t["macs"])
+        c["issued"] += int(t["macs_issued"])
         c["skipped"] += int(t["td_macs_skipped"] or 0)
         c["base"] += int(b["total_cycles"])
         c["td"] += int(t["total_cycles"])
@@ -92,7 +95,8 @@ def main():
     for (cls, kernel), c in sorted(classes.items(), key=lambda kv: -kv[1]["base"]):
         tot["base"] += c["base"]
         tot["td"] += c["td"]
-        skipped = f"{100 * c['skipped'] / (c['macs'] + c['skipped']):.0f}%" if c["macs"] else "-"
+        slots = c["issued"] + c["skipped"]  # the dense run's MAC slots
+        skipped = f"{100 * c['skipped'] / slots:.0f}%" if slots else "-"
         print(f"| {cls} | `{kernel}` | {c['n']} | {fmt(c['macs'])} | {skipped} | " +
               " | ".join(fmt(c[k]) for k, _, _ in CAUSES) +
               f" | {fmt(c['td'])} | {fmt(c['base'])} | {c['base'] / c['td']:.2f}x |")

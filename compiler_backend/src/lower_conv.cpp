@@ -70,9 +70,9 @@ bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, c
   by_conv_plan_t plan;
   if (by_plan_conv(&hw_.planner, &s, &plan) != BY_OK || plan.path != BY_CONV_LOOP)
     return false;
+  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   s.dataflow = plan.dataflow; // model.c names it
   const bool os = plan.dataflow == hw_.planner.dataflow_os;
-  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   p.kernel = Kernel::Conv;
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.kb, true, false};
   p.weights = putVec(prog_.blob, packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
@@ -226,8 +226,8 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
     p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
     // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
     p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-    p.zerosB = 1.0 - 1.0 / hw_.dim;
-    p.tdReason = p.tdMode == 1 ? "B: the diagonal weight blocks are 1 - 1/DIM zeros"
+    p.zerosB = 1.0 - 1.0 / hw_.kb;
+    p.tdReason = p.tdMode == 1 ? "B: the diagonal weight blocks are 1 - 1/(DIM x lanes) zeros"
                                : "off: B scheduling is not built (or not OS)";
   } else if (!(hw_.ws && hw_.lanes == 1)) {
     p.onCpu = true;
@@ -269,7 +269,7 @@ bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   p.kernel = Kernel::AvgPoolConv;
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
   p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-  p.tdReason = p.tdMode == 1 ? "B: the diagonal blocks of ones are 1 - 1/DIM zeros"
+  p.tdReason = p.tdMode == 1 ? "B: the diagonal blocks of ones are 1 - 1/(DIM x lanes) zeros"
                              : "off: B scheduling is not built (or not OS)";
   const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
   p.weights = putVec(prog_.blob, ones);

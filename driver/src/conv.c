@@ -9,8 +9,11 @@
  * blocks. The C tile holds, per out-channel block, the band's conv pixels row after row, which
  * is the image layout the pooled MVOUT reads, so max-pooling happens on the way out.
  *
- * Depthwise: each channel block is its own pass with N = 1 block; its weights for one tap are
- * the DIM x DIM diagonal matrix diag(w[c][kr][kc]), built once by the CPU in the workspace.
+ * Depthwise: each block of KB = DIM x lanes channels (one lane: DIM) is its own pass with
+ * lanes output-channel blocks; its weights for one tap are the KB x KB diagonal matrix
+ * diag(w[c][kr][kc]), built in the workspace (zeros by DMA, the diagonal by the CPU). With vector
+ * PEs a pass reads a scratchpad row of each pixel (one DMA request), and TensorDash, scheduling
+ * B, skips most of the diagonal's zeros.
  *
  * With LOOP_CONV_WS or LOOP_CONV_OS the same convolution runs as one loop per tile
  * (conv_loop.c); vector PEs (lanes > 1) have only the loops, with lane-packed weights.
@@ -110,10 +113,10 @@ const by_elem_t* by_conv_packed_weights(const conv_geom_t* g) {
   return g->ws.packs_weights ? (const by_elem_t*)g->c->workspace : g->c->weights;
 }
 
-/* Depthwise: one lane-packed DIM x DIM diagonal weight block per (channel block, tap) (with one
- * lane DIM x DIM elements). */
+/* Depthwise: one lane-packed KB x KB diagonal weight block (KB = DIM x lanes: a scratchpad row
+ * of channels, one loop pass) per (KB channels, tap); with one lane DIM x DIM elements. */
 size_t by_conv_diagonal_block_elems(void) {
-  return by_packed_b_rows(BY_DIM) * by_packed_b_cols(BY_DIM);
+  return by_packed_b_rows(BY_KB) * by_packed_b_cols(BY_KB);
 }
 #define diagonal_block_elems by_conv_diagonal_block_elems
 
@@ -303,14 +306,15 @@ static uint32_t conv_k_size(const void* ctx, uint32_t k) {
 }
 
 /* Diagonal weight blocks for the depthwise passes in the workspace of n elements: block (cb,
- * tap) at ws + (cb * taps + tap) * diagonal_block_elems(), lane-packed (one lane: DIM x DIM). */
+ * tap) of KB channels at ws + (cb * taps + tap) * diagonal_block_elems(), lane-packed (one lane:
+ * DIM x DIM). */
 static void build_diagonals(const conv_geom_t* g, size_t n) {
   const by_conv_t* c = g->c;
   by_elem_t* ws = (by_elem_t*)c->workspace;
   /* The zeros come from the DMA (zero-fill mvins and mvouts, ~16 bytes a cycle): a CPU loop
    * costs ~3-4 host cycles a byte, 0.5 M cycles on MobileNetV2's 7x7x960 layers. The fence
    * keeps them from landing on the diagonal written below. */
-  const size_t row = by_packed_b_cols(BY_DIM); /* a diagonal block's rows are this wide */
+  const size_t row = by_packed_b_cols(BY_KB); /* a diagonal block's rows are this wide */
   if (n / row)
     (void)by_copy(n / row, row, 0, row, ws, row, 0); /* its errors count in the conv's */
   if (n % row)
@@ -322,7 +326,7 @@ static void build_diagonals(const conv_geom_t* g, size_t n) {
   const size_t block = diagonal_block_elems(), taps = g->taps;
   const by_elem_t* w = c->weights;
   for (size_t ch = 0; ch < c->in_ch; ++ch) {
-    const size_t cb = ch / BY_DIM, e = ch % BY_DIM;
+    const size_t cb = ch / BY_KB, e = ch % BY_KB;
     by_elem_t* d = ws + cb * taps * block + e / BY_LANES * row + e * BY_LANES + e % BY_LANES;
     for (size_t t = 0; t < taps; ++t, d += block)
       *d = *w++;

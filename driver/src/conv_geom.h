@@ -37,7 +37,7 @@ static inline by_elem_t by_conv_weight_at(const by_conv_t* c, size_t tap, size_t
   }
   return c->weights[(tap * c->in_ch + ich) * c->out_ch + och];
 }
-/* Elements of one depthwise diagonal weight block (lane-packed DIM x DIM). */
+/* Elements of one depthwise diagonal weight block (lane-packed KB x KB, KB = DIM x lanes). */
 size_t by_conv_diagonal_block_elems(void);
 
 /* LOOP_CONV_WS / LOOP_CONV_OS (conv_loop.c; dataflow df) with the planner's tile t: the set-up

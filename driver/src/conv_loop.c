@@ -24,7 +24,9 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   /* A folded loop reads the horizontally padded copy (or, without column padding, the input). */
   const by_elem_t* input =
       g->folded && by_conv_padded_input(g) ? by_conv_padded_input(g) : c->input;
-  const size_t passes = c->depthwise ? by_blocks(c->in_ch) : 1; /* DIM-channel passes */
+  /* Depthwise: passes of DIM x lanes channels (a scratchpad row of each pixel: one DMA request
+   * per pixel and pass); with one lane DIM. */
+  const size_t passes = c->depthwise ? (c->in_ch + BY_KB - 1) / BY_KB : 1;
   const size_t kb = g->loop_kblocks, nb = g->loop_nblocks;
   by_loop_conv_ws_t l = {0};
   l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)g->loop_cols;
@@ -35,10 +37,11 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   l.krows = (uint32_t)c->kernel_rows, l.kcols = (uint32_t)g->loop_kcols;
   l.ocols = (uint32_t)g->ocols;
   l.lpad = (uint32_t)lpad, l.rpad = (uint32_t)(icols - lpad - rcols);
-  /* Depthwise: the diagonal blocks are DIM x DIM, so a tap's (packed) weight rows are DIM
-   * (x lanes) apart. Packed rows hold out_ch x lanes elements (docs/isa.md, "Vector PEs"). */
-  l.in_channels = (uint32_t)(c->depthwise ? BY_DIM : g->loop_ch);
-  l.weight_stride = (uint32_t)by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch);
+  /* Depthwise: the diagonal blocks are KB x KB (KB = DIM x lanes), so a tap's (packed) weight
+   * rows are KB / lanes apart. Packed rows hold out_ch x lanes elements (docs/isa.md, "Vector
+   * PEs"). */
+  l.in_channels = (uint32_t)(c->depthwise ? BY_KB : g->loop_ch);
+  l.weight_stride = (uint32_t)by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch);
   const by_elem_t* weights = by_conv_packed_weights(g);
   l.in_stride = (uint32_t)c->in_ch, l.out_stride = (uint32_t)c->out_ch;
   l.no_pool = c->pool_stride == 0;
@@ -66,12 +69,12 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
       l.orows = (uint32_t)(r1 - r0);
       l.upad = (uint32_t)upad, l.dpad = (uint32_t)(irows - upad - rrows);
       for (size_t pass = 0; pass < passes; ++pass) {
-        const size_t ch0 = pass * BY_DIM; /* depthwise: the pass's first channel */
+        const size_t ch0 = pass * BY_KB; /* depthwise: the pass's first channel */
         for (size_t n0 = 0; n0 < nb; n0 += t->tn) {
           const size_t och0 = c->depthwise ? ch0 : n0 * BY_DIM;
           const size_t tn = nb - n0 < t->tn ? nb - n0 : t->tn;
           const size_t och_end =
-              c->depthwise ? ch0 + by_block_size(c->in_ch, pass) : (n0 + tn) * BY_DIM;
+              c->depthwise ? (ch0 + BY_KB < c->in_ch ? ch0 + BY_KB : c->in_ch) : (n0 + tn) * BY_DIM;
           l.pochs = (uint32_t)((och_end < c->out_ch ? och_end : c->out_ch) - och0);
           for (size_t k0 = 0; k0 < kb; k0 += t->tk) {
             const size_t kch0 = c->depthwise ? ch0 : k0 * BY_KB;
@@ -157,7 +160,7 @@ void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   by_config_ex_td(df, BY_ACT_NONE, 0, (uint32_t)c->stride, 1,
                   df == BY_DATAFLOW_OS ? c->tensordash : BY_TD_SCHEDULE_A);
   by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, 0);
-  by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_DIM : c->out_ch) * sizeof(by_elem_t), 0, 0);
+  by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch) * sizeof(by_elem_t), 0, 0);
   by_config_ld(2, 0, 0, 0);
   by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
   issue_loops(g, df, t);

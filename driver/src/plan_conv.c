@@ -56,9 +56,9 @@ static void workspace(const by_hw_t* hw, const by_conv_shape_t* s, int folds,
   w->padded_input_elems =
       folds && pads ? s->batch * s->in_rows * (s->in_cols + pads) * s->in_ch : 0;
   size_t elems;
-  if (s->depthwise) /* a lane-packed DIM x DIM block per channel block and tap */
-    elems = by_plan_ceil_div(s->in_ch, hw->dim) * s->kernel_rows * s->kernel_cols *
-            packed_weight_elems(hw, 1, hw->dim, hw->dim);
+  if (s->depthwise) /* a lane-packed KB x KB block per KB channels and tap (KB = DIM x lanes) */
+    elems = by_plan_ceil_div(s->in_ch, plan_kb(hw)) * s->kernel_rows * s->kernel_cols *
+            packed_weight_elems(hw, 1, plan_kb(hw), plan_kb(hw));
   else
     elems = w->padded_input_elems ? w->padded_input_offset + w->padded_input_elems : packed;
   w->bytes = elems * hw->elem_bytes;
@@ -91,7 +91,8 @@ void by_plan_conv_geom(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_geom
   g->loop_pad_left = g->folded ? 0 : s->pad_left;
   g->loop_pad_right = g->folded ? 0 : s->pad_right;
   g->loop_kblocks = s->depthwise ? 1 : (g->loop_ch + kb - 1) / kb;
-  g->loop_nblocks = s->depthwise ? 1 : g->nblocks;
+  /* Depthwise: a loop is one pass of KB channels, hw->lanes output-channel blocks of DIM. */
+  g->loop_nblocks = s->depthwise ? hw->lanes : g->nblocks;
   workspace(hw, s, g->folded, &g->ws);
 }
 

@@ -116,7 +116,7 @@ static int loop_tile_for_k(const by_hw_t* hw, const by_conv_shape_t* s, const by
       if (!best_rows || loop_cheaper(c, best) || (!loop_cheaper(best, c) && rows > best_rows))
         best_tn = t->tn, best_rows = rows, best = c;
     }
-    if (s->tile_och || t->tn == 1)
+    if (s->tile_och || t->tn == 1 || s->depthwise) /* a depthwise pass: all its blocks */
       break;
   }
   t->tn = best_tn, t->rows = best_rows, *cost = best;
