@@ -11,6 +11,8 @@ struct RunArgs {
   CompileArgs compile;
   std::string input, model = "rtl", outPath, reportPath;
   std::optional<uint64_t> maxCycles;
+  std::optional<double> minSqnr;
+  bool strict = false;
 
   void add(ArgParser& p) {
     compile.add(p);
@@ -23,6 +25,11 @@ struct RunArgs {
     p.option("--report", "FILE.json", "write the per-layer report as JSON", &reportPath);
     p.number("--max-cycles", "N", "stop the simulation after N cycles (exit 1)", &maxCycles, 1,
              soc::kMaxCycles);
+    p.real("--min-sqnr", "DB",
+           "warn when the output's SQNR against the float model is below DB (default 10)", &minSqnr,
+           -1000.0, 1000.0, "a number of dB");
+    p.flag("--strict", "exit 1 when it warns: an output of zeros only, or an SQNR below --min-sqnr",
+           &strict);
   }
 };
 
@@ -43,7 +50,11 @@ int runRun(const std::vector<std::string>& args) {
               "X.npy has the model input's ONNX shape: float32/64 (quantized with the input's\n"
               "scale) or int8 (used as is). A file that is not .npy is raw float32.\n"
               "\n"
-              "exit codes: 0 bit-exact, 1 a mismatch or a failed run, 2 input rejected");
+              "It warns on stderr when the output says little whatever the bit-exactness: every\n"
+              "value 0, or an SQNR against the float model below --min-sqnr (10 dB).\n"
+              "\n"
+              "exit codes: 0 bit-exact, 1 a mismatch, a failed run or (--strict) a warning,\n"
+              "2 input rejected");
   a.add(p);
   if (!p.parse(args))
     return kExitOk;
@@ -57,6 +68,8 @@ int runRun(const std::vector<std::string>& args) {
   r.reportPath = a.reportPath;
   r.maxCycles = a.maxCycles.value_or(0);
   r.quiet = a.compile.quiet;
+  r.minSqnrDb = a.minSqnr.value_or(r.minSqnrDb);
+  r.strict = a.strict;
   return eval::runModel(r) ? kExitOk : kExitFailure;
 }
 

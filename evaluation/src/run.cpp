@@ -10,6 +10,7 @@
 #include "rtlmodel/sim_cache.h"
 #include "soc/platform.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -132,6 +133,34 @@ void writeOutput(const std::string& path, const compiler::Compiled& c,
 
 } // namespace
 
+/// Warns (stderr) when the output says little: all zeros, or an SQNR against the float model
+/// below the threshold. False when it warned.
+bool agreementOk(const RunRequest& a, const compiler::RunReport& rep,
+                 const std::vector<uint8_t>& out) {
+  bool ok = true;
+  if (!out.empty() && std::all_of(out.begin(), out.end(), [](uint8_t v) { return v == 0; })) {
+    std::fprintf(stderr,
+                 "brickyard run: warning: every one of the %zu output values is 0: the "
+                 "int8 model computes nothing useful (a bias clipped at the "
+                 "accumulator's scale, or activations that vanish; see quant.json)\n",
+                 out.size());
+    ok = false;
+  }
+  const auto& k = rep.check;
+  if (k.haveFloat && k.sqnrDb < a.minSqnrDb) {
+    std::fprintf(stderr,
+                 "brickyard run: warning: the int8 output agrees poorly with the float "
+                 "model: SQNR %.1f dB, below %.1f dB (top-1 agrees on %lld of %lld "
+                 "rows); quant.json has every tensor's SQNR\n",
+                 k.sqnrDb, a.minSqnrDb, static_cast<long long>(k.top1Agree),
+                 static_cast<long long>(k.rows));
+    ok = false;
+  }
+  if (!ok && a.strict)
+    std::fprintf(stderr, "brickyard run: error: --strict: the run fails on the warning above\n");
+  return ok;
+}
+
 bool runModel(const RunRequest& a) {
   const compiler::CompileOptions& o = a.compile;
   const compiler::Compiled c = compiler::compileModel(o);
@@ -150,7 +179,8 @@ bool runModel(const RunRequest& a) {
   if (!a.reportPath.empty())
     compiler::writeFileAtomic(a.reportPath,
                               nlohmann::json(compiler::runRecord(c, rep)).dump(2) + "\n");
-  return rep.check.exact();
+  const bool agrees = agreementOk(a, rep, r.dumps[0]);
+  return rep.check.exact() && (agrees || !a.strict);
 }
 
 } // namespace by::eval

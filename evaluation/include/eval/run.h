@@ -21,11 +21,17 @@ struct RunRequest {
   std::string reportPath;    // --report FILE.json, or empty
   uint64_t maxCycles = 0;    // 0: no cap
   bool quiet = false;        // no progress lines, the program's console to /dev/null
+  // Agreement with the float model: below minSqnrDb (or an output of zeros only) the run warns
+  // on stderr; with strict it also fails (a bit-exact int8 run can still be a useless one, e.g.
+  // a bias clipped at the accumulator's scale).
+  double minSqnrDb = 10.0;
+  bool strict = false;
 };
 
-/// Runs the model; true when its output is bit-exact with the int8 reference. A failed run
-/// (the simulator cannot be built, the program fails or hits the cycle cap) prints why and
-/// returns false. Rejected input throws (compiler::CompileError, config::ConfigError).
+/// Runs the model; true when its output is bit-exact with the int8 reference (and, with
+/// `strict`, agrees with the float model: RunRequest::minSqnrDb). A failed run (the simulator
+/// cannot be built, the program fails or hits the cycle cap) prints why and returns false. Rejected
+/// input throws (compiler::CompileError, config::ConfigError).
 bool runModel(const RunRequest& request);
 
 } // namespace by::eval
