@@ -217,7 +217,15 @@ static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
       !by_dram_reachable(c->output, out_bytes) ||
       (c->bias && !by_dram_reachable(c->bias, c->out_ch * sizeof(by_acc_t))))
     return BY_ERR_ADDR;
-  if (c->depthwise || g->ws.packs_weights || g->ws.padded_input_elems) {
+  return BY_OK;
+}
+
+/* The workspace the plan needs: checked after the hardware's limits, so that a convolution the
+ * accelerator cannot run hears so rather than being asked for a workspace. On the CPU only a
+ * depthwise convolution's is checked (as the accelerator's would be: one contract); packing
+ * and the folded loop's padded copy are the accelerator's alone. */
+static by_status_t check_workspace(const by_conv_t* c, const conv_geom_t* g) {
+  if (c->depthwise || (!c->on_cpu && (g->ws.packs_weights || g->ws.padded_input_elems))) {
     const size_t need = g->ws.bytes;
     if (!c->workspace || c->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
@@ -486,11 +494,12 @@ by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
     return s;
   if (c->on_cpu) {
     plan->workspace_bytes = k.g.ws.bytes;
-    return BY_OK;
+    return check_workspace(c, &k.g);
   }
-  if ((s = check_hardware(c)) != BY_OK)
+  if ((s = check_hardware(c)) != BY_OK ||
+      (s = by_plan_conv_checked(&k.hw, &k.s, &k.g, plan)) != BY_OK)
     return s;
-  return by_plan_conv_checked(&k.hw, &k.s, &k.g, plan);
+  return check_workspace(c, &k.g);
 }
 
 by_status_t by_conv(const by_conv_t* c) {
@@ -501,12 +510,15 @@ by_status_t by_conv(const by_conv_t* c) {
   if (s != BY_OK)
     return s;
   if (c->on_cpu) {
+    if ((s = check_workspace(c, &k.g)) != BY_OK)
+      return s;
     by_cpu_conv(c);
     return BY_OK;
   }
   by_conv_plan_t plan;
   if ((s = check_hardware(c)) != BY_OK ||
-      (s = by_plan_conv_checked(&k.hw, &k.s, &k.g, &plan)) != BY_OK)
+      (s = by_plan_conv_checked(&k.hw, &k.s, &k.g, &plan)) != BY_OK ||
+      (s = check_workspace(c, &k.g)) != BY_OK)
     return s;
   if (plan.path == BY_CONV_MATMUL) {
     by_matmul_t m;

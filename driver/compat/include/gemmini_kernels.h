@@ -117,7 +117,20 @@ static inline void by_gemmini_conv(const by_conv_t* c, int out_row_dim, int out_
            (unsigned long)by_conv_out_cols(c));
     exit(1);
   }
-  by_gemmini_check(by_conv(c), what);
+  /* The native driver may need a workspace (vector-PE packing, a thin input's padded copy for
+   * the folded loop, depthwise diagonals): Gemmini's calls have none, so it is allocated here. */
+  by_conv_t run = *c;
+  void* ws = 0;
+  if (!run.workspace && !run.on_cpu && (run.workspace_bytes = by_conv_workspace_bytes(&run))) {
+    run.workspace = ws = malloc(run.workspace_bytes);
+    if (!ws) {
+      printf("%s: no memory for the workspace (%lu bytes)\n", what,
+             (unsigned long)run.workspace_bytes);
+      exit(1);
+    }
+  }
+  by_gemmini_check(by_conv(&run), what);
+  free(ws);
 }
 
 /* A by_conv_t from Gemmini's convolution arguments (square kernel, one stride and padding;

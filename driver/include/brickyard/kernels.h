@@ -176,12 +176,13 @@ size_t by_conv_out_rows(const by_conv_t* c); /* before pooling */
 size_t by_conv_out_cols(const by_conv_t* c);
 size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */
 size_t by_conv_pool_cols(const by_conv_t* c);
-/* In bytes: depthwise, a DIM x DIM block of elements (lane-packed with vector PEs) per channel
- * block and tap; with vector PEs and unpacked dense weights, the packed weights; a folded
+/* In bytes: depthwise, a KB x KB block of elements (KB = DIM x lanes, lane-packed) per KB
+ * channels and tap; with vector PEs and unpacked dense weights, the packed weights; a folded
  * convolution's column-padded input (by_plan_conv_workspace, brickyard/plan.h); else 0. */
 size_t by_conv_workspace_bytes(const by_conv_t* c);
-/* The plan by_conv would run with (by_plan_conv, brickyard/plan.h; after its argument checks;
- * on_cpu: path 0 and no tiles, with the workspace it checks). */
+/* The plan by_conv would run with (by_plan_conv, brickyard/plan.h; after its argument and
+ * hardware checks, then the workspace's; on_cpu: path 0 and no tiles, with the workspace it
+ * checks). */
 by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan);
 by_status_t by_conv(const by_conv_t* c);
 
