@@ -316,18 +316,18 @@ static uint32_t conv_k_size(const void* ctx, uint32_t k) {
 /* Diagonal weight blocks for the depthwise passes in the workspace of n elements: block (cb,
  * tap) of KB channels at ws + (cb * taps + tap) * diagonal_block_elems(), lane-packed (one lane:
  * DIM x DIM). */
-static void build_diagonals(const conv_geom_t* g, size_t n) {
+static by_status_t build_diagonals(const conv_geom_t* g, size_t n) {
   const by_conv_t* c = g->c;
   by_elem_t* ws = (by_elem_t*)c->workspace;
   /* The zeros come from the DMA (zero-fill mvins and mvouts, ~16 bytes a cycle): a CPU loop
    * costs ~3-4 host cycles a byte, 0.5 M cycles on MobileNetV2's 7x7x960 layers. The fence
    * keeps them from landing on the diagonal written below. */
   const size_t row = by_packed_b_cols(BY_KB); /* a diagonal block's rows are this wide */
+  by_status_t s = BY_OK;
   if (n / row)
-    (void)by_copy(n / row, row, 0, row, ws, row, 0); /* its errors count in the conv's */
-  if (n % row)
-    (void)by_copy(1, n % row, 0, row, ws + n / row * row, row, 0);
-  by_fence();
+    s = by_copy(n / row, row, 0, row, ws, row, 0);
+  if (n % row && s == BY_OK)
+    s = by_copy(1, n % row, 0, row, ws + n / row * row, row, 0);
   /* Row e and column e of each block's B, in its packed form. The offsets are hoisted: the
    * loop runs in_ch x taps times (8640 on a 960-channel 3x3 layer), and a division or call in
    * it cost 30 host cycles a weight. */
@@ -339,6 +339,7 @@ static void build_diagonals(const conv_geom_t* g, size_t n) {
     for (size_t t = 0; t < taps; ++t, d += block)
       *d = *w++;
   }
+  return s;
 }
 
 /* CONFIG_ST pooling for the band of pooled rows [p0, p1), conv rows [r0, r1): the band's first
@@ -502,6 +503,12 @@ by_status_t by_conv_plan(const by_conv_t* c, by_conv_plan_t* plan) {
   return check_workspace(c, &k.g);
 }
 
+/* The kernel's status: the zero fill's refusals (reported by its copies) or any since. */
+static by_status_t conv_end(by_status_t fill) {
+  const by_status_t s = by_kernel_end();
+  return fill != BY_OK ? fill : s;
+}
+
 by_status_t by_conv(const by_conv_t* c) {
   conv_call_t k;
   if (!c)
@@ -527,14 +534,16 @@ by_status_t by_conv(const by_conv_t* c) {
   }
   const conv_geom_t* g = &k.g;
   const by_conv_tiles_t tl = {plan.tile_batch, plan.tile_rows, plan.tile_och, plan.tile_k};
-  const uint32_t errors = by_kernel_begin(); /* also: no earlier command reads the workspace */
+  by_kernel_begin(); /* also: no earlier command reads the workspace */
+  /* The zero fill's copies report their refusals themselves (by_kernel_end takes them). */
+  by_status_t fill = BY_OK;
   if (c->depthwise)
-    build_diagonals(g, g->ws.bytes / sizeof(by_elem_t));
+    fill = build_diagonals(g, g->ws.bytes / sizeof(by_elem_t));
   else if (g->ws.packs_weights)
     pack_weights(g);
   if (plan.loop) {
     by_conv_loops(g, plan.dataflow, &tl);
-    return by_kernel_end(errors);
+    return conv_end(fill);
   }
   by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
   by_config_ld(0, by_conv_stride_cols(c) * c->in_ch * sizeof(by_elem_t), 0, 0);
@@ -556,5 +565,5 @@ by_status_t by_conv(const by_conv_t* c) {
           conv_tile(g, &tl, b, p0, p1, n0, nt, pass * BY_DIM, &c_tiles, &ab_tiles);
         }
     }
-  return by_kernel_end(errors);
+  return conv_end(fill);
 }

@@ -38,7 +38,7 @@ by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const 
   }
   if (SLOTS == 0) /* an accumulator smaller than one chunk */
     return BY_ERR_UNSUPPORTED;
-  const uint32_t errors = by_kernel_begin();
+  by_kernel_begin();
   by_config_ld(0, lda * sizeof(by_elem_t), 1, 0);
   by_config_ld(1, ldb * sizeof(by_elem_t), 1, 0);
   by_config_st((uint32_t)(ldc * sizeof(by_elem_t)), activation, scale, 0);
@@ -61,7 +61,7 @@ by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const 
           by_mvout(C + i * ldc + j, by_acc_addr(row, 0, 0), rows, cols);
       }
   }
-  return by_kernel_end(errors);
+  return by_kernel_end();
 }
 
 by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t batch,
@@ -79,7 +79,7 @@ by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t 
   }
   if (SLOTS == 0) /* an accumulator smaller than one chunk */
     return BY_ERR_UNSUPPORTED;
-  const uint32_t errors = by_kernel_begin();
+  by_kernel_begin();
   /* One mvin per pixel moves that pixel of up to DIM batches (rows pixels*channels apart). */
   by_config_ld(0, pixels * channels * sizeof(by_elem_t), 1, 0);
   by_config_st((uint32_t)(channels * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f / (float)pixels, 0);
@@ -102,5 +102,5 @@ by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t 
           by_mvout(output + b * channels + ch, by_acc_addr(row, 0, 0), rows, cols);
       }
   }
-  return by_kernel_end(errors);
+  return by_kernel_end();
 }

@@ -94,12 +94,12 @@ by_status_t by_copy(size_t rows, size_t cols, const by_elem_t* src, size_t lds, 
   by_status_t s = check_strides(src ? lds : 0, ldd);
   if (s != BY_OK)
     return s;
-  const uint32_t errors = by_kernel_begin();
+  by_kernel_begin();
   by_config_ld(0, src ? lds * sizeof(by_elem_t) : 0, 0, 0);
   by_config_st((uint32_t)(ldd * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, 0);
   copier_t cp = {0};
   issue_copy(&cp, rows, cols, src, lds, dst, ldd);
-  return by_kernel_end(errors);
+  return by_kernel_end();
 }
 
 /* ---- im2col ------------------------------------------------------------------------------ */
@@ -119,9 +119,8 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
   by_status_t s = check_strides(lds, ldd);
   if (s != BY_OK)
     return s;
-  uint32_t errors = 0;
   if (!on_cpu) {
-    errors = by_kernel_begin();
+    by_kernel_begin();
     by_config_ld(0, lds * sizeof(by_elem_t), 0, 0);
     by_config_st((uint32_t)(ldd * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, 0);
   }
@@ -159,7 +158,7 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
         if (ow > xhi)
           issue_copy(&cp, ow - xhi, ch, 0, 0, row + xhi * ldd, ldd);
       }
-  return on_cpu ? BY_OK : by_kernel_end(errors);
+  return on_cpu ? BY_OK : by_kernel_end();
 }
 
 /* ---- CPU layers ------------------------------------------------------------------------- */

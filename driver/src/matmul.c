@@ -384,13 +384,12 @@ by_status_t by_matmul(const by_matmul_t* m) {
   }
   const by_elem_t *A, *B;
   size_t lda, ldb;
-  const uint32_t errors =
-      by_kernel_begin(); /* also: no earlier command still reads the workspace */
+  by_kernel_begin(); /* also: no earlier command still reads the workspace */
   prepare_operands(m, by_plan_matmul_packs_b(&hw, &shape), &A, &lda, &B, &ldb);
   configure(m, plan.dataflow, lda, ldb);
   if (plan.loop)
     matmul_loops(m, &plan, A, lda, B, ldb);
   else
     matmul_commands(m, &plan, A, lda, B, ldb);
-  return by_kernel_end(errors);
+  return by_kernel_end();
 }

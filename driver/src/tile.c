@@ -77,12 +77,10 @@ void by_tile_compute(const by_tile_t* t) {
     compute_os(t);
 }
 
-uint32_t by_kernel_begin(void) {
+void by_kernel_begin(void) {
   by_fence();
-  return by_error().count;
 }
 
-by_status_t by_kernel_end(uint32_t error_count_before) {
-  by_fence();
-  return by_error().count != error_count_before ? BY_ERR_HW : BY_OK;
+by_status_t by_kernel_end(void) {
+  return by_take_refusals(NULL) != 0 ? BY_ERR_HW : BY_OK;
 }

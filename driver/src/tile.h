@@ -57,8 +57,10 @@ typedef struct {
  * accumulation per C block over the tile's k blocks). */
 void by_tile_compute(const by_tile_t* t);
 
-/* Kernel prologue / epilogue: remembers ERROR_COUNT, then fences and compares. */
-uint32_t by_kernel_begin(void);
-by_status_t by_kernel_end(uint32_t error_count_before);
+/* Kernel prologue (a fence: no earlier command still reads what the kernel overwrites) and
+ * epilogue: fences and returns BY_ERR_HW for any refusal not reported yet, the kernel's own or a
+ * raw command's before it (by_take_refusals). */
+void by_kernel_begin(void);
+by_status_t by_kernel_end(void);
 
 #endif /* BRICKYARD_DRIVER_TILE_H */

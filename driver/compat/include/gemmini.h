@@ -305,7 +305,7 @@ static inline void by_gemmini_unsupported(const char* what) {
   {                                                                                                \
     (void)(q_const), (void)(q_const_type), (void)(set_stats_id_only), (void)(act_msb);             \
     (void)(stat_id), (void)(igelu_qb), (void)(igelu_qc);                                           \
-    by_gemmini_unsupported("gemmini_config_norm (no normalization unit)");                       \
+    by_gemmini_unsupported("gemmini_config_norm (no normalization unit)");                         \
   }
 
 /* ---- LOOP_WS (configs with loops.ws) ---------------------------------------------------- */
@@ -457,7 +457,22 @@ static inline void by_gemmini_loop_conv_ws(
   { by_gemmini_loop_conv_ws(__VA_ARGS__); }
 
 #define gemmini_flush(skip) ROCC_INSTRUCTION_RS1_RS2(XCUSTOM_ACC, skip, 0, k_FLUSH)
-#define gemmini_fence() by_fence()
+/* Gemmini's fence, which also stops the program when the accelerator refused a command since
+ * the driver last reported one: a Gemmini program never reads the error registers, and would
+ * go on to print a result computed without the refused command. */
+static inline void by_gemmini_fence(void) {
+  by_error_t e;
+  const uint32_t refused = by_take_refusals(&e);
+  if (refused == 0)
+    return;
+  printf("gemmini_fence: the accelerator refused %lu command(s); the first was %s (funct %lu): "
+         "%s: %s. Results that depend on it are wrong, so the program stops (docs/isa.md, "
+         "\"Error codes\"; docs/driver.md, \"Gemmini compatibility\")\n",
+         (unsigned long)refused, by_funct_name(e.funct), (unsigned long)e.funct,
+         by_error_name(e.code), by_error_doc(e.code));
+  exit(1);
+}
+#define gemmini_fence() by_gemmini_fence()
 
 /* ---- Counters (COUNTER_OP) ------------------------------------------------------------- */
 #define gemmini_counter_access(rd, config_reg)                                                     \

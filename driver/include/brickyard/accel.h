@@ -270,6 +270,15 @@ static inline void by_error_clear(void) {
 }
 /* The BY_ERROR_* name of an error code ("?" for an unknown one). */
 const char* by_error_name(uint32_t code);
+/* What an error code means (docs/isa.md's table). */
+const char* by_error_doc(uint32_t code);
+/* The BY_FUNCT_* name of a command's funct7 ("MVIN", "LOOP_CONV_WS"; "?" for an unknown one). */
+const char* by_funct_name(uint32_t funct);
+/* Fences, then returns how many commands the accelerator refused since the driver last
+ * reported refusals (here, or as a kernel's BY_ERR_HW, which also counts those of raw commands
+ * issued before the kernel), and counts them as reported; *e (unless NULL) gets ERROR and
+ * ERROR_COUNT. gemmini.h's fence stops a program on them. */
+uint32_t by_take_refusals(by_error_t* e);
 
 /* ---- Counters -------------------------------------------------------------------------- */
 

@@ -705,6 +705,12 @@ std::string cHeader(const std::string& generator) {
       os << "#define BY_FUNCT_" << c.name << " " << c.funct << "\n";
   }
   os << "#define BY_FUNCT_CONFIG " << kConfig << "\n";
+  // One list for the names the driver prints (by_funct_name): X(NAME, funct) per command.
+  os << "#define BY_FOR_EACH_FUNCT(X) X(CONFIG, " << kConfig << ")";
+  for (const Command& c : commands())
+    if (c.configType < 0)
+      os << " X(" << c.name << ", " << c.funct << ")";
+  os << "\n";
   os << "\n/* Operand fields: BY_<COMMAND>_<RS>_<FIELD>_SHIFT and _MASK (mask before shifting). "
         "*/\n";
   for (const Command& c : commands()) {
@@ -741,6 +747,14 @@ std::string cHeader(const std::string& generator) {
   os << "\n/* Error codes (ERROR register bits 7:0). */\n";
   for (const ErrorCode& e : errorCodes())
     os << "#define BY_ERROR_" << e.name << " " << e.code << "\n";
+  // X(NAME, "what it means") per code, for the messages the driver prints (by_error_doc).
+  os << "#define BY_FOR_EACH_ERROR(X)";
+  for (const ErrorCode& e : errorCodes()) {
+    if (e.doc.find_first_of("\"\\") != std::string::npos)
+      throw std::logic_error("ISA: error " + e.name + "'s doc must not need C escapes");
+    os << " \\\n  X(" << e.name << ", \"" << e.doc << "\")";
+  }
+  os << "\n";
   os << "\n/* COUNTER_OP events; external ones need rs1[31] = 1. */\n";
   for (const CounterEvent& e : counterEvents())
     os << "#define BY_EVENT_" << e.name << " " << e.id << (e.external ? " /* external */" : "")

@@ -60,6 +60,7 @@ int main(void) {
   /* Errors: each rejected command latches the first code and counts. */
   by_fence();
   by_error_clear();
+  (void)by_take_refusals(NULL); /* nothing refused before this point is counted below */
   const uint32_t count0 = by_error().count;
   BY_HAL_CMD(BY_FUNCT_CONFIG,
              by_enc_config_ex_rs1(BY_DATAFLOW_WS, 0, 0, 1) |
@@ -90,5 +91,20 @@ int main(void) {
   by_fence();
   bm_compare("after_errors", out, M, D * D);
   BM_CHECK(by_error().code == BY_ERROR_NONE, "a legal command after errors failed");
+
+  /* The driver reports each refusal once: the five above to whoever asks first... */
+  uint32_t refused = by_take_refusals(&e);
+  BM_CHECK(refused == 5 && e.count == count0 + 5, "by_take_refusals: %u (count %u), want 5",
+           (unsigned)refused, (unsigned)e.count);
+  BM_CHECK(by_take_refusals(NULL) == 0, "refusals reported twice");
+  /* ...and a raw command's refusal to the next kernel call, as BY_ERR_HW (its result is
+   * computed, but the program's earlier commands did not all run), then never again. */
+  by_mvin(0, M, by_sp_addr(BY_SP_ROWS - 1), D, D);
+  by_status_t s = by_copy(D, D, M, D, out, D, 0);
+  BM_CHECK(s == BY_ERR_HW, "kernel after a refused raw command: %s", by_status_string(s));
+  s = by_copy(D, D, M, D, out, D, 0);
+  BM_CHECK(s == BY_OK, "the refusal was reported again: %s", by_status_string(s));
+  bm_compare("copy", out, M, D * D);
+  BM_CHECK(by_take_refusals(NULL) == 0, "a reported refusal counted again");
   return bm_finish("counters_errors");
 }
