@@ -9,7 +9,8 @@
 //  - results Gemmini programs rely on: the accumulator moved at full width with the address
 //    Gemmini's tests use (full bit on the MVIN too), stride-0 (row repeat) mvins and the
 //    repeating bias, residual adds with A/B scales (also Gemmini's current strided forms, with
-//    negative and fractional scales).
+//    negative and fractional scales) and the raw accumulator add of Gemmini's matrix_add, whose
+//    mvin scales are ignored as on a Gemmini without mvin scaling.
 #include "include/gemmini_testutils.h"
 #include "seed.h"
 
@@ -466,6 +467,41 @@ static void resadd_strided(void) {
   }
 }
 
+// Gemmini's matrix_add: A and B moved into the accumulator (B accumulating) with
+// gemmini_extended2_config_ld scales, C moved out. Brickyard has no mvin scaler and its
+// gemmini_params.h's MVIN_SCALE is the identity, so, as on a Gemmini built without mvin
+// scaling, the scale is ignored: C = sat(A + B) for every scale, negative and fractional ones
+// included, and no command is refused.
+static elem_t MA[DIM][DIM] row_align(1), MB[DIM][DIM] row_align(1), MC[DIM][DIM] row_align(1);
+static void matrix_add_scales(void) {
+  const float scales[] = {-2.0f, -1.0f, -0.5f, 0.0f, 1.0f, 3.0f};
+  const uint32_t errors = by_error().count;
+  for (size_t s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
+    int same = 1;
+    for (size_t i = 0; i < DIM; ++i)
+      for (size_t j = 0; j < DIM; ++j) {
+        MA[i][j] = (elem_t)(rand() % 256 - 128);
+        MB[i][j] = (elem_t)(rand() % 256 - 128);
+        same &= MVIN_SCALE(MA[i][j], scales[s]) == MA[i][j];
+      }
+    check(same, "MVIN_SCALE is the identity");
+    gemmini_extended2_config_ld(DIM * sizeof(elem_t), scales[s], true);
+    gemmini_mvin(MA, 1u << (ADDR_LEN - 1));
+    gemmini_extended2_config_ld(DIM * sizeof(elem_t), -scales[s], true);
+    gemmini_mvin(MB, (1u << (ADDR_LEN - 1)) | (1u << (ADDR_LEN - 2)));
+    gemmini_config_ex(0, NO_ACTIVATION, 0);
+    gemmini_config_st(DIM * sizeof(elem_t));
+    memset(MC, 0x5a, sizeof MC);
+    gemmini_mvout(MC, 1u << (ADDR_LEN - 1));
+    gemmini_fence();
+    for (size_t i = 0; i < DIM; ++i)
+      for (size_t j = 0; j < DIM; ++j)
+        same &= MC[i][j] == (elem_t)sat8((int32_t)MA[i][j] + MB[i][j]);
+    check(same, "matrix add with mvin scales (ignored)");
+  }
+  check(by_error().count == errors, "matrix add with mvin scales: no command refused");
+}
+
 int main() {
   seed_rand(6020, "gemmini_compat");
   gemmini_flush(0);
@@ -476,6 +512,7 @@ int main() {
   stride_zero();
   resadd_scales();
   resadd_strided();
+  matrix_add_scales();
   if (failures) {
     printf("gemmini_compat: FAIL (%d)\n", failures);
     return 1;
