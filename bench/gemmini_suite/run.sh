@@ -7,7 +7,7 @@
 #          [-j N] [-o OUTDIR] [--max-cycles N] [--timeout SECONDS] [PROGRAM...]
 # PROGRAMs default to the `tests` list of bareMetalC/Makefile. OUTDIR (default
 # build/gemmini_suite/<config>-<model>) gets gen/ (brickyard gen), build/ (the ELFs), logs/ and
-# results.md. Needs riscv64-unknown-elf-gcc, ninja and a built brickyard ($BRICKYARD, default
+# results.md. Needs riscv64-unknown-elf-gcc and a built brickyard ($BRICKYARD, default
 # build/bin/brickyard). Exit status: 0 if every program passed, 1 if any failed, 2 on bad usage.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -65,18 +65,19 @@ else
   rm -rf "$out/gen" && mv "$out/gen.new" "$out/gen"
 fi
 
-# Build: one ninja run that keeps going past failures; a program whose ELF is missing is built
+# Build: one make run that keeps going past failures; a program whose ELF is missing is built
 # again alone, so that its log holds its own errors.
 list="$(IFS=,; echo "${programs[*]}")"
-cmake -S "$here" -B "$out/build" -G Ninja -DCMAKE_BUILD_TYPE= \
+cmake -S "$here" -B "$out/build" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE= \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/riscv64-toolchain.cmake" -DBY_SOURCE_DIR="$root" \
   -DBY_GEN_DIR="$out/gen" -DGEMMINI_DIR="$gemmini" -DGEMMINI_PROGRAMS="$list" >"$out/logs/cmake.log" 2>&1 ||
   { cat "$out/logs/cmake.log" >&2; die "configuring the build failed"; }
 echo "building ${#programs[@]} programs for $cfg_name ..." >&2
-ninja -C "$out/build" -k 0 -j "$jobs" >"$out/logs/build.log" 2>&1 || true
+cmake --build "$out/build" -j "$jobs" -- -k >"$out/logs/build.log" 2>&1 || true
 for p in "${programs[@]}"; do
   rm -f "$out/logs/$p".{build.log,out,err,rc,json,wall}
-  [[ -f $out/build/$p.elf ]] || ninja -C "$out/build" "$p.elf" >"$out/logs/$p.build.log" 2>&1 || true
+  [[ -f $out/build/$p.elf ]] ||
+    cmake --build "$out/build" --target "$p" >"$out/logs/$p.build.log" 2>&1 || true
 done
 
 # Run each built program; per program: .out (console), .err, .rc, .json (--stats), .wall.
@@ -95,7 +96,7 @@ export -f run_one
 export by cfg_file model max_cycles timeout out
 echo "running on --model $model, $jobs at a time ..." >&2
 for p in "${programs[@]}"; do
-  [[ -f $out/build/$p.elf ]] && echo "$p"
+  if [[ -f $out/build/$p.elf ]]; then echo "$p"; fi
 done | xargs -r -P "$jobs" -I{} bash -c 'run_one "$@"' _ {}
 
 /usr/bin/python3 "$here/table.py" --out "$out" --params "$out/gen/include/gemmini_params.h" \

@@ -32,9 +32,12 @@ def read(path):
 
 
 def first_error(build_log):
-    for line in (build_log or "").splitlines():
-        if "error:" in line:
-            return re.sub(r"^\S*/", "", line.strip())  # the file's name, not its path
+    """The compiler's first error, else the linker's first undefined symbol."""
+    lines = (build_log or "").splitlines()
+    for pattern in (r"error:", r"undefined reference"):
+        for line in lines:
+            if re.search(pattern, line) and "collect2" not in line:
+                return re.sub(r"^\S*/", "", line.strip())  # the file's name, not its path
     return "build failed (see the log)"
 
 
