@@ -235,16 +235,20 @@ static inline void by_gemmini_unsupported(const char* what) {
       BY_GEMMINI_EXT2_CONFIG_EX_BAD, ~)                                                            \
   (__VA_ARGS__)
 
-/* CONFIG_LD: mvin scales must be the identity (no mvin scaling hardware; the hardware rejects
- * others as UNSUPPORTED), and so must pixel_repeats (1; Gemmini calls it experimental). */
+/* CONFIG_LD: the mvin scale is accepted and ignored, as by a Gemmini built without mvin scaling
+ * (gemmini_params.h's MVIN_SCALE is the identity, so a program's own reference ignores it too;
+ * the hardware would reject a scale other than 1 as UNSUPPORTED). pixel_repeats must be 1
+ * (Gemmini calls it experimental). */
 #define gemmini_extended5_config_ld(stride, scale, shrunk, block_mvin_stride, pixel_repeats, id)   \
-  ROCC_INSTRUCTION_RS1_RS2(                                                                        \
-      XCUSTOM_ACC,                                                                                 \
-      (by_enc_config_ld_rs1((id), (shrunk), (block_mvin_stride)) &                                 \
-       ~(BY_FIELD(BY_CONFIG_LD_RS1_SCALE, ~0u) | BY_FIELD(BY_CONFIG_LD_RS1_PIXEL_REPEATS, ~0u))) | \
-          BY_FIELD(BY_CONFIG_LD_RS1_SCALE, scale_t_to_scale_t_bits((scale_t)(scale))) |            \
-          BY_FIELD(BY_CONFIG_LD_RS1_PIXEL_REPEATS, (pixel_repeats)),                               \
-      by_enc_config_ld_rs2(stride), k_CONFIG)
+  {                                                                                                \
+    (void)(scale);                                                                                 \
+    ROCC_INSTRUCTION_RS1_RS2(                                                                      \
+        XCUSTOM_ACC,                                                                               \
+        (by_enc_config_ld_rs1((id), (shrunk), (block_mvin_stride)) &                               \
+         ~BY_FIELD(BY_CONFIG_LD_RS1_PIXEL_REPEATS, ~0u)) |                                         \
+            BY_FIELD(BY_CONFIG_LD_RS1_PIXEL_REPEATS, (pixel_repeats)),                             \
+        by_enc_config_ld_rs2(stride), k_CONFIG)                                                    \
+  }
 #define gemmini_extended4_config_ld(stride, scale, shrunk, block_mvin_stride, id)                  \
   gemmini_extended5_config_ld(stride, scale, shrunk, block_mvin_stride, 1, id)
 #define gemmini_extended3_config_ld(stride, scale, shrunk, id)                                     \

@@ -302,46 +302,63 @@ static inline elem_t by_gemmini_mvin_scale(elem_t x, scale_t scale) {
   return (elem_t)(y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y));
 }
 
-/* A and B scaled by by_gemmini_mvin_scale into a malloc'd copy when the scale is not 1 (NULL
- * when it is: the operand is used as it is). */
-static inline elem_t* by_gemmini_scaled_copy(size_t n, const elem_t* x, scale_t scale) {
+/* An I x J operand (rows ld elements apart) scaled by by_gemmini_mvin_scale into a malloc'd
+ * dense copy (rows J apart) when the scale is not 1; NULL when it is (used as it is). */
+static inline elem_t* by_gemmini_scaled_copy(size_t I, size_t J, const elem_t* x, size_t ld,
+                                             scale_t scale) {
   if (scale == (scale_t)MVIN_SCALE_IDENTITY)
     return NULL;
-  elem_t* y = (elem_t*)malloc(n * sizeof(elem_t));
+  elem_t* y = (elem_t*)malloc(I * J * sizeof(elem_t));
   if (!y) {
-    printf("tiled_resadd_auto: no memory for the scaled operand\n");
+    printf("tiled_resadd: no memory for the scaled operand\n");
     exit(1);
   }
-  for (size_t i = 0; i < n; ++i)
-    y[i] = by_gemmini_mvin_scale(x[i], scale);
+  for (size_t i = 0; i < I; ++i)
+    for (size_t j = 0; j < J; ++j)
+      y[i * J + j] = by_gemmini_mvin_scale(x[i * ld + j], scale);
   return y;
 }
 
-/* C = act(clip(ACC_SCALE(A' + B', C_scale))) with A' = A scaled by A_scale, B' = B by B_scale
- * (Gemmini's mvin scale), exactly resadd_cpu. */
-static inline void tiled_resadd_auto(const size_t I, const size_t J, const scale_t A_scale,
-                                     const scale_t B_scale, const acc_scale_t C_scale,
-                                     const elem_t* A, const elem_t* B, elem_t* C, bool relu,
-                                     enum tiled_matmul_type_t matadd_type) {
-  elem_t* a = by_gemmini_scaled_copy(I * J, A, A_scale);
-  elem_t* b = by_gemmini_scaled_copy(I * J, B, B_scale);
-  by_gemmini_check(by_resadd(I, J, a ? a : A, J, b ? b : B, J, C, J, C_scale,
-                             relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
-                   "tiled_resadd_auto");
+/* Gemmini's current residual add: C = act(clip(ACC_SCALE(A' + B', C_scale))) with A' = A scaled
+ * by A_scale, B' = B by B_scale (Gemmini's mvin scale); A, B and C have rows `stride` elements
+ * apart. Exactly resadd_cpu. */
+static inline void tiled_resadd_stride_auto(const size_t I, const size_t J, const scale_t A_scale,
+                                            const scale_t B_scale, const acc_scale_t C_scale,
+                                            const size_t stride, const elem_t* A, const elem_t* B,
+                                            elem_t* C, bool relu,
+                                            enum tiled_matmul_type_t matadd_type) {
+  elem_t* a = by_gemmini_scaled_copy(I, J, A, stride, A_scale);
+  elem_t* b = by_gemmini_scaled_copy(I, J, B, stride, B_scale);
+  by_gemmini_check(by_resadd(I, J, a ? a : A, a ? J : stride, b ? b : B, b ? J : stride, C, stride,
+                             C_scale, relu ? RELU : NO_ACTIVATION, matadd_type == CPU),
+                   "tiled_resadd");
   free(a);
   free(b);
 }
 
-static inline void resadd_cpu(const size_t I, const size_t J, const scale_t A_scale,
-                              const scale_t B_scale, const acc_scale_t C_scale, const elem_t* A,
-                              const elem_t* B, elem_t* C, bool relu) {
-  for (size_t i = 0; i < I * J; ++i) {
-    full_t y = ACC_SCALE((acc_t)by_gemmini_mvin_scale(A[i], A_scale) +
-                             by_gemmini_mvin_scale(B[i], B_scale),
-                         C_scale);
-    y = y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y);
-    C[i] = (elem_t)(relu && y < 0 ? 0 : y);
-  }
+/* The dense form (rows J apart). */
+static inline void tiled_resadd_auto(const size_t I, const size_t J, const scale_t A_scale,
+                                     const scale_t B_scale, const acc_scale_t C_scale,
+                                     const elem_t* A, const elem_t* B, elem_t* C, bool relu,
+                                     enum tiled_matmul_type_t matadd_type) {
+  tiled_resadd_stride_auto(I, J, A_scale, B_scale, C_scale, J, A, B, C, relu, matadd_type);
+}
+
+/* Gemmini's resadd_cpu with rows `stride` apart; resadd_cpu (gemmini_tiles.h) takes its current
+ * form (stride third) and its older dense one. */
+static inline void by_gemmini_resadd_cpu(const size_t I, const size_t J, const size_t stride,
+                                         const scale_t A_scale, const scale_t B_scale,
+                                         const acc_scale_t C_scale, const elem_t* A,
+                                         const elem_t* B, elem_t* C, bool relu) {
+  for (size_t i = 0; i < I; ++i)
+    for (size_t j = 0; j < J; ++j) {
+      const size_t at = i * stride + j;
+      full_t y = ACC_SCALE((acc_t)by_gemmini_mvin_scale(A[at], A_scale) +
+                               by_gemmini_mvin_scale(B[at], B_scale),
+                           C_scale);
+      y = y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y);
+      C[at] = (elem_t)(relu && y < 0 ? 0 : y);
+    }
 }
 
 /* input [batches][dim][dim][channels] -> output [batches][channels]. */

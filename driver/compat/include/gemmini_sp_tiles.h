@@ -192,24 +192,10 @@ static inline void sp_tiled_resadd(const size_t I, const size_t J, const scale_t
                                    elem_t* C, size_t A_row_stride, size_t B_row_stride,
                                    size_t C_row_stride, bool relu) {
   (void)relu;
-  elem_t* copies[2] = {NULL, NULL};
-  const elem_t* src[2] = {A, B};
-  size_t lds[2] = {A_row_stride, B_row_stride};
-  const scale_t scales[2] = {A_scale, B_scale};
-  for (int s = 0; s < 2; ++s) {
-    if (scales[s] == (scale_t)MVIN_SCALE_IDENTITY)
-      continue;
-    copies[s] = (elem_t*)malloc(I * J * sizeof(elem_t));
-    if (!copies[s]) {
-      printf("sp_tiled_resadd: no memory for the scaled operand\n");
-      exit(1);
-    }
-    for (size_t i = 0; i < I; ++i)
-      for (size_t j = 0; j < J; ++j)
-        copies[s][i * J + j] = by_gemmini_mvin_scale(src[s][i * lds[s] + j], scales[s]);
-    src[s] = copies[s];
-    lds[s] = J;
-  }
+  elem_t* copies[2] = {by_gemmini_scaled_copy(I, J, A, A_row_stride, A_scale),
+                       by_gemmini_scaled_copy(I, J, B, B_row_stride, B_scale)};
+  const elem_t* src[2] = {copies[0] ? copies[0] : A, copies[1] ? copies[1] : B};
+  const size_t lds[2] = {copies[0] ? J : A_row_stride, copies[1] ? J : B_row_stride};
   by_config_ld(0, lds[0] * sizeof(elem_t), 1, DIM);
   by_config_ld(1, lds[1] * sizeof(elem_t), 1, DIM);
   const size_t slots = ACC_ROWS / DIM;

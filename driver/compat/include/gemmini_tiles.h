@@ -257,6 +257,13 @@ static inline void by_gemmini_conv_cpu_strided(
 #define conv_cpu(...)                                                                              \
   BY_GEMMINI_CAT(BY_GEMMINI_CONV_CPU_, BY_GEMMINI_NARGS(__VA_ARGS__))(__VA_ARGS__)
 
+/* Gemmini's current resadd_cpu (rows `stride` apart, 10 arguments) and its older dense form (9). */
+#define BY_GEMMINI_RESADD_CPU_9(I, J, sa, sb, sc, A, B, C, relu)                                   \
+  by_gemmini_resadd_cpu(I, J, J, sa, sb, sc, A, B, C, relu)
+#define BY_GEMMINI_RESADD_CPU_10(...) by_gemmini_resadd_cpu(__VA_ARGS__)
+#define resadd_cpu(...)                                                                            \
+  BY_GEMMINI_CAT(BY_GEMMINI_RESADD_CPU_, BY_GEMMINI_NARGS(__VA_ARGS__))(__VA_ARGS__)
+
 /* ---- Tiled kernels with explicit tiles ------------------------------------------------ */
 
 /* tiled_matmul with the tiles and the dataflow (WS / OS) given: by_matmul with them forced. */
@@ -367,17 +374,25 @@ static inline void tiled_conv_dw(int batch_size, int in_row_dim, int in_col_dim,
 }
 
 /* The residual add with explicit tiles: the driver tiles it itself (the result does not
- * depend on the tiling). */
-static inline void tiled_resadd(const size_t I, const size_t J, const size_t tile_I,
-                                const size_t tile_J, const scale_t A_scale, const scale_t B_scale,
-                                const acc_scale_t C_scale, const elem_t* A, const elem_t* B,
-                                elem_t* C, bool relu, enum tiled_matmul_type_t matadd_type) {
+ * depend on the tiling). Gemmini's current form has A, B and C rows `stride` apart (13
+ * arguments), its older one is dense (12). */
+static inline void by_gemmini_tiled_resadd(const size_t I, const size_t J, const size_t stride,
+                                           const size_t tile_I, const size_t tile_J,
+                                           const scale_t A_scale, const scale_t B_scale,
+                                           const acc_scale_t C_scale, const elem_t* A,
+                                           const elem_t* B, elem_t* C, bool relu,
+                                           enum tiled_matmul_type_t matadd_type) {
   if (tile_I == 0 || tile_J == 0) {
     printf("tiled_resadd: zero tile size\n");
     exit(1);
   }
-  tiled_resadd_auto(I, J, A_scale, B_scale, C_scale, A, B, C, relu, matadd_type);
+  tiled_resadd_stride_auto(I, J, A_scale, B_scale, C_scale, stride, A, B, C, relu, matadd_type);
 }
+#define BY_GEMMINI_TILED_RESADD_12(I, J, ti, tj, sa, sb, sc, A, B, C, relu, type)                  \
+  by_gemmini_tiled_resadd(I, J, J, ti, tj, sa, sb, sc, A, B, C, relu, type)
+#define BY_GEMMINI_TILED_RESADD_13(...) by_gemmini_tiled_resadd(__VA_ARGS__)
+#define tiled_resadd(...)                                                                          \
+  BY_GEMMINI_CAT(BY_GEMMINI_TILED_RESADD_, BY_GEMMINI_NARGS(__VA_ARGS__))(__VA_ARGS__)
 
 #include "gemmini_sp_tiles.h"
 

@@ -8,7 +8,9 @@
 //    Gemmini's signatures;
 //  - results Gemmini programs rely on: the accumulator moved at full width with the address
 //    Gemmini's tests use (full bit on the MVIN too), stride-0 (row repeat) mvins and the
-//    repeating bias, and residual adds with A/B scales.
+//    repeating bias, residual adds with A/B scales (also Gemmini's current strided forms, with
+//    negative and fractional scales) and the raw accumulator add of Gemmini's matrix_add, whose
+//    mvin scales are ignored as on a Gemmini without mvin scaling.
 #include "include/gemmini_testutils.h"
 #include "seed.h"
 
@@ -422,6 +424,84 @@ static void resadd_scales(void) {
   }
 }
 
+// Gemmini's current strided residual add (its resadd_stride program): resadd_cpu with the
+// stride third, tiled_resadd_stride_auto and the 13-argument tiled_resadd, A, B and C rows
+// RS_LD apart, with negative and fractional A, B and C scales; against the mvin-scale formula
+// written here. The elements between RS_J and the stride are left alone.
+#define RS_LD (RS_J + 5)
+static elem_t sa_[RS_I][RS_LD], sb_[RS_I][RS_LD], sc_[RS_I][RS_LD], sgold[RS_I][RS_LD];
+static elem_t resadd_ref(elem_t a, elem_t b, float sa, float sb, float sc, bool relu) {
+  const int32_t sum = sat8(round_even((float)a * sa)) + sat8(round_even((float)b * sb));
+  const int32_t y = sat8(round_even((float)sum * sc));
+  return (elem_t)(relu && y < 0 ? 0 : y);
+}
+static void resadd_strided(void) {
+  const float scales[][3] = {{-2.0f, -2.0f, 1.0f}, {-0.5f, 1.5f, 0.75f}, {1.25f, -3.0f, -1.0f}};
+  for (size_t s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
+    const float sa = scales[s][0], sb = scales[s][1], sc = scales[s][2];
+    const bool relu = s == 1;
+    memset(sgold, 0x5a, sizeof sgold); /* what the adds must leave between RS_J and RS_LD */
+    for (size_t i = 0; i < RS_I; ++i)
+      for (size_t j = 0; j < RS_LD; ++j) {
+        sa_[i][j] = (elem_t)(rand() % 256 - 128);
+        sb_[i][j] = (elem_t)(rand() % 256 - 128);
+        if (j < RS_J)
+          sgold[i][j] = resadd_ref(sa_[i][j], sb_[i][j], sa, sb, sc, relu);
+      }
+    for (int form = 0; form < 4; ++form) {
+      memset(sc_, 0x5a, sizeof sc_);
+      if (form == 0)
+        resadd_cpu(RS_I, RS_J, RS_LD, sa, sb, sc, (elem_t*)sa_, (elem_t*)sb_, (elem_t*)sc_, relu);
+      else if (form == 1 || form == 2)
+        tiled_resadd_stride_auto(RS_I, RS_J, sa, sb, sc, RS_LD, (elem_t*)sa_, (elem_t*)sb_,
+                                 (elem_t*)sc_, relu, form == 1 ? WS : CPU);
+      else
+        tiled_resadd(RS_I, RS_J, RS_LD, 2, 3, sa, sb, sc, (elem_t*)sa_, (elem_t*)sb_, (elem_t*)sc_,
+                     relu, WS);
+      gemmini_fence();
+      static const char* const names[4] = {"resadd_cpu with a stride", "tiled_resadd_stride_auto",
+                                           "tiled_resadd_stride_auto (CPU)",
+                                           "tiled_resadd with a stride"};
+      check(memcmp(sc_, sgold, sizeof sc_) == 0, names[form]);
+    }
+  }
+}
+
+// Gemmini's matrix_add: A and B moved into the accumulator (B accumulating) with
+// gemmini_extended2_config_ld scales, C moved out. Brickyard has no mvin scaler and its
+// gemmini_params.h's MVIN_SCALE is the identity, so, as on a Gemmini built without mvin
+// scaling, the scale is ignored: C = sat(A + B) for every scale, negative and fractional ones
+// included, and no command is refused.
+static elem_t MA[DIM][DIM] row_align(1), MB[DIM][DIM] row_align(1), MC[DIM][DIM] row_align(1);
+static void matrix_add_scales(void) {
+  const float scales[] = {-2.0f, -1.0f, -0.5f, 0.0f, 1.0f, 3.0f};
+  const uint32_t errors = by_error().count;
+  for (size_t s = 0; s < sizeof scales / sizeof scales[0]; ++s) {
+    int same = 1;
+    for (size_t i = 0; i < DIM; ++i)
+      for (size_t j = 0; j < DIM; ++j) {
+        MA[i][j] = (elem_t)(rand() % 256 - 128);
+        MB[i][j] = (elem_t)(rand() % 256 - 128);
+        same &= MVIN_SCALE(MA[i][j], scales[s]) == MA[i][j];
+      }
+    check(same, "MVIN_SCALE is the identity");
+    gemmini_extended2_config_ld(DIM * sizeof(elem_t), scales[s], true);
+    gemmini_mvin(MA, 1u << (ADDR_LEN - 1));
+    gemmini_extended2_config_ld(DIM * sizeof(elem_t), -scales[s], true);
+    gemmini_mvin(MB, (1u << (ADDR_LEN - 1)) | (1u << (ADDR_LEN - 2)));
+    gemmini_config_ex(0, NO_ACTIVATION, 0);
+    gemmini_config_st(DIM * sizeof(elem_t));
+    memset(MC, 0x5a, sizeof MC);
+    gemmini_mvout(MC, 1u << (ADDR_LEN - 1));
+    gemmini_fence();
+    for (size_t i = 0; i < DIM; ++i)
+      for (size_t j = 0; j < DIM; ++j)
+        same &= MC[i][j] == (elem_t)sat8((int32_t)MA[i][j] + MB[i][j]);
+    check(same, "matrix add with mvin scales (ignored)");
+  }
+  check(by_error().count == errors, "matrix add with mvin scales: no command refused");
+}
+
 int main() {
   seed_rand(6020, "gemmini_compat");
   gemmini_flush(0);
@@ -431,6 +511,8 @@ int main() {
   accumulator_full_width();
   stride_zero();
   resadd_scales();
+  resadd_strided();
+  matrix_add_scales();
   if (failures) {
     printf("gemmini_compat: FAIL (%d)\n", failures);
     return 1;
