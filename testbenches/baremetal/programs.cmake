@@ -2,7 +2,7 @@
 # testbenches/baremetal). Shared by the host build and the riscv64 cross project.
 set(BM_PROGRAMS mvin_mvout matmul_raw hazards counters_errors tiled_matmul conv eltwise
   gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters loop_matmul gemmini_loop
-  gemmini_compat loop_conv gemmini_more)
+  gemmini_compat loop_conv gemmini_more gemmini_train)
 # Programs for Boveda configs (compressed moves); built on tiny's host too, where they check
 # that the driver refuses them.
 set(BM_BOVEDA_PROGRAMS boveda_matmul)
@@ -25,7 +25,7 @@ set(BM_SOURCES_td_matmul native/td_matmul.c)
 set(BM_SOURCES_loop_matmul native/loop_matmul.c)
 set(BM_SOURCES_loop_conv native/loop_conv.c)
 foreach(g gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters gemmini_loop
-  gemmini_compat gemmini_more)
+  gemmini_compat gemmini_more gemmini_train)
   set(BM_SOURCES_${g} gemmini/${g}.c)
 endforeach()
 # Programs also built with the MMIO command path (BY_HAL_MMIO / BY_HAL_HOST_MMIO).

@@ -5,6 +5,7 @@
 #define BRICKYARD_GEMMINI_KERNELS_H
 
 #include "gemmini.h"
+#include "gemmini_train_conv.h"
 
 static inline void by_gemmini_check(by_status_t s, const char* what) {
   if (s != BY_OK) {
@@ -173,10 +174,42 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
                                    const elem_t* weights, const acc_t* bias, elem_t* output,
                                    int act, acc_scale_t scale, int pool_size, int pool_stride,
                                    int pool_padding, enum tiled_matmul_type_t tiled_conv_type) {
-  if (input_dilation != 1 || kernel_dilation != 1)
-    by_gemmini_unsupported("tiled_conv_auto with input or kernel dilation");
-  if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132)
-    by_gemmini_unsupported("tiled_conv_auto with rotated or transposed operands");
+  if (input_dilation < 1 || kernel_dilation < 1) {
+    printf("tiled_conv_auto: dilations must be at least 1\n");
+    exit(1);
+  }
+  if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132 ||
+      input_dilation != 1 || kernel_dilation != 1 || padding < 0) {
+    /* A training convolution: its operands in plain form (gemmini_train_conv.h), then an
+     * ordinary one. */
+    const by_gemmini_train_conv_t t = {
+        batch_size, in_row_dim,       in_col_dim,        in_channels,      out_channels,
+        kernel_dim, stride,           input_dilation,    kernel_dilation,  padding,
+        wrot180,    trans_input_3120, trans_weight_1203, trans_weight_0132};
+    const int rows = by_gemmini_train_extent(&t, out_row_dim);
+    const int cols = by_gemmini_train_extent(&t, out_col_dim);
+    elem_t* in = by_gemmini_train_input(&t, input, rows, cols);
+    elem_t* w = by_gemmini_train_weights(&t, weights);
+    const int prows =
+        pool_stride ? (out_row_dim + 2 * pool_padding - pool_size) / pool_stride + 1 : out_row_dim;
+    const int pcols =
+        pool_stride ? (out_col_dim + 2 * pool_padding - pool_size) / pool_stride + 1 : out_col_dim;
+    elem_t* out = trans_output_1203
+                      ? (elem_t*)by_gemmini_train_alloc((size_t)batch_size * (size_t)prows *
+                                                        (size_t)pcols * (size_t)out_channels)
+                      : output;
+    tiled_conv_auto(batch_size, rows, cols, in_channels, out_channels, out_row_dim, out_col_dim,
+                    stride, 1, 1, 0, (kernel_dim - 1) * kernel_dilation + 1, false, false, false,
+                    false, false, in, w, bias, out, act, scale, pool_size, pool_stride,
+                    pool_padding, tiled_conv_type);
+    if (out != output) {
+      by_gemmini_train_output(out, output, batch_size, prows, pcols, out_channels);
+      free(out);
+    }
+    free(w);
+    free(in);
+    return;
+  }
   by_gemmini_check_act(act, "tiled_conv_auto");
   by_conv_t c;
   by_gemmini_conv_setup(&c, batch_size, in_row_dim, in_col_dim, in_channels, out_channels, stride,
@@ -204,6 +237,11 @@ static inline void tiled_conv_stride_auto(
     printf("tiled_conv_stride_auto: a stride is below its channel count\n");
     exit(1);
   }
+  /* The strides gathered here are those of the plain layouts. */
+  if ((in_stride != in_channels && trans_input_3120) ||
+      (weight_stride != out_channels && (trans_weight_1203 || trans_weight_0132)) ||
+      (out_stride != out_channels && trans_output_1203))
+    by_gemmini_unsupported("tiled_conv_stride_auto with a pixel stride on a transposed operand");
   const size_t pix_in = (size_t)batch_size * (size_t)in_row_dim * (size_t)in_col_dim;
   const size_t w_rows = (size_t)kernel_dim * (size_t)kernel_dim * (size_t)in_channels;
   const size_t prows =

@@ -312,7 +312,11 @@ by_gemmini_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_cha
                                 pool_size, pool_stride, pool_padding);
     return;
   }
-  if (in_stride != in_channels || weight_stride != out_channels || out_stride != out_channels) {
+  if (in_stride != in_channels || weight_stride != out_channels || out_stride != out_channels ||
+      wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132 ||
+      input_dilation != 1 || kernel_dilation != 1 || padding < 0) {
+    /* Pixel strides and training convolutions: copies in plain form first, tiled by the driver
+     * (the tiles were chosen for the operands as given). */
     tiled_conv_stride_auto(batch_size, in_row_dim, in_col_dim, in_channels, out_channels,
                            out_row_dim, out_col_dim, stride, input_dilation, kernel_dilation,
                            padding, kernel_dim, in_stride, weight_stride, out_stride, wrot180,
@@ -321,10 +325,6 @@ by_gemmini_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_cha
                            pool_stride, pool_padding, tiled_conv_type);
     return;
   }
-  if (input_dilation != 1 || kernel_dilation != 1)
-    by_gemmini_unsupported("tiled_conv with input or kernel dilation");
-  if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132)
-    by_gemmini_unsupported("tiled_conv with rotated or transposed operands");
   by_gemmini_check_act(act, "tiled_conv");
   by_conv_t c;
   by_gemmini_conv_setup(&c, batch_size, in_row_dim, in_col_dim, in_channels, out_channels, stride,

@@ -1,0 +1,238 @@
+// Gemmini-style program for the training convolutions of tiled_conv_auto / tiled_conv: each of
+// wrot180, trans_input_3120, trans_weight_1203, trans_weight_0132, trans_output_1203, input
+// dilation, kernel dilation and negative padding alone and in the combinations backprop uses,
+// on the accelerator (WS) and in CPU mode, against conv_cpu and against loops written here from
+// the definitions (operands stored in the transposed layouts by this program). Then one backprop
+// step of a strided 3x3 layer: the input gradient and the weight gradient through the training
+// convolutions, against the gradients computed directly. Random operands from a fixed, printed
+// seed.
+#include "include/gemmini_testutils.h"
+#include "seed.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int ok = 1;
+static void check(const elem_t* got, const elem_t* want, size_t n, const char* what) {
+  for (size_t i = 0; i < n; ++i)
+    if (got[i] != want[i]) {
+      printf("%s: element %u is %d, expected %d\n", what, (unsigned)i, got[i], want[i]);
+      ok = 0;
+      return;
+    }
+  printf("%s: ok\n", what);
+}
+static void fill(elem_t* x, size_t n, int lo, int hi) {
+  for (size_t i = 0; i < n; ++i)
+    x[i] = (elem_t)(lo + rand() % (hi - lo + 1));
+}
+static elem_t out_of(int64_t s, float scale) {
+  const int64_t y = ACC_SCALE(s, scale);
+  return (elem_t)(y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y));
+}
+
+#define B 2
+#define H 7
+#define W 7 /* square: the weight gradient takes the output gradient as a (square) kernel */
+#define CI 5
+#define CO 6
+#define K 3
+#define MAXO 16 /* output rows or columns at most */
+static elem_t x[B * H * W * CI], x_t[B * H * W * CI], w[K * K * CI * CO], w_t[K * K * CI * CO];
+static acc_t bias[CO];
+static elem_t want[B * MAXO * MAXO * CO], want_t[B * MAXO * MAXO * CO];
+static elem_t got[B * MAXO * MAXO * CO], ref[B * MAXO * MAXO * CO];
+
+typedef struct {
+  const char* name;
+  int stride, input_dilation, kernel_dilation, padding;
+  bool wrot180, trans_output_1203, trans_input_3120, trans_weight_1203, trans_weight_0132;
+} train_case_t;
+
+/* Output rows of the case over n input rows, from the definition. */
+static int out_dim(const train_case_t* t, int n) {
+  return ((n - 1) * t->input_dilation + 1 + 2 * t->padding - ((K - 1) * t->kernel_dilation + 1)) /
+             t->stride +
+         1;
+}
+
+/* The plain convolution of x (NHWC) and w ([kr][kc][i][o]) over the dilated input, taps spread
+ * by the kernel dilation: exact sums of small operands, then scaled and saturated. */
+static void hand(const train_case_t* t, int orows, int ocols, float scale) {
+  for (int b = 0; b < B; ++b)
+    for (int r = 0; r < orows; ++r)
+      for (int c = 0; c < ocols; ++c)
+        for (int o = 0; o < CO; ++o) {
+          int64_t s = bias[o];
+          for (int kr = 0; kr < K; ++kr)
+            for (int kc = 0; kc < K; ++kc) {
+              const int yd = r * t->stride + kr * t->kernel_dilation - t->padding;
+              const int xd = c * t->stride + kc * t->kernel_dilation - t->padding;
+              if (yd < 0 || xd < 0 || yd % t->input_dilation || xd % t->input_dilation)
+                continue;
+              const int y = yd / t->input_dilation, z = xd / t->input_dilation;
+              if (y >= H || z >= W)
+                continue;
+              for (int i = 0; i < CI; ++i)
+                s += (int64_t)x[((b * H + y) * W + z) * CI + i] *
+                     w[((kr * K + kc) * CI + i) * CO + o];
+            }
+          want[((b * orows + r) * ocols + c) * CO + o] = out_of(s, scale);
+        }
+}
+
+/* The operands in the layouts the case says, and the expected output in its layout. */
+static void store_layouts(const train_case_t* t, int orows, int ocols) {
+  for (int b = 0; b < B; ++b)
+    for (int p = 0; p < H * W; ++p)
+      for (int i = 0; i < CI; ++i)
+        x_t[t->trans_input_3120 ? (i * H * W + p) * B + b : (b * H * W + p) * CI + i] =
+            x[(b * H * W + p) * CI + i];
+  for (int kr = 0; kr < K; ++kr)
+    for (int kc = 0; kc < K; ++kc) {
+      /* wrot180: the program stores the kernel rotated, the convolution rotates it back */
+      const int sr = t->wrot180 ? K - 1 - kr : kr, sc = t->wrot180 ? K - 1 - kc : kc;
+      for (int i = 0; i < CI; ++i)
+        for (int o = 0; o < CO; ++o) {
+          int at = ((sr * K + sc) * CI + i) * CO + o;
+          if (t->trans_weight_1203)
+            at = ((i * K + sr) * K + sc) * CO + o;
+          else if (t->trans_weight_0132)
+            at = ((sr * K + sc) * CO + o) * CI + i;
+          w_t[at] = w[((kr * K + kc) * CI + i) * CO + o];
+        }
+    }
+  for (int b = 0; b < B; ++b)
+    for (int p = 0; p < orows * ocols; ++p)
+      for (int o = 0; o < CO; ++o)
+        want_t[t->trans_output_1203 ? (p * B + b) * CO + o : (b * orows * ocols + p) * CO + o] =
+            want[(b * orows * ocols + p) * CO + o];
+}
+
+static void run_case(const train_case_t* t) {
+  const float scale = 0.25f;
+  const int orows = out_dim(t, H), ocols = out_dim(t, W);
+  const size_t n = (size_t)(B * orows * ocols * CO);
+  hand(t, orows, ocols, scale);
+  store_layouts(t, orows, ocols);
+  char what[160];
+  snprintf(what, sizeof what, "%s: conv_cpu vs loops", t->name);
+  conv_cpu_without_pool(B, H, W, CI, CO, orows, ocols, t->stride, t->input_dilation,
+                        t->kernel_dilation, t->padding, K, t->wrot180, t->trans_output_1203,
+                        t->trans_input_3120, t->trans_weight_1203, t->trans_weight_0132, x_t, w_t,
+                        bias, ref, NO_ACTIVATION, scale);
+  check(ref, want_t, n, what);
+  const enum tiled_matmul_type_t types[2] = {WS, CPU};
+  for (int m = 0; m < 2; ++m) {
+    for (size_t i = 0; i < n; ++i)
+      got[i] = (elem_t)0x55;
+    tiled_conv_auto(B, H, W, CI, CO, orows, ocols, t->stride, t->input_dilation, t->kernel_dilation,
+                    t->padding, K, t->wrot180, t->trans_output_1203, t->trans_input_3120,
+                    t->trans_weight_1203, t->trans_weight_0132, x_t, w_t, bias, got, NO_ACTIVATION,
+                    scale, 0, 0, 0, types[m]);
+    snprintf(what, sizeof what, "%s: tiled_conv_auto (%s)", t->name, m ? "CPU" : "WS");
+    check(got, want_t, n, what);
+  }
+  /* The explicitly tiled form takes the same path (its tiles are hints). */
+  tiled_conv(B, H, W, CI, CO, orows, ocols, t->stride, t->input_dilation, t->kernel_dilation,
+             t->padding, K, CI, CO, CO, t->wrot180, t->trans_output_1203, t->trans_input_3120,
+             t->trans_weight_1203, t->trans_weight_0132, 1, 2, 2, DIM, 1, 1, DIM, x_t, w_t, bias,
+             got, NO_ACTIVATION, scale, 1, 0, 0, WS);
+  snprintf(what, sizeof what, "%s: tiled_conv", t->name);
+  check(got, want_t, n, what);
+}
+
+/* ---- One backprop step of y = conv(x, w), stride 2, padding 1 ----------------------------- */
+#define BS 2 /* the layer's stride */
+#define BP 1 /* and padding */
+#define OH ((H + 2 * BP - K) / BS + 1)
+#define OW ((W + 2 * BP - K) / BS + 1)
+static elem_t dy[B * OH * OW * CO], dx[B * H * W * CI], dx_want[B * H * W * CI];
+static elem_t dw[K * K * CI * CO], dw_want[K * K * CI * CO];
+
+static void backprop_step(void) {
+  const float scale = 0.5f;
+  fill(dy, sizeof dy / sizeof dy[0], -4, 4);
+  /* The gradients from their definitions: dx[b][y][z][i] = sum of dy[b][oy][oz][o] w[kr][kc][i][o]
+   * over y = oy * BS + kr - BP, z = oz * BS + kc - BP; dw[kr][kc][i][o] = sum over b, oy, oz of
+   * x[b][oy * BS + kr - BP][oz * BS + kc - BP][i] dy[b][oy][oz][o]. */
+  for (int b = 0; b < B; ++b)
+    for (int y = 0; y < H; ++y)
+      for (int z = 0; z < W; ++z)
+        for (int i = 0; i < CI; ++i) {
+          int64_t s = 0;
+          for (int kr = 0; kr < K; ++kr)
+            for (int kc = 0; kc < K; ++kc) {
+              const int ry = y + BP - kr, rz = z + BP - kc;
+              if (ry < 0 || rz < 0 || ry % BS || rz % BS || ry / BS >= OH || rz / BS >= OW)
+                continue;
+              for (int o = 0; o < CO; ++o)
+                s += (int64_t)dy[((b * OH + ry / BS) * OW + rz / BS) * CO + o] *
+                     w[((kr * K + kc) * CI + i) * CO + o];
+            }
+          dx_want[((b * H + y) * W + z) * CI + i] = out_of(s, scale);
+        }
+  for (int kr = 0; kr < K; ++kr)
+    for (int kc = 0; kc < K; ++kc)
+      for (int i = 0; i < CI; ++i)
+        for (int o = 0; o < CO; ++o) {
+          int64_t s = 0;
+          for (int b = 0; b < B; ++b)
+            for (int oy = 0; oy < OH; ++oy)
+              for (int oz = 0; oz < OW; ++oz) {
+                const int y = oy * BS + kr - BP, z = oz * BS + kc - BP;
+                if (y >= 0 && y < H && z >= 0 && z < W)
+                  s += (int64_t)x[((b * H + y) * W + z) * CI + i] *
+                       dy[((b * OH + oy) * OW + oz) * CO + o];
+              }
+          dw_want[((kr * K + kc) * CI + i) * CO + o] = out_of(s, scale);
+        }
+  /* Input gradient: dy dilated by the stride, padded by K - 1 - BP, convolved with the rotated
+   * kernel whose in and out channels swap (w read as [kr][kc][out = CI][in = CO]). */
+  tiled_conv_auto(B, OH, OW, CO, CI, H, W, 1, BS, 1, K - 1 - BP, K, true, false, false, false, true,
+                  dy, w, NULL, dx, NO_ACTIVATION, scale, 0, 0, 0, WS);
+  check(dx, dx_want, sizeof dx / sizeof dx[0],
+        "backprop: input gradient (wrot180, trans_weight_0132, input dilation)");
+  /* Weight gradient: the input transposed (its channels as the batch, its batch as the
+   * channels), dy as an OH x OW kernel dilated by the stride, the output as [kr][kc][i][o]. OH ==
+   * OW: Gemmini's kernels are square. */
+  _Static_assert(OH == OW, "the weight-gradient kernel must be square");
+  tiled_conv_auto(CI, H, W, B, CO, K, K, 1, 1, BS, BP, OH, false, true, true, true, false, x, dy,
+                  NULL, dw, NO_ACTIVATION, scale, 0, 0, 0, WS);
+  check(dw, dw_want, sizeof dw / sizeof dw[0],
+        "backprop: weight gradient (trans_input_3120, trans_weight_1203, trans_output_1203, "
+        "kernel dilation)");
+}
+
+int main(void) {
+  seed_rand(2027, "gemmini_train");
+  fill(x, sizeof x / sizeof x[0], -8, 8);
+  fill(w, sizeof w / sizeof w[0], -4, 4);
+  for (int o = 0; o < CO; ++o)
+    bias[o] = rand() % 201 - 100;
+  static const train_case_t cases[] = {
+      {"plain", 1, 1, 1, 1, false, false, false, false, false},
+      {"wrot180", 1, 1, 1, 1, true, false, false, false, false},
+      {"trans_input_3120", 1, 1, 1, 1, false, false, true, false, false},
+      {"trans_weight_1203", 1, 1, 1, 1, false, false, false, true, false},
+      {"trans_weight_0132", 1, 1, 1, 1, false, false, false, false, true},
+      {"trans_output_1203", 1, 1, 1, 1, false, true, false, false, false},
+      {"input dilation 2", 1, 2, 1, 1, false, false, false, false, false},
+      {"kernel dilation 2", 1, 1, 2, 2, false, false, false, false, false},
+      {"input dilation 2, padding -1", 1, 2, 1, -1, false, false, false, false, false},
+      {"stride 2, kernel dilation 2", 2, 1, 2, 1, false, false, false, false, false},
+      {"input gradient: wrot180, trans_weight_0132, input dilation 2", 1, 2, 1, 1, true, false,
+       false, false, true},
+      {"input gradient: wrot180, trans_weight_1203", 1, 1, 1, 1, true, false, false, true, false},
+      {"weight gradient: trans_input_3120, trans_output_1203, kernel dilation 2", 1, 1, 2, 1, false,
+       true, true, false, false},
+      {"all transposes, rotated, both dilations", 1, 2, 2, 2, true, true, true, true, false},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+    run_case(&cases[c]);
+  backprop_step();
+  printf("gemmini_train: %s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
