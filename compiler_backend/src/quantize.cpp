@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 
 namespace by::compiler {
 namespace {
@@ -132,45 +135,100 @@ void activationBounds(const Activation& a, double s, int& qmin, int& qmax) {
   qmax = std::max(qmax, qmin);
 }
 
-void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>& notes) {
+/// The layer's weight scale before its bias is considered: the model's own for pre-quantized
+/// weights that are int8 multiples of it, else max|w| / 127.
+double plainWeightScale(const Layer& l, std::vector<std::string>& notes) {
+  if (l.fixedWeightScale > 0) {
+    const double sw = l.fixedWeightScale;
+    bool exact = true;
+    for (float w : l.weights) {
+      const double q = double(w) / sw;
+      exact &= std::abs(q - std::nearbyint(q)) <= 1e-3 && std::abs(q) <= 127.5;
+    }
+    if (exact)
+      return sw;
+    notes.push_back("'" + l.name +
+                    "': weights are not int8 multiples of their scale; re-quantized per tensor");
+  }
   double amax = 0;
   for (float w : l.weights)
     amax = std::max(amax, double(std::abs(w)));
-  double sw = l.fixedWeightScale;
-  if (sw > 0) {
-    // Pre-quantized weights must be exact multiples of the scale in int8.
-    for (float w : l.weights) {
-      const double q = double(w) / sw;
-      if (std::abs(q - std::nearbyint(q)) > 1e-3 || std::abs(q) > 127.5) {
-        notes.push_back("'" + l.name +
-                        "': weights are not int8 multiples of their scale; "
-                        "re-quantized per tensor");
-        sw = 0;
-        break;
-      }
-    }
+  return amax > 0 ? amax / 127.0 : 1.0;
+}
+
+std::string sig(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+/// Picks the weight scale (widened where the bias needs it, see biasFitWeightScale), then
+/// quantizes the weights, the bias and the multiplier at it.
+void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>& notes) {
+  const double plain = plainWeightScale(l, notes);
+  double sw = plain, maxBias = 0;
+  for (float b : l.bias) {
+    if (!std::isfinite(b))
+      throw nodeError(l.name, l.opsString(), "a bias is infinite or NaN");
+    maxBias = std::max(maxBias, double(std::abs(b)));
   }
-  if (sw == 0)
-    sw = amax > 0 ? amax / 127.0 : 1.0;
+  // Products summed into one accumulator: the weights of one output channel.
+  const int64_t k = l.bias.empty() ? 0 : int64_t(l.weights.size() / l.bias.size());
+  if (maxBias > 0)
+    sw = biasFitWeightScale(plain, sIn, maxBias, k);
+  if (!std::isfinite(sw) || !std::isfinite(float(sIn * sw / sOut)))
+    throw nodeError(l.name, l.opsString(),
+                    "cannot be quantized: weight scale " + sig(sw) + " and multiplier " +
+                        sig(sIn * sw / sOut) + " (input scale " + sig(sIn) + ", output scale " +
+                        sig(sOut) + ", largest bias " + sig(maxBias) +
+                        ") are beyond the float range");
   l.weightScale = sw;
   l.qweights.resize(l.weights.size());
   for (size_t i = 0; i < l.weights.size(); ++i)
     l.qweights[i] = quantizeValue(l.weights[i], sw, -127, 127);
-  l.qbias.clear();
   const double sAcc = sIn * sw;
-  bool clipped = false;
+  l.qbias.clear();
   for (float b : l.bias) {
     const double q = std::nearbyint(double(b) / sAcc);
-    clipped |= std::abs(q) > 2147483647.0;
-    l.qbias.push_back(int32_t(std::clamp<double>(q, -2147483648.0, 2147483647.0)));
+    if (std::abs(q) > double(biasHeadroom(k))) // biasFitWeightScale's promise; never clip
+      throw std::logic_error("quantize: the bias of '" + l.name + "' does not fit after all");
+    l.qbias.push_back(int32_t(q));
   }
-  if (clipped)
-    notes.push_back("'" + l.name + "': a bias exceeds int32 at scale " + std::to_string(sAcc) +
-                    " and was clipped");
   l.multiplier = float(sAcc / sOut);
+  if (sw != plain) {
+    // The weights' rounding errs by at most sw/2 per weight, times |x| <= 128 and sIn per
+    // product: 64 K sIn sw, plus half a step of the bias; in output steps (/ sOut).
+    auto worst = [&](double s) { return (64.0 * double(k) + 0.5) * sIn * s / sOut; };
+    notes.push_back(
+        "'" + l.name + "': a bias of " + sig(maxBias) + " is " + sig(maxBias / (sIn * plain)) +
+        " accumulator steps at weight scale " + sig(plain) +
+        ", more than the int32 accumulator holds beside " + std::to_string(k) + " products (" +
+        std::to_string(biasHeadroom(k)) + "); weight scale widened from " + sig(plain) + " to " +
+        sig(sw) + (plain == l.fixedWeightScale ? " (the model's int8 weights re-quantized)" : "") +
+        ": the weights' and bias's rounding errs by at most " + sig(worst(sw)) + " output steps (" +
+        sig(worst(plain)) + " before)");
+  }
 }
 
 } // namespace
+
+int64_t biasHeadroom(int64_t k) {
+  // The largest |x w| of one product: activations in [-128, 127], weights in [-127, 127].
+  constexpr int64_t kMaxProduct = 128 * 127;
+  // Beyond K = 66052 the products' worst case alone passes 2^30 (and beyond 132104 the whole
+  // accumulator, bias or not): no bias scale can rule a wrap out there, and the bias keeps
+  // half of the accumulator.
+  return std::max(int64_t(INT32_MAX) - k * kMaxProduct, int64_t(1) << 30);
+}
+
+double biasFitWeightScale(double sw, double sIn, double maxAbsBias, int64_t k) {
+  const double room = double(biasHeadroom(k));
+  // Rounded as quantizeWeights rounds the bias, so that "fits" means the same there.
+  if (std::nearbyint(maxAbsBias / (sIn * sw)) <= room)
+    return sw;
+  // max|b| / (sIn sw') = room up to a relative rounding of 1e-16: far below half a step.
+  return maxAbsBias / (sIn * room);
+}
 
 Calibration calibrate(const Graph& g, const std::vector<std::vector<float>>& inputs,
                       const CalibOptions& options) {

@@ -141,8 +141,8 @@ bool agreementOk(const RunRequest& a, const compiler::RunReport& rep,
   if (!out.empty() && std::all_of(out.begin(), out.end(), [](uint8_t v) { return v == 0; })) {
     std::fprintf(stderr,
                  "brickyard run: warning: every one of the %zu output values is 0: the "
-                 "int8 model computes nothing useful (a bias clipped at the "
-                 "accumulator's scale, or activations that vanish; see quant.json)\n",
+                 "int8 model computes nothing useful (e.g. activations that vanish "
+                 "below their int8 step; see quant.json)\n",
                  out.size());
     ok = false;
   }

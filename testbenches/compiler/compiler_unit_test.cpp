@@ -20,6 +20,7 @@
 #include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -204,6 +205,103 @@ TEST(Quantize, Relu6OutputSaturatesAtSix) {
       EXPECT_EQ(l.qmin, 0);
     }
   EXPECT_EQ(relu6, 4);
+}
+
+/// A one-layer float graph: Dense "fc", x[1, K] * w[K, J] + bias, with calibrated ranges of x
+/// and y (their scales are range / 127).
+struct FloatDense {
+  Graph g;
+  Calibration calib;
+};
+FloatDense floatDense(const std::vector<float>& w, const std::vector<float>& bias, double xRange,
+                      double yRange) {
+  FloatDense d;
+  Graph& g = d.g;
+  const int j = int(bias.size()), k = int(w.size()) / j;
+  g.input = g.addTensor(Tensor{"x", Shape{1, 1, 1, k}, {1, k}, {}, -1, 0, 0, 0});
+  g.output = g.addTensor(Tensor{"y", Shape{1, 1, 1, j}, {1, j}, {}, -1, 0, 0, 0});
+  Layer l;
+  l.kind = LayerKind::Dense;
+  l.name = "fc";
+  l.onnxOps = {"Gemm"};
+  l.inputs = {g.input};
+  l.output = g.output;
+  l.weights = w;
+  l.bias = bias;
+  g.layers.push_back(l);
+  d.calib.absMax = d.calib.observed = {xRange, yRange};
+  d.calib.zeros = {0, 0};
+  d.calib.histogram.assign(2, {});
+  return d;
+}
+
+TEST(Quantize, BiasHeadroomLeavesRoomForEveryProduct) {
+  // 2^31 - 1 - K * 128 * 127, and at least 2^30.
+  EXPECT_EQ(biasHeadroom(0), 2147483647);
+  EXPECT_EQ(biasHeadroom(64), 2146443263);
+  EXPECT_EQ(biasHeadroom(66052), 1073742335);
+  EXPECT_EQ(biasHeadroom(66053), 1073741824); // 2147483647 - 1073757568 < 2^30
+  EXPECT_EQ(biasHeadroom(200000), 1073741824);
+}
+
+TEST(Quantize, AnOversizedBiasWidensTheWeightScaleInsteadOfClipping) {
+  // K = 64, J = 2; s_in = 2^-20, s_out = 1, s_w = (127/128) / 127 = 2^-7: the accumulator's
+  // scale is 2^-27 and a bias of 64 would be 2^33 steps, beyond the headroom 2146443263 (and
+  // int32). Worked by hand (exact fractions): s_w' = 64 / (2^-20 * 2146443263) = 0.0312651...;
+  // biases 64 -> 2146443263, -16 -> -536610815.75 -> -536610816; weights 0.5 -> 15.99 -> 16,
+  // 127/128 -> 31.7 -> 32; multiplier 2^-20 s_w' = 2.9816768e-8.
+  std::vector<float> w(128, 0.5f);
+  w[0] = 127.0f / 128;
+  FloatDense d = floatDense(w, {64.0f, -16.0f}, 127 * std::ldexp(1.0, -20), 127.0);
+  const QuantResult r = quantize(d.g, d.calib);
+  const Layer& l = d.g.layers[0];
+  EXPECT_EQ(d.g.tensors[d.g.input].scale, std::ldexp(1.0, -20));
+  EXPECT_NEAR(l.weightScale, 0.031265146932514094, 1e-15);
+  EXPECT_EQ(l.qbias, (std::vector<int32_t>{2146443263, -536610816}));
+  EXPECT_EQ(l.qweights[0], 32);
+  for (size_t i = 1; i < l.qweights.size(); ++i)
+    ASSERT_EQ(l.qweights[i], 16) << i;
+  EXPECT_FLOAT_EQ(l.multiplier, 2.9816768e-8f);
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("'fc'"), std::string::npos) << r.notes[0];
+  EXPECT_NE(r.notes[0].find("widened from 0.00781 to 0.0313"), std::string::npos) << r.notes[0];
+  // The int8 graph gives the float output, 64 + 0.0031 and -16 + 0.0031 for x = 100 * 2^-20
+  // (clipping at int32 gave 16 and -16).
+  const std::vector<int8_t> x(64, 100);
+  const Int8Values v = runInt8(d.g, x, {}, IntWidths{32, 20});
+  EXPECT_EQ(v[d.g.storageOf(d.g.output)], (std::vector<int8_t>{64, -16}));
+}
+
+TEST(Quantize, ABiasThatFitsKeepsTheWeightScale) {
+  std::vector<float> w(128, 0.5f);
+  w[0] = 127.0f / 128;
+  FloatDense d = floatDense(w, {4.0f, -1.0f}, 127 * std::ldexp(1.0, -20), 127.0);
+  const QuantResult r = quantize(d.g, d.calib);
+  const Layer& l = d.g.layers[0];
+  EXPECT_EQ(l.weightScale, 1.0 / 128);
+  EXPECT_EQ(l.qbias, (std::vector<int32_t>{536870912, -134217728})); // 4 and -1 times 2^27
+  EXPECT_EQ(l.qweights[0], 127);
+  EXPECT_EQ(l.qweights[1], 64);
+  EXPECT_TRUE(r.notes.empty());
+}
+
+TEST(Quantize, ABiasThatCannotBeRepresentedIsRejected) {
+  const std::vector<float> w(4, 1.0f);
+  auto rejects = [&](float bias, double yRange, const std::string& what) {
+    FloatDense d = floatDense(w, {bias, 1.0f}, 127.0, yRange);
+    try {
+      quantize(d.g, d.calib);
+      ADD_FAILURE() << "accepted a bias of " << bias;
+    } catch (const CompileError& e) {
+      EXPECT_NE(std::string(e.what()).find("node 'fc' (Gemm)"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  rejects(std::numeric_limits<float>::infinity(), 127.0, "infinite or NaN");
+  rejects(std::numeric_limits<float>::quiet_NaN(), 127.0, "infinite or NaN");
+  // A bias of 3e38 at s_in = 1: s_w' = 3e38 / (2^31 - 1 - 2 * 16256), and the multiplier
+  // s_w' / 1e-12 is beyond float.
+  rejects(3e38f, 127e-12, "beyond the float range");
 }
 
 /// A one-layer graph: a 1 x K Dense layer with given int8 values, for hand-worked arithmetic.

@@ -1,7 +1,9 @@
 // Post-training quantization (docs/compiler.md, "Quantization"): int8 symmetric per-tensor
 // scales for activations (calibrated on sample inputs: min/max or a percentile of |x|) and
 // weights (max |w| / 127), int32 biases, and per layer the mvout multiplier that maps the
-// accumulator onto the output scale (docs/arithmetic.md accScale).
+// accumulator onto the output scale (docs/arithmetic.md accScale). A bias too large for the
+// int32 accumulator at scale s_in * s_w widens that layer's weight scale until it fits
+// (biasFitWeightScale); nothing is ever clipped.
 //
 // Tensors that one kernel reads or writes in one scale share it: the two inputs of an Add
 // (the residual add sums int8 values, then scales), the inputs and output of a Concat, and the
@@ -58,6 +60,19 @@ struct QuantResult {
 /// softmax tables); may insert requantizing layers. Throws CompileError for a model whose
 /// fixed scales cannot be honoured.
 QuantResult quantize(Graph& g, const Calibration& calib);
+
+/// Room for a layer's bias in its int32 accumulator, in accumulator steps: 2^31 - 1 less the
+/// largest sum of its K int8 products (|x| <= 128, |w| <= 127), so that the bias and any
+/// partial sum never wrap; at least 2^30 (for K > 66052, whose products alone may fill half).
+int64_t biasHeadroom(int64_t k);
+
+/// The weight scale at which a layer's bias fits its accumulator (docs/compiler.md, "Oversized
+/// biases"): sw itself when round(max|b| / (sIn sw)) <= biasHeadroom(k); otherwise the wider
+/// scale max|b| / (sIn biasHeadroom(k)), at which the largest bias is exactly the headroom.
+/// Why widening is nearly lossless: such a bias is over 2^30 accumulator steps, so the
+/// accumulator's step is far finer than the output's, and the coarser weights err by at most
+/// 64 K sIn sw' / sOut output steps (quant.json notes the figure).
+double biasFitWeightScale(double sw, double sIn, double maxAbsBias, int64_t k);
 
 /// Signal-to-quantization-noise ratio in dB of int8 values (times scale) against floats.
 double sqnrDb(const std::vector<float>& ref, const std::vector<int8_t>& q, double scale);

@@ -23,7 +23,7 @@ struct RunRequest {
   bool quiet = false;        // no progress lines, the program's console to /dev/null
   // Agreement with the float model: below minSqnrDb (or an output of zeros only) the run warns
   // on stderr; with strict it also fails (a bit-exact int8 run can still be a useless one, e.g.
-  // a bias clipped at the accumulator's scale).
+  // when activations vanish below their int8 step).
   double minSqnrDb = 10.0;
   bool strict = false;
 };
