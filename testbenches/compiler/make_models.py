@@ -380,7 +380,38 @@ def qlinear_cnn():
     return m, [1, 4, 8, 8]
 
 
-MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn]
+def oversized_bias():
+    """Tiny activations next to ordinary biases (issue 29): a convolution with weights of order
+    1e-9 (no bias) feeds a convolution whose bias exceeds int32 at its accumulator's scale, and
+    another such layer feeds the classifier, whose bias also exceeds it. The float output is
+    about the classifier's bias; opset 13."""
+    b = Builder("oversized_bias", 8)
+    r = b.rng
+
+    def tiny_conv(x, cin, cout, k):
+        w = r.normal(0, 1e-9, (cout, cin, k, k)).astype(np.float32)
+        return b.node("Conv", [x, b.const("w", w)], "conv", kernel_shape=[k, k],
+                      strides=[1, 1], pads=[k // 2] * 4)
+
+    def big_bias_conv(x, cin, cout):
+        w = r.normal(0, np.sqrt(2.0 / (cin * 9)), (cout, cin, 3, 3)).astype(np.float32)
+        bias = r.normal(0, 1.0, cout).astype(np.float32)
+        return b.node("Conv", [x, b.const("w", w), b.const("b", bias)], "conv",
+                      kernel_shape=[3, 3], strides=[1, 1], pads=[1] * 4)
+
+    h = b.node("Relu", [tiny_conv("input", 4, 8, 3)])
+    h = b.node("Relu", [big_bias_conv(h, 8, 8)])
+    h = b.node("Relu", [tiny_conv(h, 8, 8, 1)])
+    h = b.node("GlobalAveragePool", [h])
+    h = b.node("Flatten", [h])
+    w = r.normal(0, np.sqrt(2.0 / 8), (10, 8)).astype(np.float32)
+    bias = r.normal(0, 1.0, 10).astype(np.float32)
+    out = b.node("Gemm", [h, b.const("w", w), b.const("b", bias)], "fc", transB=1)
+    return b.model([1, 4, 6, 6], out, [1, 10], 13), [1, 4, 6, 6]
+
+
+MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn,
+          oversized_bias]
 
 
 def main():
