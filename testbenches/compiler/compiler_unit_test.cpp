@@ -235,6 +235,14 @@ FloatDense floatDense(const std::vector<float>& w, const std::vector<float>& bia
   return d;
 }
 
+/// The worked example of the tests below: K = 64, J = 2, weights 0.5 but the first 127/128
+/// (so s_w = 2^-7), s_in = 2^-20, s_out = 1.
+FloatDense workedDense(const std::vector<float>& bias) {
+  std::vector<float> w(128, 0.5f);
+  w[0] = 127.0f / 128;
+  return floatDense(w, bias, 127 * std::ldexp(1.0, -20), 127.0);
+}
+
 TEST(Quantize, BiasHeadroomLeavesRoomForEveryProduct) {
   // 2^31 - 1 - K * 128 * 127, and at least 2^30.
   EXPECT_EQ(biasHeadroom(0), 2147483647);
@@ -250,9 +258,7 @@ TEST(Quantize, AnOversizedBiasWidensTheWeightScaleInsteadOfClipping) {
   // int32). Worked by hand (exact fractions): s_w' = 64 / (2^-20 * 2146443263) = 0.0312651...;
   // biases 64 -> 2146443263, -16 -> -536610815.75 -> -536610816; weights 0.5 -> 15.99 -> 16,
   // 127/128 -> 31.7 -> 32; multiplier 2^-20 s_w' = 2.9816768e-8.
-  std::vector<float> w(128, 0.5f);
-  w[0] = 127.0f / 128;
-  FloatDense d = floatDense(w, {64.0f, -16.0f}, 127 * std::ldexp(1.0, -20), 127.0);
+  FloatDense d = workedDense({64.0f, -16.0f});
   const QuantResult r = quantize(d.g, d.calib);
   const Layer& l = d.g.layers[0];
   EXPECT_EQ(d.g.tensors[d.g.input].scale, std::ldexp(1.0, -20));
@@ -273,9 +279,7 @@ TEST(Quantize, AnOversizedBiasWidensTheWeightScaleInsteadOfClipping) {
 }
 
 TEST(Quantize, ABiasThatFitsKeepsTheWeightScale) {
-  std::vector<float> w(128, 0.5f);
-  w[0] = 127.0f / 128;
-  FloatDense d = floatDense(w, {4.0f, -1.0f}, 127 * std::ldexp(1.0, -20), 127.0);
+  FloatDense d = workedDense({4.0f, -1.0f});
   const QuantResult r = quantize(d.g, d.calib);
   const Layer& l = d.g.layers[0];
   EXPECT_EQ(l.weightScale, 1.0 / 128);
@@ -491,10 +495,12 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
       const double best = std::max(l.tdSpeedupA, l.tdSpeedupB);
       EXPECT_EQ(l.tdMode, best < 1.02 ? 2 : l.tdSpeedupB > l.tdSpeedupA ? 1 : 0) << l.tdReason;
       EXPECT_FALSE(l.tdReason.empty());
-      if (l.zerosA < 0.01)
+      if (l.zerosA < 0.01) {
         EXPECT_LT(l.tdSpeedupA, 1.02);
-      if (l.zerosA > 0.3)
+      }
+      if (l.zerosA > 0.3) {
         EXPECT_GT(l.tdSpeedupA, 1.1);
+      }
       EXPECT_EQ(l.chunk.chunk, 0);
     }
     EXPECT_EQ(convs, 7); // six convolutions and the classifier, a 1x1 convolution without LOOP_WS

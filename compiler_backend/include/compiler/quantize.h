@@ -69,9 +69,10 @@ int64_t biasHeadroom(int64_t k);
 /// The weight scale at which a layer's bias fits its accumulator (docs/compiler.md, "Oversized
 /// biases"): sw itself when round(max|b| / (sIn sw)) <= biasHeadroom(k); otherwise the wider
 /// scale max|b| / (sIn biasHeadroom(k)), at which the largest bias is exactly the headroom.
-/// Why widening is nearly lossless: such a bias is over 2^30 accumulator steps, so the
-/// accumulator's step is far finer than the output's, and the coarser weights err by at most
-/// 64 K sIn sw' / sOut output steps (quant.json notes the figure).
+/// Why widening is nearly lossless: such a bias is over 2^30 accumulator steps, so when it is
+/// within the output's range (|b| <= 127 sOut) an accumulator step is over 2^30 / 127 times
+/// finer than an output step, and the coarser weights err by at most 64 K sIn sw' / sOut
+/// output steps (quant.json notes the figure).
 double biasFitWeightScale(double sw, double sIn, double maxAbsBias, int64_t k);
 
 /// Signal-to-quantization-noise ratio in dB of int8 values (times scale) against floats.
