@@ -276,6 +276,16 @@ TEST(Quantize, AnOversizedBiasWidensTheWeightScaleInsteadOfClipping) {
   const std::vector<int8_t> x(64, 100);
   const Int8Values v = runInt8(d.g, x, {}, IntWidths{32, 20});
   EXPECT_EQ(v[d.g.storageOf(d.g.output)], (std::vector<int8_t>{64, -16}));
+
+  // Pre-quantized weights (64 and 127 times 2^-7) are re-quantized alike, and the note says so.
+  FloatDense fixed = workedDense({64.0f, -16.0f});
+  fixed.g.layers[0].fixedWeightScale = 1.0 / 128;
+  const QuantResult rf = quantize(fixed.g, fixed.calib);
+  EXPECT_EQ(fixed.g.layers[0].qbias, l.qbias);
+  EXPECT_EQ(fixed.g.layers[0].qweights, l.qweights);
+  ASSERT_EQ(rf.notes.size(), 1u);
+  EXPECT_NE(rf.notes[0].find("the model's int8 weights re-quantized"), std::string::npos)
+      << rf.notes[0];
 }
 
 TEST(Quantize, ABiasThatFitsKeepsTheWeightScale) {
