@@ -43,6 +43,18 @@ static inline void by_config_ex_td(int dataflow, int activation, uint32_t in_shi
              by_enc_config_ex_rs1(dataflow, activation, 0, a_stride) | by_enc_config_ex_td(td),
              by_enc_config_ex_rs2(in_shift, c_stride));
 }
+/* by_config_ex with operands stored transposed (docs/isa.md, "Transposes"): A (the COMPUTE's
+ * rs1) and B (WS: the PRELOAD's weights; OS: the COMPUTE's rs2) as K x I and J x K blocks.
+ * One-lane configs without TensorDash (BY_LANES == 1 && !BY_TENSORDASH); WS takes one of the
+ * two, OS A or both; anything else is UNSUPPORTED. */
+static inline void by_config_ex_transpose(int dataflow, int activation, uint32_t in_shift,
+                                          int a_transpose, int b_transpose) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG,
+             by_enc_config_ex_rs1(dataflow, activation, 0, 1) |
+                 BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, a_transpose != 0) |
+                 BY_FIELD(BY_CONFIG_EX_RS1_B_TRANSPOSE, b_transpose != 0),
+             by_enc_config_ex_rs2(in_shift, 1));
+}
 /* Only the A and C strides; the stationary data stays. */
 static inline void by_config_ex_strides(uint32_t a_stride, uint32_t c_stride) {
   BY_HAL_CMD(BY_FUNCT_CONFIG, by_enc_config_ex_rs1(0, 0, 1, a_stride),

@@ -8,6 +8,7 @@
 #include "hwspec/array_params.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace by::funcmodel {
@@ -44,13 +45,21 @@ bool inRange(const LocalOperand& op, uint64_t stride, const ModelParams& p) {
   return last < static_cast<uint64_t>(op.addr.acc() ? p.accRows : p.spRows);
 }
 
+/// The block a transposed operand occupies: its command gives the logical rows and columns (as
+/// on Gemmini), the scratchpad holds the transpose (docs/isa.md, "Transposes").
+LocalOperand stored(LocalOperand op, bool transposed) {
+  if (transposed)
+    std::swap(op.rows, op.cols);
+  return op;
+}
+
 } // namespace
 
 int FuncModel::checkPreload(uint64_t rs1, uint64_t rs2) const {
   const IsaFields& f = isaFields();
-  const LocalOperand bd = decodeOperand(f.preloadBD, rs1);
-  const LocalOperand c = decodeOperand(f.preloadC, rs2);
   const bool ws = state_.ex.dataflow == hw::kDataflowWS;
+  const LocalOperand bd = stored(decodeOperand(f.preloadBD, rs1), ws && state_.ex.bTranspose);
+  const LocalOperand c = decodeOperand(f.preloadC, rs2);
   // WS: BD is the weights (array operands are elem_t: scratchpad or GARBAGE). OS: BD is D,
   // the initial accumulators, which may also come from the accumulator.
   if (badSource(bd.addr, !ws) || badDest(c.addr))
@@ -74,10 +83,11 @@ int FuncModel::execCompute(bool preloaded, uint64_t rs1, uint64_t rs2) {
   if (!preloaded && !state_.array.valid) // nothing stationary to keep
     return f.err.unpaired;
 
-  const LocalOperand a = decodeOperand(f.computeA[preloaded], rs1);
-  const LocalOperand bd = decodeOperand(f.computeBD[preloaded], rs2);
-  const LocalOperand c = decodeOperand(f.preloadC, pre.rs2);
   const bool ws = state_.ex.dataflow == hw::kDataflowWS;
+  const LocalOperand a = stored(decodeOperand(f.computeA[preloaded], rs1), state_.ex.aTranspose);
+  const LocalOperand bd =
+      stored(decodeOperand(f.computeBD[preloaded], rs2), !ws && state_.ex.bTranspose);
+  const LocalOperand c = decodeOperand(f.preloadC, pre.rs2);
   // A and OS's B feed the multipliers (elem_t); WS's bias D may come from the accumulator.
   if (badSource(a.addr, false) || badSource(bd.addr, ws))
     return f.err.badLocalAddr;
@@ -85,7 +95,8 @@ int FuncModel::execCompute(bool preloaded, uint64_t rs1, uint64_t rs2) {
   if (!sizeOk(a, params_.dim, params_.spRowElems) ||
       !sizeOk(bd, params_.dim, ws ? params_.dim : params_.spRowElems))
     return f.err.badSize;
-  if (ws && c.rows > a.rows) // WS produces one output row per row of A
+  // WS produces one output row per row of A (a column of a transposed one).
+  if (ws && c.rows > (state_.ex.aTranspose ? a.cols : a.rows))
     return f.err.badSize;
   if (!inRange(a, state_.ex.aStride, params_) || !inRange(bd, 1, params_))
     return f.err.localRange;
@@ -129,6 +140,17 @@ std::vector<int64_t> unpackB(const std::vector<int64_t>& x, int dim, int lanes) 
   return b;
 }
 
+/// The operand as the array takes it when stored transposed (one lane: a DIM x DIM block).
+std::vector<int64_t> transposed(std::vector<int64_t> m, bool transpose, int dim) {
+  if (!transpose)
+    return m;
+  std::vector<int64_t> t(m.size());
+  for (int i = 0; i < dim; ++i)
+    for (int j = 0; j < dim; ++j)
+      t[static_cast<size_t>(j) * dim + i] = m[static_cast<size_t>(i) * dim + j];
+  return t;
+}
+
 } // namespace
 
 void FuncModel::computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t rs1,
@@ -137,19 +159,23 @@ void FuncModel::computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
   const int dim = params_.dim;
   const int kw = params_.spRowElems; // the reduction length: DIM * lanes
   const int ow = params_.outputWidth;
-  const LocalOperand bd = decodeOperand(f.preloadBD, pre1);
+  const LocalOperand bd = stored(decodeOperand(f.preloadBD, pre1), state_.ex.bTranspose);
   const LocalOperand c = decodeOperand(f.preloadC, pre2);
-  const LocalOperand aOp = decodeOperand(f.computeA[preloaded], rs1);
+  const LocalOperand aOp = stored(decodeOperand(f.computeA[preloaded], rs1), state_.ex.aTranspose);
   const LocalOperand dOp = decodeOperand(f.computeBD[preloaded], rs2);
   std::vector<int64_t>& w = state_.array.w;
   if (preloaded)
-    w = unpackB(readOperand(bd, 1, kw, params_, state_.sp, state_.acc), dim, params_.lanes);
+    w = transposed(
+        unpackB(readOperand(bd, 1, kw, params_, state_.sp, state_.acc), dim, params_.lanes),
+        state_.ex.bTranspose, dim);
   const std::vector<int64_t> a =
-      readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc);
+      transposed(readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc),
+                 state_.ex.aTranspose, dim);
   const std::vector<int64_t> d = readOperand(dOp, 1, dim, params_, state_.sp, state_.acc);
 
   std::vector<int64_t> r(static_cast<size_t>(dim) * dim, 0);
-  for (uint32_t i = 0; i < aOp.rows; ++i)
+  const uint32_t rows = state_.ex.aTranspose ? aOp.cols : aOp.rows;
+  for (uint32_t i = 0; i < rows; ++i)
     for (int j = 0; j < dim; ++j) {
       int64_t sum = golden::wrap(d[i * dim + j], ow);
       for (int k = 0; k < kw; ++k) // products of elem_t values never overflow
@@ -165,8 +191,8 @@ void FuncModel::computeOs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
   const int dim = params_.dim;
   const LocalOperand bd = decodeOperand(f.preloadBD, pre1);
   const LocalOperand c = decodeOperand(f.preloadC, pre2);
-  const LocalOperand aOp = decodeOperand(f.computeA[preloaded], rs1);
-  const LocalOperand bOp = decodeOperand(f.computeBD[preloaded], rs2);
+  const LocalOperand aOp = stored(decodeOperand(f.computeA[preloaded], rs1), state_.ex.aTranspose);
+  const LocalOperand bOp = stored(decodeOperand(f.computeBD[preloaded], rs2), state_.ex.bTranspose);
   std::vector<int64_t>& p = state_.array.p;
   if (preloaded) {
     p = readOperand(bd, 1, dim, params_, state_.sp, state_.acc);
@@ -175,9 +201,11 @@ void FuncModel::computeOs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
   }
   const int kw = params_.spRowElems; // the reduction length: DIM * lanes
   const std::vector<int64_t> a =
-      readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc);
-  const std::vector<int64_t> b =
-      unpackB(readOperand(bOp, 1, kw, params_, state_.sp, state_.acc), dim, params_.lanes);
+      transposed(readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc),
+                 state_.ex.aTranspose, dim);
+  const std::vector<int64_t> b = transposed(
+      unpackB(readOperand(bOp, 1, kw, params_, state_.sp, state_.acc), dim, params_.lanes),
+      state_.ex.bTranspose, dim);
   for (int i = 0; i < dim; ++i)
     for (int j = 0; j < dim; ++j) {
       int64_t sum = p[i * dim + j];

@@ -223,15 +223,22 @@ int FuncModel::execConfig(uint64_t rs1, uint64_t rs2) {
   return f.err.badConfigType;
 }
 
+bool FuncModel::transposesOk(int dataflow, bool aT, bool bT) const {
+  if (!aT && !bT)
+    return true;
+  // One transposer, in the execute path of one-lane, non-TensorDash arrays. It takes A in WS
+  // when transposed and in OS when not, and B when transposed: two operands for it are refused.
+  if (params_.lanes != 1 || params_.tensordash)
+    return false;
+  return dataflow == hw::kDataflowWS ? !(aT && bT) : aT;
+}
+
 int FuncModel::execConfigEx(uint64_t rs1, uint64_t rs2) {
   const IsaFields& f = isaFields();
   auto effective = [](uint64_t stride) { return static_cast<uint32_t>(stride == 0 ? 1 : stride); };
   const uint32_t aStride = effective(f.ex.aStride.extract(rs1));
   const uint32_t cStride = effective(f.ex.cStride.extract(rs2));
-  // There is no transposer, whatever else the command asks for.
-  if (f.ex.aTranspose.extract(rs1) || f.ex.bTranspose.extract(rs1))
-    return f.err.unsupported;
-  // Apart from that, set_only_strides reads nothing but the strides: nothing else rejects it.
+  // set_only_strides reads nothing but the strides: nothing else rejects it.
   if (f.ex.setOnlyStrides.extract(rs1)) {
     state_.ex.aStride = aStride;
     state_.ex.cStride = cStride;
@@ -241,16 +248,17 @@ int FuncModel::execConfigEx(uint64_t rs1, uint64_t rs2) {
   const int activation = static_cast<int>(f.ex.activation.extract(rs1));
   const uint64_t inShift = f.ex.inShift.extract(rs2);
   const int tdSide = static_cast<int>(f.ex.tdSide.extract(rs1));
+  const bool aT = f.ex.aTranspose.extract(rs1) != 0, bT = f.ex.bTranspose.extract(rs1) != 0;
   if ((dataflow == hw::kDataflowWS && !params_.hasWs) ||
       (dataflow == hw::kDataflowOS && !params_.hasOs) ||
       (activation != hw::isa::kActNone && activation != hw::isa::kActRelu) ||
-      (tdSide != 0 && !params_.tdScheduleB))
+      (tdSide != 0 && !params_.tdScheduleB) || !transposesOk(dataflow, aT, bT))
     return f.err.unsupported;
   if (inShift >= static_cast<uint64_t>(params_.accWidth))
     return f.err.badShift;
   state_.ex = {dataflow, activation, static_cast<uint32_t>(inShift),
                aStride,  cStride,    f.ex.tdOff.extract(rs1) != 0,
-               tdSide};
+               tdSide,   aT,         bT};
   // A new execute configuration invalidates the stationary data, discarding an OS
   // accumulation that was not written out.
   state_.array.valid = false;

@@ -6,8 +6,9 @@
 namespace by::funcmodel {
 
 bool ExecConfig::operator==(const ExecConfig& o) const {
-  return std::tie(dataflow, activation, inShift, aStride, cStride, tdOff, tdSide) ==
-         std::tie(o.dataflow, o.activation, o.inShift, o.aStride, o.cStride, o.tdOff, o.tdSide);
+  return std::tie(dataflow, activation, inShift, aStride, cStride, tdOff, tdSide, aTranspose,
+                  bTranspose) == std::tie(o.dataflow, o.activation, o.inShift, o.aStride, o.cStride,
+                                          o.tdOff, o.tdSide, o.aTranspose, o.bTranspose);
 }
 
 bool LoadChannel::operator==(const LoadChannel& o) const {

@@ -250,6 +250,9 @@ void CmdDecoderGenerator::configState(vlog::Body& b, StateRegs& regs) const {
       .add("stationary", Type::bit(), "1'b0", "the array holds stationary data from this config");
   if (td_)
     regs.add("ex_td_off", Type::bit(), "1'b0", "TensorDash: OS computes as dense beats");
+  else
+    regs.add("ex_a_t", Type::bit(), "1'b0", "A is stored transposed")
+        .add("ex_b_t", Type::bit(), "1'b0", "B is stored transposed");
   if (tdSideB())
     regs.add("ex_td_side", Type::bit(), "1'b0", "TensorDash: the scheduled operand (0 A, 1 B)");
   regs.add("ld_stride", Type::bits("AddrBits"), "'0", "per mvin channel", "LoadStates")
@@ -363,19 +366,36 @@ void CmdDecoderGenerator::localOperands(vlog::Body& b, IsaFieldWires& f) const {
         slice("MVIN", "rs2", "cols"));
   // PRELOAD operands come from the current command (checked at PRELOAD time) or from the
   // pending PRELOAD (used at COMPUTE time).
-  local("pbd", slice("PRELOAD", "rs1", "local_addr"), slice("PRELOAD", "rs1", "rows"),
-        slice("PRELOAD", "rs1", "cols"));
+  // A transposed operand's command gives its logical rows and columns, as on Gemmini; from here
+  // on _rows / _cols are those of the block stored in the scratchpad (docs/isa.md,
+  // "Transposes"): A, B in OS (the COMPUTE's rs2) and the WS weights (the PRELOAD's rs1).
+  auto stored = [&](const std::string& transposed, const std::string& rows, const std::string& cols,
+                    bool wantRows) {
+    const std::string own = "CountBits'(" + (wantRows ? rows : cols) + ")";
+    const std::string other = "CountBits'(" + (wantRows ? cols : rows) + ")";
+    return td_ ? own : "(" + transposed + " ? " + other + " : " + own + ")";
+  };
+  const std::string wsB = "ex_ws_q && ex_b_t_q", osB = "!ex_ws_q && ex_b_t_q";
+  local("pbd", slice("PRELOAD", "rs1", "local_addr"),
+        stored(wsB, slice("PRELOAD", "rs1", "rows"), slice("PRELOAD", "rs1", "cols"), true),
+        stored(wsB, slice("PRELOAD", "rs1", "rows"), slice("PRELOAD", "rs1", "cols"), false));
   local("pc", slice("PRELOAD", "rs2", "local_addr"), slice("PRELOAD", "rs2", "rows"),
         slice("PRELOAD", "rs2", "cols"));
   auto pending = [](const std::string& reg, const std::string& name) {
     return slice("PRELOAD", reg, name).replace(0, 9, "pre_" + reg + "_q");
   };
-  local("bd", pending("rs1", "local_addr"), pending("rs1", "rows"), pending("rs1", "cols"));
+  local("bd", pending("rs1", "local_addr"),
+        stored(wsB, pending("rs1", "rows"), pending("rs1", "cols"), true),
+        stored(wsB, pending("rs1", "rows"), pending("rs1", "cols"), false));
   local("c", pending("rs2", "local_addr"), pending("rs2", "rows"), pending("rs2", "cols"));
+  const std::string aRows = slice("COMPUTE_PRELOADED", "rs1", "rows");
+  const std::string aCols = slice("COMPUTE_PRELOADED", "rs1", "cols");
   local("a", slice("COMPUTE_PRELOADED", "rs1", "local_addr"),
-        slice("COMPUTE_PRELOADED", "rs1", "rows"), slice("COMPUTE_PRELOADED", "rs1", "cols"));
-  local("d", slice("COMPUTE_PRELOADED", "rs2", "local_addr"),
-        slice("COMPUTE_PRELOADED", "rs2", "rows"), slice("COMPUTE_PRELOADED", "rs2", "cols"));
+        stored("ex_a_t_q", aRows, aCols, true), stored("ex_a_t_q", aRows, aCols, false));
+  const std::string dRows = slice("COMPUTE_PRELOADED", "rs2", "rows");
+  const std::string dCols = slice("COMPUTE_PRELOADED", "rs2", "cols");
+  local("d", slice("COMPUTE_PRELOADED", "rs2", "local_addr"), stored(osB, dRows, dCols, true),
+        stored(osB, dRows, dCols, false));
   b.logic("dram", Type::bits("XBits"));
   b.assign("dram", f("mvin", "MVIN", "rs1", "dram_addr"));
   b.blank();
@@ -543,15 +563,21 @@ void CmdDecoderGenerator::configChecks(vlog::Body& b, IsaFieldWires& f) const {
   b.logic("cst_err", Type::bits("ErrBits"));
   const std::string onlyStrides = f("cex", "CONFIG_EX", "rs1", "set_only_strides");
   const std::string ws = f("cex", "CONFIG_EX", "rs1", "dataflow");
+  const std::string aT = f("cex", "CONFIG_EX", "rs1", "a_transpose");
+  const std::string bT = f("cex", "CONFIG_EX", "rs1", "b_transpose");
+  // Transposes go through the execute controller's one transposer (one-lane, non-TensorDash
+  // configs): A in WS when transposed, in OS when not; B when transposed. Two operands for it
+  // are not supported (docs/isa.md, "Transposes").
+  const std::string badTranspose =
+      transposer() ? "(" + ws + " ? " + aT + " && " + bT + " : !" + aT + " && " + bT + ")"
+                   : aT + " || " + bT;
   b.assign("cex_err", "(!" + onlyStrides + " && ((" + ws + " && !" +
                           std::string(p_.array.hasWs ? "1'b1" : "1'b0") + ") || (!" + ws + " && !" +
                           (p_.array.hasOs ? "1'b1" : "1'b0") + ") ||\n        " +
                           f("cex", "CONFIG_EX", "rs1", "activation") + " > ActRelu" +
                           (tdSideB() ? "" : " || " + f("cex", "CONFIG_EX", "rs1", "td_side")) +
-                          ")) ||\n      " + f("cex", "CONFIG_EX", "rs1", "a_transpose") + " || " +
-                          f("cex", "CONFIG_EX", "rs1", "b_transpose") +
-                          " ? ErrUnsupported :\n      (!" + onlyStrides + " && " +
-                          f("cex", "CONFIG_EX", "rs2", "in_shift") +
+                          " ||\n        " + badTranspose + ")) ? ErrUnsupported :\n      (!" +
+                          onlyStrides + " && " + f("cex", "CONFIG_EX", "rs2", "in_shift") +
                           " >= AccWidth) ? ErrBadShift : ErrNone");
   const std::string scale = f("cld", "CONFIG_LD", "rs1", "scale");
   b.assign("cld_err", "(" + scale + " != '0 && " + scale + " != FloatOne) ||\n      " +
@@ -607,7 +633,10 @@ void CmdDecoderGenerator::computeChecks(vlog::Body& b) const {
                       "      (!(" +
                           dimOk("a", "SpElems") + " && " + dimOk("d", "ex_ws_q ? Dim : SpElems") +
                           ") ||\n"
-                          "       (ex_ws_q && c_rows > a_rows)) ? ErrBadSize :\n"
+                          "       (ex_ws_q && AddrBits'(c_rows) > " +
+                          std::string(td_ ? "AddrBits'(a_rows)"
+                                          : "(ex_a_t_q ? AddrBits'(a_cols) : AddrBits'(a_rows))") +
+                          ")) ? ErrBadSize :\n"
                           "      ((!a_garbage && a_end > EndBits'(SpRows)) ||\n"
                           "       (!d_garbage && d_end > EndBits'(d_mem_rows))) ? ErrLocalRange :\n"
                           "      ErrNone");
@@ -724,6 +753,9 @@ void CmdDecoderGenerator::operationOut(vlog::Body& b) const {
     exv["td_off"] = "ex_td_off_q";
     if (tdSideB())
       exv["td_side"] = "ex_td_side_q";
+  } else {
+    exv["a_t"] = "ex_a_t_q";
+    exv["b_t"] = "ex_b_t_q";
   }
   for (const char* op : {"a", "bd", "d", "c"}) {
     const std::string o = op;
@@ -781,6 +813,8 @@ CmdDecoderGenerator::ConfigFields CmdDecoderGenerator::configFields(IsaFieldWire
   c.shift = f("cex", "CONFIG_EX", "rs2", "in_shift");
   c.onlyStrides = f("cex", "CONFIG_EX", "rs1", "set_only_strides");
   c.ws = f("cex", "CONFIG_EX", "rs1", "dataflow");
+  c.aT = f("cex", "CONFIG_EX", "rs1", "a_transpose");
+  c.bT = f("cex", "CONFIG_EX", "rs1", "b_transpose");
   c.state = f("cld", "CONFIG_LD", "rs1", "state_id");
   c.bstride = f("cld", "CONFIG_LD", "rs1", "block_stride");
   c.ldStride = f("cld", "CONFIG_LD", "rs2", "stride");
@@ -845,8 +879,12 @@ void CmdDecoderGenerator::nextConfig(vlog::Stmts& n, const ConfigFields& c) cons
                t.line("ex_relu_d = " + c.exAct + " == ActRelu;");
                t.line("ex_shift_d = ShiftBits'(" + c.shift + ");");
                t.line("stationary_d = 1'b0;");
-               if (td_)
+               if (td_) {
                  t.line("ex_td_off_d = " + c.tdOff + ";");
+               } else {
+                 t.line("ex_a_t_d = " + c.aT + ";");
+                 t.line("ex_b_t_d = " + c.bT + ";");
+               }
                if (tdSideB())
                  t.line("ex_td_side_d = " + c.tdSide + ";");
              });

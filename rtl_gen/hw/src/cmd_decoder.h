@@ -33,7 +33,7 @@ private:
   void ranges(vlog::Body& b) const;
   /// The CONFIG fields the next-state logic loads (their wires).
   struct ConfigFields {
-    std::string aStride, cStride, exAct, shift, onlyStrides, ws, tdOff, tdSide;
+    std::string aStride, cStride, exAct, shift, onlyStrides, ws, aT, bT, tdOff, tdSide;
     std::string state, bstride, ldStride, shrink, ldComp;
     std::string stStride, stAct, stScale, stComp;
     std::map<std::string, std::string> pool;
@@ -44,6 +44,9 @@ private:
 
   /// CONFIG_EX td_side = 1 (schedule B) is built (sparsity.tensordash.schedule_b).
   bool tdSideB() const { return td_ && p_.config.tensordash.scheduleB; }
+  /// CONFIG_EX's transposes are built: the execute controller's transposer takes any operand
+  /// of a one-lane, non-TensorDash array (docs/isa.md, "Transposes").
+  bool transposer() const { return !td_ && p_.lanes == 1; }
 
   AccelParams p_;
   PackedLayout ld_, st_, ex_, range_;

@@ -38,13 +38,14 @@ namespace {
 
 // Where a beat's operand comes from (the stage D registers d_a_src_q, d_b_src_q, d_d_src_q).
 void declareSources(vlog::Body& b) {
-  b.enumType({"src_e",
-              2,
-              {{"SrcZero", "nothing: zero"},
-               {"SrcSp", "a scratchpad row"},
-               {"SrcAcc", "an accumulator row"},
-               {"SrcTransposer", "a transposer column (A: OS operand; D: B-scheduled preload)"}},
-              {}});
+  b.enumType(
+      {"src_e",
+       2,
+       {{"SrcZero", "nothing: zero"},
+        {"SrcSp", "a scratchpad row"},
+        {"SrcAcc", "an accumulator row"},
+        {"SrcTransposer", "a transposer column (A, or a transposed OS B; D: B-scheduled preload)"}},
+       {}});
 }
 
 } // namespace
@@ -222,18 +223,35 @@ void ExecuteControllerGenerator::operations(vlog::Body& b, StateRegs& regs) cons
   ex_.unpack(b, "cur_q", "cur_", curFields);
   std::vector<std::string> nxtFields = {"flip",   "ws",      "bd_garbage", "bd_acc",
                                         "bd_row", "bd_rows", "bd_cols"};
-  if (!td_) // the transposer fills the next operation's A early
-    nxtFields.insert(nxtFields.end(), {"a_garbage", "a_row", "a_rows", "a_stride"});
+  if (!td_) // the transposer fills the next operation's A (or B) early
+    nxtFields.insert(nxtFields.end(), {"a_garbage", "a_row", "a_rows", "a_stride", "a_t", "b_t",
+                                       "d_garbage", "d_row", "d_rows"});
   ex_.unpack(b, "nxt_q", "nxt_", nxtFields);
+  b.logic("cur_a_tr", Type::bit(), "A reaches the array through the transposer");
+  b.logic("cur_b_tr", Type::bit(), "OS: B reaches the array through the transposer");
+  if (td_) { // OS operands come through the TensorDash feeder
+    b.assign("cur_a_tr", "!cur_ws");
+    b.assign("cur_b_tr", "1'b0");
+  } else { // OS takes A's columns; a transposed operand is stored as rows of the other index
+    b.assign("cur_a_tr", "cur_ws ? cur_a_t : !cur_a_t");
+    b.assign("cur_b_tr", "!cur_ws && cur_b_t");
+  }
   b.logic("cur_nbeats", Type::bits("DimBits"), "compute beats of the current operation");
   b.logic("cur_ends_acc", Type::bit(), "OS, and C is real: the accumulation ends here");
   b.logic("cur_a_steps", Type::bits("DimBits"),
           "OS: reduction steps of A (columns / lanes, rounded up)");
-  b.assign("cur_a_steps", p_.lanes == 1 ? "DimBits'(cur_a_cols)"
+  b.logic("cur_b_steps", Type::bits("DimBits"), "OS: reduction steps of B (its rows)");
+  b.logic("cur_out_rows", Type::bits("DimBits"), "WS: rows of A, one output row each");
+  // A transposed operand is stored as K rows (A) or K columns (B) of the reduction.
+  const std::string aCols =
+      td_ ? "DimBits'(cur_a_cols)" : "(cur_a_t ? cur_a_rows : DimBits'(cur_a_cols))";
+  b.assign("cur_a_steps", p_.lanes == 1 ? aCols
                                         : "DimBits'((ColCalcBits'(cur_a_cols) + "
                                           "ColCalcBits'(Lanes-1)) >> LaneLog2)");
-  b.assign("cur_nbeats",
-           "cur_ws ? cur_a_rows : (cur_a_steps > cur_d_rows ? cur_a_steps : cur_d_rows)");
+  b.assign("cur_b_steps", td_ ? "cur_d_rows" : "cur_b_t ? DimBits'(cur_d_cols) : cur_d_rows");
+  b.assign("cur_out_rows", td_ ? "cur_a_rows" : "cur_a_t ? DimBits'(cur_a_cols) : cur_a_rows");
+  b.assign("cur_nbeats", "cur_ws ? cur_out_rows : (cur_a_steps > cur_b_steps ? cur_a_steps : "
+                         "cur_b_steps)");
   b.assign("cur_ends_acc", "!cur_ws && !cur_c_garbage");
   b.blank();
 }
@@ -259,23 +277,42 @@ void ExecuteControllerGenerator::intake(vlog::Body& b) const {
   }
   ex_.unpack(b, "in_payload", "in_",
              td_ ? std::vector<std::string>{"flip"}
-                 : std::vector<std::string>{"flip", "ws", "a_garbage"});
+                 : std::vector<std::string>{"flip", "ws", "a_garbage", "a_t", "b_t", "d_garbage",
+                                            "bd_garbage"});
   b.blank();
 }
 
-// Transposer buffers (non-TensorDash): OS operations with an A operand take them in turn.
-// Registers buf_sel, buf_ready, fill_row; drives fill_* (the buffer being filled).
+// Transposer buffers (non-TensorDash): operations with an operand through the transposer (OS:
+// A, or B when transposed; WS: A when transposed) take them in turn. Registers buf_sel,
+// buf_ready, fill_row; drives fill_* (the buffer being filled).
 void ExecuteControllerGenerator::transposerFill(vlog::Body& b, StateRegs& regs) const {
-  b.comment("Transposer buffers: OS operations with an A operand take them in turn.");
+  b.comment("Transposer buffers: operations with an operand through the transposer take them "
+            "in turn.");
   regs.add("buf_sel", Type::bit(), "1'b0", "buffer of the next OS operation accepted")
       .add("buf_ready", Type::bits("2"), "'0", "buffer holds its operation's A")
       .add("fill_row", Type::bits("DimBits"), "'0", "rows of the buffer already requested");
   b.logic("nxt_needs_buf", Type::bit());
   b.logic("cur_needs_buf", Type::bit());
   b.logic("accept_needs_buf", Type::bit());
-  b.assign("accept_needs_buf", "!in_ws && !in_a_garbage");
-  b.assign("cur_needs_buf", "cur_valid_q && !cur_ws && !cur_a_garbage");
-  b.assign("nxt_needs_buf", "nxt_valid_q && !nxt_ws && !nxt_a_garbage");
+  auto needsBuf = [](const std::string& o) {
+    return "(((" + o + "ws ? " + o + "a_t : !" + o + "a_t) && !" + o + "a_garbage) ||\n" +
+           "       (!" + o + "ws && " + o + "b_t && !" + o + "d_garbage) ||\n" + "       (" + o +
+           "ws && " + o + "b_t && " + o + "flip && !" + o + "bd_garbage))";
+  };
+  b.assign("accept_needs_buf", needsBuf("in_"));
+  b.assign("cur_needs_buf", "cur_valid_q && " + needsBuf("cur_"));
+  b.assign("nxt_needs_buf", "nxt_valid_q && " + needsBuf("nxt_"));
+  b.comment("The operand a buffer holds: A, or a transposed B (OS: the COMPUTE's; WS: the "
+            "stationary rows of a flip), stored as rows 1 apart.");
+  for (const char* o : {"cur", "nxt"}) {
+    const std::string op = o;
+    b.logic(op + "_fill_b", Type::bit(), "the buffer holds B, not A");
+    b.logic(op + "_fill_row", Type::bits("RowBits"));
+    b.logic(op + "_fill_rows", Type::bits("DimBits"));
+    b.assign(op + "_fill_b", op + "_b_t");
+    b.assign(op + "_fill_row", op + "_ws ? " + op + "_bd_row : " + op + "_d_row");
+    b.assign(op + "_fill_rows", op + "_ws ? " + op + "_bd_rows : " + op + "_d_rows");
+  }
   b.comment("Fill: the current operation's buffer first, then the next one's.");
   b.logic("fill_cur", Type::bit());
   b.logic("fill_nxt", Type::bit());
@@ -288,9 +325,12 @@ void ExecuteControllerGenerator::transposerFill(vlog::Body& b, StateRegs& regs) 
   b.assign("fill_nxt", "!fill_cur && nxt_needs_buf && !buf_ready_q[nxt_buf_q]");
   b.assign("fill_want", "fill_cur || fill_nxt");
   b.assign("fill_buf", "fill_cur ? cur_buf_q : nxt_buf_q");
-  b.assign("fill_rows", "fill_cur ? cur_a_rows : nxt_a_rows");
-  b.assign("fill_base", "fill_cur ? cur_a_row : nxt_a_row");
-  b.assign("fill_stride", "fill_cur ? cur_a_stride : nxt_a_stride");
+  b.assign("fill_rows", "fill_cur ? (cur_fill_b ? cur_fill_rows : cur_a_rows) :\n"
+                        "      (nxt_fill_b ? nxt_fill_rows : nxt_a_rows)");
+  b.assign("fill_base", "fill_cur ? (cur_fill_b ? cur_fill_row : cur_a_row) :\n"
+                        "      (nxt_fill_b ? nxt_fill_row : nxt_a_row)");
+  b.assign("fill_stride", "fill_cur ? (cur_fill_b ? StrideBits'(1) : cur_a_stride) :\n"
+                          "      (nxt_fill_b ? StrideBits'(1) : nxt_a_stride)");
   b.blank();
 }
 
@@ -382,6 +422,17 @@ void ExecuteControllerGenerator::beatSelection(vlog::Body& b) const {
   b.assign("beat_idx", "flip_op ? '0 : cur_beat_q");
   for (const char* f : {"ws", "bd_garbage", "bd_acc", "bd_row", "bd_rows", "bd_cols"})
     b.assign(std::string("ev_") + f, std::string("ev_on_cur ? cur_") + f + " : nxt_" + f);
+  b.logic("ev_d_tr", Type::bit(), "WS: the flip's stationary rows come from the transposer");
+  if (td_) {
+    b.assign("ev_d_tr", "1'b0");
+  } else { // a transposed B is stored as K columns
+    b.logic("ev_steps", Type::bits("DimBits"), "the flip's stationary rows (K)");
+    b.logic("ev_buf", Type::bit(), "the flipping operation's transposer buffer");
+    b.assign("ev_d_tr", "ev_ws && !ev_bd_garbage && (ev_on_cur ? cur_b_t : nxt_b_t)");
+    b.assign("ev_steps", "(ev_ws && (ev_on_cur ? cur_b_t : nxt_b_t)) ? DimBits'(ev_bd_cols) : "
+                         "ev_bd_rows");
+    b.assign("ev_buf", "ev_on_cur ? cur_buf_q : nxt_buf_q");
+  }
   b.assign("stream_idx", "ev_dist_q - DistBits'(1)");
   b.assign("stream_on",
            "ev_valid_q && !ev_drain_q && ev_dist_q != '0 && ev_dist_q <= DistBits'(Dim)");
@@ -428,13 +479,20 @@ void ExecuteControllerGenerator::reads(vlog::Body& b, StateRegs& regs) const {
           td_ ? "OS: the TensorDash window has a step for the beat"
               : "OS: the transposer holds this operation's A");
   b.logic("beat_go", Type::bit());
-  b.assign("need_a", "is_compute && cur_ws && !cur_a_garbage && beat_idx < cur_a_rows");
-  b.assign("need_b", std::string(td_ ? "is_compute && cur_ws" : "is_compute") +
+  b.assign("need_a", "is_compute && !cur_a_tr && !cur_a_garbage && beat_idx < cur_a_rows");
+  b.assign("need_b", std::string(td_ ? "is_compute && cur_ws" : "is_compute && !cur_b_tr") +
                          " && !cur_d_garbage && beat_idx < cur_d_rows");
   b.assign("b_from_acc", "cur_d_acc");
-  b.assign("need_d", "stream_on && !ev_bd_garbage && DistBits'(ev_bd_rows) > stream_idx" +
-                         std::string(tdB_ ? " && !ev_tr" : ""));
+  b.assign("need_d",
+           "stream_on && !ev_bd_garbage && !ev_d_tr && DistBits'(ev_bd_rows) > stream_idx" +
+               std::string(tdB_ ? " && !ev_tr" : ""));
+  if (!td_) {
+    b.logic("stream_t", Type::bit(), "this beat streams a transposer column (WS, B transposed)");
+    b.assign("stream_t", "stream_on && ev_d_tr && DistBits'(ev_steps) > stream_idx");
+  }
   b.assign("want_a", "need_a && !got_a_q");
+  b.logic("a_reads", Type::bit(), "the beat asks for its A row this cycle");
+  b.assign("a_reads", "beat_want && want_a");
   b.assign("want_b", "need_b && !got_b_q");
   b.assign("want_d", "need_d && !got_d_q");
   b.assign("acc_for_b", "want_b && b_from_acc");
@@ -465,7 +523,10 @@ void ExecuteControllerGenerator::reads(vlog::Body& b, StateRegs& regs) const {
       {{"hold_d_q", "cap_d_acc_q ? RowWidth'(acc_rdata_i) : RowWidth'(spd_rdata_i)"}}, "cap_d_q"));
   if (!td_) {
     b.logic("fill_go", Type::bit(), "a transposer row read is granted");
-    b.assign("fill_go", "!need_a && fill_want && fill_row_q < fill_rows && spa_ready_i");
+    // Fills take the port whenever the beat does not ask for its A row this cycle: a beat
+    // whose A is read directly can wait (A held) for its B to fill the transposer (OS, B
+    // transposed).
+    b.assign("fill_go", "!a_reads && fill_want && fill_row_q < fill_rows && spa_ready_i");
   }
   b.blank();
 }
@@ -476,13 +537,13 @@ void ExecuteControllerGenerator::readClients(vlog::Body& b) const {
   if (td_) {
     b.assign("buf_ok", "(!is_compute || cur_ws || td_go)" +
                            std::string(tdB_ ? " && (!beat_writes || wo_hold_q == '0)" : ""));
-    b.assign("spa_valid_o", "beat_want && want_a");
+    b.assign("spa_valid_o", "a_reads");
     b.assign("spa_row_o", "SpRowBits'(a_row)");
   } else {
-    b.assign("buf_ok", "!is_compute || cur_ws || cur_a_garbage || buf_ready_q[cur_buf_q]");
-    b.assign("spa_valid_o",
-             "beat_want && want_a || (!need_a && fill_want && fill_row_q < fill_rows)");
-    b.assign("spa_row_o", "need_a ? SpRowBits'(a_row) :\n"
+    b.assign("buf_ok", "(!is_compute || !cur_needs_buf || buf_ready_q[cur_buf_q]) &&\n"
+                       "      (!stream_t || buf_ready_q[ev_buf])");
+    b.assign("spa_valid_o", "a_reads || (fill_want && fill_row_q < fill_rows)");
+    b.assign("spa_row_o", "a_reads ? SpRowBits'(a_row) :\n"
                           "      SpRowBits'(RowCalcBits'(fill_base) + RowCalcBits'(fill_row_q) * "
                           "RowCalcBits'(fill_stride))");
   }
@@ -591,10 +652,14 @@ void ExecuteControllerGenerator::planning(vlog::Body& b, StateRegs&) const {
   if (td_)
     b.comment("A TensorDash operation's beats are not known ahead: the next flip is planned "
               "once it has finished.");
-  b.assign("plan_nxt", "!ev_valid_q && !flip_now && cur_valid_q && cur_flipped_q && nxt_valid_q "
-                       "&& nxt_flip &&\n"
-                       "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws" +
-                           std::string(td_ ? " && cur_ws" : ""));
+  b.assign("plan_nxt",
+           "!ev_valid_q && !flip_now && cur_valid_q && cur_flipped_q && nxt_valid_q "
+           "&& nxt_flip &&\n"
+           "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws" +
+               std::string(td_ ? " && cur_ws" : " &&\n      !(cur_ws && cur_a_t && nxt_b_t)"));
+  if (!td_)
+    b.comment("(The transposer has one read port: a compute beat reading A from it cannot carry "
+              "a transposed stationary row. Such a flip waits until the current operation ends.)");
   b.comment("An ended accumulation with no flipping operation behind it gets its own flip.");
   b.assign("plan_drain", "!ev_valid_q && !flip_now && !plan_cur && !plan_nxt && drain_pend_q");
   b.logic("plan_gap", Type::bits("DistBits"), "compute beats before the flip");
@@ -623,6 +688,8 @@ void ExecuteControllerGenerator::stageD(vlog::Body& b) const {
   b.logic("d_a_cols_q", Type::bits("ColBits"), "A columns (elements of the reduction)");
   if (!td_) {
     b.logic("d_a_rows_q", Type::bits("DimBits"), "transposer: valid rows of the column");
+    b.logic("d_b_rows_q", Type::bits("DimBits"), "transposer (B): valid rows of the column");
+    b.logic("d_d_trows_q", Type::bits("DimBits"), "transposer (WS B): valid rows of the column");
     b.logic("d_col_q", Type::bits("IdxBits"), "transposer column: reduction step");
     b.logic("d_tbuf_q", Type::bit());
   }
@@ -731,13 +798,27 @@ void ExecuteControllerGenerator::operandLanes(vlog::Body& b) const {
     lane.assign(o + "_sp_out", "OutWidth'(" + o + "_sp)");
     lane.assign(o + "_acc_out", o + "_rdata[c*AccWidth +: OutWidth]");
   }
-  lane.assign("b_val", "d_b_src_q == SrcZero ? '0 : !d_ws_q ? BWidth'(b_pk) :\n"
-                       "        ColBits'(c) >= d_b_cols_q ? '0 :\n"
-                       "        d_b_src_q == SrcAcc ? BWidth'(b_acc_out) : BWidth'(b_sp_out)");
+  if (!td_) { // OS with a transposed B: element c of the transposer column is B[t][c]
+    lane.logic("b_t_val", Type::bits("BWidth"));
+    lane.assign("b_t_val", "(DimBits'(c) < d_b_rows_q && ColCalcBits'(d_col_q) < "
+                           "ColCalcBits'(d_b_cols_q)) ?\n"
+                           "        BWidth'(t_col[c*ElemWidth +: ElemWidth]) : '0");
+  }
+  lane.assign("b_val", std::string(td_ ? "" : "d_b_src_q == SrcTransposer ? b_t_val :\n        ") +
+                           "d_b_src_q == SrcZero ? '0 : !d_ws_q ? BWidth'(b_pk) :\n"
+                           "        ColBits'(c) >= d_b_cols_q ? '0 :\n"
+                           "        d_b_src_q == SrcAcc ? BWidth'(b_acc_out) : BWidth'(b_sp_out)");
+  if (!td_) { // WS with a transposed B: element c of the transposer column is B[t][c]
+    lane.logic("d_t_val", Type::bits("DWidth"));
+    lane.assign("d_t_val", "(DimBits'(c) < d_d_trows_q && ColCalcBits'(d_col_q) < "
+                           "ColCalcBits'(d_d_cols_q)) ?\n"
+                           "        DWidth'(t_col[c*ElemWidth +: ElemWidth]) : '0");
+  }
   lane.assign("d_val",
-              std::string(tdB_ ? "d_d_src_q == SrcTransposer ? DWidth'(dt_col[c*OutWidth +: "
-                                 "OutWidth]) :\n        "
-                               : "") +
+              std::string(tdB_  ? "d_d_src_q == SrcTransposer ? DWidth'(dt_col[c*OutWidth +: "
+                                  "OutWidth]) :\n        "
+                          : td_ ? ""
+                                : "d_d_src_q == SrcTransposer ? d_t_val :\n        ") +
                   "d_d_src_q == SrcZero ? '0 : d_ws_q ? DWidth'(d_pk) :\n"
                   "        ColBits'(c) >= d_d_cols_q ? '0 :\n"
                   "        d_d_src_q == SrcAcc ? DWidth'(d_acc_out) : DWidth'(d_sp_out)");
@@ -893,6 +974,8 @@ void ExecuteControllerGenerator::nextOperations(vlog::Stmts& n) const {
                   .line("cur_beat_d = '0;")
                   .line("cur_flipped_d = !in_flip;")
                   .line("nxt_valid_d = 1'b0;");
+              if (!td_) // the buffer it was given when accepted
+                t.line("cur_buf_d = buf_sel_q;");
             });
       },
       [&](vlog::Stmts& s) {
@@ -1013,21 +1096,26 @@ void ExecuteControllerGenerator::stageDRegisters(vlog::Body& b) const {
     beat.emplace_back("d_a_cols_q", "cur_a_cols");
   } else {
     beat.emplace_back(
-        "d_a_src_q", "need_a ? SrcSp :\n"
-                     "        (is_compute && !cur_ws && !cur_a_garbage) ? SrcTransposer : SrcZero");
+        "d_a_src_q",
+        "need_a ? SrcSp :\n"
+        "        (is_compute && cur_a_tr && !cur_a_garbage) ? SrcTransposer : SrcZero");
     beat.emplace_back("d_a_cols_q", "cur_a_cols");
     beat.emplace_back("d_a_rows_q", "cur_a_rows");
-    beat.emplace_back("d_col_q", "IdxBits'(beat_idx)");
-    beat.emplace_back("d_tbuf_q", "cur_buf_q");
+    beat.emplace_back("d_b_rows_q", "cur_d_rows");
+    beat.emplace_back("d_col_q", "stream_t ? IdxBits'(stream_idx) : IdxBits'(beat_idx)");
+    beat.emplace_back("d_tbuf_q", "stream_t ? ev_buf : cur_buf_q");
+    beat.emplace_back("d_d_trows_q", "ev_bd_rows");
   }
-  beat.emplace_back("d_b_src_q", "!need_b ? SrcZero : b_from_acc ? SrcAcc : SrcSp");
+  beat.emplace_back("d_b_src_q", "(is_compute && cur_b_tr && !cur_d_garbage) ? SrcTransposer :\n"
+                                 "        !need_b ? SrcZero : b_from_acc ? SrcAcc : SrcSp");
   beat.emplace_back("d_b_cols_q", "cur_d_cols");
   if (tdB_) { // a B-scheduled flip streams columns of the D transposer
     beat.emplace_back("d_d_src_q", "stream_on && ev_tr && !ev_bd_garbage ? SrcTransposer :\n"
                                    "        !need_d ? SrcZero : ev_bd_acc ? SrcAcc : SrcSp");
     beat.emplace_back("d_dt_col_q", "IdxBits'(stream_idx)");
   } else {
-    beat.emplace_back("d_d_src_q", "!need_d ? SrcZero : ev_bd_acc ? SrcAcc : SrcSp");
+    beat.emplace_back("d_d_src_q", std::string(td_ ? "" : "stream_t ? SrcTransposer :\n        ") +
+                                       "!need_d ? SrcZero : ev_bd_acc ? SrcAcc : SrcSp");
   }
   beat.emplace_back("d_d_cols_q", "ev_bd_cols");
   beat.emplace_back("d_a_held_q", "got_a_q");

@@ -72,6 +72,8 @@ PackedLayout execOpLayout(const AccelParams& p) {
     l.field(o + "_rows", p.dimBits).field(o + "_cols", p.spElemBits); // cols: up to DIM*lanes
   }
   l.field("c_accumulate", 1);
+  if (!p.config.tensordash.enabled) // CONFIG_EX's transposes (0 where the config has none)
+    l.field("a_t", 1, "A is stored transposed").field("b_t", 1, "B is stored transposed");
   if (p.config.tensordash.enabled) // CONFIG_EX's run-time control (docs/isa.md)
     l.field("td_off", 1, "TensorDash: dense beats");
   if (p.config.tensordash.enabled && p.config.tensordash.scheduleB)

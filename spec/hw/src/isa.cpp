@@ -47,8 +47,8 @@ void loopWsCommands(std::vector<Command>& c) {
          "0: B in this loop's scratchpad half; n = 1, 2: B ends at row n x sp_rows/2"},
         {"a_spad_id", 18, 2,
          "0: A in this loop's scratchpad half; n = 1, 2: A starts at row (n-1) x sp_rows/2"}},
-       {{"a_transpose", 0, 1, "must be 0 (no transposer for A): UNSUPPORTED"},
-        {"b_transpose", 1, 1, "must be 0 (no transposer for B): UNSUPPORTED"},
+       {{"a_transpose", 0, 1, "must be 0 (the loop's tiles are not transposed): UNSUPPORTED"},
+        {"b_transpose", 1, 1, "must be 0 (the loop's tiles are not transposed): UNSUPPORTED"},
         {"is_resadd", 2, 1, "Gemmini's residual-add loop: must be 0, UNSUPPORTED"}}});
   c.push_back({"LOOP_WS_CONFIG_BOUNDS",
                kLoopWsConfigBounds,
@@ -229,8 +229,12 @@ void configCommands(std::vector<Command>& c) {
         {"dataflow", 2, 1, "0 output-stationary, 1 weight-stationary"},
         {"activation", 3, 2, "activation of results written to the scratchpad: 0 none, 1 ReLU"},
         {"set_only_strides", 7, 1, "1: update a_stride and c_stride only"},
-        {"a_transpose", 8, 1, "transpose A (must be 0: no transposer for it)"},
-        {"b_transpose", 9, 1, "transpose B (must be 0: no transposer for it)"},
+        {"a_transpose", 8, 1,
+         "A is stored transposed (K x I): one-lane configs without TensorDash; see "
+         "\"Transposes\""},
+        {"b_transpose", 9, 1,
+         "B is stored transposed (J x K): the WS weights or the OS COMPUTE's B; see "
+         "\"Transposes\""},
         {"td_off", 10, 1,
          "TensorDash: 1 runs OS computes as dense beats (one reduction step per cycle), 0 "
          "skips zero operands; results are the same either way; ignored without TensorDash"},
@@ -392,7 +396,7 @@ std::vector<ErrorCode> buildErrors() {
        "and LOOP_CONV_OS without loops.conv, DECOMPRESS without the Boveda on-chip form)"},
       {2, "BAD_CONFIG_TYPE", "CONFIG with rs1[1:0] = 3"},
       {3, "UNSUPPORTED",
-       "a feature this hardware does not have: transposes, ReLU6, pixel "
+       "a feature this hardware does not have: a transpose it cannot take, ReLU6, pixel "
        "repeats, mvin scaling, a dataflow not built"},
       {4, "LOCAL_RANGE", "the rows touched lie outside the scratchpad or accumulator"},
       {5, "BAD_LOCAL_ADDR",

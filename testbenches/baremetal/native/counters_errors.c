@@ -64,7 +64,8 @@ int main(void) {
   const uint32_t count0 = by_error().count;
   BY_HAL_CMD(BY_FUNCT_CONFIG,
              by_enc_config_ex_rs1(BY_DATAFLOW_WS, 0, 0, 1) |
-                 BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, 1),
+                 BY_FIELD(BY_CONFIG_EX_RS1_A_TRANSPOSE, 1) |
+                 BY_FIELD(BY_CONFIG_EX_RS1_B_TRANSPOSE, 1), /* WS: two for one transposer */
              by_enc_config_ex_rs2(0, 1));
   by_fence();
   by_error_t e = by_error();

@@ -54,6 +54,8 @@ private:
   void emitConfigLd(const ConfigLdArgs& a, const std::string& why);
   void emitConfigSt(const ConfigStArgs& a, const std::string& why);
   ConfigExArgs randomConfigEx(int dataflow);
+  /// The config has CONFIG_EX's transposes (one lane, no TensorDash: docs/isa.md).
+  bool hasTransposer() const { return p_.lanes == 1 && !p_.tensordash; }
   ConfigLdArgs randomConfigLd(int channel);
   ConfigStArgs plainConfigSt(uint32_t minStride);
   ConfigExArgs legalConfigEx(); // random, with a dataflow the hardware has
@@ -91,6 +93,7 @@ private:
                     uint32_t& row);
   /// A source operand placed anywhere in the scratchpad or accumulator (a garbage address when
   /// none fits), its rows added to `busy` so that the result avoids them.
+  static Operand logical(Operand stored, bool transposed);
   Operand sourceOperand(bool acc, uint32_t rows, uint32_t cols, uint32_t stride,
                         std::vector<Busy>& busy);
   void pair(bool preloaded, const Operand& bd, const Operand& c, const Operand& a,

@@ -243,9 +243,23 @@ Operand Generation::sourceOperand(bool acc, uint32_t rows, uint32_t cols, uint32
   return op;
 }
 
+// A transposed operand's command gives its logical rows and columns (docs/isa.md, "Transposes").
+Operand Generation::logical(Operand stored, bool transposed) {
+  if (transposed)
+    std::swap(stored.rows, stored.cols);
+  return stored;
+}
+
 void Generation::useDataflow(int dataflow, const std::string& what) {
-  if (ex_.dataflow != dataflow) {
-    emitConfigEx(randomConfigEx(dataflow), what + ": config_ex");
+  if (ex_.dataflow != dataflow || (hasTransposer() && chance(0.1))) {
+    ConfigExArgs a = randomConfigEx(dataflow);
+    // Transposes the transposer takes (docs/isa.md "Transposes"): WS A or B; OS A, or A and B.
+    if (hasTransposer() && chance(0.3)) {
+      const bool b = chance(0.5);
+      a.aTranspose = dataflow == hw::kDataflowOS || !b;
+      a.bTranspose = b;
+    }
+    emitConfigEx(a, what + ": config_ex");
   } else if (chance(0.15)) {
     ConfigExArgs a = randomConfigEx(dataflow);
     a.setOnlyStrides = true;
@@ -267,13 +281,19 @@ void Generation::opMatmulWs() {
     // A: m x k, k <= DIM*lanes; W lane-packed: ceil(k/lanes) rows of n*lanes elements.
     const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
     std::vector<Busy> busy; // rows this pair reads: C must avoid them
-    const Operand a =
-        chance(0.05) ? Operand{garbageAddr(), m, k} : sourceOperand(false, m, k, ex_.aStride, busy);
-    const uint32_t wRows = chance(0.8) ? packedRows(k) : pickSize(dim);
-    const uint32_t wCols = packedCols(n);
+    // Stored transposed (one lane): k rows of m elements; the command gives m x k.
+    const uint32_t aRows = ex_.aTranspose ? k : m, aCols = ex_.aTranspose ? m : k;
+    const Operand a = logical(chance(0.05) ? Operand{garbageAddr(), aRows, aCols}
+                                           : sourceOperand(false, aRows, aCols, ex_.aStride, busy),
+                              ex_.aTranspose);
+    uint32_t wRows = chance(0.8) ? packedRows(k) : pickSize(dim);
+    uint32_t wCols = packedCols(n);
+    if (ex_.bTranspose) // stored transposed (one lane): n rows of k elements
+      std::swap(wRows, wCols);
     const bool wGarbage = accumulated ? chance(0.8) : chance(0.1); // ignored when accumulated
-    const Operand w = wGarbage ? Operand{garbageAddr(), wRows, wCols}
-                               : sourceOperand(false, wRows, wCols, 1, busy);
+    const Operand w = logical(wGarbage ? Operand{garbageAddr(), wRows, wCols}
+                                       : sourceOperand(false, wRows, wCols, 1, busy),
+                              ex_.bTranspose);
     const uint32_t dRows = chance(0.8) ? m : pickSize(dim);
     const uint32_t dCols = chance(0.8) ? n : pickSize(dim);
     const uint64_t dKind = uniform(0, 99);
@@ -306,12 +326,19 @@ void Generation::opMatmulOs() {
     std::vector<Busy> busy; // rows this pair reads: C must avoid them
     // A: m x k, k <= DIM*lanes; B lane-packed: ceil(k/lanes) rows of n*lanes elements.
     const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
-    const Operand a =
-        chance(0.05) ? Operand{garbageAddr(), m, k} : sourceOperand(false, m, k, ex_.aStride, busy);
-    const uint32_t bRows = chance(0.8) ? packedRows(k) : pickSize(dim);
-    const uint32_t bCols = packedCols(n);
-    const Operand b = chance(0.05) ? Operand{garbageAddr(), bRows, bCols}
-                                   : sourceOperand(false, bRows, bCols, 1, busy);
+    // Stored transposed (one lane): A as k rows of m elements, B as n rows of k; the commands
+    // give m x k and k x n.
+    const uint32_t aRows = ex_.aTranspose ? k : m, aCols = ex_.aTranspose ? m : k;
+    const Operand a = logical(chance(0.05) ? Operand{garbageAddr(), aRows, aCols}
+                                           : sourceOperand(false, aRows, aCols, ex_.aStride, busy),
+                              ex_.aTranspose);
+    uint32_t bRows = chance(0.8) ? packedRows(k) : pickSize(dim);
+    uint32_t bCols = packedCols(n);
+    if (ex_.bTranspose)
+      std::swap(bRows, bCols);
+    const Operand b = logical(chance(0.05) ? Operand{garbageAddr(), bRows, bCols}
+                                           : sourceOperand(false, bRows, bCols, 1, busy),
+                              ex_.bTranspose);
     Operand d{garbageAddr(), pickSize(dim), pickSize(dim)};
     const uint64_t dKind = uniform(0, 99);
     if (preloaded ? dKind >= 40 : dKind >= 90) // ignored unless preloaded
@@ -358,7 +385,13 @@ void Generation::illegalUnsupported() {
   Instruction i;
   if (v == 0 || v == 1) {
     ConfigExArgs a = legalConfigEx();
-    (v == 0 ? a.aTranspose : a.bTranspose) = true;
+    if (hasTransposer()) { // two operands for the transposer: WS A and B, OS B without A
+      a.dataflow = p_.hasWs && (v == 0 || !p_.hasOs) ? hw::kDataflowWS : hw::kDataflowOS;
+      a.bTranspose = true;
+      a.aTranspose = a.dataflow == hw::kDataflowWS;
+    } else {
+      (v == 0 ? a.aTranspose : a.bTranspose) = true;
+    }
     i = configEx(a);
   } else if (v == 2) {
     ConfigExArgs a = legalConfigEx();

@@ -182,6 +182,8 @@ void Generation::emitConfigEx(const ConfigExArgs& a, const std::string& why) {
   ex_.dataflow = a.dataflow;
   ex_.activation = a.activation;
   ex_.inShift = a.inShift;
+  ex_.aTranspose = a.aTranspose;
+  ex_.bTranspose = a.bTranspose;
   arrayValid_ = false;
 }
 

@@ -104,6 +104,8 @@ private:
   // changes nothing when it rejects (DramPort failures excepted, see dramBytesRead()).
   int execConfig(uint64_t rs1, uint64_t rs2);
   int execConfigEx(uint64_t rs1, uint64_t rs2);
+  /// CONFIG_EX's transposes are legal for this dataflow and hardware (docs/isa.md).
+  bool transposesOk(int dataflow, bool aT, bool bT) const;
   int execConfigLd(uint64_t rs1, uint64_t rs2);
   int execConfigSt(uint64_t rs1, uint64_t rs2);
   int execMvin(int channel, uint64_t rs1, uint64_t rs2);

@@ -23,6 +23,9 @@ struct ExecConfig {
   // TensorDash run-time control (performance only: results do not depend on it).
   bool tdOff = false; // OS computes run as dense beats
   int tdSide = 0;     // the scheduled operand: 0 A, 1 B
+  // COMPUTE's A / B (OS: the COMPUTE's BD) are stored transposed (docs/isa.md, "Transposes").
+  bool aTranspose = false;
+  bool bTranspose = false;
   bool operator==(const ExecConfig& o) const;
 };
 
