@@ -5,6 +5,7 @@
 // tiled_matmul_outer (WS and OS), sp_tiled_matmul_ws / _os (accumulating over two calls),
 // sp_tiled_conv (pooled and strided tiles) and sp_tiled_resadd. Random operands from a fixed,
 // printed seed; sizes that are not multiples of DIM; with and without bias and ReLU.
+#include "check.h"
 #include "include/gemmini_testutils.h"
 #include "seed.h"
 
@@ -13,20 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int ok = 1;
-static void check(const elem_t* got, const elem_t* want, size_t n, const char* what) {
-  for (size_t i = 0; i < n; ++i)
-    if (got[i] != want[i]) {
-      printf("%s: element %u is %d, expected %d\n", what, (unsigned)i, got[i], want[i]);
-      ok = 0;
-      return;
-    }
-  printf("%s: ok\n", what);
-}
-static void fill(elem_t* x, size_t n, int lo, int hi) {
-  for (size_t i = 0; i < n; ++i)
-    x[i] = (elem_t)(lo + rand() % (hi - lo + 1));
-}
 static elem_t clip_relu(int64_t y, bool relu) {
   y = y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y);
   return (elem_t)(relu && y < 0 ? 0 : y);

@@ -6,6 +6,7 @@
 // step of a strided 3x3 layer: the input gradient and the weight gradient through the training
 // convolutions, against the gradients computed directly. Random operands from a fixed, printed
 // seed.
+#include "check.h"
 #include "include/gemmini_testutils.h"
 #include "seed.h"
 
@@ -14,20 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int ok = 1;
-static void check(const elem_t* got, const elem_t* want, size_t n, const char* what) {
-  for (size_t i = 0; i < n; ++i)
-    if (got[i] != want[i]) {
-      printf("%s: element %u is %d, expected %d\n", what, (unsigned)i, got[i], want[i]);
-      ok = 0;
-      return;
-    }
-  printf("%s: ok\n", what);
-}
-static void fill(elem_t* x, size_t n, int lo, int hi) {
-  for (size_t i = 0; i < n; ++i)
-    x[i] = (elem_t)(lo + rand() % (hi - lo + 1));
-}
 static elem_t out_of(int64_t s, float scale) {
   const int64_t y = ACC_SCALE(s, scale);
   return (elem_t)(y > elem_t_max ? elem_t_max : (y < elem_t_min ? elem_t_min : y));

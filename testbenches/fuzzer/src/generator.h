@@ -94,6 +94,7 @@ private:
   /// A source operand placed anywhere in the scratchpad or accumulator (a garbage address when
   /// none fits), its rows added to `busy` so that the result avoids them.
   static Operand logical(Operand stored, bool transposed);
+  Operand operandA(uint32_t m, uint32_t k, std::vector<Busy>& busy);
   Operand sourceOperand(bool acc, uint32_t rows, uint32_t cols, uint32_t stride,
                         std::vector<Busy>& busy);
   void pair(bool preloaded, const Operand& bd, const Operand& c, const Operand& a,

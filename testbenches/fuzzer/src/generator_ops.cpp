@@ -250,6 +250,15 @@ Operand Generation::logical(Operand stored, bool transposed) {
   return stored;
 }
 
+// A (m x k) for a COMPUTE, sometimes GARBAGE; stored transposed (one lane: k rows of m
+// elements) under CONFIG_EX's a_transpose, the command giving m x k.
+Operand Generation::operandA(uint32_t m, uint32_t k, std::vector<Busy>& busy) {
+  const uint32_t rows = ex_.aTranspose ? k : m, cols = ex_.aTranspose ? m : k;
+  return logical(chance(0.05) ? Operand{garbageAddr(), rows, cols}
+                              : sourceOperand(false, rows, cols, ex_.aStride, busy),
+                 ex_.aTranspose);
+}
+
 void Generation::useDataflow(int dataflow, const std::string& what) {
   if (ex_.dataflow != dataflow || (hasTransposer() && chance(0.1))) {
     ConfigExArgs a = randomConfigEx(dataflow);
@@ -281,11 +290,7 @@ void Generation::opMatmulWs() {
     // A: m x k, k <= DIM*lanes; W lane-packed: ceil(k/lanes) rows of n*lanes elements.
     const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
     std::vector<Busy> busy; // rows this pair reads: C must avoid them
-    // Stored transposed (one lane): k rows of m elements; the command gives m x k.
-    const uint32_t aRows = ex_.aTranspose ? k : m, aCols = ex_.aTranspose ? m : k;
-    const Operand a = logical(chance(0.05) ? Operand{garbageAddr(), aRows, aCols}
-                                           : sourceOperand(false, aRows, aCols, ex_.aStride, busy),
-                              ex_.aTranspose);
+    const Operand a = operandA(m, k, busy);
     uint32_t wRows = chance(0.8) ? packedRows(k) : pickSize(dim);
     uint32_t wCols = packedCols(n);
     if (ex_.bTranspose) // stored transposed (one lane): n rows of k elements
@@ -326,12 +331,8 @@ void Generation::opMatmulOs() {
     std::vector<Busy> busy; // rows this pair reads: C must avoid them
     // A: m x k, k <= DIM*lanes; B lane-packed: ceil(k/lanes) rows of n*lanes elements.
     const uint32_t m = pickSize(dim), k = pickSize(spWidth), n = pickSize(dim);
-    // Stored transposed (one lane): A as k rows of m elements, B as n rows of k; the commands
-    // give m x k and k x n.
-    const uint32_t aRows = ex_.aTranspose ? k : m, aCols = ex_.aTranspose ? m : k;
-    const Operand a = logical(chance(0.05) ? Operand{garbageAddr(), aRows, aCols}
-                                           : sourceOperand(false, aRows, aCols, ex_.aStride, busy),
-                              ex_.aTranspose);
+    const Operand a = operandA(m, k, busy);
+    // B stored transposed (one lane): n rows of k elements; the command gives k x n.
     uint32_t bRows = chance(0.8) ? packedRows(k) : pickSize(dim);
     uint32_t bCols = packedCols(n);
     if (ex_.bTranspose)
