@@ -405,13 +405,14 @@ TEST_F(System, RegistersDescribeTheConfigAndInterruptsFire) {
   EXPECT_EQ(s.readRegister("VERSION"), 1u);
   EXPECT_EQ(s.readRegister("HW_LANES"), static_cast<uint32_t>(cfg.array.lanes));
   // HW_FEATURES: bit 0 WS, 1 OS, 2 TensorDash, 3 Boveda, 4 LOOP_WS, 5 LOOP_CONV_WS, 6
-  // LOOP_CONV_OS, 7 TD_SCHEDULE_B (docs/isa.md).
+  // LOOP_CONV_OS, 7 TD_SCHEDULE_B, 8 TRANSPOSER (docs/isa.md).
   const bool ws = cfg.array.dataflow != config::Dataflow::OS;
   const bool os = cfg.array.dataflow != config::Dataflow::WS;
   const uint32_t features = (ws ? 1u : 0u) | (os ? 2u : 0u) | (cfg.tensordash.enabled ? 4u : 0u) |
                             (cfg.boveda.enabled ? 8u : 0u) | (cfg.loops.ws ? 16u : 0u) |
                             (cfg.loops.conv && ws ? 32u : 0u) | (cfg.loops.conv && os ? 64u : 0u) |
-                            (cfg.tensordash.enabled && cfg.tensordash.scheduleB ? 128u : 0u);
+                            (cfg.tensordash.enabled && cfg.tensordash.scheduleB ? 128u : 0u) |
+                            (!cfg.tensordash.enabled && cfg.array.lanes == 1 ? 256u : 0u);
   EXPECT_EQ(s.readRegister("HW_FEATURES"), features);
   // An error raises irq_o when enabled; writing the status bit clears it.
   s.writeRegister("IRQ_ENABLE", 2);

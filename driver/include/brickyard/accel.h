@@ -45,8 +45,8 @@ static inline void by_config_ex_td(int dataflow, int activation, uint32_t in_shi
 }
 /* by_config_ex with operands stored transposed (docs/isa.md, "Transposes"): A (the COMPUTE's
  * rs1) and B (WS: the PRELOAD's weights; OS: the COMPUTE's rs2) as K x I and J x K blocks.
- * One-lane configs without TensorDash (BY_LANES == 1 && !BY_TENSORDASH); WS takes one of the
- * two, OS A or both; anything else is UNSUPPORTED. */
+ * One-lane configs without TensorDash (HW_FEATURES bit TRANSPOSER; BY_LANES == 1 &&
+ * !BY_TENSORDASH); WS takes one of the two, OS A or both; anything else is UNSUPPORTED. */
 static inline void by_config_ex_transpose(int dataflow, int activation, uint32_t in_shift,
                                           int a_transpose, int b_transpose) {
   BY_HAL_CMD(BY_FUNCT_CONFIG,

@@ -487,7 +487,8 @@ std::vector<Register> buildRegisters() {
       {0x04c, "HW_ACC_ROWS", "RO", "accumulator rows"},
       {0x050, "HW_FEATURES", "RO",
        "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda, bit 4 LOOP_WS, bit 5 LOOP_CONV_WS, "
-       "bit 6 LOOP_CONV_OS, bit 7 TD_SCHEDULE_B (CONFIG_EX td_side = 1)"},
+       "bit 6 LOOP_CONV_OS, bit 7 TD_SCHEDULE_B (CONFIG_EX td_side = 1), bit 8 TRANSPOSER "
+       "(CONFIG_EX's transposes: see \"Transposes\")"},
       {0x0fc, "COUNTERS_RESET", "WO", "writing 1 clears the 64-bit counters below"},
   };
   const char* counters[][2] = {
@@ -561,6 +562,7 @@ std::vector<RegisterField> buildRegisterFields() {
       {"HW_FEATURES", "LOOP_CONV_WS", 5, 1},
       {"HW_FEATURES", "LOOP_CONV_OS", 6, 1},
       {"HW_FEATURES", "TD_SCHEDULE_B", 7, 1},
+      {"HW_FEATURES", "TRANSPOSER", 8, 1},
   };
 }
 

@@ -92,6 +92,10 @@ int main(void) {
   transpose_into(B, Bt);
   load();
   const int p = D > 2 ? D - 1 : D, q = D > 2 ? D - 2 : D; /* partial sizes */
+  const uint32_t features = by_hal_reg_read(BY_REG_HW_FEATURES);
+  BM_CHECK(BY_REG_FIELD(HW_FEATURES, TRANSPOSER, features) == (BY_LANES == 1 && !BY_TENSORDASH),
+           "HW_FEATURES.TRANSPOSER is %u",
+           (unsigned)BY_REG_FIELD(HW_FEATURES, TRANSPOSER, features));
   if (BY_LANES == 1 && !BY_TENSORDASH) {
     for (int ws = 0; ws < 2; ++ws) {
       if (ws ? !BY_HAS_WS : !BY_HAS_OS)
