@@ -56,6 +56,7 @@ for p in "${programs[@]}"; do
   [[ -f $gemmini/bareMetalC/$p.c ]] || die "no program $gemmini/bareMetalC/$p.c"
 done
 mkdir -p "$out/logs"
+out="$(cd "$out" && pwd)" # absolute: cmake and the runs below work in other directories
 
 # The generated headers; kept when the config did not change (so nothing is rebuilt).
 "$by" gen "$cfg_file" -o "$out/gen.new" --quiet

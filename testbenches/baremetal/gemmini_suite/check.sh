@@ -3,12 +3,16 @@
 # for a gemmini-rocc-tests checkout (bareMetalC/: programs of our own, one per outcome) on tiny's
 # functional model. Its table must say, for each program, what the program does: exit status 1
 # (failures), each row's built / exit / result / message, and cycles and wall time as numbers
-# where it ran. Usage: check.sh BRICKYARD OUTDIR
+# where it ran. Usage: check.sh BRICKYARD OUTDIR (absolute)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 rc=0
-BRICKYARD="$1" "$root/bench/gemmini_suite/run.sh" "$here" --config tiny -j 2 -o "$2" >/dev/null || rc=$?
+# Run from OUTDIR's parent with relative paths for the checkout and -o, as a user would.
+mkdir -p "$(dirname "$2")"
+cd "$(dirname "$2")"
+BRICKYARD="$1" "$root/bench/gemmini_suite/run.sh" "$(realpath --relative-to=. "$here")" \
+  --config tiny -j 2 -o "$(basename "$2")" >/dev/null || rc=$?
 [[ $rc -eq 1 ]] || { echo "run.sh exited $rc, want 1 (some programs fail)"; exit 1; }
 # Cycles and wall time vary with the driver, line numbers in gemmini.h with its edits: checked
 # for their form, then masked.
