@@ -6,14 +6,18 @@ only (no torch), small enough for configs/tiny.yaml. Together they cover every o
 compiler imports (docs/compiler.md): Conv (dense, depthwise, strided, padded, non-square
 kernels and images), Gemm (transB) / MatMul + Add bias, Relu, Clip (Relu6, opset 11 inputs and
 opset 6 attributes), BatchNormalization, Add (residual), MaxPool, AveragePool,
-GlobalAveragePool, Flatten, Reshape, Squeeze, Concat, Pad, Identity, Dropout and Softmax.
+GlobalAveragePool, Flatten, Reshape, Squeeze, Concat, Pad, Identity, Dropout and Softmax; and
+those the compiler is gaining for issue 29 (zoo_ops): grouped Conv (channel multipliers too),
+Sigmoid, HardSigmoid, HardSwish, Tanh, LeakyRelu, SiLU (Mul(x, Sigmoid(x))), broadcast Mul
+(squeeze-and-excitation), ReduceMean, Transpose with 5-D Reshape (channel shuffle) and Split.
 
     /usr/bin/python3 testbenches/compiler/make_models.py OUT_DIR
 
 writes OUT_DIR/<name>.onnx, OUT_DIR/<name>.input.npy (float32, the model's input shape) and
 OUT_DIR/<name>.output.npy: the float output for that input, computed here by a small numpy
 interpreter (NCHW, written from the ONNX operator specs), the independent reference that the
-compiler's float interpreter is tested against.
+compiler's float interpreter is tested against. check_models_torch.py checks that reference
+against torch's operators for the float models.
 """
 import os
 import sys
@@ -271,7 +275,9 @@ def run_numpy(model, x):
         elif op == "Flatten":
             y = i[0].reshape(i[0].shape[0], -1)
         elif op == "Reshape":
-            y = i[0].reshape(i[1].astype(np.int64))
+            # A 0 copies the input's dimension (allowzero=0, the default); -1 is inferred.
+            shape = [i[0].shape[d] if s == 0 else s for d, s in enumerate(i[1].astype(np.int64))]
+            y = i[0].reshape(shape)
         elif op == "Squeeze":
             y = np.squeeze(i[0], axis=tuple(i[1].astype(np.int64)))
         elif op == "Concat":
@@ -301,9 +307,38 @@ def run_numpy(model, x):
         elif op == "Softmax":
             e = np.exp(i[0] - i[0].max(axis=-1, keepdims=True))
             y = e / e.sum(axis=-1, keepdims=True)
+        elif op == "Mul":
+            y = i[0] * i[1]  # numpy broadcasting is ONNX's multidirectional broadcasting
+        elif op == "Sigmoid":
+            y = 1 / (1 + np.exp(-i[0]))
+        elif op == "HardSigmoid":
+            y = np.clip(attr(node, "alpha", 0.2) * i[0] + attr(node, "beta", 0.5), 0, 1)
+        elif op == "HardSwish":
+            y = i[0] * np.clip(i[0] / 6 + 0.5, 0, 1)
+        elif op == "Tanh":
+            y = np.tanh(i[0])
+        elif op == "LeakyRelu":
+            y = np.where(i[0] >= 0, i[0], attr(node, "alpha", 0.01) * i[0])
+        elif op == "ReduceMean":
+            # axes: an attribute up to opset 17, an optional input from 18; none = all axes.
+            axes = attr(node, "axes") if len(i) < 2 or i[1] is None else i[1].astype(np.int64)
+            y = i[0].mean(axis=None if axes is None else tuple(int(a) for a in axes),
+                          keepdims=bool(attr(node, "keepdims", 1)))
+        elif op == "Transpose":
+            y = np.transpose(i[0], attr(node, "perm"))  # None reverses the axes
+        elif op == "Split":
+            axis = attr(node, "axis", 0)
+            # split: an input from opset 13, an attribute before; absent = equal parts.
+            sizes = i[1] if len(i) > 1 and i[1] is not None else attr(node, "split")
+            if sizes is None:
+                y = np.split(i[0], len(node.output), axis=axis)
+            else:
+                y = np.split(i[0], np.cumsum(np.asarray(sizes, np.int64))[:-1], axis=axis)
         else:
             raise ValueError("make_models.py: no numpy version of " + op)
-        env[node.output[0]] = y
+        outs = y if op == "Split" else [y]
+        for name, value in zip(node.output, outs):
+            env[name] = value
     return env[model.graph.output[0].name].astype(np.float32)
 
 
@@ -410,8 +445,43 @@ def oversized_bias():
     return b.model([1, 4, 6, 6], out, [1, 10], 13), [1, 4, 6, 6]
 
 
+def zoo_ops():
+    """The ops and forms of torchvision's classification zoo (issue 29): a grouped conv (2
+    groups) + BN + Relu; a depthwise conv with channel multiplier 2 (stride 2) + HardSwish; a
+    grouped 1x1 conv (4 groups); a MobileNetV3 squeeze-and-excitation (ReduceMean keepdims 1,
+    Relu, HardSigmoid, Mul broadcasting [1,C,1,1] over the map); SiLU as Mul(x, Sigmoid(x)); a
+    ShuffleNet channel shuffle (Reshape to 5-D, Transpose, Reshape back); Split into two halves
+    (Tanh, LeakyRelu) and Concat; an EfficientNet squeeze-and-excitation (GlobalAveragePool,
+    SiLU, Sigmoid, the broadcast operand of Mul first); a residual Add; ReduceMean (keepdims
+    0) into the classifier; opset 14 (HardSwish)."""
+    b = Builder("zoo_ops", 9)
+
+    def silu(x):
+        return b.node("Mul", [x, b.node("Sigmoid", [x])])
+
+    h = b.node("Relu", [b.bn(b.conv("input", 8, 16, 3, group=2, bias=False), 16)])
+    h = b.node("HardSwish", [b.conv(h, 16, 32, 3, stride=2, group=16)])
+    h = b.conv(h, 32, 32, 1, group=4)
+    s = b.node("ReduceMean", [h], axes=[2, 3], keepdims=1)
+    s = b.node("Relu", [b.conv(s, 32, 8, 1)])
+    s = b.node("HardSigmoid", [b.conv(s, 8, 32, 1)], alpha=1 / 6, beta=0.5)
+    h = silu(b.node("Mul", [h, s]))
+    h = b.node("Reshape", [h, b.const("shape", np.array([1, 2, 16, 6, 6], np.int64))])
+    h = b.node("Transpose", [h], perm=[0, 2, 1, 3, 4])
+    shuffled = b.node("Reshape", [h, b.const("shape", np.array([1, 32, 6, 6], np.int64))])
+    lo, hi = b.node("Split", [shuffled, b.const("split", np.array([16, 16], np.int64))],
+                    n_out=2, axis=1)
+    h = b.node("Concat", [b.node("Tanh", [lo]), b.node("LeakyRelu", [hi], alpha=0.1)], axis=1)
+    s = silu(b.conv(b.node("GlobalAveragePool", [h]), 32, 8, 1))
+    s = b.node("Sigmoid", [b.conv(s, 8, 32, 1)])
+    h = b.node("Add", [b.node("Mul", [s, h]), shuffled])
+    h = b.node("ReduceMean", [h], axes=[2, 3], keepdims=0)
+    out = b.gemm(h, 32, 10)
+    return b.model([1, 8, 12, 12], out, [1, 10], 14), [1, 8, 12, 12]
+
+
 MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn,
-          oversized_bias]
+          oversized_bias, zoo_ops]
 
 
 def main():
