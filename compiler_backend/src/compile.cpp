@@ -9,6 +9,7 @@
 #include "compiler/onnx_import.h"
 #include "compiler/passes.h"
 #include "config/schema.h"
+#include "hw_facts.h"
 #include "support/hash.h"
 
 #include <cmath>
@@ -114,7 +115,9 @@ Compiled compileModel(const CompileOptions& o) {
   io.batch = o.batch;
   say(o, "importing " + o.modelPath);
   c.graph = importOnnxBytes(bytes, o.modelPath, io);
-  c.passLog = runPasses(c.graph);
+  PassOptions po;
+  po.groupPieceChannels = hwFacts(o.config).dim;
+  c.passLog = runPasses(c.graph, po);
   checkFitsDram(c.graph, o.config);
   const auto samples = calibrationInputs(o, c.graph.tensors[c.graph.input]);
   say(o, "calibrating on " + std::to_string(samples.size()) +

@@ -239,6 +239,12 @@ void Emitter::copyOps(const Layer& l) {
     }
     return;
   }
+  if (l.kind == LayerKind::Slice) {
+    const int c = g_.tensors[l.inputs[0]].shape.c;
+    o_ << "  s = by_copy(" << os.pixels() << ", " << os.c << ", " << tensor(l.inputs[0]) << " + "
+       << l.sliceBegin << ", " << c << ", " << out << ", " << os.c << ", 0);\n";
+    return;
+  }
   // Pad: zeros everywhere, then the input into the interior, one image at a time.
   const Shape& is = g_.tensors[l.inputs[0]].shape;
   const Window& w = l.window;
@@ -313,6 +319,17 @@ void Emitter::layer(int li) {
     o_ << "  by_status_t s = by_clamp(" << os.elems() << ", " << tensor(l.inputs[0]) << ", " << out
        << ", " << l.qmin << ", " << l.qmax << ");\n";
     break;
+  case Kernel::Lookup:
+    o_ << "  by_status_t s = by_lookup(" << os.elems() << ", " << tensor(l.inputs[0]) << ", " << out
+       << ", " << blob(p.table, "by_elem_t") << ");\n";
+    break;
+  case Kernel::Mul: {
+    const Shape& bs = g_.tensors[l.inputs[1]].shape;
+    o_ << "  by_status_t s = by_mul(" << os.n << ", " << int64_t(os.h) * os.w << ", " << os.c
+       << ", " << tensor(l.inputs[0]) << ", " << tensor(l.inputs[1]) << ", " << (bs != os ? 1 : 0)
+       << ", " << out << ", " << floatLiteral(l.multiplier) << ");\n";
+    break;
+  }
   case Kernel::Reorder: {
     const Shape& f = *g_.tensors[l.inputs[0]].chwFrom;
     o_ << "  by_status_t s = by_nhwc_to_chw(" << f.n << ", " << f.h << ", " << f.w << ", " << f.c

@@ -1,5 +1,6 @@
 #include "compiler/graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -34,8 +35,59 @@ const char* layerKindName(LayerKind kind) {
     return "clamp";
   case LayerKind::Reorder:
     return "reorder";
+  case LayerKind::Slice:
+    return "slice";
+  case LayerKind::Pointwise:
+    return "pointwise";
+  case LayerKind::Mul:
+    return "mul";
   }
   return "?";
+}
+
+const char* pointwiseFnName(PointwiseFn fn) {
+  switch (fn) {
+  case PointwiseFn::Sigmoid:
+    return "sigmoid";
+  case PointwiseFn::Tanh:
+    return "tanh";
+  case PointwiseFn::HardSigmoid:
+    return "hard_sigmoid";
+  case PointwiseFn::HardSwish:
+    return "hard_swish";
+  case PointwiseFn::Silu:
+    return "silu";
+  case PointwiseFn::LeakyRelu:
+    return "leaky_relu";
+  case PointwiseFn::Elu:
+    return "elu";
+  case PointwiseFn::Gelu:
+    return "gelu";
+  }
+  return "?";
+}
+
+double applyPointwise(PointwiseFn fn, double x, double alpha, double beta) {
+  const auto sigmoid = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+  switch (fn) {
+  case PointwiseFn::Sigmoid:
+    return sigmoid(x);
+  case PointwiseFn::Tanh:
+    return std::tanh(x);
+  case PointwiseFn::HardSigmoid:
+    return std::clamp(alpha * x + beta, 0.0, 1.0);
+  case PointwiseFn::HardSwish:
+    return x * std::clamp(x / 6.0 + 0.5, 0.0, 1.0);
+  case PointwiseFn::Silu:
+    return x * sigmoid(x);
+  case PointwiseFn::LeakyRelu:
+    return x >= 0 ? x : alpha * x;
+  case PointwiseFn::Elu:
+    return x >= 0 ? x : alpha * (std::exp(x) - 1.0);
+  case PointwiseFn::Gelu:
+    return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+  }
+  return x;
 }
 
 std::string Activation::str() const {
@@ -112,7 +164,8 @@ int64_t Graph::macs(const Layer& l) const {
   switch (l.kind) {
   case LayerKind::Conv: {
     const int64_t perOutput =
-        int64_t(l.window.kh) * l.window.kw * (l.depthwise ? 1 : tensors[l.inputs[0]].shape.c);
+        int64_t(l.window.kh) * l.window.kw *
+        (l.depthwise ? 1 : tensors[l.inputs[0]].shape.c / l.groups); // not the zeros across groups
     // Fused pooling: the convolution's own output size.
     const Shape& in = tensors[l.inputs[0]].shape;
     const int64_t convPixels = int64_t(in.n) * l.window.outH(in.h) * l.window.outW(in.w);

@@ -84,6 +84,26 @@ void concat(const Graph& g, const Layer& l, const std::vector<const std::vector<
   }
 }
 
+/// Channels [sliceBegin, sliceBegin + out.c) of every pixel.
+template <typename T>
+void slice(const Graph& g, const Layer& l, const std::vector<T>& in, std::vector<T>& out) {
+  const Shape &is = g.tensors[l.inputs[0]].shape, &os = g.tensors[l.output].shape;
+  for (int64_t p = 0; p < os.pixels(); ++p)
+    std::copy_n(in.data() + p * is.c + l.sliceBegin, os.c, out.data() + p * os.c);
+}
+
+/// Element-wise product a * b, b of a's shape or one value per image and channel: calls
+/// f(i, a[i], b[j]) for every element.
+template <typename T, typename F>
+void product(const Graph& g, const Layer& l, const std::vector<T>& a, const std::vector<T>& b,
+             F&& f) {
+  const Shape& s = g.tensors[l.inputs[0]].shape;
+  const bool perChannel = g.tensors[l.inputs[1]].shape != s;
+  const int64_t pixels = int64_t(s.h) * s.w;
+  for (int64_t i = 0; i < s.elems(); ++i)
+    f(i, a[size_t(i)], b[size_t(perChannel ? i / (pixels * s.c) * s.c + i % s.c : i)]);
+}
+
 template <typename T>
 void pad(const Shape& s, const Window& w, const std::vector<T>& in, std::vector<T>& out,
          const Shape& os) {
@@ -401,6 +421,17 @@ FloatValues runFloat(const Graph& g, const std::vector<float>& input) {
     case LayerKind::Reorder:
       reorder(reorderSource(g, l), x, y);
       break;
+    case LayerKind::Slice:
+      slice(g, l, x, y);
+      break;
+    case LayerKind::Pointwise:
+      for (size_t i = 0; i < y.size(); ++i)
+        y[i] = float(applyPointwise(l.fn, x[i], l.alpha, l.beta));
+      break;
+    case LayerKind::Mul:
+      product(g, l, x, val(l.inputs[1]),
+              [&](int64_t i, float a, float b) { y[size_t(i)] = a * b; });
+      break;
     }
     v[g.storageOf(l.output)] = std::move(y);
   }
@@ -475,6 +506,18 @@ Int8Values runInt8(const Graph& g, const std::vector<int8_t>& input,
       break;
     case LayerKind::Reorder:
       reorder(reorderSource(g, l), x, y);
+      break;
+    case LayerKind::Slice:
+      slice(g, l, x, y);
+      break;
+    case LayerKind::Pointwise:
+      for (size_t i = 0; i < y.size(); ++i)
+        y[i] = l.table.at(size_t(x[i] + 128));
+      break;
+    case LayerKind::Mul:
+      product(g, l, x, val(l.inputs[1]), [&](int64_t i, int8_t a, int8_t b) {
+        y[size_t(i)] = requantize(int64_t(a) * b, l.multiplier, l, iw);
+      });
       break;
     }
     v[g.storageOf(l.output)] = std::move(y);

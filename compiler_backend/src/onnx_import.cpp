@@ -2,8 +2,7 @@
 // what each accepts.
 #include "compiler/onnx_import.h"
 
-#include "compiler/error.h"
-#include "onnx_proto.h"
+#include "onnx_importer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,132 +14,18 @@
 #include <variant>
 
 namespace by::compiler {
+namespace importer {
 namespace {
-
-using onnxio::Const;
-using onnxio::dimsString;
 
 constexpr int64_t kMinOpset = 11, kMaxOpset = 17;
 
-const char* kRequantizeHint =
+const char* const kRequantizeHint =
     "re-quantize with symmetric int8 activations and weights (onnxruntime: quantize_static(..., "
     "activation_type=QuantType.QInt8, weight_type=QuantType.QInt8, extra_options="
     "{'ActivationSymmetric': True, 'WeightSymmetric': True})), or give brickyard the float "
     "model and let it quantize";
 
-/// A graph value during import: an activation tensor or a constant.
-struct Value {
-  int tensor = -1; // activation
-  Const constant;  // when tensor < 0
-  bool isConst() const { return tensor < 0; }
-};
-
-class Importer {
-public:
-  Importer(onnx::ModelProto& model, const std::string& path, const ImportOptions& options)
-      : model_(model), path_(path), options_(options) {}
-
-  Graph run();
-
-private:
-  onnx::ModelProto& model_;
-  std::string path_;
-  ImportOptions options_;
-  Graph g_;
-  std::map<std::string, Value> values_;
-  std::map<std::string, std::vector<int64_t>> inferred_; // ONNX shape inference results
-  const onnx::NodeProto* node_ = nullptr;                // the node being imported
-
-  // ---- messages ----
-  CompileError err(const std::string& what) const {
-    return nodeError(nodeName(*node_), node_->op_type(), what);
-  }
-  static std::string nodeName(const onnx::NodeProto& n) {
-    return n.name().empty() ? (n.output_size() ? n.output(0) : std::string("?")) : n.name();
-  }
-
-  // ---- values ----
-  bool hasInput(int i) const { return i < node_->input_size() && !node_->input(i).empty(); }
-  const Value& input(int i) const {
-    if (!hasInput(i))
-      throw err("input " + std::to_string(i) + " is missing");
-    auto it = values_.find(node_->input(i));
-    if (it == values_.end())
-      throw err("input '" + node_->input(i) + "' is not produced by any earlier node");
-    return it->second;
-  }
-  int act(int i) const {
-    const Value& v = input(i);
-    if (v.isConst())
-      throw err("input '" + node_->input(i) +
-                "' is a constant; the compiler expects an activation there");
-    return v.tensor;
-  }
-  const Const& cst(int i) const {
-    const Value& v = input(i);
-    if (!v.isConst())
-      throw err("input '" + node_->input(i) +
-                "' must be a constant (an initializer or folded from constants)");
-    return v.constant;
-  }
-  void setOutput(int i, Value v) {
-    if (i < node_->output_size() && !node_->output(i).empty())
-      values_[node_->output(i)] = std::move(v);
-  }
-  void setActivation(int tensor) { setOutput(0, Value{tensor, {}}); }
-  void setConst(Const c) { setOutput(0, Value{-1, std::move(c)}); }
-  /// Outputs past the first must be unused (e.g. Dropout's mask, MaxPool's indices).
-  void requireSingleOutput();
-
-  int newTensor(const Shape& shape, const std::vector<int64_t>& onnxShape);
-  Layer& addLayer(LayerKind kind, std::vector<int> inputs, int output);
-  const Tensor& tensor(int id) const { return g_.tensors[id]; }
-  /// The activation's ONNX rank, checking it is one the compiler handles.
-  int rankOf(int t) const { return int(tensor(t).onnxShape.size()); }
-  Shape fromOnnx(const std::vector<int64_t>& dims) const;
-
-  // ---- model level ----
-  void checkOpsets();
-  void runShapeInference();
-  void importInputs();
-  void importOutput();
-  void dispatch();
-
-  // ---- ops ----
-  void conv(int x, const Const& w, const Const* b, double outFixedScale);
-  void convNode();
-  void batchNorm();
-  void dense(int x, const Const& w, bool transB, float alpha, const Const* c, float beta,
-             double outFixedScale);
-  void gemm();
-  void matmul();
-  void add();
-  void addConstant(int x, const Const& c);
-  void pool(bool isMax);
-  void globalPool(bool isMax);
-  void activation(const std::string& op);
-  void reshapeLike(const std::vector<int64_t>& target);
-  void reshape();
-  void flatten();
-  void squeeze(bool un);
-  void concat();
-  void pad();
-  void softmax();
-  void constantNode();
-  bool foldConstants(); // Shape/Gather/... over constants; true if handled
-  // QDQ and QLinear*
-  double activationScale(int scaleInput, int zpInput, const std::string& what);
-  Const dequantizeWeights(int qInput, int scaleInput, int zpInput, const std::string& what);
-  void quantizeLinear();
-  void dequantizeLinear();
-  void qlinearConv();
-  void qlinearMatMul();
-  void qlinearAdd();
-  void qlinearGlobalAveragePool();
-
-  Window windowAttrs(const Shape& in, int kh, int kw);
-  void checkInferredShape(int t, const std::string& name);
-};
+} // namespace
 
 // ------------------------------------------------------------------------------------------
 
@@ -382,12 +267,12 @@ void Importer::conv(int x, const Const& w, const Const* b, double outFixedScale)
   if (group <= 0 || in.c % group != 0 || cg * group != in.c)
     throw err("weights " + dimsString(w.dims) + " with group " + std::to_string(group) +
               " do not match " + std::to_string(in.c) + " input channels");
-  const bool depthwise = group > 1;
-  if (depthwise && !(group == in.c && m == in.c))
-    throw err("grouped convolution (group " + std::to_string(group) + ", " + std::to_string(in.c) +
-              " -> " + std::to_string(m) +
-              " channels) is not supported; only group 1 and depthwise (group = input "
-              "channels = output channels)");
+  if (m % group != 0)
+    throw err(std::to_string(m) + " output channels do not divide into " + std::to_string(group) +
+              " groups");
+  // Depthwise: one filter per channel. Any other group count (channel multipliers included)
+  // is a grouped convolution: dense block-diagonal weights, cut into pieces by the passes.
+  const bool depthwise = group > 1 && group == in.c && m == in.c;
   Window win; // a 1-D conv is a 2-D one over a 1-row image
   if (conv1d) {
     const auto s = onnxio::attrInts(*node_, "strides", {1});
@@ -421,8 +306,11 @@ void Importer::conv(int x, const Const& w, const Const* b, double outFixedScale)
   l.depthwise = depthwise;
   l.fixedWeightScale = w.qscale;
   const int cin = depthwise ? 1 : in.c;
-  l.weights.resize(size_t(kh) * kw * cin * m);
-  for (int o = 0; o < m; ++o)
+  if (group > 1 && !depthwise)
+    groupedWeights(l, w, in.c, int(group));
+  else
+    l.weights.resize(size_t(kh) * kw * cin * m);
+  for (int o = 0; o < m && l.groups == 1; ++o)
     for (int c = 0; c < cin; ++c)
       for (int i = 0; i < kh; ++i)
         for (int j = 0; j < kw; ++j) {
@@ -731,7 +619,20 @@ void Importer::reshapeLike(const std::vector<int64_t>& target) {
 
 void Importer::reshape() {
   const Const& shape = cst(1);
-  const Tensor& xt = tensor(act(0));
+  // The input's dims and size: an activation, or the 5-D view of a channel shuffle.
+  std::vector<int64_t> inDims;
+  auto view = shuffles_.find(node_->input(0));
+  if (view != shuffles_.end()) {
+    const ShuffleView& v = view->second;
+    const Shape& s = tensor(v.tensor).shape;
+    const int64_t g = v.groups, cg = s.c / v.groups;
+    inDims = {s.n, v.transposed ? cg : g, v.transposed ? g : cg, s.h, s.w};
+  } else {
+    inDims = tensor(act(0)).onnxShape;
+  }
+  int64_t elems = 1;
+  for (int64_t d : inDims)
+    elems *= d;
   const bool allowZero = onnxio::attrInt(*node_, "allowzero", 0) != 0;
   std::vector<int64_t> target;
   int minusOne = -1;
@@ -739,9 +640,9 @@ void Importer::reshape() {
   for (size_t i = 0; i < shape.values.size(); ++i) {
     int64_t d = int64_t(shape.values[i]);
     if (d == 0 && !allowZero) {
-      if (i >= xt.onnxShape.size())
+      if (i >= inDims.size())
         throw err("shape " + dimsString(target) + " copies a dimension the input lacks");
-      d = xt.onnxShape[i];
+      d = inDims[i];
     }
     if (d == -1) {
       if (minusOne >= 0)
@@ -755,11 +656,12 @@ void Importer::reshape() {
     target.push_back(d);
   }
   if (minusOne >= 0) {
-    if (known == 0 || xt.shape.elems() % known != 0)
+    if (known == 0 || elems % known != 0)
       throw err("cannot infer the -1 dimension");
-    target[minusOne] = xt.shape.elems() / known;
+    target[minusOne] = elems / known;
   }
-  reshapeLike(target);
+  if (!shuffleReshape(target))
+    reshapeLike(target);
 }
 
 void Importer::flatten() {
@@ -936,7 +838,7 @@ bool Importer::foldConstants() {
   const std::string& op = node_->op_type();
   auto allConst = [&]() {
     for (int i = 0; i < node_->input_size(); ++i)
-      if (hasInput(i) && !input(i).isConst())
+      if (hasInput(i) && (shuffles_.count(node_->input(i)) || !input(i).isConst()))
         return false;
     return true;
   };
@@ -1225,6 +1127,21 @@ void Importer::dispatch() {
   }
   if (op == "Concat")
     return concat();
+  if (op == "Transpose")
+    return transpose();
+  if (op == "Split")
+    return split();
+  if (op == "Slice")
+    return slice();
+  if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" || op == "HardSwish" ||
+      op == "LeakyRelu" || op == "Elu" || op == "PRelu")
+    return pointwise(op);
+  if (op == "Mul")
+    return mul();
+  if (op == "Div" || op == "Sub")
+    return divSub(op == "Div");
+  if (op == "ReduceMean" || op == "ReduceMax")
+    return reduce(op == "ReduceMax");
   if (op == "Pad")
     return pad();
   if (op == "Softmax")
@@ -1241,6 +1158,8 @@ void Importer::dispatch() {
             "' is not supported. Supported ops: Conv, Gemm, MatMul, Relu, Clip, "
             "BatchNormalization, Add, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, "
             "Flatten, Reshape, Squeeze, Unsqueeze, Concat, Pad, Identity, Dropout, Softmax, "
+            "Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, PRelu, Mul, Div, Sub, "
+            "ReduceMean, ReduceMax, Transpose (channel shuffle), Split, Slice, "
             "QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, QLinearAdd "
             "(docs/compiler.md)");
 }
@@ -1272,7 +1191,7 @@ Graph Importer::run() {
   return std::move(g_);
 }
 
-} // namespace
+} // namespace importer
 
 Graph importOnnxBytes(const std::string& bytes, const std::string& path,
                       const ImportOptions& options) {
@@ -1292,7 +1211,7 @@ Graph importOnnxBytes(const std::string& bytes, const std::string& path,
     throw CompileError(path + ": the ONNX checker rejects the model: " + what);
   }
   try {
-    return Importer(model, path, options).run();
+    return importer::Importer(model, path, options).run();
   } catch (const CompileError& e) {
     throw CompileError(path + ": " + e.what());
   }

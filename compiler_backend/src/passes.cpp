@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace by::compiler {
 namespace {
@@ -49,9 +50,12 @@ bool mergeableScales(const Graph& g, int a, int b) {
   return fa == 0 || fa == fb;
 }
 
-bool isBatchNorm(const Layer& l) {
+/// A per-channel affine map imported as a depthwise 1x1 convolution: BatchNormalization, or a
+/// Mul / Div by a constant.
+bool isChannelAffine(const Layer& l) {
   return l.kind == LayerKind::Conv && l.depthwise && l.window.kh == 1 && l.window.kw == 1 &&
-         !l.onnxOps.empty() && l.onnxOps[0] == "BatchNormalization";
+         !l.onnxOps.empty() &&
+         (l.onnxOps[0] == "BatchNormalization" || l.onnxOps[0] == "Mul" || l.onnxOps[0] == "Div");
 }
 
 /// Scales output channel `o` of a Conv/Dense by a and adds b to its bias.
@@ -77,14 +81,14 @@ void scaleChannels(Graph& g, Layer& p, const std::vector<float>& a, const std::v
 void foldBatchNormAndBias(Graph& g) {
   for (int i = 0; i < int(g.layers.size()); ++i) {
     Layer& l = g.layers[i];
-    const bool bn = isBatchNorm(l);
+    const bool bn = isChannelAffine(l);
     const bool biasAdd = l.kind == LayerKind::Add && l.inputs.size() == 1;
     if (!bn && !biasAdd)
       continue;
     const int p = producerOf(g, l.inputs[0]);
     const bool foldable = p >= 0 && g.layers[p].hasWeights() && g.layers[p].act.none() &&
-                          !g.layers[p].pool.present() && onlyConsumer(g, l.inputs[0], i) &&
-                          g.tensors[l.inputs[0]].fixedScale == 0;
+                          !g.layers[p].pool.present() && !g.layers[p].channelPermutation &&
+                          onlyConsumer(g, l.inputs[0], i) && g.tensors[l.inputs[0]].fixedScale == 0;
 
     if (foldable) {
       const int c = g.tensors[l.output].shape.c;
@@ -101,7 +105,7 @@ void foldBatchNormAndBias(Graph& g) {
       l.weights.assign(size_t(g.tensors[l.output].shape.c), 1.0f);
       note("constant Add '" + l.name + "' runs as a depthwise 1x1 convolution");
     } else {
-      note("BatchNormalization '" + l.name + "' runs as a depthwise 1x1 convolution");
+      note(l.onnxOps[0] + " '" + l.name + "' runs as a depthwise 1x1 convolution");
     }
   }
 }
@@ -199,6 +203,114 @@ void fusePooling(Graph& g) {
   }
 }
 
+void fuseGatedActivations(Graph& g) {
+  for (int i = 0; i < int(g.layers.size()); ++i) {
+    const Layer& m = g.layers[i];
+    if (m.kind != LayerKind::Mul || m.inputs.size() != 2)
+      continue;
+    // x * sigmoid(x) is SiLU; x * hard_sigmoid(x) with alpha 1/6, beta 1/2 is HardSwish.
+    for (int side = 0; side < 2; ++side) {
+      const int gate = m.inputs[side], x = m.inputs[1 - side];
+      const int p = producerOf(g, gate);
+      if (p < 0 || g.layers[p].kind != LayerKind::Pointwise || g.layers[p].inputs[0] != x ||
+          !onlyConsumer(g, gate, i) || !mergeableScales(g, gate, m.output))
+        continue;
+      const Layer& f = g.layers[p];
+      const bool silu = f.fn == PointwiseFn::Sigmoid;
+      const bool hardSwish = f.fn == PointwiseFn::HardSigmoid &&
+                             std::abs(f.alpha - 1.0f / 6.0f) < 1e-6f && f.beta == 0.5f;
+      if (!silu && !hardSwish)
+        continue;
+      Layer& pf = g.layers[p];
+      pf.fn = silu ? PointwiseFn::Silu : PointwiseFn::HardSwish;
+      note("fused " + pf.opsString() + " '" + pf.name + "' and Mul '" + m.name + "' into one " +
+           pointwiseFnName(pf.fn));
+      absorb(g, p, i);
+      --i;
+      break;
+    }
+  }
+}
+
+void splitGroupedConvs(Graph& g, int pieceChannels) {
+  for (int i = 0; i < int(g.layers.size()); ++i) {
+    if (g.layers[i].kind != LayerKind::Conv || g.layers[i].groups <= 1)
+      continue;
+    const Layer l = g.layers[i];
+    const Shape in = g.tensors[l.inputs[0]].shape, out = g.tensors[l.output].shape;
+    const int groups = l.groups, cg = in.c / groups, mg = out.c / groups;
+    // Groups per piece: as many as fill pieceChannels (a divisor of the group count).
+    int per = 1;
+    for (int d = 1; d <= groups; ++d)
+      if (groups % d == 0 && d * std::max(cg, mg) <= pieceChannels)
+        per = d;
+    const int pieces = groups / per;
+    if (pieces == 1) {
+      note("grouped convolution '" + l.name + "' (" + std::to_string(groups) +
+           " groups) runs as one block-diagonal convolution");
+      continue;
+    }
+    std::vector<Layer> added;
+    std::vector<int> outs;
+    const int kt = l.window.kh * l.window.kw, pc = per * cg, pm = per * mg;
+    for (int p = 0; p < pieces; ++p) {
+      const std::string tag = "/group" + std::to_string(p);
+      Tensor xs = g.tensors[l.inputs[0]];
+      xs.name = l.name + tag + ".input";
+      xs.shape.c = pc;
+      xs.onnxShape[1] = pc;
+      xs.aliasOf = -1;
+      xs.fixedScale = 0;
+      const int xsId = g.addTensor(std::move(xs));
+      Layer slice;
+      slice.kind = LayerKind::Slice;
+      slice.name = l.name + tag + ".slice";
+      slice.onnxNodes = {l.name};
+      slice.onnxOps = {"(group slice)"};
+      slice.inputs = {l.inputs[0]};
+      slice.output = xsId;
+      slice.sliceBegin = p * pc;
+      added.push_back(slice);
+      Tensor ys = g.tensors[l.output];
+      ys.name = l.name + tag + ".output";
+      ys.shape.c = pm;
+      ys.onnxShape[1] = pm;
+      ys.aliasOf = -1;
+      const int ysId = g.addTensor(std::move(ys));
+      Layer piece = l;
+      piece.name = l.name + tag;
+      piece.inputs = {xsId};
+      piece.output = ysId;
+      piece.groups = per;
+      piece.weights.assign(size_t(kt) * pc * pm, 0.0f);
+      for (int t = 0; t < kt; ++t)
+        for (int c = 0; c < pc; ++c)
+          for (int o = 0; o < pm; ++o)
+            piece.weights[(size_t(t) * pc + c) * pm + o] =
+                l.weights[(size_t(t) * in.c + p * pc + c) * out.c + p * pm + o];
+      if (!l.bias.empty())
+        piece.bias.assign(l.bias.begin() + p * pm, l.bias.begin() + (p + 1) * pm);
+      added.push_back(std::move(piece));
+      outs.push_back(ysId);
+    }
+    Layer concat;
+    concat.kind = LayerKind::Concat;
+    concat.name = l.name;
+    concat.onnxNodes = {l.name};
+    concat.onnxOps = {"(group concat)"};
+    concat.inputs = outs;
+    concat.output = l.output;
+    added.push_back(std::move(concat));
+    g.layers.erase(g.layers.begin() + i);
+    g.layers.insert(g.layers.begin() + i, added.begin(), added.end());
+    note("grouped convolution '" + l.name + "' (" + std::to_string(groups) + " groups of " +
+         std::to_string(cg) + " -> " + std::to_string(mg) + " channels) runs as " +
+         std::to_string(pieces) + " convolutions of " + std::to_string(per) +
+         " groups each, between channel slices and a concatenation");
+    i += int(added.size()) - 1;
+  }
+}
+
 void removeDeadLayers(Graph& g) {
   std::vector<bool> live(g.tensors.size(), false);
   for (int t : g.aliasGroup(g.output))
@@ -243,14 +355,16 @@ void restoreOutputLayout(Graph& g) {
   note("the output is a flattened map: a Reorder layer writes it in ONNX's CHW order");
 }
 
-std::vector<std::string> runPasses(Graph& g) {
+std::vector<std::string> runPasses(Graph& g, const PassOptions& options) {
   std::vector<std::string> log;
   gLog = &log;
   foldBatchNormAndBias(g);
   foldPadding(g);
   fuseActivations(g);
   fusePooling(g);
+  fuseGatedActivations(g);
   removeDeadLayers(g);
+  splitGroupedConvs(g, options.groupPieceChannels);
   restoreOutputLayout(g);
   gLog = nullptr;
   return log;

@@ -43,6 +43,10 @@ const char* kernelName(Kernel k) {
     return "by_clamp";
   case Kernel::Reorder:
     return "by_nhwc_to_chw";
+  case Kernel::Lookup:
+    return "by_lookup";
+  case Kernel::Mul:
+    return "by_mul";
   }
   return "?";
 }
@@ -252,6 +256,7 @@ void Planner::planLayer(int li, LayerPlan& p) {
     break;
   case LayerKind::Concat:
   case LayerKind::Pad:
+  case LayerKind::Slice:
     p.kernel = Kernel::Copy;
     p.estDramBytes = 2 * shapeOf(l.output).elems();
     break;
@@ -271,6 +276,18 @@ void Planner::planLayer(int li, LayerPlan& p) {
     p.kernel = Kernel::Reorder;
     p.onCpu = true;
     p.cpuReason = "layout change to ONNX's CHW order";
+    break;
+  case LayerKind::Pointwise:
+    p.kernel = Kernel::Lookup;
+    p.onCpu = true;
+    p.cpuReason = std::string(pointwiseFnName(l.fn)) + " (an int8 table; the array's mvout "
+                                                       "applies only ReLU and clamps)";
+    p.table = putVec(prog_.blob, l.table);
+    break;
+  case LayerKind::Mul:
+    p.kernel = Kernel::Mul;
+    p.onCpu = true;
+    p.cpuReason = "element-wise product (the array multiplies only by constant weights)";
     break;
   }
   if (p.onCpu) {

@@ -76,7 +76,12 @@ std::vector<std::pair<int, int>> scaleLinks(const Layer& l) {
   case LayerKind::Clamp:
   case LayerKind::Reorder:
   case LayerKind::GlobalAvgPool:
+  case LayerKind::Slice:
     links.push_back({l.inputs[0], l.output});
+    break;
+  case LayerKind::Conv: // a channel shuffle copies its input exactly (weights 1, multiplier 1)
+    if (l.channelPermutation)
+      links.push_back({l.inputs[0], l.output});
     break;
   default:
     break;
@@ -211,6 +216,14 @@ void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>
 }
 
 } // namespace
+
+std::vector<int8_t> pointwiseTable(const Layer& l, double sIn, double sOut) {
+  std::vector<int8_t> table(256);
+  for (int q = -128; q <= 127; ++q)
+    table[size_t(q + 128)] =
+        quantizeValue(applyPointwise(l.fn, q * sIn, l.alpha, l.beta), sOut, -128, 127);
+  return table;
+}
 
 int64_t biasHeadroom(int64_t k) {
   // The largest |x w| of one product: activations in [-128, 127], weights in [-127, 127].
@@ -378,6 +391,12 @@ QuantResult quantize(Graph& g, const Calibration& calib) {
     }
     case LayerKind::Softmax:
       l.expTable = softmaxTable(sIn);
+      break;
+    case LayerKind::Pointwise:
+      l.table = pointwiseTable(l, sIn, sOut);
+      break;
+    case LayerKind::Mul: // int8 product, then accScale from s_a * s_b into the output scale
+      l.multiplier = float(sIn * g.tensors[l.inputs[1]].scale / sOut);
       break;
     case LayerKind::Clamp:
       activationBounds(l.act, sOut, l.qmin, l.qmax);

@@ -249,6 +249,48 @@ by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo
   return BY_OK;
 }
 
+by_status_t by_lookup(size_t n, const by_elem_t* input, by_elem_t* output, const by_elem_t* table) {
+  if (!input || !output || !table)
+    return BY_ERR_ARG;
+  for (size_t i = 0; i < n; ++i)
+    output[i] = table[input[i] - BY_ELEM_MIN];
+  return BY_OK;
+}
+
+by_status_t by_mul(size_t batch, size_t pixels, size_t channels, const by_elem_t* a,
+                   const by_elem_t* b, int b_per_channel, by_elem_t* output, float scale) {
+  if (!a || !b || !output || channels == 0)
+    return BY_ERR_ARG;
+    /* A factor per channel over many pixels: the 2^BY_INPUT_WIDTH products of each channel's
+     * factor once (accScale costs a float multiply, done in software by a host without FPU),
+     * then one table read per element. */
+#if BY_INPUT_WIDTH == 8
+  enum { VALUES = 256 };
+  if (b_per_channel && pixels > VALUES) {
+    by_elem_t table[VALUES];
+    for (size_t n = 0; n < batch; ++n)
+      for (size_t c = 0; c < channels; ++c) {
+        const int64_t f = b[n * channels + c];
+        for (int v = 0; v < VALUES; ++v)
+          table[v] = by_cpu_output((int64_t)(v + BY_ELEM_MIN) * f, scale, BY_ACT_NONE);
+        for (size_t p = 0; p < pixels; ++p) {
+          const size_t i = (n * pixels + p) * channels + c;
+          output[i] = table[a[i] - BY_ELEM_MIN];
+        }
+      }
+    return BY_OK;
+  }
+#endif
+  for (size_t n = 0; n < batch; ++n)
+    for (size_t p = 0; p < pixels; ++p)
+      for (size_t c = 0; c < channels; ++c) {
+        const size_t i = (n * pixels + p) * channels + c;
+        const int64_t prod = (int64_t)a[i] * b[b_per_channel ? n * channels + c : i];
+        output[i] = by_cpu_output(prod, scale, BY_ACT_NONE);
+      }
+  return BY_OK;
+}
+
 by_status_t by_nhwc_to_chw(size_t batch, size_t rows, size_t cols, size_t channels,
                            const by_elem_t* input, by_elem_t* output) {
   if (!input || !output || input == output)

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <limits>
+#include <map>
 #include <random>
 #include <set>
 
@@ -29,8 +30,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kModels = {"mlp",        "lenet",       "resnet_block",
-                                          "mbv2_block", "pool_concat", "oversized_bias"};
+const std::vector<std::string> kModels = {
+    "mlp", "lenet", "resnet_block", "mbv2_block", "pool_concat", "oversized_bias", "zoo_ops"};
 
 std::string modelPath(const std::string& name, const std::string& suffix = ".onnx") {
   return std::string(BY_SOURCE_DIR) + "/testbenches/compiler/models/" + name + suffix;
@@ -104,6 +105,80 @@ TEST(Import, PassesFoldWhatTheyShould) {
   runPasses(pc);
   for (const Layer& l : pc.layers)
     EXPECT_NE(l.kind, LayerKind::Pad) << "the Pad folds into the next convolution";
+}
+
+TEST(Import, ZooOpsBecomeTheLayersTheirSemanticsNeed) {
+  // zoo_ops (make_models.py): grouped convolutions 8->16 in 2 groups, 16->32 in 16 (channel
+  // multiplier 2) and 32->32 in 4; two squeeze-and-excitation blocks; SiLU as x * Sigmoid(x)
+  // twice; a channel shuffle; a Split into two halves.
+  Graph g = importOnnxFile(modelPath("zoo_ops"));
+  PassOptions o;
+  o.groupPieceChannels = 8; // pieces: 2 of 1 group (8 wide), 4 of 4 groups (8), 4 of 1 (8)
+  runPasses(g, o);
+  int slices = 0, muls = 0, shuffles = 0, concats = 0;
+  std::map<PointwiseFn, int> fns;
+  for (const Layer& l : g.layers) {
+    slices += l.kind == LayerKind::Slice;
+    muls += l.kind == LayerKind::Mul;
+    shuffles += l.channelPermutation;
+    concats += l.kind == LayerKind::Concat;
+    if (l.kind == LayerKind::Pointwise)
+      ++fns[l.fn];
+    if (l.kind == LayerKind::Conv && l.groups > 1) {
+      EXPECT_LE(g.tensors[l.inputs[0]].shape.c, 8) << l.name;
+      EXPECT_LE(g.tensors[l.output].shape.c, 8) << l.name;
+    }
+  }
+  EXPECT_EQ(slices, 2 + 4 + 4 + 2); // the pieces' inputs and the Split
+  EXPECT_EQ(concats, 3 + 1);        // the pieces' outputs and the model's Concat
+  EXPECT_EQ(muls, 2);               // the two excitation scales; the SiLU products fused
+  EXPECT_EQ(shuffles, 1);
+  EXPECT_EQ(fns[PointwiseFn::Silu], 2);
+  EXPECT_EQ(fns[PointwiseFn::HardSwish], 1);
+  EXPECT_EQ(fns[PointwiseFn::HardSigmoid], 1);
+  EXPECT_EQ(fns[PointwiseFn::Sigmoid], 1);
+  EXPECT_EQ(fns[PointwiseFn::Tanh], 1);
+  EXPECT_EQ(fns[PointwiseFn::LeakyRelu], 1);
+  // The pieces compute what the grouped convolutions did.
+  const std::vector<float> want = toFloat(readNpy(modelPath("zoo_ops", ".output.npy")));
+  EXPECT_LT(relError(runModelFloat(g, "zoo_ops"), want), 1e-5);
+}
+
+TEST(Quantize, AChannelShuffleIsAnExactCopyAndTablesFollowTheFunction) {
+  Graph g = importOnnxFile(modelPath("zoo_ops"));
+  runPasses(g);
+  const Tensor& in = g.tensors[g.input];
+  std::vector<float> x(static_cast<size_t>(in.shape.elems()));
+  std::mt19937 rng(by::test::testSeed(3, "compiler_unit_test"));
+  std::normal_distribution<float> n(0, 1);
+  for (float& v : x)
+    v = n(rng);
+  quantize(g, calibrate(g, {x}, {}));
+  int checked = 0;
+  for (const Layer& l : g.layers) {
+    const double sIn = g.tensors[l.inputs[0]].scale, sOut = g.tensors[l.output].scale;
+    if (l.channelPermutation) {
+      EXPECT_EQ(sIn, sOut);
+      EXPECT_EQ(l.multiplier, 1.0f);
+      for (int8_t w : l.qweights)
+        EXPECT_TRUE(w == 0 || w == 1);
+      ++checked;
+    }
+    if (l.kind == LayerKind::Pointwise) {
+      ASSERT_EQ(l.table.size(), 256u);
+      for (int q : {-128, -50, -1, 0, 1, 37, 127}) {
+        const double v = applyPointwise(l.fn, q * sIn, l.alpha, l.beta) / sOut;
+        EXPECT_EQ(l.table[size_t(q + 128)], int8_t(std::clamp(std::nearbyint(v), -128.0, 127.0)))
+            << l.name << " at " << q;
+      }
+      ++checked;
+    }
+    if (l.kind == LayerKind::Mul) {
+      EXPECT_FLOAT_EQ(l.multiplier, float(sIn * g.tensors[l.inputs[1]].scale / sOut));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 1 + 7 + 2);
 }
 
 TEST(Import, FlattenOfAMapPermutesTheNextWeights) {

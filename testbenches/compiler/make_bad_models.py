@@ -43,16 +43,17 @@ def models():
     # An op the compiler does not have.
     m["unsupported_op"] = model(
         [conv("conv1", "x", "h", "w", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-         helper.make_node("LeakyRelu", ["h"], ["y"], name="leaky", alpha=0.1)],
+         helper.make_node("Erf", ["h"], ["y"], name="erf")],
         {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 4, 8, 8])
     # Dilated convolution.
     m["dilated_conv"] = model(
         [conv("dil", "x", "y", "w", kernel_shape=[3, 3], dilations=[2, 2], pads=[2, 2, 2, 2])],
         {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 4, 8, 8])
-    # Grouped (not depthwise) convolution.
-    m["grouped_conv"] = model(
-        [conv("grouped", "x", "y", "w", kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=2)],
-        {"w": weights(4, 2, 3, 3)}, [1, 4, 8, 8], [1, 4, 8, 8])
+    # A transpose that is not a channel shuffle's (into NHWC).
+    m["nhwc_transpose"] = model(
+        [conv("conv1", "x", "h", "w", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+         helper.make_node("Transpose", ["h"], ["y"], name="to_nhwc", perm=[0, 2, 3, 1])],
+        {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 8, 8, 4])
     # A spatial dimension that is symbolic.
     m["dynamic_shape"] = model(
         [conv("c", "x", "y", "w", kernel_shape=[1, 1])],

@@ -54,6 +54,9 @@ enum class LayerKind {
   Softmax,       // over the channels of each row
   Clamp,         // stand-alone activation (Relu, Clip) that could not be fused
   Reorder,       // a flattened map from NHWC order into ONNX's CHW order
+  Slice,         // a range of channels (Split, Slice, one piece of a grouped convolution)
+  Pointwise,     // a function of each element (Sigmoid, HardSwish, ...): an int8 table
+  Mul,           // element-wise product; the second factor of the same shape or per channel
 };
 const char* layerKindName(LayerKind kind);
 
@@ -77,6 +80,12 @@ struct Window {
   bool symmetricPads() const { return padT == padB && padL == padR && padT == padL; }
 };
 
+/// The functions of a Pointwise layer (ONNX semantics; alpha and beta as the op defines them).
+enum class PointwiseFn { Sigmoid, Tanh, HardSigmoid, HardSwish, Silu, LeakyRelu, Elu, Gelu };
+const char* pointwiseFnName(PointwiseFn fn);
+/// The real function: f(x) with the layer's alpha and beta.
+double applyPointwise(PointwiseFn fn, double x, double alpha, double beta);
+
 /// Max pooling the hardware applies on a convolution's way out (mvout).
 struct FusedPool {
   int size = 0, stride = 0, pad = 0; // stride 0: none
@@ -93,6 +102,15 @@ struct Layer {
 
   Window window;          // Conv, MaxPool, AvgPool
   bool depthwise = false; // Conv: one filter per channel (group = channels)
+  /// Conv: groups of a grouped convolution that is not depthwise. Its weights are the dense
+  /// block-diagonal kernel (zero across groups) until splitGroupedConvs cuts it into pieces.
+  int groups = 1;
+  /// Conv: a channel permutation (channel shuffle) with 0/1 weights, output in the input's scale
+  /// (an exact copy on the array). No pass may fold anything into it.
+  bool channelPermutation = false;
+  int sliceBegin = 0;                    // Slice: the first channel taken
+  PointwiseFn fn = PointwiseFn::Sigmoid; // Pointwise
+  float alpha = 0, beta = 0;             // Pointwise: the function's parameters
   /// Conv dense [kh][kw][cin][cout]; Conv depthwise [c][kh][kw]; Dense [K][J] (rows in the
   /// physical order of the input). Float, then int8 after quantization.
   std::vector<float> weights;
@@ -114,6 +132,8 @@ struct Layer {
   int qmin = -128, qmax = 127;   // the activation as an int8 clamp on the output
   /// Softmax: exp table, entry d = round(2^16 * exp(-d * scale_in)) for d = max - x, 0..255.
   std::vector<uint32_t> expTable;
+  /// Pointwise: the int8 output for each int8 input x, at index x + 128.
+  std::vector<int8_t> table;
 
   bool hasWeights() const { return kind == LayerKind::Conv || kind == LayerKind::Dense; }
   std::string opsString() const; // "Conv+BatchNormalization+Relu"

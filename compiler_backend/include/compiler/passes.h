@@ -23,13 +23,26 @@ void fuseActivations(Graph& g);
 /// before them (the hardware pools on mvout); padding only where the values are >= 0 (the
 /// hardware pads with zeros, ONNX with -infinity).
 void fusePooling(Graph& g);
+/// x * Sigmoid(x) into one SiLU layer and x * HardSigmoid(x) (alpha 1/6, beta 1/2) into one
+/// HardSwish.
+void fuseGatedActivations(Graph& g);
+/// Each grouped convolution cut into pieces of whole groups, each at most `pieceChannels`
+/// channels wide where a group is narrower (the array's width: a piece fills it), run as
+/// channel slices, one dense (block-diagonal) convolution per piece and a concatenation. A
+/// convolution whose groups all fit stays one block-diagonal convolution.
+void splitGroupedConvs(Graph& g, int pieceChannels);
 /// Layers whose results reach no output removed.
 void removeDeadLayers(Graph& g);
 /// A flattened map leaving the model goes back into ONNX's CHW order (a Reorder layer).
 void restoreOutputLayout(Graph& g);
 
+struct PassOptions {
+  /// splitGroupedConvs: the array's width (DIM) of the config; 0 (no config): a piece per group.
+  int groupPieceChannels = 0;
+};
+
 /// All of the above, in order. Returns one line per change made ("folded BatchNormalization
 /// 'bn_3' into 'conv_2'"), for the plan.
-std::vector<std::string> runPasses(Graph& g);
+std::vector<std::string> runPasses(Graph& g, const PassOptions& options = {});
 
 } // namespace by::compiler

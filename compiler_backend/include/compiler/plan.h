@@ -28,10 +28,12 @@ enum class Kernel {
   AvgPoolConv,  // by_conv, depthwise by ones, scaled: average pooling on the array
   AvgPool,      // by_avgpool (CPU)
   MaxPool,      // by_maxpool (CPU)
-  Copy,         // by_copy: Concat slices, Pad
+  Copy,         // by_copy: Concat, Slice, Pad
   Softmax,      // by_softmax (CPU)
   Clamp,        // by_clamp (CPU)
   Reorder,      // by_nhwc_to_chw (CPU)
+  Lookup,       // by_lookup: an int8 table per element (CPU)
+  Mul,          // by_mul: element-wise product (CPU)
 };
 const char* kernelName(Kernel k);
 
@@ -63,20 +65,20 @@ inline bool reluOnMvout(const Layer& l) {
 struct LayerPlan {
   int layer = -1;
   Kernel kernel = Kernel::Conv;
-  bool onCpu = false;                  // the driver's CPU code runs it
-  std::string cpuReason;               // why (empty on the accelerator)
-  std::string dataflow;                // "WS" / "OS" for array kernels, else ""
-  std::optional<ConvCall> conv;        // Conv, Im2colConv, AvgPoolConv
-  std::optional<MatmulCall> matmul;    // Matmul, Im2colMatmul
-  ChunkRule chunk;                     // how the array sums the reduction
-  int tdMode = 0;                      // BY_TD_SCHEDULE_A (0), _B (1), OFF (2)
-  double zerosA = 0, zerosB = 0;       // operand zero fractions the side choice used
+  bool onCpu = false;                    // the driver's CPU code runs it
+  std::string cpuReason;                 // why (empty on the accelerator)
+  std::string dataflow;                  // "WS" / "OS" for array kernels, else ""
+  std::optional<ConvCall> conv;          // Conv, Im2colConv, AvgPoolConv
+  std::optional<MatmulCall> matmul;      // Matmul, Im2colMatmul
+  ChunkRule chunk;                       // how the array sums the reduction
+  int tdMode = 0;                        // BY_TD_SCHEDULE_A (0), _B (1), OFF (2)
+  double zerosA = 0, zerosB = 0;         // operand zero fractions the side choice used
   double tdSpeedupA = 1, tdSpeedupB = 1; // the schedule model's estimates (td_estimate.h)
-  std::string tdReason;                // why tdMode (TensorDash configs)
-  bool poolOnMvout = false;            // the fused max-pool runs on the mvout
-  bool separatePool = false;           // ... or as a CPU max-pool after the layer
-  bool clampAfter = false;             // a CPU clamp applies qmin/qmax after the kernel
-  BlobRange weights, bias, table;      // table: avgpool scales / softmax exp table
+  std::string tdReason;                  // why tdMode (TensorDash configs)
+  bool poolOnMvout = false;              // the fused max-pool runs on the mvout
+  bool separatePool = false;             // ... or as a CPU max-pool after the layer
+  bool clampAfter = false;               // a CPU clamp applies qmin/qmax after the kernel
+  BlobRange weights, bias, table; // table: avgpool scales / softmax exp table / pointwise table
   BlobRange bovedaStream, bovedaTable; // Boveda-compressed weights
   int bovedaBlockCols = 0;
   int64_t bovedaRows = 0;                           // rows of the compressed matrix

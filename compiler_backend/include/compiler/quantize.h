@@ -7,7 +7,8 @@
 //
 // Tensors that one kernel reads or writes in one scale share it: the two inputs of an Add
 // (the residual add sums int8 values, then scales), the inputs and output of a Concat, and the
-// input and output of MaxPool, Pad, Clamp, Reorder and GlobalAveragePool. Such a class takes
+// input and output of MaxPool, Pad, Clamp, Reorder, GlobalAveragePool, Slice and a channel
+// shuffle (a permutation that copies exactly). Such a class takes
 // the largest range of its members. Pre-quantized models fix scales (QDQ / QLinear*); where
 // two fixed scales meet in one class a requantizing layer (a depthwise 1x1 convolution by 1)
 // is inserted.
@@ -55,6 +56,10 @@ struct QuantResult {
   std::vector<TensorQuant> tensors; // one per quantized storage tensor
   std::vector<std::string> notes;   // requantizers inserted, re-quantized weights, ...
 };
+
+/// A Pointwise layer's int8 table between input scale sIn and output scale sOut: entry x + 128
+/// is round(f(x sIn) / sOut), saturated.
+std::vector<int8_t> pointwiseTable(const Layer& l, double sIn, double sOut);
 
 /// Quantizes the graph in place (scales, int8 weights, int32 biases, multipliers, clamps,
 /// softmax tables); may insert requantizing layers. Throws CompileError for a model whose

@@ -1,8 +1,9 @@
 /* Layer operations a compiled network needs besides the matmul/conv kernels (brickyard/
  * kernels.h): moving tensors around on the accelerator (2-D copies, im2col), and the CPU
  * versions of the layers the array has no datapath for (stand-alone max and average pooling,
- * softmax, clamping, layout changes). All work on NHWC int8 tensors; the arithmetic is that
- * of docs/arithmetic.md and docs/compiler.md ("Layers on the CPU"). */
+ * softmax, clamping, table functions, element-wise products, layout changes). All work on NHWC int8
+ * tensors; the arithmetic is that of docs/arithmetic.md and docs/compiler.md ("Layers on the CPU").
+ */
 #ifndef BRICKYARD_LAYERS_H
 #define BRICKYARD_LAYERS_H
 
@@ -55,6 +56,16 @@ by_status_t by_softmax(size_t rows, size_t cols, const by_elem_t* input, by_elem
 
 /* out[i] = min(max(in[i], lo), hi) (CPU). */
 by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo, int hi);
+
+/* out[i] = table[in[i] - BY_ELEM_MIN] (CPU): any int8 function of one element, e.g. the
+ * compiler's sigmoid or hard-swish at the tensors' scales (256 entries for int8). */
+by_status_t by_lookup(size_t n, const by_elem_t* input, by_elem_t* output, const by_elem_t* table);
+
+/* Element-wise product (CPU) of a [batch][pixels][channels] tensor a and b, b of the same shape
+ * or (b_per_channel) [batch][channels], one factor per image and channel (a squeeze-and-
+ * excitation scale): out = saturate(accScale(a * b, scale)). */
+by_status_t by_mul(size_t batch, size_t pixels, size_t channels, const by_elem_t* a,
+                   const by_elem_t* b, int b_per_channel, by_elem_t* output, float scale);
 
 /* A flattened NHWC map written in CHW order (per batch element) (CPU). */
 by_status_t by_nhwc_to_chw(size_t batch, size_t rows, size_t cols, size_t channels,

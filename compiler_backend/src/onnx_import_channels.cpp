@@ -1,0 +1,191 @@
+// ONNX import of the ops that regroup channels: grouped convolutions (their weights), channel
+// shuffle (Reshape to 5-D, Transpose, Reshape back), Split and Slice along the channel axis.
+#include "onnx_importer.h"
+
+#include <algorithm>
+
+namespace by::compiler::importer {
+
+void Importer::groupedWeights(Layer& l, const Const& w, int cin, int group) {
+  // ONNX [M][C/group][kH][kW] into the dense [kH][kW][C][M] kernel: output channel o sees only
+  // the input channels of its group; the rest stay zero (splitGroupedConvs cuts the kernel
+  // along the groups, so the array never multiplies most of them).
+  const int m = int(w.dims[0]), cg = cin / group, mg = m / group;
+  const int kh = l.window.kh, kw = l.window.kw;
+  l.groups = group;
+  l.weights.assign(size_t(kh) * kw * cin * m, 0.0f);
+  for (int o = 0; o < m; ++o)
+    for (int c = 0; c < cg; ++c)
+      for (int i = 0; i < kh; ++i)
+        for (int j = 0; j < kw; ++j) {
+          const int ch = o / mg * cg + c; // the input channel of group o / mg
+          l.weights[((size_t(i) * kw + j) * cin + ch) * m + o] =
+              float(w.values[((size_t(o) * cg + c) * kh + i) * kw + j]);
+        }
+}
+
+bool Importer::shuffleReshape(const std::vector<int64_t>& target) {
+  auto view = shuffles_.find(node_->input(0));
+  if (view == shuffles_.end()) {
+    // [N, C, H, W] -> [N, g, C/g, H, W]: the first step of a channel shuffle.
+    if (target.size() != 5)
+      return false;
+    const int x = act(0);
+    const auto& d = tensor(x).onnxShape;
+    if (d.size() != 4 || tensor(x).chwFrom || target[0] != d[0] || target[1] * target[2] != d[1] ||
+        target[3] != d[2] || target[4] != d[3])
+      throw err("reshape of " + dimsString(d) + " into " + dimsString(target) +
+                " is not supported; a 5-D view is supported only as the [N, groups, C/groups, H, "
+                "W] of a channel shuffle");
+    shuffles_[node_->output(0)] = ShuffleView{x, int(target[1]), false};
+    return true;
+  }
+  const ShuffleView v = view->second;
+  const Tensor& xt = tensor(v.tensor);
+  if (target != xt.onnxShape)
+    throw err("a channel shuffle's 5-D view must be reshaped back to " + dimsString(xt.onnxShape) +
+              ", not " + dimsString(target));
+  if (!v.transposed) { // reshaped back unchanged
+    setActivation(v.tensor);
+    return true;
+  }
+  // Output channel o = j*g + i of the [C/g][g] order reads input channel i*(C/g) + j: a 1x1
+  // convolution by a permutation matrix, an exact copy on the array.
+  const Shape s = xt.shape;
+  const int g = v.groups, cg = s.c / g;
+  const int y = newTensor(s, xt.onnxShape);
+  Layer& l = addLayer(LayerKind::Conv, {v.tensor}, y);
+  l.onnxOps = {"Reshape", "Transpose", "Reshape"};
+  l.channelPermutation = true;
+  l.fixedWeightScale = 1.0;
+  l.weights.assign(size_t(s.c) * s.c, 0.0f);
+  for (int o = 0; o < s.c; ++o)
+    l.weights[size_t(o % g * cg + o / g) * s.c + o] = 1.0f;
+  setActivation(y);
+  return true;
+}
+
+void Importer::transpose() {
+  const std::vector<int64_t> perm = onnxio::attrInts(*node_, "perm", {});
+  auto view = shuffles_.find(node_->input(0));
+  if (view != shuffles_.end() && !view->second.transposed &&
+      perm == std::vector<int64_t>{0, 2, 1, 3, 4}) {
+    ShuffleView v = view->second;
+    v.transposed = true;
+    shuffles_[node_->output(0)] = v;
+    return;
+  }
+  const int x = act(0);
+  std::vector<int64_t> identity(tensor(x).onnxShape.size());
+  for (size_t i = 0; i < identity.size(); ++i)
+    identity[i] = int64_t(i);
+  if (perm == identity) {
+    setActivation(x);
+    return;
+  }
+  throw err("transpose " + dimsString(perm) + " of " + dimsString(tensor(x).onnxShape) +
+            " is not supported; only the channel shuffle's (Reshape to [N, g, C/g, H, W], "
+            "Transpose perm [0, 2, 1, 3, 4], Reshape back)");
+}
+
+int Importer::sliceChannels(int x, int begin, int count, const std::string& name) {
+  const Tensor& xt = tensor(x);
+  if (xt.chwFrom)
+    throw err("slicing the channels of a flattened map is not supported");
+  Shape s = xt.shape;
+  s.c = count;
+  std::vector<int64_t> onnxShape = xt.onnxShape;
+  onnxShape[1] = count;
+  const int y = newTensor(s, onnxShape);
+  g_.tensors[y].name = name;
+  Layer& l = addLayer(LayerKind::Slice, {x}, y);
+  l.sliceBegin = begin;
+  return y;
+}
+
+void Importer::split() {
+  const int x = act(0);
+  const Tensor& xt = tensor(x);
+  int64_t axis = onnxio::attrInt(*node_, "axis", 0);
+  if (axis < 0)
+    axis += int64_t(xt.onnxShape.size());
+  if (axis != 1)
+    throw err("splitting along axis " + std::to_string(axis) + " of " + dimsString(xt.onnxShape) +
+              " is not supported; only along the channel axis 1");
+  const int outputs = node_->output_size(), c = xt.shape.c;
+  std::vector<int64_t> parts;
+  if (g_.opset >= 13 ? hasInput(1) : onnxio::findAttr(*node_, "split") != nullptr) {
+    if (g_.opset >= 13)
+      for (double v : cst(1).values)
+        parts.push_back(int64_t(v));
+    else
+      parts = onnxio::attrInts(*node_, "split", {});
+  } else {
+    if (c % outputs != 0)
+      throw err(std::to_string(c) + " channels do not split into " + std::to_string(outputs) +
+                " equal parts");
+    parts.assign(size_t(outputs), c / outputs);
+  }
+  int64_t total = 0;
+  for (int64_t p : parts)
+    total += p;
+  if (int(parts.size()) != outputs || total != c)
+    throw err("split " + dimsString(parts) + " does not divide " + std::to_string(c) +
+              " channels into " + std::to_string(outputs) + " outputs");
+  int begin = 0;
+  for (int i = 0; i < outputs; ++i) {
+    if (parts[i] <= 0)
+      throw err("split " + dimsString(parts) + " has an empty part");
+    if (!node_->output(i).empty())
+      setOutput(i, Value{sliceChannels(x, begin, int(parts[i]), node_->output(i)), {}});
+    begin += int(parts[i]);
+  }
+}
+
+void Importer::slice() {
+  const int x = act(0);
+  const Tensor& xt = tensor(x);
+  if (g_.opset < 10)
+    throw err("Slice before opset 10 (attributes) is not supported");
+  const Const &starts = cst(1), &ends = cst(2);
+  std::vector<int64_t> axes;
+  if (hasInput(3))
+    for (double v : cst(3).values)
+      axes.push_back(int64_t(v));
+  else
+    for (size_t i = 0; i < starts.values.size(); ++i)
+      axes.push_back(int64_t(i));
+  if (hasInput(4))
+    for (double v : cst(4).values)
+      if (v != 1)
+        throw err("steps other than 1 are not supported");
+  const int64_t rank = int64_t(xt.onnxShape.size());
+  int begin = 0, end = xt.shape.c;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+    const int64_t dim = axis >= 0 && axis < rank ? xt.onnxShape[size_t(axis)] : 0;
+    auto clampIndex = [&](double v) {
+      int64_t k = v < -9e18 ? -dim - 1 : v > 9e18 ? dim : int64_t(v);
+      if (k < 0)
+        k += dim;
+      return std::clamp<int64_t>(k, 0, dim);
+    };
+    const int64_t b = clampIndex(starts.values.at(i)), e = clampIndex(ends.values.at(i));
+    if (b == 0 && e == dim)
+      continue; // the whole axis
+    if (axis != 1)
+      throw err("slicing along axis " + std::to_string(axis) + " of " + dimsString(xt.onnxShape) +
+                " is not supported; only along the channel axis 1");
+    begin = int(b);
+    end = int(e);
+  }
+  if (end <= begin)
+    throw err("the slice is empty");
+  if (begin == 0 && end == xt.shape.c) {
+    setActivation(x);
+    return;
+  }
+  setActivation(sliceChannels(x, begin, end - begin, node_->output(0)));
+}
+
+} // namespace by::compiler::importer
