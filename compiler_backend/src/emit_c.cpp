@@ -57,6 +57,7 @@ private:
   void header();
   void layer(int li);
   void conv(const Layer& l, const LayerPlan& p, const std::string& out);
+  void scaleConv(const Layer& l, const LayerPlan& p, const std::string& out);
   void bovedaWeights(const LayerPlan& p, int64_t cols);
   void convFields(const Layer& l, const LayerPlan& p);
   void tensorDash(const LayerPlan& p, const char* var);
@@ -141,6 +142,19 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
     o_ << "  c.workspace = " << arena(p.workspaceOffset)
        << ";\n  c.workspace_bytes = " << p.workspaceBytes << ";\n";
   o_ << "  c.on_cpu = " << (p.onCpu ? 1 : 0) << ";\n";
+}
+
+/// Mul by a factor per image and channel: per image, a depthwise 1x1 by_conv whose weights are
+/// the image's factors (the second input, read at run time).
+void Emitter::scaleConv(const Layer& l, const LayerPlan& p, const std::string& out) {
+  const Shape& s = g_.tensors[l.output].shape;
+  const int64_t image = int64_t(s.h) * s.w * s.c;
+  o_ << "  by_status_t s = BY_OK;\n  for (size_t n = 0; n < " << s.n << " && s == BY_OK; ++n) {\n";
+  convFields(l, p);
+  o_ << "  c.input = " << tensor(l.inputs[0]) << " + n * " << image << ";\n"
+     << "  c.weights = " << tensor(l.inputs[1]) << " + n * " << s.c << ";\n"
+     << "  c.output = " << out << " + n * " << image << ";\n"
+     << "  s = by_conv(&c);\n  }\n";
 }
 
 /// `static const by_boveda_matrix_t weights` for Boveda-compressed weights.
@@ -278,7 +292,11 @@ void Emitter::layer(int li) {
   case Kernel::Conv:
   case Kernel::Im2colConv:
   case Kernel::AvgPoolConv:
+  case Kernel::MaxPoolConv:
     conv(l, p, out);
+    break;
+  case Kernel::ScaleConv:
+    scaleConv(l, p, out);
     break;
   case Kernel::Im2colMatmul:
     im2colMatmul(l, p, out);

@@ -210,12 +210,30 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
 
 void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
   const Shape& in = shapeOf(l.inputs[0]);
-  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), in.c};
   p.kernel = Kernel::Conv;
-  p.chunk = ChunkRule{hw_.dim, true, false};
   p.weights = putVec(prog_.blob, l.qweights);
   if (!l.qbias.empty())
     p.bias = putVec(prog_.blob, l.qbias);
+  planDepthwiseCall(l, p, in);
+}
+
+// A product by a factor per image and channel (a squeeze-and-excitation scale): per image, a
+// depthwise 1x1 convolution whose weights are that image's factors, read from the tensor at run
+// time. One product per output: acc = a * b, then the mvout's accScale, as the int8 reference.
+bool Planner::planScaleConv(const Layer& l, LayerPlan& p) {
+  Shape image = shapeOf(l.inputs[0]);
+  image.n = 1;
+  p.kernel = Kernel::ScaleConv;
+  p.macs = shapeOf(l.output).elems();
+  planDepthwiseCall(l, p, image);
+  return !p.onCpu;
+}
+
+// The by_conv call of a depthwise convolution of l's window over `in` (the weights and bias are
+// in the plan already), on the array where the driver can, else on the CPU.
+void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
+  const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), in.c};
+  p.chunk = ChunkRule{hw_.dim, true, false};
   by_conv_shape_t s = convCallShape(l, in, l.window, true, poolOnMvout(l, co));
   by_conv_plan_t loop;
   if (hw_.lanes > 1 && by_plan_conv(&hw_.planner, &s, &loop) == BY_OK &&
@@ -275,6 +293,77 @@ bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   p.weights = putVec(prog_.blob, ones);
   p.estDramBytes = t.bytes;
   p.macs = in.n * int64_t(out.h) * out.w * out.c * l.window.kh * l.window.kw;
+  recordConv(l, p, s);
+  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+  return true;
+}
+
+// Whether every int8 value of tensor t is >= 0: its layer clamps at 0 or above (a ReLU), its
+// table has no negative entry, or it only moves or picks such values.
+bool Planner::nonNegative(int t) const {
+  const int root = g_.storageOf(t);
+  for (const Layer& l : g_.layers) {
+    if (l.output != root)
+      continue;
+    if (l.qmin >= 0)
+      return true;
+    if (l.kind == LayerKind::Pointwise)
+      return std::all_of(l.table.begin(), l.table.end(), [](int8_t v) { return v >= 0; });
+    const bool moves = l.kind == LayerKind::Concat || l.kind == LayerKind::Slice ||
+                       l.kind == LayerKind::MaxPool || l.kind == LayerKind::Pad ||
+                       l.channelPermutation;
+    return moves && std::all_of(l.inputs.begin(), l.inputs.end(),
+                                [&](int in) { return nonNegative(in); });
+  }
+  return false; // the model's input
+}
+
+// Stand-alone max pooling on the array: a depthwise 1x1 convolution by ones (an exact copy: the
+// pool's input and output share a scale, multiplier 1) whose mvout pools. The hardware pools
+// square windows with one padding on every side and pads with zeros, which equals ONNX's
+// -infinity only where the values are >= 0 (a window always holds one value of the image, also
+// in ceil mode).
+bool Planner::planMaxPoolConv(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const Shape& out = shapeOf(l.output);
+  const Window& w = l.window;
+  if (w.kh != w.kw || w.strideH != w.strideW || !w.symmetricPads())
+    return false;
+  // ceil_mode's last window: the 1x1 convolution pads the map's bottom and right with zeros
+  // (`extra` rows and columns) for the pool's floor rule to reach it.
+  auto extra = [&](int inDim, int outDim) {
+    for (int e = 0; e < w.strideH; ++e)
+      if ((inDim + 2 * w.padT + e - w.kh) / w.strideH + 1 == outDim)
+        return e;
+    return -1;
+  };
+  const int eh = extra(in.h, out.h), ew = extra(in.w, out.w);
+  const bool zeros = w.padT > 0 || eh > 0 || ew > 0; // windows that read zeros
+  if (eh < 0 || ew < 0 || (zeros && !nonNegative(l.inputs[0])))
+    return false;
+  Window grow; // 1x1, the extra zeros at the bottom and right
+  grow.padB = eh;
+  grow.padR = ew;
+  Layer copy = l;
+  copy.pool = FusedPool{w.kh, w.strideH, w.padT};
+  if (!poolOnMvout(copy, Shape{in.n, in.h + eh, in.w + ew, in.c}))
+    return false;
+  by_conv_shape_t s = convCallShape(copy, in, grow, true, true);
+  s.bias = 0;
+  by_conv_plan_t plan;
+  if ((hw_.lanes == 1 && !hw_.ws) || by_plan_conv(&hw_.planner, &s, &plan) != BY_OK)
+    return false;
+  if (hw_.lanes > 1)
+    s.dataflow = plan.dataflow; // model.c names it
+  const bool os = plan.dataflow == hw_.planner.dataflow_os;
+  p.kernel = Kernel::MaxPoolConv;
+  p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
+  p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
+  p.tdReason = p.tdMode == 1 ? "B: the diagonal blocks of ones are 1 - 1/(DIM x lanes) zeros"
+                             : "off: B scheduling is not built (or not OS)";
+  p.weights = putVec(prog_.blob, std::vector<int8_t>(size_t(in.c), 1));
+  p.macs = in.elems();
+  p.poolOnMvout = true;
   recordConv(l, p, s);
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
   return true;

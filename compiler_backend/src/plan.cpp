@@ -31,6 +31,10 @@ const char* kernelName(Kernel k) {
     return "by_global_average";
   case Kernel::AvgPoolConv:
     return "by_conv(avgpool)";
+  case Kernel::ScaleConv:
+    return "by_conv(scale)";
+  case Kernel::MaxPoolConv:
+    return "by_conv(maxpool)";
   case Kernel::AvgPool:
     return "by_avgpool";
   case Kernel::MaxPool:
@@ -250,9 +254,13 @@ void Planner::planLayer(int li, LayerPlan& p) {
       p.table = putVec(prog_.blob, l.poolScales);
     break;
   case LayerKind::MaxPool:
+    if (planMaxPoolConv(l, p))
+      break;
     p.kernel = Kernel::MaxPool;
     p.onCpu = true;
-    p.cpuReason = "stand-alone max pooling (the array pools only on a convolution's mvout)";
+    p.cpuReason = "max pooling the mvout cannot do (a window that is not square with one "
+                  "padding on every side, ceil_mode adding a row or column, a window or map "
+                  "beyond the pooling fields, or padding over values that may be negative)";
     break;
   case LayerKind::Concat:
   case LayerKind::Pad:
@@ -284,11 +292,20 @@ void Planner::planLayer(int li, LayerPlan& p) {
                                                        "applies only ReLU and clamps)";
     p.table = putVec(prog_.blob, l.table);
     break;
-  case LayerKind::Mul:
+  case LayerKind::Mul: {
+    const bool perChannel = shapeOf(l.inputs[1]) != shapeOf(l.inputs[0]);
+    const LayerPlan before = p;
+    if (perChannel && planScaleConv(l, p))
+      break;
+    p = before;
     p.kernel = Kernel::Mul;
     p.onCpu = true;
-    p.cpuReason = "element-wise product (the array multiplies only by constant weights)";
+    p.cpuReason = perChannel ? "product by a factor per channel (depthwise convolutions run on "
+                               "the CPU on this config)"
+                             : "element-wise product of two maps (the array multiplies a map "
+                               "only by weights)";
     break;
+  }
   }
   if (p.onCpu) {
     p.dataflow.clear();

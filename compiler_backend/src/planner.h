@@ -49,7 +49,11 @@ private:
   void planConv(const Layer& l, LayerPlan& p);
   bool planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);
   void planDepthwise(const Layer& l, LayerPlan& p);
+  bool planScaleConv(const Layer& l, LayerPlan& p);
+  void planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in);
   bool planAvgPoolConv(const Layer& l, LayerPlan& p);
+  bool planMaxPoolConv(const Layer& l, LayerPlan& p);
+  bool nonNegative(int t) const;
   bool poolOnMvout(const Layer& l, const Shape& convOut) const;
   void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
   by_conv_shape_t convCallShape(const Layer& l, const Shape& in, const Window& w, bool depthwise,

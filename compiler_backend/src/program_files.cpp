@@ -105,7 +105,7 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
       j["tiles"] = t;
     if (const nlohmann::json d = plannerJson(lp); !d.is_null())
       j["planner"] = d;
-    if (l.hasWeights() || lp.kernel == Kernel::AvgPoolConv)
+    if (l.hasWeights() || lp.kernel == Kernel::AvgPoolConv || lp.kernel == Kernel::MaxPoolConv)
       j["weights_bytes"] =
           lp.weights.bytes + lp.bias.bytes + lp.bovedaStream.bytes + lp.bovedaTable.bytes;
     if (lp.bovedaStream.present())

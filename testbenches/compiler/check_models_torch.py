@@ -51,6 +51,8 @@ def pool(fn, x, a, **kw):
     p = a.get("pads", [0] * 4)
     if p[0] != p[2] or p[1] != p[3]:
         raise ValueError("asymmetric pooling pads")
+    if a.get("ceil_mode", 0):
+        kw["ceil_mode"] = True
     return fn(x, a["kernel_shape"], a["strides"], padding=p[:2], **kw)
 
 

@@ -264,8 +264,18 @@ def run_numpy(model, x):
         elif op == "Add":
             y = i[0] + i[1]
         elif op == "MaxPool":
-            k = attr(node, "kernel_shape")
-            y = pool(i[0], k, attr(node, "strides"), attr(node, "pads", [0] * 4), np.max, -np.inf)
+            k, st = attr(node, "kernel_shape"), attr(node, "strides")
+            pads = list(attr(node, "pads", [0] * 4))
+            if attr(node, "ceil_mode", 0):
+                # Output size rounded up; the last window must start inside the input or its
+                # leading pad; the padding it reaches past is -inf like the rest.
+                for d in range(2):
+                    size = i[0].shape[2 + d] + pads[d] + pads[d + 2]
+                    o = -(-(size - k[d]) // st[d]) + 1
+                    if (o - 1) * st[d] >= i[0].shape[2 + d] + pads[d]:
+                        o -= 1
+                    pads[d + 2] += max(0, (o - 1) * st[d] + k[d] - size)
+            y = pool(i[0], k, st, pads, np.max, -np.inf)
         elif op == "AveragePool":
             k = attr(node, "kernel_shape")
             y = pool(i[0], k, attr(node, "strides"), attr(node, "pads", [0] * 4), np.sum, 0)
@@ -450,10 +460,11 @@ def zoo_ops():
     groups) + BN + Relu; a depthwise conv with channel multiplier 2 (stride 2) + HardSwish; a
     grouped 1x1 conv (4 groups); a MobileNetV3 squeeze-and-excitation (ReduceMean keepdims 1,
     Relu, HardSigmoid, Mul broadcasting [1,C,1,1] over the map); SiLU as Mul(x, Sigmoid(x)); a
-    ShuffleNet channel shuffle (Reshape to 5-D, Transpose, Reshape back); Split into two halves
-    (Tanh, LeakyRelu) and Concat; an EfficientNet squeeze-and-excitation (GlobalAveragePool,
-    SiLU, Sigmoid, the broadcast operand of Mul first); a residual Add; ReduceMean (keepdims
-    0) into the classifier; opset 14 (HardSwish)."""
+    ShuffleNet channel shuffle (Reshape to 5-D, Transpose, Reshape back); a 1x1 conv, Split
+    into two halves (Tanh, LeakyRelu) and Concat; an EfficientNet squeeze-and-excitation
+    (GlobalAveragePool, SiLU, Sigmoid, the broadcast operand of Mul first); a residual Add +
+    Relu; a ceil-mode MaxPool; ReduceMean (keepdims 0) into the classifier; opset 14
+    (HardSwish)."""
     b = Builder("zoo_ops", 9)
 
     def silu(x):
@@ -469,12 +480,16 @@ def zoo_ops():
     h = b.node("Reshape", [h, b.const("shape", np.array([1, 2, 16, 6, 6], np.int64))])
     h = b.node("Transpose", [h], perm=[0, 2, 1, 3, 4])
     shuffled = b.node("Reshape", [h, b.const("shape", np.array([1, 32, 6, 6], np.int64))])
-    lo, hi = b.node("Split", [shuffled, b.const("split", np.array([16, 16], np.int64))],
+    mixed = b.conv(shuffled, 32, 32, 1)  # both signs into Tanh and LeakyRelu
+    lo, hi = b.node("Split", [mixed, b.const("split", np.array([16, 16], np.int64))],
                     n_out=2, axis=1)
     h = b.node("Concat", [b.node("Tanh", [lo]), b.node("LeakyRelu", [hi], alpha=0.1)], axis=1)
     s = silu(b.conv(b.node("GlobalAveragePool", [h]), 32, 8, 1))
     s = b.node("Sigmoid", [b.conv(s, 8, 32, 1)])
     h = b.node("Add", [b.node("Mul", [s, h]), shuffled])
+    # GoogLeNet's ceil-mode max pooling (6x6 -> 3x3 where floor gives 2x2) after a ReLU.
+    h = b.node("MaxPool", [b.node("Relu", [h])], kernel_shape=[3, 3], strides=[2, 2],
+               ceil_mode=1)
     h = b.node("ReduceMean", [h], axes=[2, 3], keepdims=0)
     out = b.gemm(h, 32, 10)
     return b.model([1, 8, 12, 12], out, [1, 10], 14), [1, 8, 12, 12]

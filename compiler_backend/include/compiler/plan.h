@@ -26,6 +26,8 @@ enum class Kernel {
   Resadd,       // by_resadd
   GlobalAvg,    // by_global_average
   AvgPoolConv,  // by_conv, depthwise by ones, scaled: average pooling on the array
+  MaxPoolConv,  // by_conv, depthwise 1x1 by ones, the mvout pooling: max pooling on the array
+  ScaleConv,    // by_conv, depthwise 1x1 by a tensor's factors per image: Mul by a [N, C] scale
   AvgPool,      // by_avgpool (CPU)
   MaxPool,      // by_maxpool (CPU)
   Copy,         // by_copy: Concat, Slice, Pad
