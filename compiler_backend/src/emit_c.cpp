@@ -337,6 +337,11 @@ void Emitter::layer(int li) {
     o_ << "  by_status_t s = by_clamp(" << os.elems() << ", " << tensor(l.inputs[0]) << ", " << out
        << ", " << l.qmin << ", " << l.qmax << ");\n";
     break;
+  case Kernel::Resize:
+    o_ << "  by_status_t s = by_resize(" << is.n << ", " << is.h << ", " << is.w << ", " << is.c
+       << ", " << os.h << ", " << os.w << ", " << blob(p.table, "int32_t") << ", "
+       << tensor(l.inputs[0]) << ", " << out << ");\n";
+    break;
   case Kernel::Lookup:
     o_ << "  by_status_t s = by_lookup(" << os.elems() << ", " << tensor(l.inputs[0]) << ", " << out
        << ", " << blob(p.table, "by_elem_t") << ");\n";

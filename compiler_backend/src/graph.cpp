@@ -41,6 +41,8 @@ const char* layerKindName(LayerKind kind) {
     return "pointwise";
   case LayerKind::Mul:
     return "mul";
+  case LayerKind::Resize:
+    return "resize";
   }
   return "?";
 }
@@ -99,6 +101,37 @@ std::string Activation::str() const {
   s << "clip(" << (hasLo ? std::to_string(lo) : "-inf") << ", "
     << (hasHi ? std::to_string(hi) : "inf") << ")";
   return s.str();
+}
+
+std::vector<ResizeTap> resizeTaps(const ResizeRule& r, int in, int out, double scale) {
+  std::vector<ResizeTap> taps(static_cast<size_t>(out));
+  for (int x = 0; x < out; ++x) {
+    double src; // the output index's coordinate in the input
+    if (r.coordinates == "align_corners")
+      src = out > 1 ? double(x) * (in - 1) / (out - 1) : 0.0;
+    else if (r.coordinates == "asymmetric")
+      src = double(x) / scale;
+    else if (r.coordinates == "pytorch_half_pixel" && out == 1)
+      src = 0.0;
+    else // half_pixel, pytorch_half_pixel
+      src = (double(x) + 0.5) / scale - 0.5;
+    ResizeTap& t = taps[size_t(x)];
+    if (r.linear) {
+      src = std::clamp(src, 0.0, double(in - 1));
+      t.i0 = int(std::floor(src));
+      t.i1 = std::min(t.i0 + 1, in - 1);
+      t.lambda = src - t.i0;
+      t.w1 = int(std::lround(256.0 * t.lambda));
+    } else {
+      const double f = std::floor(src), frac = src - f;
+      const double i = r.nearest == "floor"  ? f
+                       : r.nearest == "ceil" ? std::ceil(src)
+                       : frac == 0.5         ? (r.nearest == "round_prefer_ceil" ? f + 1 : f)
+                                             : std::round(src);
+      t.i0 = t.i1 = int(std::clamp(i, 0.0, double(in - 1)));
+    }
+  }
+  return taps;
 }
 
 namespace {

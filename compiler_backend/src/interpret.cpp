@@ -104,6 +104,24 @@ void product(const Graph& g, const Layer& l, const std::vector<T>& a, const std:
     f(i, a[size_t(i)], b[size_t(perChannel ? i / (pixels * s.c) * s.c + i % s.c : i)]);
 }
 
+/// Calls f(outIndex, inIndex of tap (a, b), weight of row tap a, weight of column tap b) for
+/// the four taps of every output element of a Resize (weights of taps a, b = 0 or 1).
+template <typename F> void forEachResizeTap(const Graph& g, const Layer& l, F&& f) {
+  const Shape &is = g.tensors[l.inputs[0]].shape, &os = g.tensors[l.output].shape;
+  const auto rows = resizeTaps(l.resize, is.h, os.h, l.resize.scaleH);
+  const auto cols = resizeTaps(l.resize, is.w, os.w, l.resize.scaleW);
+  forEachPixel(os, [&](int n, int oy, int ox, int64_t o) {
+    const ResizeTap &ty = rows[size_t(oy)], &tx = cols[size_t(ox)];
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) {
+        const int64_t i = ((int64_t(n) * is.h + (a ? ty.i1 : ty.i0)) * is.w + (b ? tx.i1 : tx.i0)) *
+                          is.c;
+        for (int c = 0; c < is.c; ++c)
+          f(o + c, i + c, ty, tx, a, b);
+      }
+  });
+}
+
 template <typename T>
 void pad(const Shape& s, const Window& w, const std::vector<T>& in, std::vector<T>& out,
          const Shape& os) {
@@ -432,6 +450,16 @@ FloatValues runFloat(const Graph& g, const std::vector<float>& input) {
       product(g, l, x, val(l.inputs[1]),
               [&](int64_t i, float a, float b) { y[size_t(i)] = a * b; });
       break;
+    case LayerKind::Resize: {
+      std::vector<double> acc(y.size(), 0.0);
+      forEachResizeTap(g, l, [&](int64_t o, int64_t i, const ResizeTap& ty, const ResizeTap& tx,
+                                 int a, int b) {
+        acc[size_t(o)] += (a ? ty.lambda : 1 - ty.lambda) * (b ? tx.lambda : 1 - tx.lambda) * x[i];
+      });
+      for (size_t i = 0; i < y.size(); ++i)
+        y[i] = float(acc[i]);
+      break;
+    }
     }
     v[g.storageOf(l.output)] = std::move(y);
   }
@@ -519,6 +547,17 @@ Int8Values runInt8(const Graph& g, const std::vector<int8_t>& input,
         y[size_t(i)] = requantize(int64_t(a) * b, l.multiplier, l, iw);
       });
       break;
+    case LayerKind::Resize: {
+      // Weights in 1/256 steps, the sum in 1/65536 steps rounded half up (docs/compiler.md).
+      std::vector<int64_t> acc(y.size(), 0);
+      forEachResizeTap(g, l, [&](int64_t o, int64_t i, const ResizeTap& ty, const ResizeTap& tx,
+                                 int a, int b) {
+        acc[size_t(o)] += int64_t(a ? ty.w1 : 256 - ty.w1) * (b ? tx.w1 : 256 - tx.w1) * x[i];
+      });
+      for (size_t i = 0; i < y.size(); ++i)
+        y[i] = int8_t((acc[i] + 32768) >> 16);
+      break;
+    }
     }
     v[g.storageOf(l.output)] = std::move(y);
   }

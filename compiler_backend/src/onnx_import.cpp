@@ -195,7 +195,7 @@ void Importer::importOutput() {
 
 // ---- shapes of windows --------------------------------------------------------------------
 
-Window Importer::windowAttrs(const Shape& in, int kh, int kw) {
+Window Importer::windowAttrs(const Shape& in, int kh, int kw, bool dilationTaken) {
   Window w;
   w.kh = kh;
   w.kw = kw;
@@ -203,9 +203,8 @@ Window Importer::windowAttrs(const Shape& in, int kh, int kw) {
   const auto dil = onnxio::attrInts(*node_, "dilations", {1, 1});
   if (strides.size() != 2 || strides[0] <= 0 || strides[1] <= 0)
     throw err("strides " + dimsString(strides) + " must be two positive numbers");
-  if (dil.size() != 2 || dil[0] != 1 || dil[1] != 1)
-    throw err("dilations " + dimsString(dil) +
-              " are not supported; only 1 (export the model without dilation)");
+  if (!dilationTaken && (dil.size() != 2 || dil[0] != 1 || dil[1] != 1))
+    throw err("dilations " + dimsString(dil) + " are not supported here; only 1");
   w.strideH = int(strides[0]);
   w.strideW = int(strides[1]);
   const std::string autoPad = onnxio::attrString(*node_, "auto_pad", "NOTSET");
@@ -274,6 +273,7 @@ void Importer::conv(int x, const Const& w, const Const* b, double outFixedScale)
   // is a grouped convolution: dense block-diagonal weights, cut into pieces by the passes.
   const bool depthwise = group > 1 && group == in.c && m == in.c;
   Window win; // a 1-D conv is a 2-D one over a 1-row image
+  int dilH = 1, dilW = 1;
   if (conv1d) {
     const auto s = onnxio::attrInts(*node_, "strides", {1});
     const auto p = onnxio::attrInts(*node_, "pads", {0, 0});
@@ -292,7 +292,13 @@ void Importer::conv(int x, const Const& w, const Const* b, double outFixedScale)
     if (ks.size() != 2 || ks[0] != kh || ks[1] != kw)
       throw err("kernel_shape " + dimsString(ks) + " does not match the weights " +
                 dimsString(w.dims));
-    win = windowAttrs(in, kh, kw);
+    const auto dil = onnxio::attrInts(*node_, "dilations", {1, 1});
+    if (dil.size() != 2 || dil[0] <= 0 || dil[1] <= 0 || dil[0] > 64 || dil[1] > 64)
+      throw err("dilations " + dimsString(dil) + " must be two numbers in 1..64");
+    dilH = int(dil[0]);
+    dilW = int(dil[1]);
+    // A dilated kernel is the kernel of its whole span with zeros between the taps.
+    win = windowAttrs(in, (kh - 1) * dilH + 1, (kw - 1) * dilW + 1, true);
   }
   if (win.outH(in.h) <= 0 || win.outW(in.w) <= 0)
     throw err("the kernel does not fit the input with its padding");
@@ -307,7 +313,7 @@ void Importer::conv(int x, const Const& w, const Const* b, double outFixedScale)
   l.fixedWeightScale = w.qscale;
   const int cin = depthwise ? 1 : in.c;
   if (group > 1 && !depthwise)
-    groupedWeights(l, w, in.c, int(group));
+    groupedWeights(l, w, in.c, int(group), kh, kw);
   else
     l.weights.resize(size_t(kh) * kw * cin * m);
   for (int o = 0; o < m && l.groups == 1; ++o)
@@ -320,6 +326,8 @@ void Importer::conv(int x, const Const& w, const Const* b, double outFixedScale)
           else
             l.weights[((size_t(i) * kw + j) * cin + c) * m + o] = float(v);
         }
+  if (dilH > 1 || dilW > 1)
+    dilateKernel(l, kh, kw, dilH, dilW);
   if (b) {
     if (b->numel() != m)
       throw err("bias has " + std::to_string(b->numel()) + " values for " + std::to_string(m) +
@@ -1142,6 +1150,8 @@ void Importer::dispatch() {
     return divSub(op == "Div");
   if (op == "ReduceMean" || op == "ReduceMax")
     return reduce(op == "ReduceMax");
+  if (op == "Resize")
+    return resize();
   if (op == "Pad")
     return pad();
   if (op == "Softmax")
@@ -1159,7 +1169,7 @@ void Importer::dispatch() {
             "BatchNormalization, Add, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, "
             "Flatten, Reshape, Squeeze, Unsqueeze, Concat, Pad, Identity, Dropout, Softmax, "
             "Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, PRelu, Mul, Div, Sub, "
-            "ReduceMean, ReduceMax, Transpose (channel shuffle), Split, Slice, "
+            "ReduceMean, ReduceMax, Resize, Transpose (channel shuffle), Split, Slice, "
             "QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, QLinearAdd "
             "(docs/compiler.md)");
 }

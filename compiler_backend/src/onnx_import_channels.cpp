@@ -6,12 +6,11 @@
 
 namespace by::compiler::importer {
 
-void Importer::groupedWeights(Layer& l, const Const& w, int cin, int group) {
+void Importer::groupedWeights(Layer& l, const Const& w, int cin, int group, int kh, int kw) {
   // ONNX [M][C/group][kH][kW] into the dense [kH][kW][C][M] kernel: output channel o sees only
   // the input channels of its group; the rest stay zero (splitGroupedConvs cuts the kernel
   // along the groups, so the array never multiplies most of them).
   const int m = int(w.dims[0]), cg = cin / group, mg = m / group;
-  const int kh = l.window.kh, kw = l.window.kw;
   l.groups = group;
   l.weights.assign(size_t(kh) * kw * cin * m, 0.0f);
   for (int o = 0; o < m; ++o)
@@ -22,6 +21,23 @@ void Importer::groupedWeights(Layer& l, const Const& w, int cin, int group) {
           l.weights[((size_t(i) * kw + j) * cin + ch) * m + o] =
               float(w.values[((size_t(o) * cg + c) * kh + i) * kw + j]);
         }
+}
+
+void Importer::dilateKernel(Layer& l, int kh, int kw, int dh, int dw) {
+  // Tap (i, j) of the kernel goes to (i*dh, j*dw) of the window; the taps between are zero.
+  const int wh = l.window.kh, ww = l.window.kw;
+  const size_t taps = size_t(kh) * kw, per = l.weights.size() / taps; // values per tap
+  std::vector<float> out(size_t(wh) * ww * per, 0.0f);
+  for (int i = 0; i < kh; ++i)
+    for (int j = 0; j < kw; ++j)
+      for (size_t v = 0; v < per; ++v) {
+        const size_t to = size_t(i * dh) * ww + size_t(j * dw);
+        if (l.depthwise) // [c][kh][kw]
+          out[v * wh * ww + to] = l.weights[v * taps + size_t(i) * kw + size_t(j)];
+        else // [kh][kw][cin][cout]
+          out[to * per + v] = l.weights[(size_t(i) * kw + size_t(j)) * per + v];
+      }
+  l.weights = std::move(out);
 }
 
 bool Importer::shuffleReshape(const std::vector<int64_t>& target) {

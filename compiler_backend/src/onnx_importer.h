@@ -1,7 +1,8 @@
 // The ONNX importer's class (compiler/onnx_import.h is its interface): one method per op
 // family, defined in onnx_import.cpp (model level, convolutions, pooling, reshaping, constants,
-// pre-quantized ops), onnx_import_elementwise.cpp (pointwise functions, products, reductions)
-// and onnx_import_channels.cpp (grouped convolutions, channel shuffle, Split, Slice).
+// pre-quantized ops), onnx_import_elementwise.cpp (pointwise functions, products, reductions),
+// onnx_import_channels.cpp (grouped and dilated convolution weights, channel shuffle, Split,
+// Slice) and onnx_import_resize.cpp.
 #pragma once
 
 #include "compiler/error.h"
@@ -136,9 +137,12 @@ private:
   /// A per-channel constant product: a depthwise 1x1 convolution the passes fold.
   void scaleByConstant(int x, const Const& c, bool reciprocal);
   void reduce(bool isMax); // ReduceMean / ReduceMax over H and W
+  void resize();           // onnx_import_resize.cpp
   // ---- channels (onnx_import_channels.cpp) ----
   /// Grouped convolution weights [M, C/group, kH, kW] as the dense block-diagonal kernel.
-  void groupedWeights(Layer& l, const Const& w, int cin, int group);
+  void groupedWeights(Layer& l, const Const& w, int cin, int group, int kh, int kw);
+  /// A kh x kw kernel dilated by (dh, dw) as the dense kernel of the window l has already.
+  static void dilateKernel(Layer& l, int kh, int kw, int dh, int dw);
   bool shuffleReshape(const std::vector<int64_t>& target); // true if it was part of a shuffle
   void transpose();
   void split();
@@ -157,7 +161,8 @@ private:
   void qlinearAdd();
   void qlinearGlobalAveragePool();
 
-  Window windowAttrs(const Shape& in, int kh, int kw);
+  /// Strides and pads of a kh x kw window; dilations must be 1 unless the caller took them.
+  Window windowAttrs(const Shape& in, int kh, int kw, bool dilationTaken = false);
   void checkInferredShape(int t, const std::string& name);
 };
 

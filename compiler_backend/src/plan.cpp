@@ -8,6 +8,7 @@
 #include "tiling.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -51,6 +52,8 @@ const char* kernelName(Kernel k) {
     return "by_lookup";
   case Kernel::Mul:
     return "by_mul";
+  case Kernel::Resize:
+    return "by_resize";
   }
   return "?";
 }
@@ -292,6 +295,20 @@ void Planner::planLayer(int li, LayerPlan& p) {
                                                        "applies only ReLU and clamps)";
     p.table = putVec(prog_.blob, l.table);
     break;
+  case LayerKind::Resize: {
+    p.kernel = Kernel::Resize;
+    p.onCpu = true;
+    p.cpuReason = "resampling (a blend of up to four pixels per output)";
+    // The taps of the rows, then of the columns: {i0, i1, w1} each (by_resize).
+    const Shape &is = shapeOf(l.inputs[0]), &os = shapeOf(l.output);
+    std::vector<int32_t> table;
+    for (const auto& [in, out, scale] : {std::tuple{is.h, os.h, l.resize.scaleH},
+                                         std::tuple{is.w, os.w, l.resize.scaleW}})
+      for (const ResizeTap& t : resizeTaps(l.resize, in, out, scale))
+        table.insert(table.end(), {t.i0, t.i1, t.w1});
+    p.table = putVec(prog_.blob, table);
+    break;
+  }
   case LayerKind::Mul: {
     const bool perChannel = shapeOf(l.inputs[1]) != shapeOf(l.inputs[0]);
     const LayerPlan before = p;

@@ -77,6 +77,7 @@ std::vector<std::pair<int, int>> scaleLinks(const Layer& l) {
   case LayerKind::Reorder:
   case LayerKind::GlobalAvgPool:
   case LayerKind::Slice:
+  case LayerKind::Resize:
     links.push_back({l.inputs[0], l.output});
     break;
   case LayerKind::Conv: // a channel shuffle copies its input exactly (weights 1, multiplier 1)

@@ -21,7 +21,7 @@ struct BadModel {
 
 const std::vector<BadModel> kBad = {
     {"unsupported_op", {"node 'erf' (Erf)", "not supported", "Supported ops"}},
-    {"dilated_conv", {"node 'dil' (Conv)", "dilations", "only 1"}},
+    {"dilated_pool", {"node 'dilpool' (MaxPool)", "dilations", "only 1"}},
     {"nhwc_transpose", {"node 'to_nhwc' (Transpose)", "[0, 2, 3, 1]", "channel shuffle"}},
     {"dynamic_shape", {"dimension 2", "'height'", "fixed shape"}},
     {"asymmetric_qdq", {"node 'quant_in' (QuantizeLinear)", "zero point 3", "ActivationSymmetric"}},
@@ -65,7 +65,7 @@ TEST(BadModels, AnExistingOutputIsKeptWhenCompilingFails) {
   fs::create_directories(out);
   { std::ofstream(out / "model.c") << "mine"; }
   const CliResult r =
-      runBrickyard({"compile", src("testbenches/compiler/bad_models/dilated_conv.onnx"), "--config",
+      runBrickyard({"compile", src("testbenches/compiler/bad_models/dilated_pool.onnx"), "--config",
                     src("configs/tiny.yaml"), "-o", out.string(), "--quiet"});
   EXPECT_EQ(r.status, 2);
   std::ifstream f(out / "model.c");

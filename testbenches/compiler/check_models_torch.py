@@ -31,7 +31,25 @@ def pads2d(p):
 
 def conv(x, w, b, a):
     x = F.pad(x, pads2d(a.get("pads", [0] * 4)))
-    return F.conv2d(x, w, b, stride=a.get("strides", [1, 1]), groups=a.get("group", 1))
+    return F.conv2d(x, w, b, stride=a.get("strides", [1, 1]), groups=a.get("group", 1),
+                    dilation=a.get("dilations", [1, 1]))
+
+
+def resize(i, a):
+    """ONNX Resize as torch's interpolate: linear half_pixel is bilinear without corners,
+    align_corners with them; nearest asymmetric floor is torch's nearest."""
+    x = i[0]
+    if len(i) > 3 and i[3] is not None and i[3].numel():
+        size = [int(v) for v in i[3][2:]]
+    else:
+        size = [int(x.shape[2 + d] * float(i[2][2 + d])) for d in range(2)]
+    mode = a.get("mode", b"nearest").decode()
+    ctm = a.get("coordinate_transformation_mode", b"half_pixel").decode()
+    if mode == "linear" and ctm in ("half_pixel", "pytorch_half_pixel", "align_corners"):
+        return F.interpolate(x, size=size, mode="bilinear", align_corners=ctm == "align_corners")
+    if mode == "nearest" and ctm == "asymmetric" and a.get("nearest_mode", b"") == b"floor":
+        return F.interpolate(x, size=size, mode="nearest")
+    raise ValueError(f"Resize {mode} {ctm} has no torch counterpart here")
 
 
 def pad(x, p):
@@ -62,6 +80,7 @@ def reduce_axes(a, i):
 
 OPS = {
     "Conv": lambda i, a: conv(i[0], i[1], i[2] if len(i) > 2 else None, a),
+    "Resize": resize,
     "BatchNormalization": lambda i, a: F.batch_norm(i[0], i[3], i[4], i[1], i[2],
                                                     eps=a["epsilon"]),
     "Relu": lambda i, a: F.relu(i[0]),

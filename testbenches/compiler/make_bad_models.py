@@ -45,10 +45,12 @@ def models():
         [conv("conv1", "x", "h", "w", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
          helper.make_node("Erf", ["h"], ["y"], name="erf")],
         {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 4, 8, 8])
-    # Dilated convolution.
-    m["dilated_conv"] = model(
-        [conv("dil", "x", "y", "w", kernel_shape=[3, 3], dilations=[2, 2], pads=[2, 2, 2, 2])],
-        {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 4, 8, 8])
+    # Dilated max pooling.
+    m["dilated_pool"] = model(
+        [conv("conv1", "x", "h", "w", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+         helper.make_node("MaxPool", ["h"], ["y"], name="dilpool", kernel_shape=[2, 2],
+                          dilations=[2, 2])],
+        {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 4, 6, 6])
     # A transpose that is not a channel shuffle's (into NHWC).
     m["nhwc_transpose"] = model(
         [conv("conv1", "x", "h", "w", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
@@ -113,7 +115,7 @@ def main():
     # Not ONNX at all, and a valid model cut in half.
     with open(os.path.join(out, "not_onnx.onnx"), "wb") as f:
         f.write(b"this is a text file, not a protobuf\n" * 4)
-    good = models()["dilated_conv"].SerializeToString()
+    good = models()["dilated_pool"].SerializeToString()
     with open(os.path.join(out, "truncated.onnx"), "wb") as f:
         f.write(good[: len(good) // 2])
     print("wrote", len(models()) + 2, "models to", out)

@@ -51,7 +51,7 @@ class Builder:
         self.nodes.append(helper.make_node(op, inputs, outs, name=self.fresh(op), **attrs))
         return outs[0] if n_out == 1 else outs
 
-    def conv(self, x, cin, cout, k, stride=1, pads=None, group=1, bias=True):
+    def conv(self, x, cin, cout, k, stride=1, pads=None, group=1, bias=True, dilation=1):
         kh, kw = (k, k) if isinstance(k, int) else k
         fan_in = cin // group * kh * kw
         w = self.rng.normal(0, np.sqrt(2.0 / fan_in), (cout, cin // group, kh, kw))
@@ -61,8 +61,9 @@ class Builder:
         sh, sw = (stride, stride) if isinstance(stride, int) else stride
         if pads is None:
             pads = [kh // 2, kw // 2, kh // 2, kw // 2]
+        extra = {"dilations": [dilation, dilation]} if dilation != 1 else {}
         return self.node("Conv", inputs, "conv", kernel_shape=[kh, kw], strides=[sh, sw],
-                         pads=pads, group=group)
+                         pads=pads, group=group, **extra)
 
     def bn(self, x, c):
         r = self.rng
@@ -213,7 +214,12 @@ def run_numpy(model, x):
                 return helper.get_attribute_value(a)
         return default
 
-    def conv(x, w, b, strides, pads, group):
+    def conv(x, w, b, strides, pads, group, dilations=(1, 1)):
+        if tuple(dilations) != (1, 1):  # the kernel of the whole span, zeros between the taps
+            dil = np.zeros(w.shape[:2] + ((w.shape[2] - 1) * dilations[0] + 1,
+                                          (w.shape[3] - 1) * dilations[1] + 1))
+            dil[:, :, ::dilations[0], ::dilations[1]] = w
+            w = dil
         n, c, h, wd = x.shape
         co, ci, kh, kw = w.shape
         x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
@@ -230,6 +236,41 @@ def run_numpy(model, x):
                     y[:, g * opg:(g + 1) * opg] += np.einsum("nchw,oc->nohw", patch, ws[:, :, i, j])
         return y + (b.reshape(1, -1, 1, 1) if b is not None else 0)
 
+    def resize(node, i):
+        """ONNX Resize of H and W: nearest or linear, the coordinate transformations the test
+        models use."""
+        x = i[0]
+        if len(i) > 3 and i[3] is not None and i[3].size:
+            out = [int(v) for v in i[3][2:]]
+            scales = [out[d] / x.shape[2 + d] for d in range(2)]
+        else:
+            scales = [float(v) for v in i[2][2:]]
+            out = [int(np.floor(x.shape[2 + d] * scales[d])) for d in range(2)]
+        mode = attr(node, "mode", b"nearest").decode()
+        ctm = attr(node, "coordinate_transformation_mode", b"half_pixel").decode()
+        nearest = attr(node, "nearest_mode", b"round_prefer_floor").decode()
+        y = x
+        for d in range(2):
+            n_in, n_out = x.shape[2 + d], out[d]
+            o = np.arange(n_out, dtype=np.float64)
+            if ctm == "align_corners":
+                src = o * (n_in - 1) / (n_out - 1) if n_out > 1 else o * 0
+            elif ctm == "asymmetric":
+                src = o / scales[d]
+            else:
+                src = (o + 0.5) / scales[d] - 0.5
+            if mode == "linear":
+                src = np.clip(src, 0, n_in - 1)
+                i0 = np.floor(src).astype(int)
+                i1 = np.minimum(i0 + 1, n_in - 1)
+                lam = (src - i0).reshape([-1 if k == 2 + d else 1 for k in range(4)])
+                y = np.take(y, i0, axis=2 + d) * (1 - lam) + np.take(y, i1, axis=2 + d) * lam
+            else:
+                idx = {"floor": np.floor(src), "ceil": np.ceil(src)}.get(
+                    nearest, np.where(src - np.floor(src) == 0.5, np.floor(src), np.round(src)))
+                y = np.take(y, np.clip(idx, 0, n_in - 1).astype(int), axis=2 + d)
+        return y
+
     def pool(x, k, s, pads, fn, pad_value):
         x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])),
                    constant_values=pad_value)
@@ -244,7 +285,9 @@ def run_numpy(model, x):
         op = node.op_type
         if op == "Conv":
             y = conv(i[0], i[1], i[2] if len(i) > 2 else None, attr(node, "strides"),
-                     attr(node, "pads"), attr(node, "group", 1))
+                     attr(node, "pads"), attr(node, "group", 1), attr(node, "dilations", [1, 1]))
+        elif op == "Resize":
+            y = resize(node, i)
         elif op == "BatchNormalization":
             x, g, be, m, v = i
             sh = (1, -1, 1, 1)
@@ -495,8 +538,35 @@ def zoo_ops():
     return b.model([1, 8, 12, 12], out, [1, 10], 14), [1, 8, 12, 12]
 
 
+def seg_head():
+    """A small LRASPP-style segmentation head (issue 29): a dilated 3x3 conv and a dilated
+    depthwise conv, a squeeze-and-excitation scale (Sigmoid, Mul), bilinear Resize to sizes
+    (half_pixel), nearest Resize by scales (asymmetric, floor), bilinear Resize with
+    align_corners, and a per-pixel class map as the output; opset 13."""
+    b = Builder("seg_head", 10)
+    low = b.node("Relu", [b.conv("input", 3, 8, 3, stride=2)])              # 8 x 8
+    h = b.node("Relu", [b.conv(low, 8, 16, 3, pads=[2, 2, 2, 2], dilation=2)])
+    h = b.node("Relu", [b.conv(h, 16, 16, 3, stride=2, pads=[2, 2, 2, 2], group=16,
+                               dilation=2)])                                # 4 x 4
+    s = b.node("Sigmoid", [b.conv(b.node("GlobalAveragePool", [h]), 16, 16, 1)])
+    h = b.node("Mul", [b.node("Relu", [b.conv(h, 16, 16, 1)]), s])
+    empty = b.const("roi", np.zeros(0, np.float32))
+    sizes = b.const("sizes", np.array([1, 16, 8, 8], np.int64))
+    h = b.node("Resize", [h, empty, empty, sizes], mode="linear",
+               coordinate_transformation_mode="half_pixel")                  # 8 x 8
+    h = b.node("Add", [b.conv(low, 8, 4, 1), b.conv(h, 16, 4, 1)])
+    scales = b.const("scales", np.array([1, 1, 2, 2], np.float32))
+    near = b.node("Resize", [h, empty, scales], mode="nearest",
+                  coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+    sizes2 = b.const("sizes", np.array([1, 4, 16, 16], np.int64))
+    lin = b.node("Resize", [h, empty, empty, sizes2], mode="linear",
+                 coordinate_transformation_mode="align_corners")
+    out = b.node("Add", [near, lin])                                        # 16 x 16
+    return b.model([1, 3, 16, 16], out, [1, 4, 16, 16], 13), [1, 3, 16, 16]
+
+
 MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn,
-          oversized_bias, zoo_ops]
+          oversized_bias, zoo_ops, seg_head]
 
 
 def main():

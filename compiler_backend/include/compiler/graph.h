@@ -57,6 +57,7 @@ enum class LayerKind {
   Slice,         // a range of channels (Split, Slice, one piece of a grouped convolution)
   Pointwise,     // a function of each element (Sigmoid, HardSwish, ...): an int8 table
   Mul,           // element-wise product; the second factor of the same shape or per channel
+  Resize,        // nearest or bilinear resampling of H and W (Resize, Upsample)
 };
 const char* layerKindName(LayerKind kind);
 
@@ -86,6 +87,23 @@ const char* pointwiseFnName(PointwiseFn fn);
 /// The real function: f(x) with the layer's alpha and beta.
 double applyPointwise(PointwiseFn fn, double x, double alpha, double beta);
 
+/// One output index of a Resize axis: the two input indices it blends and the weight of the
+/// second, exactly (float model) and in 1/256 steps (int8: w1 = round(256 * lambda)).
+struct ResizeTap {
+  int i0 = 0, i1 = 0;
+  double lambda = 0;
+  int w1 = 0;
+};
+/// How a Resize maps output to input coordinates (ONNX's attributes).
+struct ResizeRule {
+  bool linear = false;                        // mode linear, else nearest
+  std::string coordinates = "half_pixel";     // coordinate_transformation_mode
+  std::string nearest = "round_prefer_floor"; // nearest_mode
+  double scaleH = 1, scaleW = 1;              // output / input, as ONNX defines the scale
+};
+/// The taps of one axis of `in` -> `out` elements at `scale` (ONNX Resize semantics).
+std::vector<ResizeTap> resizeTaps(const ResizeRule& r, int in, int out, double scale);
+
 /// Max pooling the hardware applies on a convolution's way out (mvout).
 struct FusedPool {
   int size = 0, stride = 0, pad = 0; // stride 0: none
@@ -109,6 +127,7 @@ struct Layer {
   /// (an exact copy on the array). No pass may fold anything into it.
   bool channelPermutation = false;
   int sliceBegin = 0;                    // Slice: the first channel taken
+  ResizeRule resize;                     // Resize
   PointwiseFn fn = PointwiseFn::Sigmoid; // Pointwise
   float alpha = 0, beta = 0;             // Pointwise: the function's parameters
   /// Conv dense [kh][kw][cin][cout]; Conv depthwise [c][kh][kw]; Dense [K][J] (rows in the

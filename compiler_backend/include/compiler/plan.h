@@ -36,6 +36,7 @@ enum class Kernel {
   Reorder,      // by_nhwc_to_chw (CPU)
   Lookup,       // by_lookup: an int8 table per element (CPU)
   Mul,          // by_mul: element-wise product (CPU)
+  Resize,       // by_resize: nearest / bilinear resampling (CPU)
 };
 const char* kernelName(Kernel k);
 
