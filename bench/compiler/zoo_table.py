@@ -8,7 +8,8 @@ OUT_DIR/models/<net>.output.npy (torch's fp32 output).
 Columns: MACs, cycles, utilization (MACs / (cycles x peak)), the share of the cycles spent in
 layers the CPU runs, the layers on the CPU, bit-exactness against the int8 reference, the SQNR
 of the int8 output against the float model, and how many of torch's top-5 classes are in the
-int8 output's top 5 (and whether the top-1 agrees). A network without a report is a FAIL row
+int8 output's top 5 (and whether the top-1 agrees); for a class map (segmentation), the share
+of pixels whose class agrees. A network without a report is a FAIL row
 with the first error line of its log.
 """
 import glob
@@ -49,9 +50,14 @@ def row(out, net):
     agree = "-"
     ours, ref = os.path.join(out, net + ".out.npy"), os.path.join(out, "models", net + ".output.npy")
     if os.path.exists(ours) and os.path.exists(ref):
-        a, b = np.load(ours).reshape(-1), np.load(ref).reshape(-1)
-        top_a, top_b = set(np.argsort(-a)[:5]), set(np.argsort(-b)[:5])
-        agree = f"{len(top_a & top_b)}/5, top-1 {'yes' if a.argmax() == b.argmax() else 'no'}"
+        a, b = np.load(ours), np.load(ref)
+        if a.ndim == 4 and a.shape[2] * a.shape[3] > 1:  # a class map: per pixel
+            same = (a.argmax(axis=1) == b.argmax(axis=1)).mean()
+            agree = f"pixels {100 * same:.2f}%"
+        else:
+            a, b = a.reshape(-1), b.reshape(-1)
+            top_a, top_b = set(np.argsort(-a)[:5]), set(np.argsort(-b)[:5])
+            agree = f"{len(top_a & top_b)}/5, top-1 {'yes' if a.argmax() == b.argmax() else 'no'}"
     model = r["model"]
     return (f"| {net} | {fmt(macs)} | {fmt(cycles)} ({model}) | "
             f"{'-' if util is None else f'{100 * util:.1f}%'} | "
@@ -65,7 +71,7 @@ def main():
         sys.exit(2)
     out = sys.argv[1]
     print("| network | MACs | cycles (model) | utilization | CPU share | layers on the CPU | "
-          "bit-exact | SQNR vs float | top-5 vs torch fp32 |")
+          "bit-exact | SQNR vs float | agreement with torch fp32 |")
     print("|---|---:|---:|---:|---:|---:|---|---:|---|")
     for net in sys.argv[2:]:
         print(row(out, net))

@@ -904,6 +904,29 @@ bool Importer::foldConstants() {
     setConst(std::move(c));
     return true;
   }
+  if (op == "Slice") { // of a 1-D constant (shape arithmetic): starts, ends, axes 0, steps
+    const Const& data = cst(0);
+    if (data.dims.size() > 1 || (hasInput(3) && cst(3).values.at(0) != 0))
+      throw err("only slicing a 1-D constant along its axis is supported");
+    const int64_t n = data.numel();
+    auto index = [&](double v, int64_t step) {
+      int64_t k = v < -9e18 ? -n - 1 : v > 9e18 ? n : int64_t(v);
+      if (k < 0)
+        k += n;
+      return std::clamp<int64_t>(k, step > 0 ? 0 : -1, step > 0 ? n : n - 1);
+    };
+    const int64_t step = hasInput(4) ? int64_t(cst(4).values.at(0)) : 1;
+    if (step == 0)
+      throw err("a step of 0");
+    Const c;
+    c.dataType = data.dataType;
+    for (int64_t k = index(cst(1).values.at(0), step), e = index(cst(2).values.at(0), step);
+         step > 0 ? k < e : k > e; k += step)
+      c.values.push_back(data.values[size_t(k)]);
+    c.dims = {int64_t(c.values.size())};
+    setConst(std::move(c));
+    return true;
+  }
   if (op == "Cast") {
     Const c = cst(0);
     c.dataType = int(onnxio::attrInt(*node_, "to", c.dataType));

@@ -97,6 +97,8 @@ OPS = {
     "Reshape": lambda i, a: i[0].reshape([int(v) for v in i[1]]),
     "Squeeze": lambda i, a: squeeze(i[0], [int(v) for v in i[1]]),
     "Concat": lambda i, a: torch.cat(i, a["axis"]),
+    "Shape": lambda i, a: torch.tensor(i[0].shape, dtype=torch.int64),
+    "Slice": lambda i, a: i[0][int(i[1][0]):int(i[2][0])],
     "Pad": lambda i, a: pad(i[0], [int(v) for v in i[1]]),
     "Identity": lambda i, a: i[0],
     "Dropout": lambda i, a: i[0],

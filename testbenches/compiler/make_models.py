@@ -335,6 +335,10 @@ def run_numpy(model, x):
             y = np.squeeze(i[0], axis=tuple(i[1].astype(np.int64)))
         elif op == "Concat":
             y = np.concatenate(i, axis=attr(node, "axis"))
+        elif op == "Shape":
+            y = np.array(i[0].shape, np.int64)
+        elif op == "Slice":  # the test models slice 1-D shape tensors
+            y = i[0][int(i[1][0]):int(i[2][0])]
         elif op == "Pad":
             p = i[1].astype(np.int64)
             r = len(p) // 2
@@ -541,7 +545,7 @@ def zoo_ops():
 def seg_head():
     """A small LRASPP-style segmentation head (issue 29): a dilated 3x3 conv and a dilated
     depthwise conv, a squeeze-and-excitation scale (Sigmoid, Mul), bilinear Resize to sizes
-    (half_pixel), nearest Resize by scales (asymmetric, floor), bilinear Resize with
+    computed from the map's Shape (Slice, Concat of constants) (half_pixel), nearest Resize by scales (asymmetric, floor), bilinear Resize with
     align_corners, and a per-pixel class map as the output; opset 13."""
     b = Builder("seg_head", 10)
     low = b.node("Relu", [b.conv("input", 3, 8, 3, stride=2)])              # 8 x 8
@@ -551,7 +555,10 @@ def seg_head():
     s = b.node("Sigmoid", [b.conv(b.node("GlobalAveragePool", [h]), 16, 16, 1)])
     h = b.node("Mul", [b.node("Relu", [b.conv(h, 16, 16, 1)]), s])
     empty = b.const("roi", np.zeros(0, np.float32))
-    sizes = b.const("sizes", np.array([1, 16, 8, 8], np.int64))
+    # The sizes as torch exports them: the input's N and C from its Shape, then the new H, W.
+    nc = b.node("Slice", [b.node("Shape", [h]), b.const("start", np.array([0], np.int64)),
+                          b.const("end", np.array([2], np.int64))])
+    sizes = b.node("Concat", [nc, b.const("hw", np.array([8, 8], np.int64))], axis=0)
     h = b.node("Resize", [h, empty, empty, sizes], mode="linear",
                coordinate_transformation_mode="half_pixel")                  # 8 x 8
     h = b.node("Add", [b.conv(low, 8, 4, 1), b.conv(h, 16, 4, 1)])
