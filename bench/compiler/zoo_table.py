@@ -30,7 +30,7 @@ def fmt(v, unit=""):
 def first_error(out, net):
     for log in sorted(glob.glob(os.path.join(out, net + ".*.log"))):
         for line in open(log, errors="replace"):
-            if "error" in line.lower():
+            if "error:" in line or "FAIL" in line:
                 return line.strip()[:160]
     return "no report"
 
