@@ -262,6 +262,18 @@ void Emitter::copyOps(const Layer& l) {
   // Pad: zeros everywhere, then the input into the interior, one image at a time.
   const Shape& is = g_.tensors[l.inputs[0]].shape;
   const Window& w = l.window;
+  if (w.strideH > 1 || w.strideW > 1) {
+    // Zeros between the pixels too: each input row as one-pixel rows strideW pixels apart.
+    o_ << "  s = by_copy(" << int64_t(os.n) * os.h << ", " << int64_t(os.w) * os.c << ", 0, 0, "
+       << out << ", " << int64_t(os.w) * os.c << ", 0);\n"
+       << "  for (size_t r = 0; r < " << int64_t(is.n) * is.h << " && s == BY_OK; ++r)\n"
+       << "    s = by_copy(" << is.w << ", " << is.c << ", " << tensor(l.inputs[0]) << " + r * "
+       << int64_t(is.w) * is.c << ", " << is.c << ", " << out << " + ((r / " << is.h << ") * "
+       << os.h << " + (r % " << is.h << ") * " << w.strideH << " + " << w.padT << ") * "
+       << int64_t(os.w) * os.c << " + " << int64_t(w.padL) * os.c << ", "
+       << int64_t(w.strideW) * os.c << ", 0);\n";
+    return;
+  }
   o_ << "  s = by_copy(" << int64_t(os.n) * os.h << ", " << int64_t(os.w) * os.c << ", 0, 0, "
      << out << ", " << int64_t(os.w) * os.c << ", 0);\n"
      << "  for (size_t n = 0; n < " << is.n << " && s == BY_OK; ++n)\n"

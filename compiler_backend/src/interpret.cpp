@@ -114,22 +114,27 @@ template <typename F> void forEachResizeTap(const Graph& g, const Layer& l, F&& 
     const ResizeTap &ty = rows[size_t(oy)], &tx = cols[size_t(ox)];
     for (int a = 0; a < 2; ++a)
       for (int b = 0; b < 2; ++b) {
-        const int64_t i = ((int64_t(n) * is.h + (a ? ty.i1 : ty.i0)) * is.w + (b ? tx.i1 : tx.i0)) *
-                          is.c;
+        const int64_t i =
+            ((int64_t(n) * is.h + (a ? ty.i1 : ty.i0)) * is.w + (b ? tx.i1 : tx.i0)) * is.c;
         for (int c = 0; c < is.c; ++c)
           f(o + c, i + c, ty, tx, a, b);
       }
   });
 }
 
+/// Zero padding of H and W; a Pad layer's strides put strideH - 1 zero rows (strideW - 1 zero
+/// columns) between the input's (a transposed convolution's zero insertion).
 template <typename T>
 void pad(const Shape& s, const Window& w, const std::vector<T>& in, std::vector<T>& out,
          const Shape& os) {
   std::fill(out.begin(), out.end(), T(0));
   for (int n = 0; n < s.n; ++n)
     for (int y = 0; y < s.h; ++y)
-      std::copy_n(in.data() + (int64_t(n) * s.h + y) * s.w * s.c, int64_t(s.w) * s.c,
-                  out.data() + ((int64_t(n) * os.h + y + w.padT) * os.w + w.padL) * s.c);
+      for (int x = 0; x < s.w; ++x)
+        std::copy_n(in.data() + ((int64_t(n) * s.h + y) * s.w + x) * s.c, s.c,
+                    out.data() + ((int64_t(n) * os.h + y * w.strideH + w.padT) * os.w +
+                                  x * w.strideW + w.padL) *
+                                     s.c);
 }
 
 /// A flattened NHWC map into ONNX's CHW order.
@@ -452,10 +457,11 @@ FloatValues runFloat(const Graph& g, const std::vector<float>& input) {
       break;
     case LayerKind::Resize: {
       std::vector<double> acc(y.size(), 0.0);
-      forEachResizeTap(g, l, [&](int64_t o, int64_t i, const ResizeTap& ty, const ResizeTap& tx,
-                                 int a, int b) {
-        acc[size_t(o)] += (a ? ty.lambda : 1 - ty.lambda) * (b ? tx.lambda : 1 - tx.lambda) * x[i];
-      });
+      forEachResizeTap(
+          g, l, [&](int64_t o, int64_t i, const ResizeTap& ty, const ResizeTap& tx, int a, int b) {
+            acc[size_t(o)] +=
+                (a ? ty.lambda : 1 - ty.lambda) * (b ? tx.lambda : 1 - tx.lambda) * x[i];
+          });
       for (size_t i = 0; i < y.size(); ++i)
         y[i] = float(acc[i]);
       break;
@@ -550,10 +556,10 @@ Int8Values runInt8(const Graph& g, const std::vector<int8_t>& input,
     case LayerKind::Resize: {
       // Weights in 1/256 steps, the sum in 1/65536 steps rounded half up (docs/compiler.md).
       std::vector<int64_t> acc(y.size(), 0);
-      forEachResizeTap(g, l, [&](int64_t o, int64_t i, const ResizeTap& ty, const ResizeTap& tx,
-                                 int a, int b) {
-        acc[size_t(o)] += int64_t(a ? ty.w1 : 256 - ty.w1) * (b ? tx.w1 : 256 - tx.w1) * x[i];
-      });
+      forEachResizeTap(
+          g, l, [&](int64_t o, int64_t i, const ResizeTap& ty, const ResizeTap& tx, int a, int b) {
+            acc[size_t(o)] += int64_t(a ? ty.w1 : 256 - ty.w1) * (b ? tx.w1 : 256 - tx.w1) * x[i];
+          });
       for (size_t i = 0; i < y.size(); ++i)
         y[i] = int8_t((acc[i] + 32768) >> 16);
       break;

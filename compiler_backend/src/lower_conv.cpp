@@ -312,8 +312,8 @@ bool Planner::nonNegative(int t) const {
     const bool moves = l.kind == LayerKind::Concat || l.kind == LayerKind::Slice ||
                        l.kind == LayerKind::MaxPool || l.kind == LayerKind::Pad ||
                        l.channelPermutation;
-    return moves && std::all_of(l.inputs.begin(), l.inputs.end(),
-                                [&](int in) { return nonNegative(in); });
+    return moves &&
+           std::all_of(l.inputs.begin(), l.inputs.end(), [&](int in) { return nonNegative(in); });
   }
   return false; // the model's input
 }

@@ -1175,6 +1175,8 @@ void Importer::dispatch() {
     return reduce(op == "ReduceMax");
   if (op == "Resize")
     return resize();
+  if (op == "ConvTranspose")
+    return convTranspose();
   if (op == "Pad")
     return pad();
   if (op == "Softmax")
@@ -1192,7 +1194,8 @@ void Importer::dispatch() {
             "BatchNormalization, Add, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, "
             "Flatten, Reshape, Squeeze, Unsqueeze, Concat, Pad, Identity, Dropout, Softmax, "
             "Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, PRelu, Mul, Div, Sub, "
-            "ReduceMean, ReduceMax, Resize, Transpose (channel shuffle), Split, Slice, "
+            "ReduceMean, ReduceMax, Resize, ConvTranspose, Transpose (channel shuffle), Split, "
+            "Slice, "
             "QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, QLinearAdd "
             "(docs/compiler.md)");
 }

@@ -2,7 +2,7 @@
 // family, defined in onnx_import.cpp (model level, convolutions, pooling, reshaping, constants,
 // pre-quantized ops), onnx_import_elementwise.cpp (pointwise functions, products, reductions),
 // onnx_import_channels.cpp (grouped and dilated convolution weights, channel shuffle, Split,
-// Slice) and onnx_import_resize.cpp.
+// Slice) and onnx_import_upsampling.cpp (Resize, ConvTranspose).
 #pragma once
 
 #include "compiler/error.h"
@@ -137,7 +137,8 @@ private:
   /// A per-channel constant product: a depthwise 1x1 convolution the passes fold.
   void scaleByConstant(int x, const Const& c, bool reciprocal);
   void reduce(bool isMax); // ReduceMean / ReduceMax over H and W
-  void resize();           // onnx_import_resize.cpp
+  void resize();           // onnx_import_upsampling.cpp
+  void convTranspose();    // onnx_import_upsampling.cpp
   // ---- channels (onnx_import_channels.cpp) ----
   /// Grouped convolution weights [M, C/group, kH, kW] as the dense block-diagonal kernel.
   void groupedWeights(Layer& l, const Const& w, int cin, int group, int kh, int kw);

@@ -113,8 +113,8 @@ void foldBatchNormAndBias(Graph& g) {
 void foldPadding(Graph& g) {
   for (int i = 0; i < int(g.layers.size()); ++i) {
     const Layer& pad = g.layers[i];
-    if (pad.kind != LayerKind::Pad)
-      continue;
+    if (pad.kind != LayerKind::Pad || pad.window.strideH > 1 || pad.window.strideW > 1)
+      continue; // zeros between the pixels are not a convolution's padding
     const auto users = g.consumers(pad.output);
     if (users.size() != 1 || !onlyConsumer(g, pad.output, users[0]))
       continue;

@@ -8,11 +8,11 @@
 #include "tiling.h"
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <tuple>
 
 namespace by::compiler {
 
@@ -302,8 +302,8 @@ void Planner::planLayer(int li, LayerPlan& p) {
     // The taps of the rows, then of the columns: {i0, i1, w1} each (by_resize).
     const Shape &is = shapeOf(l.inputs[0]), &os = shapeOf(l.output);
     std::vector<int32_t> table;
-    for (const auto& [in, out, scale] : {std::tuple{is.h, os.h, l.resize.scaleH},
-                                         std::tuple{is.w, os.w, l.resize.scaleW}})
+    for (const auto& [in, out, scale] :
+         {std::tuple{is.h, os.h, l.resize.scaleH}, std::tuple{is.w, os.w, l.resize.scaleW}})
       for (const ResizeTap& t : resizeTaps(l.resize, in, out, scale))
         table.insert(table.end(), {t.i0, t.i1, t.w1});
     p.table = putVec(prog_.blob, table);

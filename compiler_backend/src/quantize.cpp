@@ -382,10 +382,9 @@ QuantResult quantize(Graph& g, const Calibration& calib) {
       const bool padded = w.padT || w.padL || w.padB || w.padR;
       const Shape& is = g.tensors[l.inputs[0]].shape;
       // ceil_mode adds a window that reaches past the image only where floor would not.
-      const bool ceilWindow = w.ceilMode && (w.outH(is.h) != (is.h + w.padT + w.padB - w.kh) /
-                                                                    w.strideH + 1 ||
-                                             w.outW(is.w) != (is.w + w.padL + w.padR - w.kw) /
-                                                                    w.strideW + 1);
+      const bool ceilWindow =
+          w.ceilMode && (w.outH(is.h) != (is.h + w.padT + w.padB - w.kh) / w.strideH + 1 ||
+                         w.outW(is.w) != (is.w + w.padL + w.padR - w.kw) / w.strideW + 1);
       if ((!w.countIncludePad && padded) || ceilWindow) {
         // The divisor is the number of elements counted at each position.
         l.poolScales.push_back(0);

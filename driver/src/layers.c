@@ -292,8 +292,8 @@ by_status_t by_mul(size_t batch, size_t pixels, size_t channels, const by_elem_t
 }
 
 by_status_t by_resize(size_t batch, size_t in_rows, size_t in_cols, size_t channels,
-                      size_t out_rows, size_t out_cols, const int32_t* taps,
-                      const by_elem_t* input, by_elem_t* output) {
+                      size_t out_rows, size_t out_cols, const int32_t* taps, const by_elem_t* input,
+                      by_elem_t* output) {
   if (!taps || !input || !output || input == output)
     return BY_ERR_ARG;
   const int32_t* col_taps = taps + 3 * out_rows;

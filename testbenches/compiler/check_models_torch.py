@@ -81,6 +81,10 @@ def reduce_axes(a, i):
 OPS = {
     "Conv": lambda i, a: conv(i[0], i[1], i[2] if len(i) > 2 else None, a),
     "Resize": resize,
+    "ConvTranspose": lambda i, a: F.conv_transpose2d(
+        i[0], i[1], i[2] if len(i) > 2 else None, stride=a.get("strides", [1, 1]),
+        padding=a.get("pads", [0] * 4)[:2], output_padding=a.get("output_padding", [0, 0]),
+        groups=a.get("group", 1), dilation=a.get("dilations", [1, 1])),
     "BatchNormalization": lambda i, a: F.batch_norm(i[0], i[3], i[4], i[1], i[2],
                                                     eps=a["epsilon"]),
     "Relu": lambda i, a: F.relu(i[0]),

@@ -236,6 +236,24 @@ def run_numpy(model, x):
                     y[:, g * opg:(g + 1) * opg] += np.einsum("nchw,oc->nohw", patch, ws[:, :, i, j])
         return y + (b.reshape(1, -1, 1, 1) if b is not None else 0)
 
+    def conv_transpose(x, w, b, a):
+        """ONNX ConvTranspose by its definition: every input pixel scatters its kernel."""
+        s, d = a.get("strides", [1, 1]), a.get("dilations", [1, 1])
+        p, op, g = a.get("pads", [0] * 4), a.get("output_padding", [0, 0]), a.get("group", 1)
+        n, c, h, wd = x.shape
+        cg, mg, kh, kw = c // g, w.shape[1], w.shape[2], w.shape[3]
+        full = np.zeros((n, mg * g, (h - 1) * s[0] + d[0] * (kh - 1) + 1 + op[0],
+                         (wd - 1) * s[1] + d[1] * (kw - 1) + 1 + op[1]))
+        for gr in range(g):
+            for i in range(kh):
+                for j in range(kw):
+                    contrib = np.einsum("nchw,cm->nmhw", x[:, gr * cg:(gr + 1) * cg],
+                                        w[gr * cg:(gr + 1) * cg, :, i, j])
+                    full[:, gr * mg:(gr + 1) * mg, i * d[0]:i * d[0] + (h - 1) * s[0] + 1:s[0],
+                         j * d[1]:j * d[1] + (wd - 1) * s[1] + 1:s[1]] += contrib
+        y = full[:, :, p[0]:full.shape[2] - p[2], p[1]:full.shape[3] - p[3]]
+        return y + (b.reshape(1, -1, 1, 1) if b is not None else 0)
+
     def resize(node, i):
         """ONNX Resize of H and W: nearest or linear, the coordinate transformations the test
         models use."""
@@ -288,6 +306,9 @@ def run_numpy(model, x):
                      attr(node, "pads"), attr(node, "group", 1), attr(node, "dilations", [1, 1]))
         elif op == "Resize":
             y = resize(node, i)
+        elif op == "ConvTranspose":
+            y = conv_transpose(i[0], i[1], i[2] if len(i) > 2 else None,
+                               {a.name: helper.get_attribute_value(a) for a in node.attribute})
         elif op == "BatchNormalization":
             x, g, be, m, v = i
             sh = (1, -1, 1, 1)
@@ -546,12 +567,14 @@ def seg_head():
     """A small LRASPP-style segmentation head (issue 29): a dilated 3x3 conv and a dilated
     depthwise conv, a squeeze-and-excitation scale (Sigmoid, Mul), bilinear Resize to sizes
     computed from the map's Shape (Slice, Concat of constants) (half_pixel), nearest Resize by scales (asymmetric, floor), bilinear Resize with
-    align_corners, and a per-pixel class map as the output; opset 13."""
+    align_corners, a strided grouped ConvTranspose (U-Net upsampling), and a per-pixel class map
+    as the output; opset 13."""
     b = Builder("seg_head", 10)
     low = b.node("Relu", [b.conv("input", 3, 8, 3, stride=2)])              # 8 x 8
     h = b.node("Relu", [b.conv(low, 8, 16, 3, pads=[2, 2, 2, 2], dilation=2)])
     h = b.node("Relu", [b.conv(h, 16, 16, 3, stride=2, pads=[2, 2, 2, 2], group=16,
                                dilation=2)])                                # 4 x 4
+    high = h
     s = b.node("Sigmoid", [b.conv(b.node("GlobalAveragePool", [h]), 16, 16, 1)])
     h = b.node("Mul", [b.node("Relu", [b.conv(h, 16, 16, 1)]), s])
     empty = b.const("roi", np.zeros(0, np.float32))
@@ -562,6 +585,11 @@ def seg_head():
     h = b.node("Resize", [h, empty, empty, sizes], mode="linear",
                coordinate_transformation_mode="half_pixel")                  # 8 x 8
     h = b.node("Add", [b.conv(low, 8, 4, 1), b.conv(h, 16, 4, 1)])
+    # U-Net style upsampling: a strided, grouped ConvTranspose of the 4 x 4 map to 8 x 8.
+    wt = b.const("wt", b.rng.normal(0, 0.3, (16, 2, 3, 3)).astype(np.float32))
+    up = b.node("ConvTranspose", [high, wt, b.const("bt", np.zeros(4, np.float32))],
+                strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1], group=2)
+    h = b.node("Add", [h, up])
     scales = b.const("scales", np.array([1, 1, 2, 2], np.float32))
     near = b.node("Resize", [h, empty, scales], mode="nearest",
                   coordinate_transformation_mode="asymmetric", nearest_mode="floor")
