@@ -28,6 +28,10 @@ std::string readFile(const fs::path& path) {
 
 void writeFileAtomically(const fs::path& path, std::string_view content) {
   const fs::path tmp = path.string() + ".tmp-" + uniqueSuffix();
+  if (path.has_parent_path()) { // `--out results/y.npy` makes results/; a failure shows below
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+  }
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f)

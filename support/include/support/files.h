@@ -23,9 +23,8 @@ public:
 /// The file's bytes. Throws FileError.
 std::string readFile(const std::filesystem::path& path);
 
-/// Writes `content` to `path` atomically (a temporary in the same directory, then rename). The
-/// directory must exist: a caller that writes into its own folders creates them. Throws
-/// FileError.
+/// Writes `content` to `path` atomically (a temporary in the same directory, then rename),
+/// creating missing parent directories (a user's `--out results/y.npy`). Throws FileError.
 void writeFileAtomically(const std::filesystem::path& path, std::string_view content);
 
 /// The user asked for an output location Brickyard must not replace.
