@@ -1171,8 +1171,8 @@ void Importer::dispatch() {
     return mul();
   if (op == "Div" || op == "Sub")
     return divSub(op == "Div");
-  if (op == "ReduceMean" || op == "ReduceMax")
-    return reduce(op == "ReduceMax");
+  if (op == "ReduceMean" || op == "ReduceMax" || op == "ReduceSum")
+    return reduce(op);
   if (op == "Resize")
     return resize();
   if (op == "ConvTranspose")
@@ -1194,7 +1194,8 @@ void Importer::dispatch() {
             "BatchNormalization, Add, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, "
             "Flatten, Reshape, Squeeze, Unsqueeze, Concat, Pad, Identity, Dropout, Softmax, "
             "Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, PRelu, Mul, Div, Sub, "
-            "ReduceMean, ReduceMax, Resize, ConvTranspose, Transpose (channel shuffle), Split, "
+            "ReduceMean, ReduceMax, ReduceSum, Resize, ConvTranspose, Transpose (channel shuffle), "
+            "Split, "
             "Slice, "
             "QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, QLinearAdd "
             "(docs/compiler.md)");

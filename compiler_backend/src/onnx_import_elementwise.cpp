@@ -1,6 +1,6 @@
 // ONNX import of element-wise functions (one Pointwise layer each), products (Mul of two
 // activations; Mul, Div and Sub by constants, which fold into the layer before) and reductions
-// over the spatial axes (ReduceMean, ReduceMax: global pooling).
+// over the spatial axes (ReduceMean, ReduceMax: global pooling; ReduceSum: the mean scaled).
 #include "onnx_importer.h"
 
 #include <algorithm>
@@ -118,7 +118,8 @@ void Importer::divSub(bool div) {
   addConstant(a.tensor, negated);
 }
 
-void Importer::reduce(bool isMax) {
+void Importer::reduce(const std::string& op) {
+  const bool isMax = op == "ReduceMax";
   const int x = act(0);
   const Tensor& xt = tensor(x);
   std::vector<int64_t> axes = onnxio::attrInts(*node_, "axes", {});
@@ -132,10 +133,17 @@ void Importer::reduce(bool isMax) {
   if (rankOf(x) != 4 || axes != std::vector<int64_t>{2, 3})
     throw err("reducing axes " + dimsString(axes) + " of " + dimsString(xt.onnxShape) +
               " is not supported; only over H and W (axes [2, 3]) of a 4-D map");
+  const int64_t pixels = int64_t(xt.shape.h) * xt.shape.w;
   globalPool(isMax);
-  if (onnxio::attrInt(*node_, "keepdims", 1) == 0) { // [N, C]: the same data
-    const int y = values_[node_->output(0)].tensor;
-    g_.tensors[y].onnxShape = {xt.shape.n, xt.shape.c};
+  const int mean = values_[node_->output(0)].tensor;
+  if (onnxio::attrInt(*node_, "keepdims", 1) == 0) // [N, C]: the same data
+    g_.tensors[mean].onnxShape = {xt.shape.n, xt.shape.c};
+  if (op == "ReduceSum") { // the mean times the pixels (a per-channel scale, folded or not)
+    g_.tensors[mean].name += ".mean";
+    Const pixelCount;
+    pixelCount.values = {double(pixels)};
+    pixelCount.dims = {1};
+    scaleByConstant(mean, pixelCount, false);
   }
 }
 

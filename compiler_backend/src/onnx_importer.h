@@ -136,9 +136,9 @@ private:
   void divSub(bool div);                 // Div / Sub of an activation by a constant
   /// A per-channel constant product: a depthwise 1x1 convolution the passes fold.
   void scaleByConstant(int x, const Const& c, bool reciprocal);
-  void reduce(bool isMax); // ReduceMean / ReduceMax over H and W
-  void resize();           // onnx_import_upsampling.cpp
-  void convTranspose();    // onnx_import_upsampling.cpp
+  void reduce(const std::string& op); // ReduceMean / ReduceMax / ReduceSum over H and W
+  void resize();                      // onnx_import_upsampling.cpp
+  void convTranspose();               // onnx_import_upsampling.cpp
   // ---- channels (onnx_import_channels.cpp) ----
   /// Grouped convolution weights [M, C/group, kH, kW] as the dense block-diagonal kernel.
   void groupedWeights(Layer& l, const Const& w, int cin, int group, int kh, int kw);

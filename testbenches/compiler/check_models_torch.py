@@ -113,6 +113,7 @@ OPS = {
     "LeakyRelu": lambda i, a: F.leaky_relu(i[0], a.get("alpha", 0.01)),
     "ReduceMean": lambda i, a: torch.mean(i[0], reduce_axes(a, i),
                                           keepdim=bool(a.get("keepdims", 1))),
+    "ReduceSum": lambda i, a: torch.sum(i[0], reduce_axes(a, i), keepdim=bool(a.get("keepdims", 1))),
     "Transpose": lambda i, a: i[0].permute(a["perm"]),
     "Split": lambda i, a: torch.split(i[0], [int(v) for v in i[1]], a.get("axis", 0)),
 }

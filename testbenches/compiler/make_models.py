@@ -397,11 +397,13 @@ def run_numpy(model, x):
             y = np.tanh(i[0])
         elif op == "LeakyRelu":
             y = np.where(i[0] >= 0, i[0], attr(node, "alpha", 0.01) * i[0])
-        elif op == "ReduceMean":
-            # axes: an attribute up to opset 17, an optional input from 18; none = all axes.
+        elif op in ("ReduceMean", "ReduceSum"):
+            # axes: an attribute (ReduceMean up to opset 17), an input (ReduceSum from 13,
+            # ReduceMean from 18); none = all axes.
             axes = attr(node, "axes") if len(i) < 2 or i[1] is None else i[1].astype(np.int64)
-            y = i[0].mean(axis=None if axes is None else tuple(int(a) for a in axes),
-                          keepdims=bool(attr(node, "keepdims", 1)))
+            fn = np.mean if op == "ReduceMean" else np.sum
+            y = fn(i[0], axis=None if axes is None else tuple(int(a) for a in axes),
+                   keepdims=bool(attr(node, "keepdims", 1)))
         elif op == "Transpose":
             y = np.transpose(i[0], attr(node, "perm"))  # None reverses the axes
         elif op == "Split":
@@ -526,7 +528,7 @@ def oversized_bias():
 def zoo_ops():
     """The ops and forms of torchvision's classification zoo (issue 29): a grouped conv (2
     groups) + BN + Relu; a depthwise conv with channel multiplier 2 (stride 2) + HardSwish; a
-    grouped 1x1 conv (4 groups); a MobileNetV3 squeeze-and-excitation (ReduceMean keepdims 1,
+    grouped 1x1 conv (4 groups); a MobileNetV3 squeeze-and-excitation (ReduceSum keepdims 1,
     Relu, HardSigmoid, Mul broadcasting [1,C,1,1] over the map); SiLU as Mul(x, Sigmoid(x)); a
     ShuffleNet channel shuffle (Reshape to 5-D, Transpose, Reshape back); a 1x1 conv, Split
     into two halves (Tanh, LeakyRelu) and Concat; an EfficientNet squeeze-and-excitation
@@ -541,7 +543,7 @@ def zoo_ops():
     h = b.node("Relu", [b.bn(b.conv("input", 8, 16, 3, group=2, bias=False), 16)])
     h = b.node("HardSwish", [b.conv(h, 16, 32, 3, stride=2, group=16)])
     h = b.conv(h, 32, 32, 1, group=4)
-    s = b.node("ReduceMean", [h], axes=[2, 3], keepdims=1)
+    s = b.node("ReduceSum", [h, b.const("axes", np.array([2, 3], np.int64))], keepdims=1)
     s = b.node("Relu", [b.conv(s, 32, 8, 1)])
     s = b.node("HardSigmoid", [b.conv(s, 8, 32, 1)], alpha=1 / 6, beta=0.5)
     h = silu(b.node("Mul", [h, s]))
