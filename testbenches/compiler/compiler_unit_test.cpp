@@ -17,6 +17,7 @@
 #include "seed.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -143,6 +144,35 @@ TEST(Import, ZooOpsBecomeTheLayersTheirSemanticsNeed) {
   // The pieces compute what the grouped convolutions did.
   const std::vector<float> want = toFloat(readNpy(modelPath("zoo_ops", ".output.npy")));
   EXPECT_LT(relError(runModelFloat(g, "zoo_ops"), want), 1e-5);
+}
+
+TEST(Import, ResizeTapsFollowOnnxCoordinates) {
+  // Worked by hand from the ONNX Resize spec: {i0, i1, w1 in 1/256}.
+  auto taps = [](ResizeRule r, int in, int out, double scale) {
+    std::vector<std::array<int, 3>> v;
+    for (const ResizeTap& t : resizeTaps(r, in, out, scale))
+      v.push_back({t.i0, t.i1, t.w1});
+    return v;
+  };
+  ResizeRule linear;
+  linear.linear = true; // half_pixel: src = (x + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25
+  EXPECT_EQ(taps(linear, 2, 4, 2.0),
+            (std::vector<std::array<int, 3>>{{0, 1, 0}, {0, 1, 64}, {0, 1, 192}, {1, 1, 0}}));
+  linear.coordinates = "align_corners"; // src = x * 2 / 4 = 0, 0.5, 1, 1.5, 2
+  EXPECT_EQ(
+      taps(linear, 3, 5, 5.0 / 3),
+      (std::vector<std::array<int, 3>>{{0, 1, 0}, {0, 1, 128}, {1, 2, 0}, {1, 2, 128}, {2, 2, 0}}));
+  ResizeRule nearest;
+  nearest.coordinates = "asymmetric";
+  nearest.nearest = "floor"; // src = x / 2 = 0, 0.5, 1, 1.5
+  EXPECT_EQ(taps(nearest, 2, 4, 2.0),
+            (std::vector<std::array<int, 3>>{{0, 0, 0}, {0, 0, 0}, {1, 1, 0}, {1, 1, 0}}));
+  nearest.nearest = "round_prefer_floor"; // 0, 0.5 -> 0, 1, 1.5 -> 1
+  EXPECT_EQ(taps(nearest, 2, 4, 2.0)[1][0], 0);
+  EXPECT_EQ(taps(nearest, 2, 4, 2.0)[3][0], 1);
+  nearest.nearest = "round_prefer_ceil"; // 0.5 -> 1, 1.5 -> 2, clamped to 1
+  EXPECT_EQ(taps(nearest, 2, 4, 2.0)[1][0], 1);
+  EXPECT_EQ(taps(nearest, 2, 4, 2.0)[3][0], 1);
 }
 
 TEST(Quantize, AChannelShuffleIsAnExactCopyAndTablesFollowTheFunction) {
