@@ -298,8 +298,14 @@ void Emitter::layer(int li) {
   for (size_t i = 0; i < l.onnxNodes.size(); ++i)
     o_ << (i ? "," : "") << " '" << l.onnxNodes[i] << "' (" << l.onnxOps[i] << ")";
   o_ << " */\nstatic by_status_t layer_" << li << "(void) {\n";
-  const std::string out = p.separatePool ? arena(p.tempOffset) : tensor(l.output);
+  const std::string out = p.separatePool    ? arena(p.tempOffset)
+                          : p.writesTo >= 0 ? tensor(p.writesTo)
+                                            : tensor(l.output);
   const Shape& is = g_.tensors[l.inputs[0]].shape;
+  if (p.mvoutTable.present())
+    o_ << "  /* The next layer's function on this layer's mvout. */\n"
+       << "  const by_status_t ts = by_set_table(" << blob(p.mvoutTable, "by_elem_t") << ");\n"
+       << "  if (ts != BY_OK)\n    return ts;\n";
   switch (p.kernel) {
   case Kernel::Conv:
   case Kernel::Im2colConv:
@@ -354,6 +360,9 @@ void Emitter::layer(int li) {
        << ", " << os.h << ", " << os.w << ", " << blob(p.table, "int32_t") << ", "
        << tensor(l.inputs[0]) << ", " << out << ");\n";
     break;
+  case Kernel::FusedTable:
+    o_ << "  by_status_t s = BY_OK; /* layer " << p.fusedInto << "'s mvout applied the table */\n";
+    break;
   case Kernel::Lookup:
     o_ << "  by_status_t s = by_lookup(" << os.elems() << ", " << tensor(l.inputs[0]) << ", " << out
        << ", " << blob(p.table, "by_elem_t") << ");\n";
@@ -386,6 +395,8 @@ void Emitter::layer(int li) {
   if (p.clampAfter)
     o_ << "  if (s == BY_OK)\n    s = by_clamp(" << os.elems() << ", " << tensor(l.output) << ", "
        << tensor(l.output) << ", " << l.qmin << ", " << l.qmax << ");\n";
+  if (p.mvoutTable.present())
+    o_ << "  by_clear_table();\n";
   o_ << "  return s;\n}\n\n";
 }
 

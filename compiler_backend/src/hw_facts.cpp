@@ -53,6 +53,7 @@ HwFacts hwFacts(const config::Config& c) {
   h.os = h.planner.os;
   h.td = h.planner.tensordash;
   h.tdScheduleB = c.tensordash.enabled && c.tensordash.scheduleB;
+  h.table = c.activations.table;
   h.boveda = h.planner.boveda;
   h.dramBytesPerCycle = c.soc.dram.bytesPerCycle;
   const double cpi = c.soc.hostCpiTenths / 10.0;

@@ -19,6 +19,7 @@ struct HwFacts {
   int maxBlockLen = 0;            // DIM-column blocks one mvin moves
   bool ws = false, os = false, td = false, boveda = false;
   bool tdScheduleB = false; // CONFIG_EX td_side = 1 is built (sparsity.tensordash.schedule_b)
+  bool table = false;       // the mvout's function table (activations.table)
   // For the compiler's time estimates: DRAM bytes per cycle, and host cycles per command the
   // driver issues (measured instruction counts: a data move with its address arithmetic
   // about 30 instructions, a PRELOAD/COMPUTE pair of the tile loop about 10) at the host CPI.

@@ -54,6 +54,8 @@ const char* kernelName(Kernel k) {
     return "by_mul";
   case Kernel::Resize:
     return "by_resize";
+  case Kernel::FusedTable:
+    return "(mvout table)";
   }
   return "?";
 }
@@ -291,8 +293,9 @@ void Planner::planLayer(int li, LayerPlan& p) {
   case LayerKind::Pointwise:
     p.kernel = Kernel::Lookup;
     p.onCpu = true;
-    p.cpuReason = std::string(pointwiseFnName(l.fn)) + " (an int8 table; the array's mvout "
-                                                       "applies only ReLU and clamps)";
+    p.cpuReason = std::string(pointwiseFnName(l.fn)) +
+                  (hw_.table ? " (an int8 table; the layer before cannot apply it on its mvout)"
+                             : " (an int8 table; the config has no mvout table)");
     p.table = putVec(prog_.blob, l.table);
     break;
   case LayerKind::Resize: {
@@ -330,6 +333,43 @@ void Planner::planLayer(int li, LayerPlan& p) {
   }
 }
 
+// A pointwise function whose input only its layer reads runs on the mvout of the layer that
+// writes that input (activations.table): an accumulator kernel on the accelerator with nothing
+// the CPU does after it (a clamp or a pool would then come after the table).
+void Planner::fuseTables() {
+  if (!hw_.table)
+    return;
+  for (int li = 0; li < int(g_.layers.size()); ++li) {
+    const Layer& l = g_.layers[li];
+    if (l.kind != LayerKind::Pointwise)
+      continue;
+    const int t = l.inputs[0];
+    int lp = -1;
+    for (int i = 0; i < li; ++i)
+      if (g_.layers[i].output == t)
+        lp = i;
+    if (lp < 0 || g_.storageOf(t) != t || g_.aliasGroup(t).size() != 1 || t == g_.output ||
+        g_.consumers(t) != std::vector<int>{li})
+      continue;
+    LayerPlan& p = prog_.layers[lp];
+    const bool accKernel = p.kernel == Kernel::Conv || p.kernel == Kernel::Im2colConv ||
+                           p.kernel == Kernel::Matmul || p.kernel == Kernel::Im2colMatmul ||
+                           p.kernel == Kernel::AvgPoolConv || p.kernel == Kernel::MaxPoolConv ||
+                           p.kernel == Kernel::ScaleConv || p.kernel == Kernel::Resadd ||
+                           p.kernel == Kernel::GlobalAvg;
+    if (!accKernel || p.onCpu || p.clampAfter || p.separatePool || p.mvoutTable.present())
+      continue;
+    p.mvoutTable = putVec(prog_.blob, l.table);
+    p.writesTo = l.output;
+    LayerPlan& q = prog_.layers[li];
+    q.kernel = Kernel::FusedTable;
+    q.onCpu = false;
+    q.cpuReason.clear();
+    q.table = BlobRange{};
+    q.fusedInto = lp;
+  }
+}
+
 void Planner::planMemory() {
   MemoryPlan& m = prog_.memory;
   const int nl = int(g_.layers.size());
@@ -354,7 +394,9 @@ void Planner::planMemory() {
         for (int x : g_.layers[lj].inputs)
           if (g_.storageOf(x) == t)
             last = lj;
-      bufs.push_back({t, li, false, li, last, alignUp(shapeOf(t).elems())});
+      // A fused table's output is written by the layer before (LayerPlan::writesTo).
+      const int first = prog_.layers[li].fusedInto >= 0 ? prog_.layers[li].fusedInto : li;
+      bufs.push_back({t, li, false, first, last, alignUp(shapeOf(t).elems())});
     }
     const LayerPlan& p = prog_.layers[li];
     if (p.workspaceBytes > 0)
@@ -402,6 +444,7 @@ Program Planner::run() {
   prog_.layers.resize(g_.layers.size());
   for (int li = 0; li < int(g_.layers.size()); ++li)
     planLayer(li, prog_.layers[li]);
+  fuseTables();
   planMemory();
   const MemoryPlan& m = prog_.memory;
   prog_.dramBytesNeeded =

@@ -44,6 +44,7 @@ private:
   void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
   void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights, int64_t k,
                      int64_t n, bool os) const;
+  void fuseTables();
   void planMemory();
   // lower_conv.cpp
   void planConv(const Layer& l, LayerPlan& p);

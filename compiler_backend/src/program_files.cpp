@@ -120,6 +120,10 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
                          {"on", lp.poolOnMvout ? "mvout" : "cpu"}};
     if (lp.clampAfter)
       j["cpu_clamp"] = {l.qmin, l.qmax};
+    if (lp.writesTo >= 0) // the next layer's pointwise function on this layer's mvout
+      j["mvout_table"] = {{"writes", g.tensors[size_t(lp.writesTo)].name}};
+    if (lp.fusedInto >= 0)
+      j["fused_into"] = lp.fusedInto;
     if (o.config.tensordash.enabled && !lp.onCpu && !lp.tdReason.empty())
       j["tensordash"] = {{"scheduled", tdModeName(lp.tdMode)},
                          {"zeros_a", lp.zerosA},

@@ -98,6 +98,8 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
       "LOOP_CONV_WS (loops.conv and WS; HW_FEATURES bit LOOP_CONV_WS)");
   def("BY_HAS_LOOP_CONV_OS", c.loops.conv && c.array.dataflow != config::Dataflow::WS ? "1" : "0",
       "LOOP_CONV_OS (loops.conv and OS; HW_FEATURES bit LOOP_CONV_OS)");
+  def("BY_HAS_TABLE", c.activations.table ? "1" : "0",
+      "the mvout's function table (activations.table; HW_FEATURES bit TABLE; CONFIG_TABLE)");
   os << "\n/* SoC */\n";
   def("BY_TENSORDASH", c.tensordash.enabled ? "1" : "0",
       "OS computes skip zero operands (docs/tensordash.md)");

@@ -10,8 +10,10 @@
 #include "seed.h"
 #include "system_run.h"
 
+#include <array>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <limits>
 
 namespace by::test {
 namespace {
@@ -324,6 +326,92 @@ TEST_F(System, MvoutScaleReluSaturationAndMaxPool) {
   run("scale_relu_pool");
 }
 
+TEST_F(System, FunctionTableOnAccumulatorMvouts) {
+  // CONFIG_TABLE (activations.table): accumulator MVOUTs map each output x (after scale,
+  // activation and pooling) to entry x + 128; scratchpad and full-width MVOUTs never. The
+  // expected bytes come from the golden arithmetic here. The table acts at once, so the test
+  // drains the accelerator around every CONFIG_TABLE (as the driver fences).
+  AccelSystem s(cfg, SystemOptions{});
+  auto run = [&](const fm::Instruction& i) { s.issue(i); };
+  auto drain = [&] { ASSERT_TRUE(s.drain()) << s.hangReport(); };
+  if (!cfg.activations.table) {
+    run(fm::configTable(0, true, true, 0));
+    drain();
+    EXPECT_EQ(s.readRegister("ERROR") & 0xff,
+              static_cast<uint32_t>(hw::isa::errorCode("UNKNOWN_FUNCT")));
+    return;
+  }
+  std::array<int8_t, 256> table;
+  for (int v = 0; v < 256; ++v) // any bytes: a wrong index shows
+    table[size_t(v)] = int8_t(uint8_t((v * 37 + 11) ^ 0x5a));
+  const uint32_t n = static_cast<uint32_t>(dim), rows = std::min<uint32_t>(n, 4);
+  // A 4x4 image of DIM channels in the accumulator (pooling), values far beyond int8.
+  const int pixels = 16;
+  std::vector<int64_t> acc;
+  std::vector<uint8_t> bytes(size_t(pixels) * n * ab);
+  for (int i = 0; i < pixels * int(n); ++i) {
+    acc.push_back(randomElem(20));
+    for (int k = 0; k < ab; ++k)
+      bytes[size_t(i) * ab + k] = uint8_t(uint64_t(acc.back()) >> (8 * k));
+  }
+  s.writeBytes(kIn, bytes);
+  run(fm::configLd({0, false, 1, 0, fm::floatBits(1), uint64_t(n) * ab}));
+  run(fm::mvin(0, kIn, fm::accAddr(0), pixels, n));
+  drain();
+  for (uint32_t chunk = 0; chunk < 32; ++chunk) {
+    uint64_t entries = 0;
+    for (int k = 0; k < 8; ++k)
+      entries |= uint64_t(uint8_t(table[chunk * 8 + k])) << (8 * k);
+    run(fm::configTable(chunk, true, chunk == 31, entries));
+  }
+  drain();
+  const float scale = 0.013f;
+  auto out = [&](int64_t a, bool relu) {
+    int64_t y = golden::saturate(golden::accScale(a, scale, p.accWidth), 8);
+    return relu ? std::max<int64_t>(y, 0) : y;
+  };
+  // Rows with ReLU, the table on.
+  run(fm::configSt({1, 0, 0, 0, 0, 0, 0, 0, 0, 0, n * ib, fm::floatBits(scale)}));
+  run(fm::mvout(kOut, fm::accAddr(0), rows, n));
+  // 3x3 max-pool, stride 2, padding 1 (4x4 -> 2x2), no activation: the table after the max.
+  fm::ConfigStArgs pool;
+  pool.poolStride = 2, pool.poolSize = 3, pool.upad = 1, pool.lpad = 1, pool.poolOutDim = 2;
+  pool.porows = 2, pool.pocols = 2, pool.orows = 4, pool.ocols = 4, pool.stride = n * ib;
+  pool.accScaleBits = fm::floatBits(scale);
+  run(fm::configSt(pool));
+  run(fm::mvout(kOut + 0x1000, fm::accAddr(0), 1, n));
+  drain();
+  const std::vector<uint8_t> rowsOut = s.readBytes(kOut, size_t(rows) * n);
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < n; ++c)
+      ASSERT_EQ(int8_t(rowsOut[r * n + c]), table[size_t(out(acc[r * n + c], true) + 128)])
+          << "row " << r << ", column " << c;
+  const std::vector<uint8_t> pooled = s.readBytes(kOut + 0x1000, 4 * size_t(n));
+  for (int py = 0; py < 2; ++py)
+    for (int px = 0; px < 2; ++px)
+      for (uint32_t c = 0; c < n; ++c) {
+        int64_t m = std::numeric_limits<int64_t>::min();
+        for (int wy = 0; wy < 3; ++wy)
+          for (int wx = 0; wx < 3; ++wx) {
+            const int y = py * 2 + wy - 1, x = px * 2 + wx - 1;
+            const bool in = y >= 0 && y < 4 && x >= 0 && x < 4;
+            m = std::max(m, in ? out(acc[size_t(y * 4 + x) * n + c], false) : 0);
+          }
+        ASSERT_EQ(int8_t(pooled[size_t(py * 2 + px) * n + c]), table[size_t(m + 128)])
+            << "pooled pixel " << py << "," << px << ", channel " << c;
+      }
+  // Disabled: plain outputs again.
+  run(fm::configTable(0, false, false, 0));
+  drain();
+  run(fm::configSt({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n * ib, fm::floatBits(scale)}));
+  run(fm::mvout(kOut + 0x2000, fm::accAddr(0), rows, n));
+  drain();
+  const std::vector<uint8_t> plain = s.readBytes(kOut + 0x2000, size_t(rows) * n);
+  for (uint32_t i = 0; i < rows * n; ++i)
+    ASSERT_EQ(int8_t(plain[i]), out(acc[i], false)) << "element " << i;
+  EXPECT_EQ(s.readRegister("ERROR") & 0xff, 0u);
+}
+
 TEST_F(System, CrossQueueHazardsKeepProgramOrder) {
   if (!p.hasWs)
     GTEST_SKIP() << "config has no WS dataflow";
@@ -405,14 +493,15 @@ TEST_F(System, RegistersDescribeTheConfigAndInterruptsFire) {
   EXPECT_EQ(s.readRegister("VERSION"), 1u);
   EXPECT_EQ(s.readRegister("HW_LANES"), static_cast<uint32_t>(cfg.array.lanes));
   // HW_FEATURES: bit 0 WS, 1 OS, 2 TensorDash, 3 Boveda, 4 LOOP_WS, 5 LOOP_CONV_WS, 6
-  // LOOP_CONV_OS, 7 TD_SCHEDULE_B, 8 TRANSPOSER (docs/isa.md).
+  // LOOP_CONV_OS, 7 TD_SCHEDULE_B, 8 TRANSPOSER, 9 TABLE (docs/isa.md).
   const bool ws = cfg.array.dataflow != config::Dataflow::OS;
   const bool os = cfg.array.dataflow != config::Dataflow::WS;
   const uint32_t features = (ws ? 1u : 0u) | (os ? 2u : 0u) | (cfg.tensordash.enabled ? 4u : 0u) |
                             (cfg.boveda.enabled ? 8u : 0u) | (cfg.loops.ws ? 16u : 0u) |
                             (cfg.loops.conv && ws ? 32u : 0u) | (cfg.loops.conv && os ? 64u : 0u) |
                             (cfg.tensordash.enabled && cfg.tensordash.scheduleB ? 128u : 0u) |
-                            (!cfg.tensordash.enabled && cfg.array.lanes == 1 ? 256u : 0u);
+                            (!cfg.tensordash.enabled && cfg.array.lanes == 1 ? 256u : 0u) |
+                            (cfg.activations.table ? 512u : 0u);
   EXPECT_EQ(s.readRegister("HW_FEATURES"), features);
   // An error raises irq_o when enabled; writing the status bit clears it.
   s.writeRegister("IRQ_ENABLE", 2);

@@ -37,6 +37,7 @@ enum class Kernel {
   Lookup,       // by_lookup: an int8 table per element (CPU)
   Mul,          // by_mul: element-wise product (CPU)
   Resize,       // by_resize: nearest / bilinear resampling (CPU)
+  FusedTable,   // none: a pointwise table the layer before applies on its mvout
 };
 const char* kernelName(Kernel k);
 
@@ -88,6 +89,11 @@ struct LayerPlan {
   int64_t workspaceOffset = -1, workspaceBytes = 0; // in the arena (only during the layer)
   int64_t tempOffset = -1, tempBytes = 0;           // pre-pool output (separatePool)
   int64_t estDramBytes = 0;                         // the tiling's traffic estimate
+  /// The mvout's function table (by_set_table): the next layer's pointwise function, applied
+  /// by this layer's mvouts, which then write that layer's output (`writesTo`).
+  BlobRange mvoutTable;
+  int writesTo = -1;
+  int fusedInto = -1; // FusedTable: the layer that applies this one's table
   int64_t macs = 0;
 };
 

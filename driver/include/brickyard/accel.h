@@ -252,6 +252,23 @@ static inline void by_loop_conv_os(const by_loop_conv_ws_t* l) {
                  BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
 }
 
+/* Whether this hardware has the mvout's function table: the config (BY_HAS_TABLE) and
+ * HW_FEATURES. */
+static inline int by_has_table(void) {
+  return BY_HAS_TABLE && BY_REG_FIELD(HW_FEATURES, TABLE, by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
+}
+
+/* CONFIG_TABLE (activations.table): with write, entries 8*chunk .. 8*chunk+7 of the mvout's
+ * function table from `entries` (entry 8*chunk+k in bits 8k+7:8k); enable: accumulator MVOUTs
+ * apply the table from now on. It acts at once: fence first (by_set_table does). */
+static inline void by_config_table(uint32_t chunk, int write, int enable, uint64_t entries) {
+  BY_HAL_CMD(BY_FUNCT_CONFIG_TABLE,
+             BY_FIELD(BY_CONFIG_TABLE_RS1_CHUNK, chunk) |
+                 BY_FIELD(BY_CONFIG_TABLE_RS1_WRITE, write ? 1u : 0u) |
+                 BY_FIELD(BY_CONFIG_TABLE_RS1_ENABLE, enable ? 1u : 0u),
+             BY_FIELD(BY_CONFIG_TABLE_RS2_ENTRIES, entries));
+}
+
 static inline void by_flush(void) {
   BY_HAL_CMD(BY_FUNCT_FLUSH, 0, 0);
 }

@@ -241,6 +241,7 @@ int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
                              params_.inputWidth);
         if (st.activation == hw::isa::kActRelu)
           v = golden::relu(v);
+        v = st.tabled(v);
       }
       values.push_back(static_cast<int16_t>(v));
     }

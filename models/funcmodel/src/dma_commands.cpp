@@ -162,9 +162,11 @@ int FuncModel::execMvout(uint64_t rs1, uint64_t rs2) {
   };
   std::vector<uint8_t> buf(rowBytes);
   // Writes one DRAM row of `cols` elements; elem(c) gives element c.
+  // An accumulator value through the function table (after the activation and any pooling).
+  const bool tabled = src.acc() && !full;
   auto writeRow = [&](uint64_t addr, auto&& elem) {
     for (uint64_t c = 0; c < op.cols; ++c)
-      storeElement(buf.data() + c * elemBytes, elemBytes, elem(c));
+      storeElement(buf.data() + c * elemBytes, elemBytes, tabled ? st.tabled(elem(c)) : elem(c));
     return dramWrite(addr, buf.data(), rowBytes);
   };
 

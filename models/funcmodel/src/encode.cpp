@@ -196,6 +196,16 @@ Instruction flush() {
   return i;
 }
 
+Instruction configTable(uint32_t chunk, bool write, bool enable, uint64_t entries) {
+  const hw::isa::Command& c = hw::isa::command("CONFIG_TABLE");
+  Instruction i;
+  i.funct = static_cast<uint32_t>(c.funct);
+  i.rs1 = c.rs1Field("chunk").place(chunk) | c.rs1Field("write").place(write ? 1 : 0) |
+          c.rs1Field("enable").place(enable ? 1 : 0);
+  i.rs2 = c.rs2Field("entries").place(entries);
+  return i;
+}
+
 Instruction counterOp(const CounterOpArgs& a) {
   const IsaFields& f = isaFields();
   Instruction i;

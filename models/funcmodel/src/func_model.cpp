@@ -62,6 +62,8 @@ ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
     // No TLB: nothing to flush.
   } else if (funct == static_cast<uint32_t>(f.functDecompress) && params_.bovedaOnChip) {
     error = execDecompress(rs1, rs2);
+  } else if (funct == static_cast<uint32_t>(hw::isa::kConfigTable) && params_.table) {
+    execConfigTable(rs1, rs2);
   } else if (params_.loopWs && funct >= static_cast<uint32_t>(hw::isa::kLoopWs) &&
              funct <= static_cast<uint32_t>(hw::isa::kLoopWsConfigStridesDc)) {
     error = execLoopWs(funct, rs1, rs2);
@@ -84,6 +86,18 @@ ExecResult FuncModel::execute(uint32_t funct, uint64_t rs1, uint64_t rs2) {
     result.error = error;
   }
   return result;
+}
+
+void FuncModel::execConfigTable(uint64_t rs1, uint64_t rs2) {
+  const hw::isa::Command& c = hw::isa::command("CONFIG_TABLE");
+  StoreConfig& st = state_.st;
+  if (c.rs1Field("write").extract(rs1)) {
+    const uint64_t chunk = c.rs1Field("chunk").extract(rs1);
+    const uint64_t entries = c.rs2Field("entries").extract(rs2);
+    for (int k = 0; k < 8; ++k)
+      st.table[size_t(chunk * 8 + uint64_t(k))] = int8_t(uint8_t(entries >> (8 * k)));
+  }
+  st.tableEnabled = c.rs1Field("enable").extract(rs1) != 0;
 }
 
 void FuncModel::reject(int code, uint32_t funct) {

@@ -35,6 +35,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.bovedaOnChip = c.boveda.enabled && c.boveda.onChip;
   p.loopWs = c.loops.ws;
   p.loopConv = c.loops.conv;
+  p.table = c.activations.table;
   if (p.boveda) {
     p.bovedaFormat = boveda::paramsFromConfig(c.boveda, c.types.inputWidth, 1);
     p.bovedaPtrLineBytes = hw::isa::bovedaPtrLineBytes(c.dma.maxBytes);

@@ -85,7 +85,8 @@ uint32_t FuncRegisters::read(uint32_t offset) {
            field("HW_FEATURES", "LOOP_CONV_WS", p.loopConv && p.hasWs) |
            field("HW_FEATURES", "LOOP_CONV_OS", p.loopConv && p.hasOs) |
            field("HW_FEATURES", "TD_SCHEDULE_B", p.tdScheduleB) |
-           field("HW_FEATURES", "TRANSPOSER", p.lanes == 1 && !p.tensordash);
+           field("HW_FEATURES", "TRANSPOSER", p.lanes == 1 && !p.tensordash) |
+           field("HW_FEATURES", "TABLE", p.table);
   if (offset >= reg("CYCLES_LO") && offset <= reg("SHORT_BEATS_HI")) {
     if ((offset & 4u) == 0) { // LO latches HI
       const uint64_t v = counter64(offset);

@@ -28,8 +28,9 @@ float StoreConfig::accScale() const {
 }
 
 bool StoreConfig::operator==(const StoreConfig& o) const {
-  return std::tie(stride, activation, accScaleBits, pool, compressed, nextContainer) ==
-         std::tie(o.stride, o.activation, o.accScaleBits, o.pool, o.compressed, o.nextContainer);
+  return std::tie(stride, activation, accScaleBits, pool, compressed, nextContainer, table,
+                  tableEnabled) == std::tie(o.stride, o.activation, o.accScaleBits, o.pool,
+                                            o.compressed, o.nextContainer, o.table, o.tableEnabled);
 }
 
 bool ArrayState::operator==(const ArrayState& o) const {

@@ -204,6 +204,7 @@ void AcceleratorGenerator::initSizes() {
   td_ = p.config.tensordash.enabled;
   loops_ = p.config.loops.ws;
   conv_ = p.config.loops.conv;
+  table_ = p.config.activations.table;
   spReads_ = scratchpadClients(p).reads;
 }
 
@@ -294,6 +295,13 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     b.comment("LOOP_WS unroller to the LOOP_CONV_WS unroller.");
     for (const auto& [n, w] : cmdWires)
       wire(b, "lw_cmd_" + n, w);
+  }
+  if (table_) {
+    b.comment("The mvout's function table: CONFIG_TABLE from the decoder, entries to the store "
+              "controller.");
+    wire(b, "table_write", 1);
+    wire(b, "mvout_table", 256 * 8);
+    wire(b, "mvout_table_en", 1);
   }
   if (conv_) {
     b.comment("The LOOP_CONV_WS unroller's checks and start, and the block strides it uses.");
@@ -577,6 +585,8 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                {"err_funct_o", "dec_err_funct"}};
     if (loops_)
       i.conns.insert(i.conns.end(), {{"loop_err_i", "lw_loop_err"}, {"loop_start_o", "lw_start"}});
+    if (table_)
+      i.conns.emplace_back("table_valid_o", "table_write");
     if (conv_)
       i.conns.insert(i.conns.end(), {{"conv_err_i", "lc_loop_err"},
                                      {"conv_start_o", "lc_start"},
@@ -674,6 +684,18 @@ void AcceleratorGenerator::controllers(vlog::Body& b) const {
                                    {"err_valid_o", "st_err"}});
     if (boveda_)
       i.conns.emplace_back("stream_bytes_o", "bs_stream_bytes");
+    if (table_)
+      i.conns.insert(i.conns.end(), {{"table_i", "mvout_table"}, {"table_en_i", "mvout_table_en"}});
+  }
+  if (table_) {
+    auto& i = b.instance(names::kMvoutTable, "u_mvout_table");
+    i.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"cmd_valid_i", "table_write"},
+               {"cmd_rs1_i", "cmd_rs1"},
+               {"cmd_rs2_i", "cmd_rs2"},
+               {"table_o", "mvout_table"},
+               {"enable_o", "mvout_table_en"}};
   }
 }
 

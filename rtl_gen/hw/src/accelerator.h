@@ -35,6 +35,7 @@ private:
   bool td_ = {};
   bool loops_ = {}; // loops.ws: the LOOP_WS unroller between frontend and decoder
   bool conv_ = {};  // loops.conv: the LOOP_CONV_WS unroller, after LOOP_WS's
+  bool table_ = {}; // activations.table: the mvout's function table
   std::vector<std::string> spReads_;
 };
 

@@ -82,7 +82,7 @@ private:
                {"rst_ni", "rst_ni"},
                {"in_valid_i", "ret_valid_q && ret_comp_q"},
                {"in_ready_o", "piece_in_ready"},
-               {"in_data_i", "{PieceDataWidth'(pooled), ret_count_q}"},
+               {"in_data_i", "{PieceDataWidth'(out_vals), ret_count_q}"},
                {"out_valid_o", "piece_valid"},
                {"out_ready_i", "piece_ready"},
                {"out_data_o", "piece"}};

@@ -47,6 +47,7 @@ const std::vector<std::pair<std::string, int>>& functs() {
       {"Flush", isa::kFlush},
       {"CounterOp", isa::kCounterOp},
       {"Decompress", isa::kDecompress},
+      {"ConfigTable", isa::kConfigTable},
       {"LoopWs", isa::kLoopWs},
       {"LoopWsConfigBounds", isa::kLoopWsConfigBounds},
       {"LoopWsConfigStridesDc", isa::kLoopWsConfigStridesDc},
@@ -83,7 +84,7 @@ CmdDecoderGenerator::CmdDecoderGenerator(const AccelParams& p)
     : p_(p), ld_(loadOpLayout(p)), st_(storeOpLayout(p)), ex_(execOpLayout(p)),
       range_(rangeLayout(p)), boveda_(p.config.boveda.enabled), td_(p.config.tensordash.enabled),
       onChip_(boveda_ && p.config.boveda.onChip), loops_(p.config.loops.ws),
-      conv_(p.config.loops.conv) {
+      conv_(p.config.loops.conv), table_(p.config.activations.table) {
   // DECOMPRESS's destination operand has MVIN's layout (the mv_* signals).
   if (onChip_)
     for (const char* f : {"local_addr", "rows", "cols"})
@@ -180,6 +181,11 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.input("cmd_bstride_i", Type::bits("CountBits"),
             "with the command: the block stride of a loop's MVIN / MVIN2 (0: the channel's) or "
             "MVOUT (0: DIM)");
+  }
+  if (table_) {
+    m.portGroup(
+        "CONFIG_TABLE (the mvout table module, mvout_table.cpp; rs1/rs2 are the command's).");
+    m.output("table_valid_o", Type::bit(), "an accepted CONFIG_TABLE");
   }
   m.portGroup("Rejected commands.");
   m.output("err_valid_o", Type::bit(), "one pulse per rejected command");
@@ -326,10 +332,15 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
     b.assign("is_conv_cfg",
              "cmd_funct_i >= FunctLoopConvWsConfig1 && cmd_funct_i <= FunctLoopConvWsConfig6");
   }
+  // CONFIG_TABLE exists only with activations.table: the table module applies it.
+  if (table_) {
+    b.logic("is_table", Type::bit());
+    b.assign("is_table", "cmd_funct_i == FunctConfigTable");
+  }
   b.logic("is_known", Type::bit());
   b.assign("is_known", std::string("is_config || is_mvin || is_mvout || is_preload || "
                                    "is_compute || is_flush || is_counter") +
-                           (onChip_ ? " || is_dc" : "") +
+                           (onChip_ ? " || is_dc" : "") + (table_ ? " || is_table" : "") +
                            (loops_ ? " || is_loop_ws || is_loop_cfg" : "") +
                            (conv_ ? " || is_loop_conv || is_conv_cfg" : ""));
   b.blank();
@@ -678,6 +689,8 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
                      "      needs_resp ? !resp_valid_q : 1'b1)");
   b.assign("cmd_ready_o", "accept");
   b.assign("ctr_valid_o", "accept && is_counter");
+  if (table_)
+    b.assign("table_valid_o", "accept && is_table");
   if (loops_)
     b.assign("loop_start_o", "accept && is_loop_ws && err == ErrNone");
   if (conv_) {

@@ -50,7 +50,7 @@ private:
 
   AccelParams p_;
   PackedLayout ld_, st_, ex_, range_;
-  bool boveda_, td_, onChip_, loops_, conv_;
+  bool boveda_, td_, onChip_, loops_, conv_, table_;
 };
 
 } // namespace by::hw

@@ -120,7 +120,8 @@ std::vector<std::pair<std::string, std::string>> readValues(const AccelParams& p
            {"LOOP_CONV_OS", p.config.loops.conv && p.array.hasOs ? "1'b1" : "1'b0"},
            {"TD_SCHEDULE_B",
             p.config.tensordash.enabled && p.config.tensordash.scheduleB ? "1'b1" : "1'b0"},
-           {"TRANSPOSER", !p.config.tensordash.enabled && p.lanes == 1 ? "1'b1" : "1'b0"}});
+           {"TRANSPOSER", !p.config.tensordash.enabled && p.lanes == 1 ? "1'b1" : "1'b0"},
+           {"TABLE", p.config.activations.table ? "1'b1" : "1'b0"}});
     else if (r.offset >= isa::kPerfRegisterBase) {
       const int idx = static_cast<int>((r.offset - 0x100) / 8);
       value = (r.offset % 8 == 0) ? "perf_q[" + num(idx) + "][RegBits-1:0]" : "perf_hi_q";

@@ -60,6 +60,8 @@ GeneratedDesign buildDesign(const config::Config& config) {
       d.modules.push_back(BovedaLoaderGenerator(accel, bovedaHwParams(config)).build());
     }
     d.modules.push_back(StoreControllerGenerator(accel).build());
+    if (config.activations.table)
+      d.modules.push_back(MvoutTableGenerator().build());
     if (config.tensordash.enabled) { // OS operands reach the array through the feeder
       d.modules.push_back(TdTileBufferGenerator(accel).build());
       d.modules.push_back(TdFeederGenerator(accel).build());

@@ -21,7 +21,8 @@ namespace by::hw {
 using vlog::Type;
 
 StoreControllerGenerator::StoreControllerGenerator(const AccelParams& p)
-    : p_(p), st_(storeOpLayout(p)), boveda_(p.config.boveda.enabled) {}
+    : p_(p), st_(storeOpLayout(p)), boveda_(p.config.boveda.enabled),
+      table_(p.config.activations.table) {}
 
 vlog::Module StoreControllerGenerator::build() const {
   vlog::Module m(names::kStoreController,
@@ -95,6 +96,11 @@ void StoreControllerGenerator::ports(vlog::Module& m) const {
   m.output("dma_done_ready_o", Type::bit());
   m.input("dma_done_tag_i", Type::bits("TagBits"));
   m.input("dma_done_error_i", Type::bit());
+  if (table_) {
+    m.portGroup("The function table (mvout_table.cpp).");
+    m.input("table_i", Type::bits("256*8"), "entry v in bits 8v+7:8v");
+    m.input("table_en_i", Type::bit(), "accumulator MVOUTs apply the table");
+  }
   m.portGroup("Status and errors.");
   m.output("busy_o", Type::bit());
   m.output("dma_wait_o", Type::bit());
@@ -280,6 +286,8 @@ void StoreControllerGenerator::returnStage(vlog::Body& b) const {
   b.logic("scaled", Type::bits("AccRowWidth"), "by_acc_scale outputs");
   b.logic("pooled", Type::bits("SpRowWidth"), "max over the window so far");
   b.logic("pool_q", Type::bits("Dim*ElemWidth"), "pooling runs on accumulator rows (DIM)");
+  b.logic("out_vals", Type::bits("SpRowWidth"),
+          "the values written: pooled, accumulator values through the function table");
   b.logic("ret_block", Type::bits("DmaDataWidth"), "the slot's bytes");
   b.logic("row_q", Type::bits("DmaDataWidth"), "the blocks of the row gathered so far");
   b.logic("ret_data", Type::bits("DmaDataWidth"), "the bytes to write");
@@ -307,9 +315,25 @@ void StoreControllerGenerator::returnStage(vlog::Body& b) const {
     b.assign("pooled[SpElems*ElemWidth-1:Dim*ElemWidth]",
              "sp_rdata_i[SpElems*ElemWidth-1:Dim*ElemWidth]");
   }
+  if (table_) {
+    b.comment("The function table (activations.table): an accumulator value x (after the "
+              "activation and the pooling) leaves as entry x + 128, while enabled.");
+    b.logic("tabled", Type::bits("Dim*ElemWidth"));
+    vlog::Body& t = b.genFor("e", "Dim", "gen_table");
+    t.logic("index", Type::bits("8"), "x + 128: x with its sign bit flipped");
+    t.assign("index", "{~pooled[e*ElemWidth+7], pooled[e*ElemWidth +: 7]}");
+    t.assign("tabled[e*ElemWidth +: ElemWidth]", "table_i[{index, 3'b000} +: 8]");
+    // Scratchpad elements beyond DIM (vector PEs) are never an accumulator's.
+    b.assign("out_vals",
+             std::string("(ret_acc_q && table_en_i) ? ") +
+                 (p_.spElems > p_.dim ? "{pooled[SpRowWidth-1:Dim*ElemWidth], tabled}" : "tabled") +
+                 " : pooled");
+  } else {
+    b.assign("out_vals", "pooled");
+  }
   b.assign("ret_block", "(ret_acc_q && ret_full_q) ? DmaDataWidth'(acc_rdata_i) :\n"
-                        "      ret_acc_q ? DmaDataWidth'(pooled[Dim*ElemWidth-1:0]) : "
-                        "DmaDataWidth'(pooled)");
+                        "      ret_acc_q ? DmaDataWidth'(out_vals[Dim*ElemWidth-1:0]) : "
+                        "DmaDataWidth'(out_vals)");
   b.assign("ret_data", "(ret_wfirst_q ? '0 : row_q) | (ret_block << ret_shift_q)");
   b.blank();
 }

@@ -27,7 +27,7 @@ private:
 
   AccelParams p_;
   PackedLayout st_;
-  bool boveda_;
+  bool boveda_, table_;
 };
 
 /// Boveda configs: the compressed-MVOUT path (boveda_store.cpp), added to the store

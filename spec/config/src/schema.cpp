@@ -225,6 +225,16 @@ void addLoopsFields(std::vector<FieldSpec>& f) {
       "dataflow configured; vector PEs take lane-packed weights (docs/isa.md, \"Vector PEs\")."));
 }
 
+void addActivationsFields(std::vector<FieldSpec>& f) {
+  f.push_back(boolField(
+      "activations.table", [](Config& c) -> bool& { return c.activations.table; }, "false",
+      "Build the mvout's function table (Brickyard's CONFIG_TABLE, funct 34): 256 int8 entries "
+      "that MVOUTs from the accumulator apply to every element after the activation and any "
+      "pooling, so that an int8 function (sigmoid, hard-swish, SiLU, ...) runs on a layer's way "
+      "out instead of on the host (docs/isa.md, \"Function table\"). Without it funct 34 is "
+      "UNKNOWN_FUNCT. Needs types.input_width: 8."));
+}
+
 void addSocFields(std::vector<FieldSpec>& f) {
   f.push_back(intField(
       "soc.clock_mhz", [](Config& c) -> int& { return c.soc.clockMHz; }, "1000", 1, 10000, false,
@@ -254,6 +264,7 @@ std::vector<FieldSpec> buildFields() {
   addTensorDashFields(f);
   addBovedaFields(f);
   addLoopsFields(f);
+  addActivationsFields(f);
   addSocFields(f);
   return f;
 }
@@ -271,6 +282,7 @@ std::vector<SectionSpec> buildSections() {
       {"compression", "Memory compression."},
       {"compression.boveda", "Boveda lossless compression (docs/boveda.md)."},
       {"loops", "Hardware loop unrollers (Gemmini's LOOP_WS and LOOP_CONV_WS)."},
+      {"activations", "Functions applied to results on their way out."},
       {"soc", "The SoC around the accelerator used by co-simulation."},
       {"soc.dram", "DRAM timing and size."},
   };

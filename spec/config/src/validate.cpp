@@ -139,6 +139,10 @@ void validateAcrossKeys(const Config& c,
     fail("compression.boveda.group_size", "a group of " + str(c.boveda.groupSize) +
                                               " values does not fit one container of " +
                                               str(c.boveda.containerBits) + " bits");
+  if (c.activations.table && c.types.inputWidth != 8)
+    fail("activations.table", "the function table has an entry per int8 value, and "
+                              "types.input_width is " +
+                                  str(c.types.inputWidth) + "; expected 8");
   if (c.loops.ws && c.array.dataflow == Dataflow::OS)
     fail("loops.ws", "LOOP_WS unrolls a weight-stationary matmul, and array.dataflow is os; "
                      "expected false, or dataflow ws or both");

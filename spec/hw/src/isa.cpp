@@ -369,6 +369,23 @@ std::vector<Command> buildCommands() {
         {"containers", 32, 16, "containers of the block (1 or more)"}},
        localOperand("destination (as MVIN channel 0: its block_stride)")});
   c.push_back(loopConvOsCommand(c));
+  c.push_back(
+      {"CONFIG_TABLE",
+       kConfigTable,
+       -1,
+       "brickyard_config_table",
+       Queue::Immediate,
+       "Writes 8 entries of the mvout's function table and sets whether MVOUTs from the "
+       "accumulator apply it (activations.table; UNKNOWN_FUNCT without). An applied table maps "
+       "each output element x (after scaling, saturation, activation and pooling) to entry "
+       "x + 128. It takes effect at once, also for MVOUTs still in flight: fence first "
+       "(docs/isa.md, \"Function table\").",
+       {{"chunk", 0, 5, "with write: entries 8*chunk .. 8*chunk+7"},
+        {"write", 8, 1, "write rs2's eight entries"},
+        {"enable", 9, 1,
+         "MVOUTs from the accumulator apply the table from now on (0: they do not)"}},
+       {{"entries", 0, 64,
+         "entry 8*chunk+k in bits 8k+7:8k: the output for the value 8*chunk+k-128"}}});
   c.push_back({"COUNTER_OP",
                kCounterOp,
                -1,
@@ -393,7 +410,8 @@ std::vector<ErrorCode> buildErrors() {
       {0, "NONE", "no error"},
       {1, "UNKNOWN_FUNCT",
        "funct is not a command of this hardware (LOOP_WS without loops.ws, LOOP_CONV_WS "
-       "and LOOP_CONV_OS without loops.conv, DECOMPRESS without the Boveda on-chip form)"},
+       "and LOOP_CONV_OS without loops.conv, DECOMPRESS without the Boveda on-chip form, "
+       "CONFIG_TABLE without activations.table)"},
       {2, "BAD_CONFIG_TYPE", "CONFIG with rs1[1:0] = 3"},
       {3, "UNSUPPORTED",
        "a feature this hardware does not have: a transpose it cannot take, ReLU6, pixel "
@@ -488,7 +506,8 @@ std::vector<Register> buildRegisters() {
       {0x050, "HW_FEATURES", "RO",
        "bit 0 WS, bit 1 OS, bit 2 TensorDash, bit 3 Boveda, bit 4 LOOP_WS, bit 5 LOOP_CONV_WS, "
        "bit 6 LOOP_CONV_OS, bit 7 TD_SCHEDULE_B (CONFIG_EX td_side = 1), bit 8 TRANSPOSER "
-       "(CONFIG_EX's transposes: see \"Transposes\")"},
+       "(CONFIG_EX's transposes: see \"Transposes\"), bit 9 TABLE (CONFIG_TABLE: the mvout's "
+       "function table)"},
       {0x0fc, "COUNTERS_RESET", "WO", "writing 1 clears the 64-bit counters below"},
   };
   const char* counters[][2] = {
@@ -563,6 +582,7 @@ std::vector<RegisterField> buildRegisterFields() {
       {"HW_FEATURES", "LOOP_CONV_OS", 6, 1},
       {"HW_FEATURES", "TD_SCHEDULE_B", 7, 1},
       {"HW_FEATURES", "TRANSPOSER", 8, 1},
+      {"HW_FEATURES", "TABLE", 9, 1},
   };
 }
 

@@ -116,6 +116,8 @@ Instruction preload(const Operand& bd, const Operand& c);
 /// OS B.
 Instruction compute(bool preloaded, const Operand& a, const Operand& bd);
 Instruction flush();
+/// CONFIG_TABLE (activations.table): entries 8*chunk.. from `entries` when write, and enable.
+Instruction configTable(uint32_t chunk, bool write, bool enable, uint64_t entries);
 Instruction counterOp(const CounterOpArgs& args);
 
 /// The bits of a float (for acc_scale / mvin scale fields).

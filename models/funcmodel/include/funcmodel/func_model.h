@@ -114,6 +114,7 @@ private:
   int execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2);
   int execMvoutCompressed(uint64_t rs1, uint64_t rs2);
   int execDecompress(uint64_t rs1, uint64_t rs2);
+  void execConfigTable(uint64_t rs1, uint64_t rs2);
   int checkPreload(uint64_t rs1, uint64_t rs2) const;
   int execCompute(bool preloaded, uint64_t rs1, uint64_t rs2);
   void computeWs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t rs1, uint64_t rs2);

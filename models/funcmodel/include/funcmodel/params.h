@@ -35,6 +35,8 @@ struct ModelParams {
   bool loopWs = false;
   /// The LOOP_CONV_WS unroller (loops.conv): LOOP_CONV_WS and LOOP_CONV_WS_CONFIG_* are legal.
   bool loopConv = false;
+  /// The mvout's function table (activations.table): CONFIG_TABLE is legal.
+  bool table = false;
   boveda::BovedaParams bovedaFormat;
   /// Bytes of one line of the Boveda loader's pointer-line buffer (hw::isa::kBovedaPtrLines
   /// lines; docs/boveda.md, "Pointer lines").

@@ -55,6 +55,14 @@ struct StoreConfig {
   int activation = 0;
   uint32_t accScaleBits = 0x3f800000u; // IEEE single; 1.0f after reset
   PoolConfig pool;
+  /// The function table (CONFIG_TABLE): entry x + 128 replaces an accumulator MVOUT's output x
+  /// while enabled.
+  std::array<int8_t, 256> table{};
+  bool tableEnabled = false;
+  /// An int8 output through the table while it is enabled.
+  int64_t tabled(int64_t v) const {
+    return tableEnabled ? table[static_cast<size_t>(v + 128) & 255u] : v;
+  }
   float accScale() const;
   bool operator==(const StoreConfig& o) const;
 };

@@ -28,6 +28,7 @@ inline constexpr const char* kCmdDecoder = "by_cmd_decoder";
 inline constexpr const char* kReservationStation = "by_reservation_station";
 inline constexpr const char* kLoadController = "by_load_controller";
 inline constexpr const char* kStoreController = "by_store_controller";
+inline constexpr const char* kMvoutTable = "by_mvout_table";
 inline constexpr const char* kExecController = "by_execute_controller";
 inline constexpr const char* kFrontend = "by_cmd_frontend";
 inline constexpr const char* kAccelerator = "by_accelerator";
@@ -110,6 +111,13 @@ public:
 
 private:
   int accWidth_;
+};
+
+/// The mvout's function table (activations.table): 256 int8 entries and an enable bit that
+/// CONFIG_TABLE writes; the store controller applies it to accumulator MVOUTs.
+class MvoutTableGenerator {
+public:
+  vlog::Module build() const;
 };
 
 /// Behavioural SRAMs behind one interface each, so that foundry macros can replace them:

@@ -70,6 +70,10 @@ struct LoopsConfig {
   bool conv{}; // the LOOP_CONV_WS convolution unroller (Gemmini funct 15, configured by 16-21)
 };
 
+struct ActivationsConfig {
+  bool table{}; // the mvout's function table (CONFIG_TABLE, Brickyard funct 34)
+};
+
 struct DramConfig {
   int latencyCycles{}; // first-beat latency in accelerator clock cycles
   int bytesPerCycle{}; // sustained bandwidth in bytes per accelerator cycle
@@ -91,6 +95,7 @@ struct Config {
   TensorDashConfig tensordash;
   BovedaConfig boveda;
   LoopsConfig loops;
+  ActivationsConfig activations;
   SocConfig soc;
 };
 

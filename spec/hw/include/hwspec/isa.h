@@ -29,8 +29,9 @@ enum Funct : int {
   kLoopConvWs = 15,        // LOOP_CONV_WS: runs the configured convolution loop (loops.conv)
   kLoopConvWsConfig1 = 16, // LOOP_CONV_WS_CONFIG_1 .. _6 (17..21)
   kLoopConvWsConfig6 = 21,
-  kDecompress = 32, // Brickyard: Boveda on-chip decompression (not a Gemmini funct)
-  kLoopConvOs = 33, // Brickyard: the LOOP_CONV_WS_CONFIG_* tile, output-stationary (loops.conv)
+  kDecompress = 32,  // Brickyard: Boveda on-chip decompression (not a Gemmini funct)
+  kLoopConvOs = 33,  // Brickyard: the LOOP_CONV_WS_CONFIG_* tile, output-stationary (loops.conv)
+  kConfigTable = 34, // Brickyard: the mvout's function table (activations.table)
   kCounterOp = 126,
 };
 
