@@ -254,7 +254,6 @@ by_status_t by_set_table(const by_elem_t* table) {
     return BY_ERR_ARG;
   if (!by_has_table())
     return BY_ERR_UNSUPPORTED;
-  by_fence();
   for (uint32_t chunk = 0; chunk < 32; ++chunk) {
     uint64_t entries = 0;
     for (unsigned k = 0; k < 8; ++k)
@@ -265,10 +264,8 @@ by_status_t by_set_table(const by_elem_t* table) {
 }
 
 void by_clear_table(void) {
-  if (!by_has_table())
-    return;
-  by_fence();
-  by_config_table(0, 0, 0, 0);
+  if (by_has_table())
+    by_config_table(0, 0, 0, 0);
 }
 
 by_status_t by_lookup(size_t n, const by_elem_t* input, by_elem_t* output, const by_elem_t* table) {

@@ -13,8 +13,11 @@ config::Config shippedConfig(const std::string& name) {
     return tinyWith({{"  acc_width: 32", "  acc_width: 64"},
                      {"  spatial_output_width: 20", "  spatial_output_width: 64"}});
   if (name == "tiny16")
-    return tinyWith({{"  input_width: 8", "  input_width: 16"},
-                     {"  spatial_output_width: 20", "  spatial_output_width: 24"}});
+    return tinyWith(
+        {{"  input_width: 8", "  input_width: 16"},
+         {"  spatial_output_width: 20", "  spatial_output_width: 24"},
+         {"  table: true # the mvout's function table (docs/isa.md, \"Function table\")",
+          "  table: false # 2^16 entries for 16-bit inputs"}});
   const std::string shipped = std::string(BY_SOURCE_DIR) + "/configs/" + name + ".yaml";
   if (std::ifstream(shipped).good())
     return config::loadConfigFile(shipped);

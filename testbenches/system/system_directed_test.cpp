@@ -329,8 +329,8 @@ TEST_F(System, MvoutScaleReluSaturationAndMaxPool) {
 TEST_F(System, FunctionTableOnAccumulatorMvouts) {
   // CONFIG_TABLE (activations.table): accumulator MVOUTs map each output x (after scale,
   // activation and pooling) to entry x + 128; scratchpad and full-width MVOUTs never. The
-  // expected bytes come from the golden arithmetic here. The table acts at once, so the test
-  // drains the accelerator around every CONFIG_TABLE (as the driver fences).
+  // expected bytes come from the golden arithmetic here. CONFIG_TABLE acts in program order:
+  // the MVOUTs issued just before the one that disables the table still use it.
   AccelSystem s(cfg, SystemOptions{});
   auto run = [&](const fm::Instruction& i) { s.issue(i); };
   auto drain = [&] { ASSERT_TRUE(s.drain()) << s.hangReport(); };
@@ -380,6 +380,10 @@ TEST_F(System, FunctionTableOnAccumulatorMvouts) {
   pool.accScaleBits = fm::floatBits(scale);
   run(fm::configSt(pool));
   run(fm::mvout(kOut + 0x1000, fm::accAddr(0), 1, n));
+  // Disabled right behind them (no drain): plain outputs again.
+  run(fm::configTable(0, false, false, 0));
+  run(fm::configSt({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n * ib, fm::floatBits(scale)}));
+  run(fm::mvout(kOut + 0x2000, fm::accAddr(0), rows, n));
   drain();
   const std::vector<uint8_t> rowsOut = s.readBytes(kOut, size_t(rows) * n);
   for (uint32_t r = 0; r < rows; ++r)
@@ -400,12 +404,6 @@ TEST_F(System, FunctionTableOnAccumulatorMvouts) {
         ASSERT_EQ(int8_t(pooled[size_t(py * 2 + px) * n + c]), table[size_t(m + 128)])
             << "pooled pixel " << py << "," << px << ", channel " << c;
       }
-  // Disabled: plain outputs again.
-  run(fm::configTable(0, false, false, 0));
-  drain();
-  run(fm::configSt({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n * ib, fm::floatBits(scale)}));
-  run(fm::mvout(kOut + 0x2000, fm::accAddr(0), rows, n));
-  drain();
   const std::vector<uint8_t> plain = s.readBytes(kOut + 0x2000, size_t(rows) * n);
   for (uint32_t i = 0; i < rows * n; ++i)
     ASSERT_EQ(int8_t(plain[i]), out(acc[i], false)) << "element " << i;

@@ -77,7 +77,9 @@ TEST(Files, AtomicWritesReplaceWholeFilesAndLeaveNoTemporaries) {
   writeFileAtomically(dir / "f", "second, longer");
   EXPECT_EQ(readFile(dir / "f"), "second, longer");
   EXPECT_EQ(names(dir), std::vector<std::string>{"f"});
-  EXPECT_THROW(writeFileAtomically(dir / "no" / "f", "x"), FileError); // no folder made
+  writeFileAtomically(dir / "new" / "deeper" / "g", "x"); // missing folders are made
+  EXPECT_EQ(readFile(dir / "new" / "deeper" / "g"), "x");
+  EXPECT_THROW(writeFileAtomically(dir / "f" / "h", "x"), FileError); // a file is no folder
   EXPECT_THROW(readFile(dir / "missing"), FileError);
   try {
     readFile(dir / "missing");

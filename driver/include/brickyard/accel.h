@@ -260,7 +260,7 @@ static inline int by_has_table(void) {
 
 /* CONFIG_TABLE (activations.table): with write, entries 8*chunk .. 8*chunk+7 of the mvout's
  * function table from `entries` (entry 8*chunk+k in bits 8k+7:8k); enable: accumulator MVOUTs
- * apply the table from now on. It acts at once: fence first (by_set_table does). */
+ * apply the table from now on (in program order: earlier MVOUTs keep the old table). */
 static inline void by_config_table(uint32_t chunk, int write, int enable, uint64_t entries) {
   BY_HAL_CMD(BY_FUNCT_CONFIG_TABLE,
              BY_FIELD(BY_CONFIG_TABLE_RS1_CHUNK, chunk) |

@@ -59,10 +59,10 @@ by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo
 
 /* The mvout's function table (activations.table; docs/isa.md "Function table"): from the next
  * command on, every output a kernel writes from the accumulator leaves as table[x - BY_ELEM_MIN]
- * instead of x (after its scale, activation and pooling) until by_clear_table. Both fence first,
- * so that no earlier MVOUT sees the change. BY_ERR_UNSUPPORTED without the table hardware
- * (by_has_table). The compiler wraps a convolution or matmul followed by a pointwise function in
- * them: the function then costs nothing. */
+ * instead of x (after its scale, activation and pooling) until by_clear_table (CONFIG_TABLE
+ * acts in program order: earlier MVOUTs keep the old table). BY_ERR_UNSUPPORTED without the table
+ * hardware (by_has_table). The compiler wraps a convolution or matmul followed by a pointwise
+ * function in them: the function then costs nothing. */
 by_status_t by_set_table(const by_elem_t* table);
 void by_clear_table(void);
 

@@ -586,7 +586,8 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
     if (loops_)
       i.conns.insert(i.conns.end(), {{"loop_err_i", "lw_loop_err"}, {"loop_start_o", "lw_start"}});
     if (table_)
-      i.conns.emplace_back("table_valid_o", "table_write");
+      i.conns.insert(i.conns.end(), {{"table_valid_o", "table_write"},
+                                     {"st_idle_i", "rs_st_count == '0 && !st_busy"}});
     if (conv_)
       i.conns.insert(i.conns.end(), {{"conv_err_i", "lc_loop_err"},
                                      {"conv_start_o", "lc_start"},

@@ -186,6 +186,8 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.portGroup(
         "CONFIG_TABLE (the mvout table module, mvout_table.cpp; rs1/rs2 are the command's).");
     m.output("table_valid_o", Type::bit(), "an accepted CONFIG_TABLE");
+    m.input("st_idle_i", Type::bit(),
+            "no MVOUT waits or runs: a CONFIG_TABLE waits for the earlier MVOUTs to leave");
   }
   m.portGroup("Rejected commands.");
   m.output("err_valid_o", Type::bit(), "one pulse per rejected command");
@@ -235,8 +237,8 @@ void CmdDecoderGenerator::localParams(vlog::Body& b) const {
   for (const isa::ErrorCode& e : isa::errorCodes())
     b.localParam("Err" + upperCamel(e.name), Type::bits("ErrBits"), "8'd" + num(e.code), e.name);
   for (const auto& [name, code] : functs())
-    if ((name != "Decompress" || onChip_) && (name.rfind("LoopWs", 0) != 0 || loops_) &&
-        (name.rfind("LoopConv", 0) != 0 || conv_))
+    if ((name != "Decompress" || onChip_) && (name != "ConfigTable" || table_) &&
+        (name.rfind("LoopWs", 0) != 0 || loops_) && (name.rfind("LoopConv", 0) != 0 || conv_))
       b.localParam("Funct" + name, Type::bits("FunctBits"), "7'd" + num(code));
   declareEnum(b, opKindEncoding());
   declareEnum(b, storeModeEncoding());
@@ -685,8 +687,9 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
             "unless it is a COUNTER_OP; a COUNTER_OP pushed through the registers always "
             "leaves its result in RESP_*.");
   b.assign("needs_resp", "cmd_xd_i || (cmd_mmio_i && is_counter)");
-  b.assign("accept", "cmd_valid_i && !dangling && (needs_rs ? op_ready_i :\n"
-                     "      needs_resp ? !resp_valid_q : 1'b1)");
+  b.assign("accept", std::string("cmd_valid_i && !dangling && (needs_rs ? op_ready_i :\n"
+                                 "      needs_resp ? !resp_valid_q : 1'b1)") +
+                         (table_ ? " &&\n      (!is_table || st_idle_i)" : ""));
   b.assign("cmd_ready_o", "accept");
   b.assign("ctr_valid_o", "accept && is_counter");
   if (table_)

@@ -1,7 +1,8 @@
 // The mvout's function table (activations.table; docs/isa.md, "Function table"): 256 int8
 // entries and an enable bit, written by CONFIG_TABLE through the command decoder. The store
 // controller maps each output element x of an accumulator MVOUT to entry x + 128 while it is
-// enabled. A command takes effect the cycle after it is accepted; the driver fences before it.
+// enabled. The decoder accepts a CONFIG_TABLE only when no MVOUT waits or runs, so the command
+// takes effect (the cycle after) in program order.
 #include "hw/generators.h"
 #include "isa_fields.h"
 

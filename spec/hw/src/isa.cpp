@@ -378,8 +378,8 @@ std::vector<Command> buildCommands() {
        "Writes 8 entries of the mvout's function table and sets whether MVOUTs from the "
        "accumulator apply it (activations.table; UNKNOWN_FUNCT without). An applied table maps "
        "each output element x (after scaling, saturation, activation and pooling) to entry "
-       "x + 128. It takes effect at once, also for MVOUTs still in flight: fence first "
-       "(docs/isa.md, \"Function table\").",
+       "x + 128. It waits until every earlier MVOUT has left the store path, so it acts "
+       "in program order (docs/isa.md, \"Function table\").",
        {{"chunk", 0, 5, "with write: entries 8*chunk .. 8*chunk+7"},
         {"write", 8, 1, "write rs2's eight entries"},
         {"enable", 9, 1,

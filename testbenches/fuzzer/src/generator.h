@@ -70,6 +70,7 @@ private:
   void opMatmulOs();
   void opConfigEx();
   void opCounter();
+  void opConfigTable();
   void opIllegal(int errorClass);
   // The error classes of opIllegal with more than a few lines.
   void illegalUnknownFunct();

@@ -295,6 +295,8 @@ GeneratedProgram Generation::run() {
       opConfigEx();
     else if (r < 84)
       opCounter();
+    else if (r < 87 && p_.table && chance(0.5))
+      opConfigTable();
     else if (r < 87)
       emit(flush(), "flush");
     else if (r < 93)
@@ -362,6 +364,14 @@ void Generation::opConfigEx() {
   }
   const int df = p_.hasWs && (!p_.hasOs || chance(0.5)) ? hw::kDataflowWS : hw::kDataflowOS;
   emitConfigEx(randomConfigEx(df), "config_ex");
+}
+
+// CONFIG_TABLE (activations.table): a chunk of random entries, or the enable bit alone; it
+// acts in program order, so the MVOUTs around it show whether the hardware keeps that order.
+void Generation::opConfigTable() {
+  const bool write = chance(0.7);
+  emit(configTable(static_cast<uint32_t>(uniform(0, 31)), write, chance(0.5), rng_()),
+       write ? "config_table: write a chunk" : "config_table: enable bit");
 }
 
 void Generation::opCounter() {
