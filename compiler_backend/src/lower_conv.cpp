@@ -277,22 +277,32 @@ bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   by_conv_shape_t s = convCallShape(l, in, l.window, true, false);
   s.bias = 0;
   s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+  const int64_t taps = int64_t(l.window.kh) * l.window.kw;
+  if (!planOnesConv(l, p, s, Kernel::AvgPoolConv, taps))
+    return false;
+  p.estDramBytes = t.bytes;
+  p.macs = in.n * int64_t(out.h) * out.w * out.c * taps;
+  return true;
+}
+
+// A depthwise convolution by ones (average pooling, a max pool's copy) on the array where the
+// driver's planner runs it: its dataflow, chunks, TensorDash side (the diagonal blocks of ones
+// are mostly zeros: B) and weights. One-lane arrays without WS run depthwise convolutions, and
+// so these, on the CPU: false.
+bool Planner::planOnesConv(const Layer& l, LayerPlan& p, by_conv_shape_t s, Kernel kernel,
+                           int64_t taps) {
   by_conv_plan_t plan;
-  // One-lane arrays without WS pool on the CPU (as they run depthwise convolutions there).
   if ((hw_.lanes == 1 && !hw_.ws) || by_plan_conv(&hw_.planner, &s, &plan) != BY_OK)
     return false;
   if (hw_.lanes > 1)
     s.dataflow = plan.dataflow; // model.c names it
   const bool os = plan.dataflow == hw_.planner.dataflow_os;
-  p.kernel = Kernel::AvgPoolConv;
+  p.kernel = kernel;
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
   p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
   p.tdReason = p.tdMode == 1 ? "B: the diagonal blocks of ones are 1 - 1/(DIM x lanes) zeros"
                              : "off: B scheduling is not built (or not OS)";
-  const std::vector<int8_t> ones(size_t(in.c) * l.window.kh * l.window.kw, 1);
-  p.weights = putVec(prog_.blob, ones);
-  p.estDramBytes = t.bytes;
-  p.macs = in.n * int64_t(out.h) * out.w * out.c * l.window.kh * l.window.kw;
+  p.weights = putVec(prog_.blob, std::vector<int8_t>(size_t(shapeOf(l.inputs[0]).c) * taps, 1));
   recordConv(l, p, s);
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
   return true;
@@ -350,22 +360,10 @@ bool Planner::planMaxPoolConv(const Layer& l, LayerPlan& p) {
     return false;
   by_conv_shape_t s = convCallShape(copy, in, grow, true, true);
   s.bias = 0;
-  by_conv_plan_t plan;
-  if ((hw_.lanes == 1 && !hw_.ws) || by_plan_conv(&hw_.planner, &s, &plan) != BY_OK)
+  if (!planOnesConv(l, p, s, Kernel::MaxPoolConv, 1))
     return false;
-  if (hw_.lanes > 1)
-    s.dataflow = plan.dataflow; // model.c names it
-  const bool os = plan.dataflow == hw_.planner.dataflow_os;
-  p.kernel = Kernel::MaxPoolConv;
-  p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-  p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-  p.tdReason = p.tdMode == 1 ? "B: the diagonal blocks of ones are 1 - 1/(DIM x lanes) zeros"
-                             : "off: B scheduling is not built (or not OS)";
-  p.weights = putVec(prog_.blob, std::vector<int8_t>(size_t(in.c), 1));
   p.macs = in.elems();
   p.poolOnMvout = true;
-  recordConv(l, p, s);
-  p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
   return true;
 }
 

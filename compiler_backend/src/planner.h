@@ -54,6 +54,7 @@ private:
   void planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in);
   bool planAvgPoolConv(const Layer& l, LayerPlan& p);
   bool planMaxPoolConv(const Layer& l, LayerPlan& p);
+  bool planOnesConv(const Layer& l, LayerPlan& p, by_conv_shape_t s, Kernel kernel, int64_t taps);
   bool nonNegative(int t) const;
   bool poolOnMvout(const Layer& l, const Shape& convOut) const;
   void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
