@@ -13,7 +13,10 @@
  * pooling the band's CONFIG_ST pooling, as conv_tile sets it), per depthwise channel block and
  * out-channel tile, the input-channel tiles: the first loads the bias (zeros without one), the
  * others add onto the accumulator (no_bias), the last stores C (the loops before it leave C in
- * the accumulator, whose half the accelerator keeps until a loop stores). */
+ * the accumulator, whose half the accelerator keeps until a loop stores). Operands stay in the
+ * scratchpad where the tiles allow (by_plan_conv_loop_reuse): a band's input window over its
+ * out-channel tiles, in the half the band's parity names, so that the next band's window loads
+ * while this band computes; or the weights over every band, at the end of the upper half. */
 static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
   const size_t pt = by_conv_pad_top(c), pl = g->loop_pad_left, S = c->stride;
@@ -28,6 +31,8 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
    * per pixel and pass); with one lane DIM. */
   const size_t passes = c->depthwise ? (c->in_ch + BY_KB - 1) / BY_KB : 1;
   const size_t kb = g->loop_kblocks, nb = g->loop_nblocks;
+  const int reuse = by_plan_conv_loop_reuse(c->depthwise, c->batch, g, t);
+  size_t band = 0;
   by_loop_conv_ws_t l = {0};
   l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)g->loop_cols;
   l.out_row_dim = (uint32_t)g->orows, l.out_col_dim = (uint32_t)g->ocols;
@@ -48,7 +53,7 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   l.activation = c->activation;
   for (size_t b0 = 0; b0 < c->batch; b0 += t->batch) {
     l.batches = (uint32_t)(c->batch - b0 < t->batch ? c->batch - b0 : t->batch);
-    for (size_t p0 = 0; p0 < g->prows; p0 += t->rows) {
+    for (size_t p0 = 0; p0 < g->prows; p0 += t->rows, ++band) {
       const size_t p1 = p0 + t->rows < g->prows ? p0 + t->rows : g->prows;
       size_t r0, r1;
       by_conv_band_rows(g, p0, p1, &r0, &r1);
@@ -90,6 +95,15 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
                                     pass * g->taps * by_conv_diagonal_block_elems())
                     : (const void*)(weights + kch0 / BY_LANES * by_packed_b_cols(c->out_ch) +
                                     by_packed_b_cols(och0));
+            if (reuse == BY_CONV_KEEP_INPUT) { /* loaded by the band's first out-channel tile */
+              l.a_spad_id = 1 + (int)(band & 1);
+              if (n0 != 0)
+                l.input = 0;
+            } else if (reuse == BY_CONV_KEEP_WEIGHTS) { /* loaded by the first band's loop */
+              l.b_spad_id = 2;
+              if (b0 != 0 || p0 != 0)
+                l.weights = 0;
+            }
             l.no_bias = k0 != 0;
             l.bias = k0 == 0 && c->bias ? c->bias + och0 : 0;
             const int last = k0 + t->tk >= kb;

@@ -66,11 +66,22 @@ static int loop_usable(const by_hw_t* hw, const by_conv_shape_t* s, const by_con
   return s->stride <= hw->loop_stride_max && s->pad_bottom <= hw->loop_dpad_max;
 }
 
-/* DRAM bytes a loop of tile t reads (its input window, weights and bias rows: the bias is read
- * once per output row of C, a zero fill reads nothing), per MAC it computes, as a fraction
- * bytes / macs; the tile choice minimises it. On the default config's 3x3 56x56x64 conv this
- * ranks 4 rows x 2 out-channel blocks (76% without a host) above 8 x 1 (72%) and 2 x 4 (68%),
- * as bench_loop_conv measures them. */
+int by_plan_conv_loop_reuse(int depthwise, size_t batch, const by_conv_geom_t* g,
+                            const by_conv_tiles_t* t) {
+  if (depthwise || t->tk < g->loop_kblocks)
+    return BY_CONV_KEEP_NONE;
+  if (t->tn < g->loop_nblocks)
+    return BY_CONV_KEEP_INPUT;
+  return t->rows < g->prows || t->batch < batch ? BY_CONV_KEEP_WEIGHTS : BY_CONV_KEEP_NONE;
+}
+
+/* DRAM bytes the loops of tile t read (their input windows, weights and bias rows: the bias is
+ * read once per output row of C, a zero fill reads nothing), per MAC of the convolution, as a
+ * fraction bytes / macs; the tile choice minimises it. An operand the loops keep in the scratchpad
+ * (by_plan_conv_loop_reuse) counts once per band (input) or once per convolution (weights),
+ * shared out over the loops that read it. On the default config's 3x3 56x56x64 conv this
+ * ranked 4 rows x 2 out-channel blocks (76% without a host) above 8 x 1 (72%) and 2 x 4 (68%),
+ * as bench_loop_conv measured them before the loops kept operands. */
 typedef struct {
   uint64_t bytes, macs;
 } loop_cost_t;
@@ -82,11 +93,24 @@ static loop_cost_t loop_cost(const by_hw_t* hw, const by_conv_shape_t* s, const 
   const uint64_t icols = (g->ocols - 1) * s->stride + g->loop_kcols;
   const uint64_t kch = (uint64_t)t->tk * plan_kb(hw), och = (uint64_t)t->tn * hw->dim;
   const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
+  const uint64_t input = (uint64_t)t->batch * irows * icols * kch;
+  const uint64_t weights = g->loop_taps * kch * och;
+  /* Over the whole convolution (every tile counted as a full one): the loops, and how many of
+   * them load each operand. */
+  const uint64_t bands =
+      ((s->batch + t->batch - 1) / t->batch) * ((g->prows + t->rows - 1) / t->rows);
+  const uint64_t tiles =
+      ((g->loop_nblocks + t->tn - 1) / t->tn) * ((g->loop_kblocks + t->tk - 1) / t->tk);
+  const uint64_t loops = bands * tiles;
+  const int reuse = by_plan_conv_loop_reuse(s->depthwise, s->batch, g, t);
+  const uint64_t input_loads = reuse == BY_CONV_KEEP_INPUT ? bands : loops;
+  const uint64_t weight_loads = reuse == BY_CONV_KEEP_WEIGHTS ? tiles : loops;
   loop_cost_t cost;
-  cost.bytes =
-      ((uint64_t)t->batch * irows * icols * kch + g->loop_taps * kch * och) * hw->elem_bytes +
-      (s->bias ? pixels * t->tn * hw->dim * hw->acc_bytes : 0);
-  cost.macs = pixels * och * kch * g->loop_taps;
+  cost.bytes = (input_loads * input + weight_loads * weights) * hw->elem_bytes +
+               loops * (s->bias ? pixels * t->tn * hw->dim * hw->acc_bytes : 0);
+  /* The convolution's MACs, the same for every tiling: the tiles compare by their bytes. */
+  cost.macs = (uint64_t)s->batch * g->orows * g->ocols * g->loop_nblocks * hw->dim *
+              g->loop_kblocks * plan_kb(hw) * g->loop_taps;
   return cost;
 }
 

@@ -30,6 +30,8 @@ std::string ConvLoopCase::describe() const {
     os << " OS td" << tdMode;
   if (zeroPercent)
     os << " zeros " << zeroPercent << "%";
+  if (keep)
+    os << (keep == 1 ? " keeps the input" : " keeps the weights");
   return os.str();
 }
 
@@ -65,6 +67,8 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   const int OH = c.outRows(), OW = c.outCols(), PH = c.poolRows(), PW = c.poolCols();
   const int tr = c.poolStride ? OH : (c.tileRows ? c.tileRows : OH);
   const int to = c.tileOch ? c.tileOch : OC, tk = c.tileKch ? c.tileKch : C;
+  if ((c.keep != 0 && tk < C) || (c.keep == 2 && to < OC))
+    throw std::invalid_argument("a kept operand needs one tile of its channels: " + c.describe());
   ConvLoopProgram out;
   out.image.assign(size, 0);
   std::mt19937_64 rng(seed);
@@ -201,6 +205,15 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
         l.input = in + ((uint64_t(std::max(iy0, 0)) * W) * C + k0) * ib;
         l.weights = w + (uint64_t(k0 / L) * OC * L + uint64_t(o0) * L) * ib; // k0: a multiple of L
         l.os = c.os;
+        if (c.keep == 1) { // the band's window: loaded by its first out-channel tile
+          l.aSpadId = 1 + (r0 / tr) % 2;
+          if (o0 != 0)
+            l.input = 0;
+        } else if (c.keep == 2) { // the weights: loaded by the first band's loop
+          l.bSpadId = 2;
+          if (r0 != 0)
+            l.weights = 0;
+        }
         const bool firstK = k0 == 0, lastK = k0 + tk >= C;
         l.noBias = !firstK;
         l.bias = firstK && c.bias ? bias + uint64_t(o0) * ab : 0;

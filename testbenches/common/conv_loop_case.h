@@ -27,6 +27,10 @@ struct ConvLoopCase {
   bool os = false;     // LOOP_CONV_OS (output-stationary) instead of LOOP_CONV_WS
   int zeroPercent = 0; // input values that are zero (TensorDash skips them), in percent
   int tdMode = 0;      // CONFIG_EX TensorDash fields: 0 A scheduled, 1 B scheduled, 2 off
+  // Operands kept in the scratchpad between loops, as the driver keeps them (a_spad_id /
+  // b_spad_id with DRAM address 0): 0 none, 1 a band's input over its out-channel tiles (needs
+  // one input-channel tile), 2 the weights over the bands (needs one tile of all channels).
+  int keep = 0;
 
   int outRows() const { return (inRows + 2 * pad - kernel) / stride + 1; }
   int outCols() const { return (inCols + 2 * pad - kernel) / stride + 1; }

@@ -65,6 +65,12 @@ std::vector<ConvLoopCase> convCases() {
   c = ConvLoopCase{};
   c.inRows = c.inCols = 9, c.inCh = 4, c.outCh = 4, c.tileRows = 3, c.valueBits = 8; // saturation
   cases.push_back(c);
+  c = ConvLoopCase{};
+  c.inRows = c.inCols = 6, c.inCh = 5, c.outCh = 20, c.tileRows = 2, c.tileOch = 8,
+  c.keep = 1; // three bands, each window kept over three out-channel tiles (the last partial)
+  cases.push_back(c);
+  c.outCh = 6, c.tileOch = 0, c.stride = 2, c.keep = 2; // the weights kept over the bands
+  cases.push_back(c);
   return cases;
 }
 
@@ -135,10 +141,10 @@ TEST(LoopConv, RejectsIllegalLoops) {
     l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field(flag).place(1);
     check(l, "UNSUPPORTED");
   }
-  for (const char* flag : {"a_spad_id", "b_spad_id"}) {
+  for (const char* flag : {"a_spad_id", "b_spad_id"}) { // no half 2
     LoopConvArgs l = ok;
-    l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field(flag).place(2);
-    check(l, "UNSUPPORTED");
+    l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field(flag).place(3);
+    check(l, "LOCAL_RANGE");
   }
   for (const char* flag : {"downsample", "input_dilated"}) {
     LoopConvArgs l = ok;

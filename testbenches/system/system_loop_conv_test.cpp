@@ -111,6 +111,18 @@ TEST_F(LoopConv, TilesAccumulateOverInputChannels) {
   runCase("loop_conv_tiles", c, 100);
 }
 
+// Operands kept in the scratchpad (a_spad_id / b_spad_id, DRAM address 0): a band's input
+// window over its out-channel tiles, in the half of the band's parity; the weights over the
+// bands. The loops in between alternate halves as usual.
+TEST_F(LoopConv, KeptOperandsMatchTheReference) {
+  ConvLoopCase c;
+  c.inRows = c.inCols = 6, c.inCh = kblock + 1, c.outCh = 2 * p.dim + 3;
+  c.tileRows = 2, c.tileOch = p.dim, c.keep = 1;
+  runCase("loop_conv_keep_input", c);
+  c.outCh = p.dim + 2, c.tileOch = 0, c.stride = 2, c.keep = 2;
+  runCase("loop_conv_keep_weights", c, 50);
+}
+
 TEST_F(LoopConv, PoolingOnStore) {
   ConvLoopCase c;
   c.inRows = c.inCols = 6, c.inCh = 5, c.outCh = p.dim + 2, c.relu = true;
@@ -139,7 +151,7 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
     bad.push_back(ok);
     bad.back().extraRs1 = cmd.rs1Field(flag).place(1); // UNSUPPORTED
   }
-  bad.push_back(ok), bad.back().extraRs1 = cmd.rs1Field("a_spad_id").place(1);  // UNSUPPORTED
+  bad.push_back(ok), bad.back().aSpadId = 3;                                    // LOCAL_RANGE
   bad.push_back(ok), bad.back().extraRs2 = cmd.rs2Field("downsample").place(1); // UNSUPPORTED
   bad.push_back(ok), bad.back().act = 3;                                        // UNSUPPORTED
   bad.push_back(ok), bad.back().kernelDilation = 2;                             // UNSUPPORTED

@@ -186,6 +186,9 @@ typedef struct {
   int no_bias;         /* load nothing: add onto the accumulator (an earlier input-channel tile) */
   int no_pool;         /* 1: C leaves row by row; 0: pooled with CONFIG_ST's pooling */
   int activation;      /* BY_ACT_NONE or BY_ACT_RELU (CONFIG_ST applies it, as on Gemmini) */
+  /* 0: the operand in the loop's own scratchpad half; 1, 2: in half 0, 1 (docs/isa.md,
+   * "Operands already in the scratchpad"); with input / weights NULL it is already there. */
+  int a_spad_id, b_spad_id;
 } by_loop_conv_ws_t;
 
 /* Whether this hardware has LOOP_CONV_WS: the config (BY_HAS_LOOP_CONV_WS) and HW_FEATURES. */
@@ -235,7 +238,10 @@ static inline void by_loop_conv_config(const by_loop_conv_ws_t* l) {
 
 static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
   by_loop_conv_config(l);
-  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS, BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias),
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS,
+             BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, l->a_spad_id) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id),
              BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
                  BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
 }
@@ -247,7 +253,10 @@ static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
  * (by_pack_conv_weights) and weight_stride counts elements between packed rows. */
 static inline void by_loop_conv_os(const by_loop_conv_ws_t* l) {
   by_loop_conv_config(l);
-  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_OS, BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias),
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_OS,
+             BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, l->a_spad_id) |
+                 BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id),
              BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
                  BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
 }

@@ -67,7 +67,9 @@ Program loopConv(const LoopConvArgs& a) {
           cfg(5, a.weights, a.output),
           cfg(6, a.bias, a.input),
           {static_cast<uint32_t>(a.os ? hw::isa::kLoopConvOs : hw::isa::kLoopConvWs),
-           put(0, false, "no_bias", a.noBias) | a.extraRs1,
+           put(0, false, "no_bias", a.noBias) |
+               put(0, false, "a_spad_id", static_cast<uint64_t>(a.aSpadId)) |
+               put(0, false, "b_spad_id", static_cast<uint64_t>(a.bSpadId)) | a.extraRs1,
            put(0, true, "no_pool", a.noPool) |
                put(0, true, "activation", static_cast<uint64_t>(a.act)) | a.extraRs2}};
 }

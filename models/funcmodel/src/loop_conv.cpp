@@ -56,6 +56,13 @@ bool layout(const ModelParams& p, const LoopConvGeom& g, Layout& l) {
   return l.aRows + l.bRows <= half;
 }
 
+// The scratchpad half an operand of the loop uses: its spad id's (1, 2: half 0, 1), else the
+// loop's own.
+uint64_t operandHalf(const LoopConvState& s, const char* spadId, uint64_t rs1) {
+  const uint64_t id = field("LOOP_CONV_WS", false, spadId, rs1);
+  return id == 0 ? uint64_t(s.spHalf) : id - 1;
+}
+
 } // namespace
 
 LoopConvGeom LoopConvGeom::from(const LoopConvState& s) {
@@ -96,7 +103,7 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
   const char* l = "LOOP_CONV_WS";
   LoopConvGeom g = LoopConvGeom::from(s);
   for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
-                           "trans_input_3120", "dw", "b_spad_id", "a_spad_id"})
+                           "trans_input_3120", "dw"})
     if (field(l, false, flag, rs1))
       return hw::isa::errorCode("UNSUPPORTED");
   if (arch.ex.dataflow != (os ? hw::kDataflowOS : hw::kDataflowWS) ||
@@ -109,7 +116,8 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
     return hw::isa::errorCode("BAD_SIZE");
   setBlocks(p, g);
   Layout lay;
-  if (!layout(p, g, lay))
+  if (!layout(p, g, lay) || field(l, false, "a_spad_id", rs1) > 2 ||
+      field(l, false, "b_spad_id", rs1) > 2)
     return hw::isa::errorCode("LOCAL_RANGE");
   for (uint64_t a : {g.weights, g.output, g.bias, g.input})
     if (a > 0xffffffffull)
@@ -139,8 +147,11 @@ public:
     setBlocks(p, g_);
     layout(p, g_, lay_);
     const uint64_t half = uint64_t(p.spRows / 2);
-    aRow_ = uint64_t(s.spHalf) * half;
-    bRow_ = (uint64_t(s.spHalf) + 1) * half - lay_.bRows;
+    // An operand with a spad id and DRAM address 0 is already in its half: no moves.
+    loadA_ = g_.input != 0 || field("LOOP_CONV_WS", false, "a_spad_id", rs1) == 0;
+    loadB_ = g_.weights != 0 || field("LOOP_CONV_WS", false, "b_spad_id", rs1) == 0;
+    aRow_ = operandHalf(s, "a_spad_id", rs1) * half;
+    bRow_ = (operandHalf(s, "b_spad_id", rs1) + 1) * half - lay_.bRows;
     cRow_ = uint64_t(s.accHalf) * uint64_t(p.accRows / 2);
     taps_ = g_.krows * g_.kcols;
   }
@@ -208,6 +219,8 @@ private:
   // A: the input window row by row, MAX_BLOCK_LEN channel blocks per MVIN; padding rows and
   // columns are zero fills (DRAM address 0).
   void input() {
+    if (!loadA_)
+      return;
     const uint64_t rrows = g_.irows - g_.upad - g_.dpad, rcols = g_.icols - g_.lpad - g_.rpad;
     for (uint64_t b = 0; b < g_.batches; ++b)
       for (uint64_t r = 0; r < g_.irows; ++r)
@@ -233,6 +246,8 @@ private:
   // tap; docs/isa.md, "Vector PEs") of every input-channel block, MAX_BLOCK_LEN output-channel
   // blocks per MVIN2.
   void loadTap(uint64_t t) {
+    if (!loadB_)
+      return;
     const uint64_t kr = t / g_.kcols, kc = t % g_.kcols;
     const uint64_t tapRows = ceilDiv(g_.inChannels, lanes_); // packed DRAM rows of one tap
     const uint64_t rows = (g_.kchBlocks - 1) * dim_ + packedRows(g_.kchBlocks - 1);
@@ -317,7 +332,7 @@ private:
   LoopConvGeom g_;
   Layout lay_;
   uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_, outBlocks_;
-  bool loadD_, pool_;
+  bool loadD_, pool_, loadA_ = true, loadB_ = true;
   uint64_t aRow_ = 0, bRow_ = 0, cRow_ = 0, taps_ = 0;
   std::vector<Instruction> out_;
 };

@@ -16,7 +16,9 @@
 // cmd_bstride_o), so the reservation station's hazards are exact. So the
 // decoder's checks, the CONFIG state and the reservation station's hazards apply to them as to host
 // commands. Each loop uses the other scratchpad half than the previous one, and the other
-// accumulator half after a loop that stores, so two loops are in flight.
+// accumulator half after a loop that stores, so two loops are in flight; a spad id names the
+// half of its operand instead, and with DRAM address 0 the operand is already there (an input
+// window or weights an earlier loop left), so the loop skips its moves.
 //
 // Cost: the checks multiply tile sizes (each product clamped to just above the half it must
 // fit, so a 16-bit multiplier per step is exact); the command addresses use three DRAM
@@ -192,6 +194,8 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("load_d", Type::bit(), "1'b0", "this loop loads the bias (no_bias = 0)")
       .add("pool", Type::bit(), "1'b0", "this loop stores pooled images (no_pool = 0)")
       .add("os", Type::bit(), "1'b0", "this loop computes output-stationary (LOOP_CONV_OS)")
+      .add("load_a", Type::bit(), "1'b0", "this loop moves its input window")
+      .add("load_b", Type::bit(), "1'b0", "this loop moves its weights")
       .add("a_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the input")
       .add("b_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the weights")
       .add("c_row", Type::bits("AddrBits"), "'0", "first accumulator row of the output")
@@ -298,8 +302,8 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   b.logic("chk_dram", Type::bit());
   b.assign("chk_unsupported",
            "lc_wrot180 || lc_trans_output_1203 || lc_trans_weight_1203 || lc_trans_weight_0132 "
-           "||\n      lc_trans_input_3120 || lc_dw || lc_b_spad_id != '0 || lc_a_spad_id != '0 "
-           "||\n      lc_downsample || lc_input_dilated || lc_activation > ActMax ||\n"
+           "||\n      lc_trans_input_3120 || lc_dw ||\n      lc_downsample || lc_input_dilated || "
+           "lc_activation > ActMax ||\n"
            "      kernel_dilation_q > CountBits'(1)");
   b.assign("chk_bad_size",
            "batches_q == '0 || orows_q == '0 || ocols_q == '0 || pochs_q == '0 ||\n"
@@ -307,7 +311,8 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
            "      27'(upad_q) + 27'(dpad_q) > 27'(irows) || 27'(lpad_q) + 27'(rpad_q) > "
            "27'(icols)");
   b.assign("chk_range", "c_rows > SizeBits'(AccHalf) ||\n"
-                        "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf)");
+                        "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf) ||\n"
+                        "      &lc_a_spad_id || &lc_b_spad_id");
   b.assign("chk_dram", "weights_q > DramLimit || output_q > DramLimit || bias_q > DramLimit ||\n"
                        "      input_q > DramLimit");
   b.assign("loop_err_o", "chk_unsupported ? ErrUnsupported : chk_bad_size ? ErrBadSize :\n"
@@ -441,11 +446,21 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("c_local", "AccBit | (c_row_q + AddrBits'(c_off))");
 
   commandMux(b);
+  b.comment("A spad id (1, 2; 3 is no half) puts its operand in half 0 or 1 (its high bit) "
+            "instead of the loop's own; with "
+            "DRAM address 0 as well the operand is already there and the loop moves none of it.");
+  b.logic("a_upper", Type::bit(), "A in the upper scratchpad half");
+  b.logic("b_upper", Type::bit(), "B in the upper scratchpad half");
+  b.assign("a_upper", "lc_a_spad_id == '0 ? sp_half_q : lc_a_spad_id[1]");
+  b.assign("b_upper", "lc_b_spad_id == '0 ? sp_half_q : lc_b_spad_id[1]");
+  b.logic("start_load_a", Type::bit(), "the starting loop moves its input window");
+  b.logic("start_load_b", Type::bit(), "the starting loop moves its weights");
+  b.assign("start_load_a", "input_q != '0 || lc_a_spad_id == '0");
+  b.assign("start_load_b", "weights_q != '0 || lc_b_spad_id == '0");
   b.logic("a_start", Type::bits("AddrBits"), "first row of A if the loop starts");
   b.logic("b_start", Type::bits("AddrBits"), "first row of B: B ends with its half");
-  b.assign("a_start", "sp_half_q ? AddrBits'(SpHalf) : '0");
-  b.assign("b_start",
-           "(sp_half_q ? AddrBits'(2 * SpHalf) : AddrBits'(SpHalf)) - AddrBits'(b_rows)");
+  b.assign("a_start", "a_upper ? AddrBits'(SpHalf) : '0");
+  b.assign("b_start", "(b_upper ? AddrBits'(2 * SpHalf) : AddrBits'(SpHalf)) - AddrBits'(b_rows)");
   b.blank();
 }
 
@@ -533,6 +548,23 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
   b.assign("step", "phase_q != PhIdle && (!emit || out_free)");
 }
 
+namespace {
+
+// phase_d = the phase of the first load whose condition holds, else PhPre (the computes):
+// if/else, since an enum takes no conditional expression without a cast.
+void phaseAfterLoads(vlog::Stmts& s, const std::vector<std::pair<std::string, std::string>>& loads,
+                     size_t i = 0) {
+  if (i == loads.size()) {
+    s.line("phase_d = PhPre;");
+    return;
+  }
+  s.ifElse(
+      loads[i].first, [&](vlog::Stmts& t) { t.line("phase_d = " + loads[i].second + ";"); },
+      [&](vlog::Stmts& t) { phaseAfterLoads(t, loads, i + 1); });
+}
+
+} // namespace
+
 // Configuration capture and loop start.
 void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
   const std::vector<std::vector<const char*>> fields = {
@@ -556,16 +588,20 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.comment("A legal LOOP_CONV_WS: its flags and rows; the next loop uses the other halves.");
     s.line("load_d_d = !lc_no_bias;").line("pool_d = !lc_no_pool;");
     s.line("os_d = host_funct_i == FunctLoopConvOs;");
+    s.line("load_a_d = start_load_a;").line("load_b_d = start_load_b;");
     s.line("a_row_d = a_start;").line("b_row_d = b_start;");
     s.line("c_row_d = acc_half_q ? AddrBits'(AccHalf) : '0;");
     s.line("sp_half_d = !sp_half_q;");
     s.line("acc_half_d = acc_half_q ^ (output_q != '0);");
     s.line("it_ob_d = '0;").line("it_kr_d = '0;").line("it_kc_d = '0;").line("it_kb_d = '0;");
     s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = SegLeft;");
-    s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = 1'b0;");
+    s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = !start_load_b;");
     s.line("lb_ob_d = '0;");
     s.ifElse(
-        "lc_no_bias", [](vlog::Stmts& t) { t.line("phase_d = PhRow;"); },
+        "lc_no_bias",
+        [](vlog::Stmts& t) {
+          phaseAfterLoads(t, {{"start_load_a", "PhRow"}, {"start_load_b", "PhB"}});
+        },
         [](vlog::Stmts& t) { t.line("phase_d = PhD;"); });
   });
 }
@@ -616,6 +652,12 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   auto to = [](const std::string& phase) {
     return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };
   };
+  // After the bias the input window, then tap 0's weights, then the computes: each unless the
+  // operand is already in the scratchpad.
+  const auto toWeights = [](vlog::Stmts& s) { phaseAfterLoads(s, {{"load_b_q", "PhB"}}); };
+  const auto toInput = [](vlog::Stmts& s) {
+    phaseAfterLoads(s, {{"load_a_q", "PhRow"}, {"load_b_q", "PhB"}});
+  };
   auto afterComputes = [](vlog::Stmts& s) {
     s.ifElse(
         "output_q != '0", [](vlog::Stmts& t) { t.line("phase_d = PhC;"); },
@@ -650,7 +692,7 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   };
   auto rowDone = [&](vlog::Stmts& s) {
     s.line("phase_d = PhRow;");
-    advance(s, {kbGroup, inRow, img}, 0, to("PhB"));
+    advance(s, {kbGroup, inRow, img}, 0, toWeights);
   };
   // OS: the taps and blocks of an output tile are one accumulation (its inner loop); the taps
   // load one ahead during the first tile, as during the first output-channel block in WS.
@@ -668,9 +710,9 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
         {{"PhD",
           [&](vlog::Stmts& t) {
             t.ifElse(
-                "pool_q", [&](vlog::Stmts& u) { advance(u, {ob}, 0, to("PhRow")); },
+                "pool_q", [&](vlog::Stmts& u) { advance(u, {ob}, 0, toInput); },
                 [&](vlog::Stmts& u) {
-                  advance(u, {ob, outRow, img}, 0, to("PhRow"));
+                  advance(u, {ob, outRow, img}, 0, toInput);
                 });
           }},
          {"PhB", [&](vlog::Stmts& t) { advance(t, {lbObGroup}, 0, tapLoaded); }},

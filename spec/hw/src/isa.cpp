@@ -134,8 +134,12 @@ void loopConvCommands(std::vector<Command>& c) {
          "Gemmini's depthwise mode: must be 0, UNSUPPORTED (the driver runs a depthwise conv "
          "as dense loops over diagonal weight blocks)"},
         {"max_pixels_per_row", 8, 8, "accepted and not used (a performance hint on Gemmini)"},
-        {"b_spad_id", 16, 2, "must be 0, UNSUPPORTED"},
-        {"a_spad_id", 18, 2, "must be 0, UNSUPPORTED"}},
+        {"b_spad_id", 16, 2,
+         "0: the weights in this loop's scratchpad half; n = 1, 2: they end at row n x "
+         "sp_rows/2, and with `weights` = 0 they are already there (no MVIN2)"},
+        {"a_spad_id", 18, 2,
+         "0: the input window in this loop's scratchpad half; n = 1, 2: it starts at row "
+         "(n-1) x sp_rows/2, and with `input` = 0 it is already there (no input MVIN)"}},
        {{"no_pool", 0, 1,
          "1: C leaves row by row; 0: one pooled MVOUT per (image, channel block), with "
          "CONFIG_ST's pooling"},

@@ -174,6 +174,18 @@ void Generation::opLoopConv() {
   l.weights = source(wSpan);
   l.noBias = chance(0.2);
   l.bias = chance(0.3) ? 0 : source(l.pochs * ab);
+  // Operands in a named half, and now and then already there (DRAM address 0: no moves; the
+  // computes read what that half holds).
+  if (chance(0.25)) {
+    l.aSpadId = uniformInt(1, 2);
+    if (chance(0.5))
+      l.input = 0;
+  }
+  if (chance(0.25)) {
+    l.bSpadId = uniformInt(1, 2);
+    if (chance(0.5))
+      l.weights = 0;
+  }
   // The output: row by row (or the pooled image), or none now and then.
   uint32_t porows = 0, pocols = 0, pSize = 0, pStride = 0, pPad = 0;
   if (pool) {
@@ -217,7 +229,7 @@ void Generation::opLoopConv() {
   emitConfigSt(st, "conv loop: config_st");
   int expected = 0;
   if (chance(0.12) && options_.illegalFraction > 0) {
-    switch (uniformInt(0, 4)) {
+    switch (uniformInt(0, 5)) {
     case 0:
       l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field("wrot180").place(1);
       expected = isaFields().err.unsupported;
@@ -235,6 +247,9 @@ void Generation::opLoopConv() {
       if (!p_.hasWs || !p_.hasOs)
         break;
       l.os = !l.os, expected = isaFields().err.unsupported;
+      break;
+    case 5: // no third half
+      l.bSpadId = 3, expected = isaFields().err.localRange;
       break;
     default:
       l.orows = static_cast<uint32_t>(accHalf + 1), expected = isaFields().err.localRange;

@@ -82,6 +82,7 @@ struct LoopConvArgs {
   bool noBias = false, noPool = true;
   int act = 0;
   bool os = false;                     // LOOP_CONV_OS instead of LOOP_CONV_WS
+  int aSpadId = 0, bSpadId = 0;        // 1, 2: the input / weights in that half (0: the loop's)
   uint64_t extraRs1 = 0, extraRs2 = 0; // OR-ed into LOOP_CONV_WS's rs1 / rs2
 };
 
