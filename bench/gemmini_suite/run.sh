@@ -58,9 +58,10 @@ done
 mkdir -p "$out/logs"
 out="$(cd "$out" && pwd)" # absolute: cmake and the runs below work in other directories
 
-# The generated headers; kept when the config did not change (so nothing is rebuilt).
+# The generated headers; kept when nothing in them changed (so nothing is rebuilt): the whole
+# tree is compared, since a newer generator writes other headers for the same config.
 "$by" gen "$cfg_file" -o "$out/gen.new" --quiet
-if [[ -f $out/gen/manifest.json ]] && cmp -s "$out/gen/manifest.json" "$out/gen.new/manifest.json"; then
+if [[ -d $out/gen ]] && diff -rq "$out/gen" "$out/gen.new" >/dev/null; then
   rm -rf "$out/gen.new"
 else
   rm -rf "$out/gen" && mv "$out/gen.new" "$out/gen"

@@ -11,6 +11,10 @@ void by_hw_get(by_hw_t* hw) {
   hw->sp_rows = BY_SP_ROWS;
   hw->acc_rows = BY_ACC_ROWS;
   hw->max_block_len = BY_MAX_BLOCK_LEN;
+  hw->dma_max_bytes = BY_DMA_MAX_BYTES;
+  hw->dma_request_min_bytes = BY_DMA_REQUEST_MIN_BYTES;
+  hw->dma_round_trip_bytes = BY_DMA_ROUND_TRIP_BYTES;
+  hw->mvout_cols_max = BY_MAX_ACC_ELEM_COLS;
   hw->elem_bytes = sizeof(by_elem_t);
   hw->acc_bytes = sizeof(by_acc_t);
   hw->input_width = BY_INPUT_WIDTH;

@@ -75,13 +75,24 @@ int by_plan_conv_loop_reuse(int depthwise, size_t batch, const by_conv_geom_t* g
   return t->rows < g->prows || t->batch < batch ? BY_CONV_KEEP_WEIGHTS : BY_CONV_KEEP_NONE;
 }
 
-/* DRAM bytes the loops of tile t read (their input windows, weights and bias rows: the bias is
- * read once per output row of C, a zero fill reads nothing), per MAC of the convolution, as a
- * fraction bytes / macs; the tile choice minimises it. An operand the loops keep in the scratchpad
- * (by_plan_conv_loop_reuse) counts once per band (input) or once per convolution (weights),
- * shared out over the loops that read it. On the default config's 3x3 56x56x64 conv this
- * ranked 4 rows x 2 out-channel blocks (76% without a host) above 8 x 1 (72%) and 2 x 4 (68%),
- * as bench_loop_conv measured them before the loops kept operands. */
+/* What the DMA spends on one move row of `bytes`: the row is cut into requests of at most
+ * dma_max_bytes, and each costs at least dma_request_min_bytes (a request holds one of
+ * max_inflight slots for the DRAM latency, so short ones are latency-bound: the 8-byte output
+ * requests of one-block tiles made ResNet-50's 1x1 convolutions slower on td8 although they
+ * moved a fifth of the bytes). */
+static uint64_t dma_row_cost(const by_hw_t* hw, uint64_t bytes) {
+  const uint64_t req = hw->dma_max_bytes ? hw->dma_max_bytes : 1;
+  const uint64_t full = bytes / req, rest = bytes % req, floor = hw->dma_request_min_bytes;
+  return full * (req > floor ? req : floor) + (rest == 0 ? 0 : rest > floor ? rest : floor);
+}
+
+/* DRAM traffic of the loops of tile t, in DMA requests' bytes (dma_row_cost): the reads of their
+ * input windows (one request run per pixel), weights (per packed row, MAX_BLOCK_LEN output
+ * blocks per move) and bias rows (read once per output row of C; a zero fill reads nothing), or
+ * the writes of their output rows (per pixel, MAX_ACC_ELEM_COLS channels per move), whichever is
+ * more, per MAC of the convolution, as a fraction bytes / macs; the tile choice minimises it. An
+ * operand the loops keep in the scratchpad (by_plan_conv_loop_reuse) counts once per band (input)
+ * or once in all (weights). */
 typedef struct {
   uint64_t bytes, macs;
 } loop_cost_t;
@@ -93,21 +104,39 @@ static loop_cost_t loop_cost(const by_hw_t* hw, const by_conv_shape_t* s, const 
   const uint64_t icols = (g->ocols - 1) * s->stride + g->loop_kcols;
   const uint64_t kch = (uint64_t)t->tk * plan_kb(hw), och = (uint64_t)t->tn * hw->dim;
   const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
-  const uint64_t input = (uint64_t)t->batch * irows * icols * kch;
-  const uint64_t weights = g->loop_taps * kch * och;
+  const uint64_t mbl = hw->max_block_len ? hw->max_block_len : 1;
+  const uint64_t in_move = mbl * plan_kb(hw), w_move = mbl * hw->dim;
+  const uint64_t out_move = hw->mvout_cols_max ? hw->mvout_cols_max : och;
+  /* Row costs: a pixel's channels (MAX_BLOCK_LEN blocks a move), a packed weight row's output
+   * channels x lanes, an output pixel's channels. */
+  const uint64_t in_row = (kch / in_move) * dma_row_cost(hw, in_move * hw->elem_bytes) +
+                          dma_row_cost(hw, (kch % in_move) * hw->elem_bytes);
+  const uint64_t w_row = (och / w_move) * dma_row_cost(hw, w_move * hw->lanes * hw->elem_bytes) +
+                         dma_row_cost(hw, (och % w_move) * hw->lanes * hw->elem_bytes);
+  const uint64_t out_row = (och / out_move) * dma_row_cost(hw, out_move * hw->elem_bytes) +
+                           dma_row_cost(hw, (och % out_move) * hw->elem_bytes);
+  const uint64_t input = (uint64_t)t->batch * irows * icols * in_row;
+  const uint64_t weights = g->loop_taps * (kch / hw->lanes) * w_row;
+  const uint64_t bias = s->bias ? pixels * t->tn * hw->dim * hw->acc_bytes : 0;
+  const uint64_t output = (uint64_t)t->batch * conv_rows * g->ocols * out_row;
   /* Over the whole convolution (every tile counted as a full one): the loops, and how many of
    * them load each operand. */
   const uint64_t bands =
       ((s->batch + t->batch - 1) / t->batch) * ((g->prows + t->rows - 1) / t->rows);
-  const uint64_t tiles =
-      ((g->loop_nblocks + t->tn - 1) / t->tn) * ((g->loop_kblocks + t->tk - 1) / t->tk);
+  const uint64_t ntiles = (g->loop_nblocks + t->tn - 1) / t->tn;
+  const uint64_t tiles = ntiles * ((g->loop_kblocks + t->tk - 1) / t->tk);
   const uint64_t loops = bands * tiles;
   const int reuse = by_plan_conv_loop_reuse(s->depthwise, s->batch, g, t);
   const uint64_t input_loads = reuse == BY_CONV_KEEP_INPUT ? bands : loops;
   const uint64_t weight_loads = reuse == BY_CONV_KEEP_WEIGHTS ? tiles : loops;
+  /* Reads and writes have their own AXI channels: the busier one bounds the moves. Each loop
+   * also waits about one DRAM round trip that nothing hides (its first operands), charged as
+   * the requests max_inflight slots could have moved meanwhile (dma_request_min_bytes x
+   * max_inflight = bus bytes x latency): many small loops lose to fewer large ones. */
+  const uint64_t reads = input_loads * input + weight_loads * weights + loops * bias;
+  const uint64_t writes = bands * ntiles * output; /* the last input-channel tile stores */
   loop_cost_t cost;
-  cost.bytes = (input_loads * input + weight_loads * weights) * hw->elem_bytes +
-               loops * (s->bias ? pixels * t->tn * hw->dim * hw->acc_bytes : 0);
+  cost.bytes = (reads > writes ? reads : writes) + loops * hw->dma_round_trip_bytes;
   /* The convolution's MACs, the same for every tiling: the tiles compare by their bytes. */
   cost.macs = (uint64_t)s->batch * g->orows * g->ocols * g->loop_nblocks * hw->dim *
               g->loop_kblocks * plan_kb(hw) * g->loop_taps;

@@ -1,5 +1,7 @@
 #include "config/derived.h"
 
+#include <algorithm>
+
 namespace by::config {
 
 bool isPowerOfTwo(long long value) {
@@ -40,6 +42,10 @@ Derived derive(const Config& c) {
   d.maxBlockLenAcc = c.dma.maxBytes / d.accRowBytes;
   d.maxColsAccElems = d.maxBlockLen * d.spRowElems;
   d.busBytes = c.dma.busWidth / 8;
+  // A request holds one of max_inflight slots for at least the DRAM latency: below this many
+  // bytes the slots, not the bus, bound the rate.
+  d.dmaRoundTripBytes = d.busBytes * c.soc.dram.latencyCycles;
+  d.dmaRequestMinBytes = d.busBytes * c.soc.dram.latencyCycles / std::max(1, c.dma.maxInflight);
   d.peakMacsPerCycle = d.dim * d.dim * c.array.lanes;
   return d;
 }

@@ -33,6 +33,10 @@ struct Derived {
   // elem_t, MAX_BLOCK_LEN * DIM * lanes (with one lane Gemmini's MAX_BLOCK_LEN * DIM).
   int maxColsAccElems = 0;
   int busBytes = 0; // AXI data bytes per beat
+  // What a DMA request costs at least, in bus bytes: busBytes x DRAM latency / max_inflight
+  // (the planner charges short requests this much)
+  int dmaRequestMinBytes = 0;
+  int dmaRoundTripBytes = 0; // busBytes x DRAM latency: what one unhidden round trip costs
 
   int peakMacsPerCycle = 0; // DIM * DIM * lanes
 };
