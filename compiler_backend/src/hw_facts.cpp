@@ -31,6 +31,7 @@ by_hw_t plannerHw(const config::Config& c) {
   h.loop_ws = c.loops.ws;
   h.loop_conv_ws = c.loops.conv && h.ws;
   h.loop_conv_os = c.loops.conv && h.os;
+  h.transposer = c.array.lanes == 1 && !c.tensordash.enabled; // docs/isa.md "Transposes"
   h.dataflow_ws = hw::kDataflowWS;
   h.dataflow_os = hw::kDataflowOS;
   h.act_none = hw::isa::kActNone;
@@ -38,6 +39,8 @@ by_hw_t plannerHw(const config::Config& c) {
   const auto& loop1 = hw::isa::command("LOOP_CONV_WS_CONFIG_1");
   h.loop_dim_max = size_t(loop1.rs1Field("in_row_dim").mask());
   h.loop_stride_max = size_t(loop1.rs2Field("stride").mask());
+  h.loop_dilation_max =
+      size_t(hw::isa::command("LOOP_CONV_WS_CONFIG_4").rs1Field("kernel_dilation").mask());
   h.loop_dpad_max = size_t(hw::isa::command("LOOP_CONV_WS_CONFIG_3").rs2Field("dpad").mask());
   h.mvin_rows_max = size_t(hw::isa::command("MVIN").rs2Field("rows").mask());
   const auto& st = hw::isa::command("CONFIG_ST");

@@ -52,11 +52,12 @@ size_t by_conv_pad_right(const by_conv_t* c) {
   return c->explicit_pads ? c->pad_right : c->padding;
 }
 size_t by_conv_out_rows(const by_conv_t* c) {
-  return by_plan_out_size(c->in_rows, by_conv_pad_top(c) + by_conv_pad_bottom(c), c->kernel_rows,
-                          c->stride);
+  return by_plan_out_size(c->in_rows, by_conv_pad_top(c) + by_conv_pad_bottom(c),
+                          by_plan_kernel_extent(c->kernel_rows, c->dilation), c->stride);
 }
 size_t by_conv_out_cols(const by_conv_t* c) {
-  return by_plan_out_size(c->in_cols, by_conv_pad_left(c) + by_conv_pad_right(c), c->kernel_cols,
+  return by_plan_out_size(c->in_cols, by_conv_pad_left(c) + by_conv_pad_right(c),
+                          by_plan_kernel_extent(c->kernel_cols, c->dilation),
                           by_conv_stride_cols(c));
 }
 size_t by_conv_pool_rows(const by_conv_t* c) {
@@ -89,7 +90,7 @@ static void conv_shape(const by_conv_t* c, by_conv_shape_t* s) {
   s->batch = c->batch, s->in_rows = c->in_rows, s->in_cols = c->in_cols;
   s->in_ch = c->in_ch, s->out_ch = c->out_ch;
   s->kernel_rows = c->kernel_rows, s->kernel_cols = c->kernel_cols;
-  s->stride = c->stride, s->stride_cols = by_conv_stride_cols(c);
+  s->stride = c->stride, s->stride_cols = by_conv_stride_cols(c), s->dilation = c->dilation;
   s->pad_top = by_conv_pad_top(c), s->pad_left = by_conv_pad_left(c);
   s->pad_bottom = by_conv_pad_bottom(c), s->pad_right = by_conv_pad_right(c);
   s->pool_size = c->pool_size, s->pool_stride = c->pool_stride, s->pool_padding = c->pool_padding;
@@ -249,12 +250,14 @@ static by_status_t check_hardware(const by_conv_t* c) {
 }
 
 /* Loads into A rows local.. the input of tap (kr, kc), channels [ch0, ch0 + nch), for the
- * band pixels [p, p_end) (all in conv row y, columns x..), one row per pixel. */
+ * band pixels [p, p_end) (all in conv row y, columns x..), one row per pixel. With a dilated
+ * kernel the tap's input is kr x dilation rows and kc x dilation columns in. */
 static void gather_run(const conv_geom_t* g, size_t b, size_t y, size_t x, size_t n, size_t kr,
                        size_t kc, size_t ch0, size_t nch, uint32_t local) {
   const by_conv_t* c = g->c;
   const size_t pt = by_conv_pad_top(c), pl = by_conv_pad_left(c), sc = by_conv_stride_cols(c);
-  const long irow = (long)(y * c->stride + kr) - (long)pt;
+  const long irow = (long)(y * c->stride + kr * g->dilation) - (long)pt;
+  kc *= g->dilation;                              /* the tap's column offset in the window */
   const size_t group = BY_MAX_BLOCK_LEN * BY_DIM; /* channels per mvin */
   /* Output columns whose input column is inside the image: [xlo, xhi). */
   size_t xlo = 0, xhi = 0;

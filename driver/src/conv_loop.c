@@ -20,7 +20,7 @@
 static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
   const size_t pt = by_conv_pad_top(c), pl = g->loop_pad_left, S = c->stride;
-  const size_t icols = (g->ocols - 1) * S + g->loop_kcols;
+  const size_t icols = (g->ocols - 1) * S + by_plan_kernel_extent(g->loop_kcols, g->dilation);
   /* The window's columns [-pl, icols - pl): lpad zeros, the real columns, rpad zeros. */
   const size_t lpad = pl < icols ? pl : icols;
   const size_t rcols = icols - lpad < g->loop_cols ? icols - lpad : g->loop_cols;
@@ -37,7 +37,7 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   l.in_row_dim = (uint32_t)c->in_rows, l.in_col_dim = (uint32_t)g->loop_cols;
   l.out_row_dim = (uint32_t)g->orows, l.out_col_dim = (uint32_t)g->ocols;
   l.pool_out_row_dim = (uint32_t)g->prows, l.pool_out_col_dim = (uint32_t)g->pcols;
-  l.stride = (uint32_t)S, l.kernel_dilation = 1;
+  l.stride = (uint32_t)S, l.kernel_dilation = (uint32_t)g->dilation;
   l.kernel_dim = (uint32_t)g->loop_kcols; /* the tap pitch of the weight rows */
   l.krows = (uint32_t)c->kernel_rows, l.kcols = (uint32_t)g->loop_kcols;
   l.ocols = (uint32_t)g->ocols;
@@ -61,7 +61,7 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
         by_conv_config_band_pool(g, p0, p1, r0, r1);
       /* The window's rows [iy0, iy0 + irows): upad zeros, the real rows, dpad zeros. */
       const long iy0 = (long)(r0 * S) - (long)pt;
-      const size_t irows = (r1 - r0 - 1) * S + c->kernel_rows;
+      const size_t irows = (r1 - r0 - 1) * S + by_plan_kernel_extent(c->kernel_rows, g->dilation);
       const long lo = iy0 > 0 ? iy0 : 0;
       const long end = iy0 + (long)irows;
       const long hi = end < (long)c->in_rows ? end : (long)c->in_rows;

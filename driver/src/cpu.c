@@ -76,11 +76,12 @@ static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, si
   int64_t acc = c->bias ? c->bias[och] : 0;
   const size_t ich_lo = c->depthwise ? och : 0;
   const size_t ich_hi = c->depthwise ? och + 1 : c->in_ch;
+  const size_t d = c->dilation > 1 ? c->dilation : 1;
   for (size_t kr = 0; kr < c->kernel_rows; ++kr)
     for (size_t kc = 0; kc < c->kernel_cols; ++kc) {
-      const int64_t irow = (int64_t)(y * c->stride + kr) - (int64_t)by_conv_pad_top(c);
+      const int64_t irow = (int64_t)(y * c->stride + kr * d) - (int64_t)by_conv_pad_top(c);
       const int64_t icol =
-          (int64_t)(x * by_conv_stride_cols(c) + kc) - (int64_t)by_conv_pad_left(c);
+          (int64_t)(x * by_conv_stride_cols(c) + kc * d) - (int64_t)by_conv_pad_left(c);
       const int inside =
           irow >= 0 && irow < (int64_t)c->in_rows && icol >= 0 && icol < (int64_t)c->in_cols;
       for (size_t cb = ich_lo; cb < ich_hi; cb += (size_t)BY_DIM * BY_LANES) {

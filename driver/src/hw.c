@@ -31,12 +31,14 @@ void by_hw_get(by_hw_t* hw) {
   hw->loop_ws = BY_HAS_LOOP_WS && BY_REG_FIELD(HW_FEATURES, LOOP_WS, features) != 0;
   hw->loop_conv_ws = BY_HAS_LOOP_CONV_WS && BY_REG_FIELD(HW_FEATURES, LOOP_CONV_WS, features) != 0;
   hw->loop_conv_os = BY_HAS_LOOP_CONV_OS && BY_REG_FIELD(HW_FEATURES, LOOP_CONV_OS, features) != 0;
+  hw->transposer = BY_LANES == 1 && !BY_TENSORDASH; /* what HW_FEATURES' TRANSPOSER bit says */
   hw->dataflow_ws = BY_DATAFLOW_WS;
   hw->dataflow_os = BY_DATAFLOW_OS;
   hw->act_none = BY_ACT_NONE;
   hw->act_relu = BY_ACT_RELU;
   hw->loop_dim_max = BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM_MASK;
   hw->loop_stride_max = BY_LOOP_CONV_WS_CONFIG_1_RS2_STRIDE_MASK;
+  hw->loop_dilation_max = BY_LOOP_CONV_WS_CONFIG_4_RS1_KERNEL_DILATION_MASK;
   hw->loop_dpad_max = BY_LOOP_CONV_WS_CONFIG_3_RS2_DPAD_MASK;
   hw->mvin_rows_max = BY_MVIN_RS2_ROWS_MASK;
   hw->pool_small_max = BY_CONFIG_ST_RS1_POOL_SIZE_MASK;

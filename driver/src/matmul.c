@@ -144,8 +144,9 @@ static by_status_t check_operands(const by_matmul_t* m, const by_hw_t* hw,
       (uint64_t)m->ldc * c_bytes >= (UINT64_C(1) << 32) ||
       (uint64_t)m->ldd * d_bytes >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
-  if (m->a_transposed || m->b_transposed || by_plan_matmul_packs_b(hw, shape)) {
-    const size_t need = by_plan_matmul_workspace_bytes(hw, shape);
+  /* (A transpose the transposer does needs none.) */
+  const size_t need = by_plan_matmul_workspace_bytes(hw, shape);
+  if (need) {
     if (!m->workspace || m->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
     if (!by_dram_reachable(m->workspace, need))
@@ -171,7 +172,7 @@ static uint32_t k_size(const void* ctx, uint32_t k) {
   return k_block_size(c->K, c->k0 + k);
 }
 
-/* Software transposes into the workspace (the hardware has no transposer for A or B). */
+/* Software transposes into the workspace (for an operand the transposer does not take). */
 static void transpose_into(const by_elem_t* src, size_t ld, size_t rows, size_t cols,
                            by_elem_t* dst) {
   for (size_t r = 0; r < rows; ++r)
@@ -199,8 +200,13 @@ static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, con
         l.pad_I = i0 + l.I == bi ? (uint32_t)(bi * BY_DIM - m->I) : 0;
         l.pad_J = j0 + l.J == bj ? (uint32_t)(bj * BY_DIM - m->J) : 0;
         l.pad_K = k0 + l.K == bk ? (uint32_t)(bk * BY_DIM - m->K) : 0;
-        l.A = A + i0 * BY_DIM * lda + k0 * BY_DIM;
-        l.B = B + k0 * BY_DIM * ldb + j0 * BY_DIM;
+        /* A stored transposed (K x I) or B (J x K): the tile's first stored row and column. */
+        l.A = plan->transpose_a ? A + k0 * BY_DIM * lda + i0 * BY_DIM
+                                : A + i0 * BY_DIM * lda + k0 * BY_DIM;
+        l.B = plan->transpose_b ? B + j0 * BY_DIM * ldb + k0 * BY_DIM
+                                : B + k0 * BY_DIM * ldb + j0 * BY_DIM;
+        l.a_transpose = plan->transpose_a;
+        l.b_transpose = plan->transpose_b;
         if (m->D && k0 == 0)
           l.D = (const char*)m->D +
                 ((m->repeating_bias ? 0 : i0 * BY_DIM * m->ldd) + j0 * BY_DIM) * d_bytes;
@@ -218,34 +224,40 @@ static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, con
       }
 }
 
-/* The operands as the array reads them: the hardware has no transposer, so A stored transposed
- * is copied into the workspace, and after it B stored transposed or (vector PEs) not packed. */
-static void prepare_operands(const by_matmul_t* m, int packs_b, const by_elem_t** A, size_t* lda,
-                             const by_elem_t** B, size_t* ldb) {
+/* The operands as the array reads them: A stored transposed, unless the transposer takes it
+ * (plan->transpose_a), is copied into the workspace, and after it B stored transposed (likewise)
+ * or (vector PEs) not packed. */
+static void prepare_operands(const by_matmul_t* m, const by_matmul_plan_t* plan, int packs_b,
+                             const by_elem_t** A, size_t* lda, const by_elem_t** B, size_t* ldb) {
   *A = m->A, *B = m->B, *lda = m->lda, *ldb = m->ldb;
-  if (m->a_transposed) {
+  const int copy_a = m->a_transposed && !plan->transpose_a;
+  if (copy_a) {
     transpose_into(m->A, m->lda, m->K, m->I, (by_elem_t*)m->workspace);
     *A = (const by_elem_t*)m->workspace;
     *lda = m->K;
   }
   if (packs_b) {
-    by_elem_t* ws = (by_elem_t*)m->workspace + (m->a_transposed ? m->I * m->K : 0);
+    by_elem_t* ws = (by_elem_t*)m->workspace + (copy_a ? m->I * m->K : 0);
     pack_b(m->K, m->J, m->B, m->ldb, m->b_transposed, ws, by_packed_b_cols(m->J));
     *B = ws;
     *ldb = by_packed_b_cols(m->J);
-  } else if (m->b_transposed) {
-    by_elem_t* ws = (by_elem_t*)m->workspace + (m->a_transposed ? m->I * m->K : 0);
+  } else if (m->b_transposed && !plan->transpose_b) {
+    by_elem_t* ws = (by_elem_t*)m->workspace + (copy_a ? m->I * m->K : 0);
     transpose_into(m->B, m->ldb, m->J, m->K, ws);
     *B = ws;
     *ldb = m->J;
   }
 }
 
-/* CONFIG_EX, the mvin channels of A (0), B (1) and D (2), and CONFIG_ST. */
-static void configure(const by_matmul_t* m, int dataflow, size_t lda, size_t ldb) {
+/* CONFIG_EX (with the transposes the loops leave to the transposer), the mvin channels of A
+ * (0), B (1) and D (2), and CONFIG_ST. */
+static void configure(const by_matmul_t* m, const by_matmul_plan_t* plan, size_t lda, size_t ldb) {
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
-  by_config_ex_td(dataflow, BY_ACT_NONE, 0, 1, 1, m->tensordash);
+  if (plan->transpose_a || plan->transpose_b) /* (no TensorDash where the transposer is) */
+    by_config_ex_transpose(plan->dataflow, BY_ACT_NONE, 0, plan->transpose_a, plan->transpose_b);
+  else
+    by_config_ex_td(plan->dataflow, BY_ACT_NONE, 0, 1, 1, m->tensordash);
   if (m->A_boveda)
     (void)by_config_ld_compressed(0, m->A_boveda->stream, 0);
   else
@@ -385,8 +397,8 @@ by_status_t by_matmul(const by_matmul_t* m) {
   const by_elem_t *A, *B;
   size_t lda, ldb;
   by_kernel_begin(); /* also: no earlier command still reads the workspace */
-  prepare_operands(m, by_plan_matmul_packs_b(&hw, &shape), &A, &lda, &B, &ldb);
-  configure(m, plan.dataflow, lda, ldb);
+  prepare_operands(m, &plan, by_plan_matmul_packs_b(&hw, &shape), &A, &lda, &B, &ldb);
+  configure(m, &plan, lda, ldb);
   if (plan.loop)
     matmul_loops(m, &plan, A, lda, B, ldb);
   else

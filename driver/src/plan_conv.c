@@ -9,21 +9,23 @@ by_status_t by_plan_conv_check(const by_conv_shape_t* s) {
     return BY_ERR_ARG;
   if ((s->depthwise && s->out_ch != s->in_ch) || s->path < BY_CONV_AUTO || s->path > BY_CONV_MATMUL)
     return BY_ERR_ARG;
-  if (s->kernel_rows > s->in_rows + s->pad_top + s->pad_bottom ||
-      s->kernel_cols > s->in_cols + s->pad_left + s->pad_right)
+  const size_t krows = by_plan_kernel_extent(s->kernel_rows, s->dilation);
+  const size_t kcols = by_plan_kernel_extent(s->kernel_cols, s->dilation);
+  if (krows > s->in_rows + s->pad_top + s->pad_bottom ||
+      kcols > s->in_cols + s->pad_left + s->pad_right)
     return BY_ERR_ARG;
-  const size_t orows =
-      by_plan_out_size(s->in_rows, s->pad_top + s->pad_bottom, s->kernel_rows, s->stride);
+  const size_t orows = by_plan_out_size(s->in_rows, s->pad_top + s->pad_bottom, krows, s->stride);
   const size_t ocols =
-      by_plan_out_size(s->in_cols, s->pad_left + s->pad_right, s->kernel_cols, s->stride_cols);
+      by_plan_out_size(s->in_cols, s->pad_left + s->pad_right, kcols, s->stride_cols);
   if (s->pool_stride && (s->pool_size == 0 || s->pool_size > orows + 2 * s->pool_padding ||
                          s->pool_size > ocols + 2 * s->pool_padding))
     return BY_ERR_ARG;
   return BY_OK;
 }
 
-/* Folding needs the loops, one stride, the pads of a row within one move, and an image row
- * within a quarter of the scratchpad (the padded copy stages rows in both halves). A WS pass
+/* Folding needs the loops, one stride, adjacent taps (no dilation), the pads of a row within
+ * one move, and an image row within a quarter of the scratchpad (the padded copy stages rows in
+ * both halves). A WS pass
  * then sums a kernel row's products instead of a tap's: folding only where no such sum can
  * wrap at the spatial output width, so that the arithmetic is the unfolded one. */
 int by_plan_conv_folds(const by_hw_t* hw, const by_conv_shape_t* s) {
@@ -32,7 +34,7 @@ int by_plan_conv_folds(const by_hw_t* hw, const by_conv_shape_t* s) {
   return (hw->loop_conv_ws || hw->loop_conv_os) && !s->depthwise && !s->weights_block_cols &&
          s->kernel_cols > 1 && s->kernel_cols * s->in_ch <= kb &&
          largest < (UINT64_C(1) << (hw->spatial_output_width - 1)) && s->stride_cols == s->stride &&
-         pads * s->in_ch <= hw->max_block_len * kb &&
+         s->dilation <= 1 && pads * s->in_ch <= hw->max_block_len * kb &&
          (s->in_cols * s->in_ch + kb - 1) / kb <= plan_sp_half(hw) / 2;
 }
 
@@ -71,9 +73,11 @@ void by_plan_conv_workspace(const by_hw_t* hw, const by_conv_shape_t* s, by_conv
 void by_plan_conv_geom(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_geom_t* g) {
   const size_t kb = plan_kb(hw);
   g->c = 0;
-  g->orows = by_plan_out_size(s->in_rows, s->pad_top + s->pad_bottom, s->kernel_rows, s->stride);
-  g->ocols =
-      by_plan_out_size(s->in_cols, s->pad_left + s->pad_right, s->kernel_cols, s->stride_cols);
+  g->dilation = s->dilation > 1 ? s->dilation : 1;
+  g->orows = by_plan_out_size(s->in_rows, s->pad_top + s->pad_bottom,
+                              by_plan_kernel_extent(s->kernel_rows, g->dilation), s->stride);
+  g->ocols = by_plan_out_size(s->in_cols, s->pad_left + s->pad_right,
+                              by_plan_kernel_extent(s->kernel_cols, g->dilation), s->stride_cols);
   g->prows = by_plan_pool_size(g->orows, s->pool_size, s->pool_stride, s->pool_padding);
   g->pcols = by_plan_pool_size(g->ocols, s->pool_size, s->pool_stride, s->pool_padding);
   g->psize = s->pool_stride ? s->pool_size : 1;

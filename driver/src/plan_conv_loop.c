@@ -20,8 +20,10 @@ static int loop_fits(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_
   const size_t conv_rows = loop_conv_rows(g, t->rows);
   if (s->pool_stride && (conv_rows > hw->pool_dim_max || t->rows > hw->pool_dim_max))
     return 0;
-  const size_t irows = (conv_rows - 1) * s->stride + s->kernel_rows;
-  const size_t icols = (g->ocols - 1) * s->stride + g->loop_kcols;
+  const size_t irows =
+      (conv_rows - 1) * s->stride + by_plan_kernel_extent(s->kernel_rows, g->dilation);
+  const size_t icols =
+      (g->ocols - 1) * s->stride + by_plan_kernel_extent(g->loop_kcols, g->dilation);
   /* B: DIM lane-packed rows per (tap, input-channel block). */
   const size_t a_block = t->batch * irows * icols, b_block = g->loop_taps * t->tk * hw->dim;
   if (icols > hw->mvin_rows_max || t->tk * hw->dim > hw->mvin_rows_max)
@@ -63,7 +65,8 @@ static int loop_usable(const by_hw_t* hw, const by_conv_shape_t* s, const by_con
       return 0;
   /* A tile's dpad is at most the bottom padding (its last window row is at most in_rows +
    * pad_bottom - 1), likewise upad, lpad, rpad. */
-  return s->stride <= hw->loop_stride_max && s->pad_bottom <= hw->loop_dpad_max;
+  return s->stride <= hw->loop_stride_max && s->pad_bottom <= hw->loop_dpad_max &&
+         g->dilation <= hw->loop_dilation_max;
 }
 
 int by_plan_conv_loop_reuse(int depthwise, size_t batch, const by_conv_geom_t* g,
@@ -100,8 +103,10 @@ typedef struct {
 static loop_cost_t loop_cost(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
                              const by_conv_tiles_t* t) {
   const uint64_t conv_rows = loop_conv_rows(g, t->rows);
-  const uint64_t irows = (conv_rows - 1) * s->stride + s->kernel_rows;
-  const uint64_t icols = (g->ocols - 1) * s->stride + g->loop_kcols;
+  const uint64_t irows =
+      (conv_rows - 1) * s->stride + by_plan_kernel_extent(s->kernel_rows, g->dilation);
+  const uint64_t icols =
+      (g->ocols - 1) * s->stride + by_plan_kernel_extent(g->loop_kcols, g->dilation);
   const uint64_t kch = (uint64_t)t->tk * plan_kb(hw), och = (uint64_t)t->tn * hw->dim;
   const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
   const uint64_t mbl = hw->max_block_len ? hw->max_block_len : 1;

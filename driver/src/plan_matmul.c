@@ -61,6 +61,19 @@ static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_
     }
 }
 
+/* Whether the tiles run as LOOP_WS: one lane, WS, plain (not compressed) operands. */
+static int loops(const by_hw_t* hw, const by_matmul_shape_t* s, int dataflow) {
+  return hw->lanes == 1 && dataflow == hw->dataflow_ws && !s->a_block_cols && !s->b_block_cols &&
+         hw->loop_ws;
+}
+
+/* The transposes the loops leave to the transposer: one of A and B (WS takes one), A first. */
+static void hw_transposes(const by_hw_t* hw, const by_matmul_shape_t* s, int loop, int* ta,
+                          int* tb) {
+  *ta = loop && hw->transposer && s->a_transposed;
+  *tb = loop && hw->transposer && s->b_transposed && !*ta;
+}
+
 by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_matmul_plan_t* p) {
   by_status_t st = by_plan_dataflow(hw, s->dataflow, &p->dataflow);
   if (st != BY_OK)
@@ -95,8 +108,8 @@ by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_mat
   if ((p->tile_k % ka != 0 && p->tile_k != bk) || (p->tile_j % ja != 0 && p->tile_j != bj))
     return BY_ERR_ARG;
   p->k_chunk = p->dataflow == hw->dataflow_ws ? kb : p->tile_k * kb;
-  p->loop = hw->lanes == 1 && p->dataflow == hw->dataflow_ws && !s->a_block_cols &&
-            !s->b_block_cols && hw->loop_ws;
+  p->loop = loops(hw, s, p->dataflow);
+  hw_transposes(hw, s, p->loop, &p->transpose_a, &p->transpose_b);
   return BY_OK;
 }
 
@@ -104,13 +117,17 @@ int by_plan_matmul_packs_b(const by_hw_t* hw, const by_matmul_shape_t* s) {
   return hw->lanes != 1 && !s->b_packed;
 }
 
-/* The workspace holds elements: A transposed, and B transposed or (vector PEs) packed. */
+/* The workspace holds elements: A transposed, and B transposed or (vector PEs) packed; a
+ * transpose the loops leave to the transposer needs none. */
 size_t by_plan_matmul_workspace_bytes(const by_hw_t* hw, const by_matmul_shape_t* s) {
-  const size_t a = s->a_transposed ? s->I * s->K : 0;
+  int dataflow = 0, ta = 0, tb = 0;
+  if (by_plan_dataflow(hw, s->dataflow, &dataflow) == BY_OK)
+    hw_transposes(hw, s, loops(hw, s, dataflow), &ta, &tb);
+  const size_t a = s->a_transposed && !ta ? s->I * s->K : 0;
   if (hw->lanes != 1)
     return (a + (by_plan_matmul_packs_b(hw, s)
                      ? by_plan_packed_rows(s->K, hw->lanes) * by_plan_packed_cols(s->J, hw->lanes)
                      : 0)) *
            hw->elem_bytes;
-  return (a + (s->b_transposed ? s->K * s->J : 0)) * hw->elem_bytes;
+  return (a + (s->b_transposed && !tb ? s->K * s->J : 0)) * hw->elem_bytes;
 }

@@ -32,6 +32,18 @@ std::string ConvLoopCase::describe() const {
     os << " zeros " << zeroPercent << "%";
   if (keep)
     os << (keep == 1 ? " keeps the input" : " keeps the weights");
+  if (dilation != 1)
+    os << " dilation " << dilation;
+  if (wrot180)
+    os << " wrot180";
+  if (transWeight1203)
+    os << " trans_weight_1203";
+  if (transWeight0132)
+    os << " trans_weight_0132";
+  if (transOutput1203)
+    os << " trans_output_1203";
+  if (inputDilated)
+    os << " input_dilated";
   return os.str();
 }
 
@@ -69,6 +81,11 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   const int to = c.tileOch ? c.tileOch : OC, tk = c.tileKch ? c.tileKch : C;
   if ((c.keep != 0 && tk < C) || (c.keep == 2 && to < OC))
     throw std::invalid_argument("a kept operand needs one tile of its channels: " + c.describe());
+  if ((c.transWeight1203 && L > 1) || (c.transOutput1203 && c.poolStride) ||
+      (c.transWeight0132 && (L > 1 || c.os || p.tensordash)) ||
+      (c.transWeight1203 && c.transWeight0132) || (c.inputDilated && c.tileRows))
+    throw std::invalid_argument("the loop refuses this training form: " + c.describe());
+  const int D = c.dilation, KE = c.kernelExtent();
   ConvLoopProgram out;
   out.image.assign(size, 0);
   std::mt19937_64 rng(seed);
@@ -90,11 +107,16 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
     x[i] = static_cast<int>(rng() % 100) < c.zeroPercent ? 0 : value(c.valueBits);
     put(out.image, in - base + i * ib, x[i], ib);
   }
-  // Weights W[tap][i][o] at packed row tap * tapRows + i / L, element o * L + i % L.
+  // Weights W[tap][i][o] (tap as stored) at packed row tap * tapRows + i / L, element
+  // o * L + i % L; one lane, trans_weight_1203: at row (i * K * K + tap); trans_weight_0132: at
+  // row (tap * OC + o), element i.
   for (int t = 0; t < K * K; ++t)
     for (int i = 0; i < C; ++i)
       for (int o = 0; o < OC; ++o) {
-        const size_t at = (size_t(t) * tapRows + size_t(i / L)) * OC * L + size_t(o) * L + i % L;
+        const size_t at = c.transWeight1203   ? (size_t(i) * K * K + size_t(t)) * OC + size_t(o)
+                          : c.transWeight0132 ? (size_t(t) * OC + size_t(o)) * C + size_t(i)
+                                              : (size_t(t) * tapRows + size_t(i / L)) * OC * L +
+                                                    size_t(o) * L + i % L;
         put(out.image, w - base + at * ib, wt[(size_t(t) * C + i) * OC + o] = value(c.valueBits),
             ib);
       }
@@ -112,13 +134,19 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
       for (int ox = 0; ox < OW; ++ox)
         for (int o = 0; o < OC; ++o) {
           int64_t acc = bv[o];
+          // Tap (ky, kx) reads the input D pixels per tap apart and, with wrot180, the weights
+          // stored at the opposite tap.
+          // (input_dilated: the taps on the zeros between pixels read nothing.)
+          const int dil = c.inputDilated ? 2 : 1;
           auto tapSum = [&](int ky, int kx, int i0, int i1) {
-            const int iy = oy * S + ky - c.pad, ix = ox * S + kx - c.pad;
+            const int dy = oy * S + ky * D - c.pad, dx = ox * S + kx * D - c.pad;
+            const int wy = c.wrot180 ? K - 1 - ky : ky, wx = c.wrot180 ? K - 1 - kx : kx;
+            const int iy = dy / dil, ix = dx / dil;
             int64_t s = 0;
-            if (iy >= 0 && iy < H && ix >= 0 && ix < W)
+            if (dy >= 0 && dx >= 0 && dy % dil == 0 && dx % dil == 0 && iy < H && ix < W)
               for (int i = i0; i < i1; ++i)
                 s += x[((size_t(b) * H + iy) * W + ix) * C + i] *
-                     wt[((size_t(ky) * K + kx) * C + i) * OC + o];
+                     wt[((size_t(wy) * K + wx) * C + i) * OC + o];
             return s;
           };
           for (int k0 = 0; k0 < C; k0 += tk) {
@@ -137,7 +165,9 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
               acc = wrap(acc + saturate(wrap(loopSum, p.accWidth), p.outputWidth), p.accWidth);
           }
           int64_t v = saturate(acc, p.inputWidth);
-          conv[((size_t(b) * OH + oy) * OW + ox) * OC + o] = c.relu ? std::max<int64_t>(0, v) : v;
+          const size_t pixel = c.transOutput1203 ? (size_t(oy) * OW + ox) * c.batch + b
+                                                 : (size_t(b) * OH + oy) * OW + ox;
+          conv[pixel * OC + o] = c.relu ? std::max<int64_t>(0, v) : v;
         }
   if (c.poolStride) {
     out.want.assign(size_t(c.batch) * PH * PW * OC, 0);
@@ -161,20 +191,25 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
 
   // The program: Gemmini's tiled_conv set-up, then one loop per tile.
   const int kchB = ceilDiv(tk, kblock), ochB = ceilDiv(to, dim);
-  const int irows = (tr - 1) * S + K, icols = (OW - 1) * S + K;
+  const int irows = (tr - 1) * S + KE, icols = (OW - 1) * S + KE;
   fm::Program& prog = out.program;
   fm::ConfigExArgs ex;
   ex.dataflow = c.os ? 0 : 1, ex.aStride = static_cast<uint32_t>(S);
   ex.tdOff = c.tdMode == 2, ex.tdSide = c.tdMode == 1 ? 1 : 0;
+  ex.bTranspose = c.transWeight0132; // the PRELOADs read the stored [o][i] blocks transposed
   prog.push_back(fm::configEx(ex));
   prog.push_back(fm::configLd({0, false, 1, static_cast<uint32_t>(c.batch * irows * icols),
                                fm::floatBits(1), uint64_t(C) * ib}));
-  prog.push_back(fm::configLd({1, false, 1, static_cast<uint32_t>(K * K * kchB * dim),
-                               fm::floatBits(1), uint64_t(OC) * L * ib}));
+  // The weight rows of a tap: OC x L elements apart, or with trans_weight_1203 K x K rows;
+  // trans_weight_0132: its rows (output channels) C elements apart.
+  const uint64_t weightStride = c.transWeight0132 ? uint64_t(C) : uint64_t(OC) * L;
+  prog.push_back(
+      fm::configLd({1, false, 1, static_cast<uint32_t>(K * K * kchB * dim), fm::floatBits(1),
+                    weightStride * ib * (c.transWeight1203 ? K * K : 1)}));
   prog.push_back(fm::configLd({2, false, 1, 0, fm::floatBits(1), 0}));
   fm::ConfigStArgs st;
   st.activation = c.relu ? hw::isa::kActRelu : 0;
-  st.stride = static_cast<uint32_t>(OC * ib);
+  st.stride = static_cast<uint32_t>(OC * ib * (c.transOutput1203 ? c.batch : 1));
   if (c.poolStride) {
     st.poolStride = static_cast<uint32_t>(c.poolStride),
     st.poolSize = static_cast<uint32_t>(c.poolSize);
@@ -190,20 +225,30 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
       for (int k0 = 0; k0 < C; k0 += tk) {
         fm::LoopConvArgs l;
         const int rows = std::min(tr, OH - r0);
-        const int iy0 = r0 * S - c.pad, iyEnd = (r0 + rows - 1) * S + K - c.pad;
-        const int ixEnd = (OW - 1) * S + K - c.pad;
+        // The window in the (dilated) input's coordinates.
+        const int iy0 = r0 * S - c.pad, iyEnd = (r0 + rows - 1) * S + KE - c.pad;
+        const int ixEnd = (OW - 1) * S + KE - c.pad;
+        const int HD = c.dilatedRows(), WD = c.dilatedCols();
         l.inRowDim = uint32_t(H), l.inColDim = uint32_t(W), l.inChannels = uint32_t(C);
         l.outRowDim = uint32_t(OH), l.outColDim = uint32_t(OW);
         l.poolOutRowDim = uint32_t(PH), l.poolOutColDim = uint32_t(PW);
-        l.stride = uint32_t(S), l.kernelDim = uint32_t(K);
+        l.stride = uint32_t(S), l.kernelDim = uint32_t(K), l.kernelDilation = uint32_t(D);
+        l.wrot180 = c.wrot180, l.transWeight1203 = c.transWeight1203;
+        l.transOutput1203 = c.transOutput1203, l.batchSize = uint32_t(c.batch);
+        l.transWeight0132 = c.transWeight0132, l.outChannels = uint32_t(OC);
         l.batches = uint32_t(c.batch), l.pochs = uint32_t(std::min(to, OC - o0));
         l.krows = l.kcols = uint32_t(K), l.kchs = uint32_t(std::min(tk, C - k0));
-        l.upad = uint32_t(std::max(0, -iy0)), l.dpad = uint32_t(std::max(0, iyEnd - H));
-        l.lpad = uint32_t(c.pad), l.rpad = uint32_t(std::max(0, ixEnd - W));
+        l.upad = uint32_t(std::max(0, -iy0)), l.dpad = uint32_t(std::max(0, iyEnd - HD));
+        l.lpad = uint32_t(c.pad), l.rpad = uint32_t(std::max(0, ixEnd - WD));
+        l.inputDilated = c.inputDilated;
         l.orows = uint32_t(rows), l.ocols = uint32_t(OW);
-        l.inStride = uint32_t(C), l.weightStride = uint32_t(OC * L), l.outStride = uint32_t(OC);
+        l.inStride = uint32_t(C), l.weightStride = uint32_t(weightStride);
+        l.outStride = uint32_t(OC);
         l.input = in + ((uint64_t(std::max(iy0, 0)) * W) * C + k0) * ib;
-        l.weights = w + (uint64_t(k0 / L) * OC * L + uint64_t(o0) * L) * ib; // k0: a multiple of L
+        l.weights = c.transWeight1203   ? w + (uint64_t(k0) * K * K * OC + uint64_t(o0)) * ib
+                    : c.transWeight0132 ? w + (uint64_t(o0) * C + uint64_t(k0)) * ib
+                                        : w + (uint64_t(k0 / L) * OC * L + uint64_t(o0) * L) * ib;
+        // (k0: a multiple of L)
         l.os = c.os;
         if (c.keep == 1) { // the band's window: loaded by its first out-channel tile
           l.aSpadId = 1 + (r0 / tr) % 2;
@@ -218,9 +263,10 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
         l.noBias = !firstK;
         l.bias = firstK && c.bias ? bias + uint64_t(o0) * ab : 0;
         l.noPool = c.poolStride == 0;
+        const uint64_t firstPixel = uint64_t(r0) * OW * (c.transOutput1203 ? c.batch : 1);
         l.output = !lastK         ? 0
                    : c.poolStride ? out.output + uint64_t(o0) * ib
-                                  : out.output + ((uint64_t(r0) * OW) * OC + o0) * ib;
+                                  : out.output + (firstPixel * OC + o0) * ib;
         l.act = c.relu ? 1 : 0;
         for (const fm::Instruction& i : fm::loopConv(l))
           prog.push_back(i);

@@ -31,9 +31,19 @@ struct ConvLoopCase {
   // b_spad_id with DRAM address 0): 0 none, 1 a band's input over its out-channel tiles (needs
   // one input-channel tile), 2 the weights over the bands (needs one tile of all channels).
   int keep = 0;
+  // Training forms in the loop (docs/isa.md, "Training convolutions in the loop"): the kernel
+  // dilation, weights rotated by 180 degrees, stored [i][kr][kc][o] (one lane) or [kr][kc][o][i]
+  // (the WS loop with the transposer), the output stored [y][x][b][o] (unpooled).
+  // inputDilated: the input dilated by 2 (a zero between neighbouring pixels; one row tile).
+  int dilation = 1;
+  bool wrot180 = false, transWeight1203 = false, transWeight0132 = false, transOutput1203 = false;
+  bool inputDilated = false;
 
-  int outRows() const { return (inRows + 2 * pad - kernel) / stride + 1; }
-  int outCols() const { return (inCols + 2 * pad - kernel) / stride + 1; }
+  int kernelExtent() const { return (kernel - 1) * dilation + 1; }
+  int dilatedRows() const { return inputDilated ? 2 * inRows - 1 : inRows; }
+  int dilatedCols() const { return inputDilated ? 2 * inCols - 1 : inCols; }
+  int outRows() const { return (dilatedRows() + 2 * pad - kernelExtent()) / stride + 1; }
+  int outCols() const { return (dilatedCols() + 2 * pad - kernelExtent()) / stride + 1; }
   int poolRows() const;
   int poolCols() const;
   std::string describe() const;
@@ -43,7 +53,7 @@ struct ConvLoopProgram {
   funcmodel::Program program;
   std::vector<uint8_t> image; // DRAM from `base`
   uint64_t output = 0;        // DRAM address of the NHWC output
-  std::vector<int64_t> want;  // the expected output elements, NHWC
+  std::vector<int64_t> want;  // the expected output elements, NHWC ([y][x][b][o]: transOutput1203)
   int loops = 0;
 };
 

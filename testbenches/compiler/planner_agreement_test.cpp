@@ -314,12 +314,14 @@ TEST(PlannerAgreement, CompilerAndDriverSeeTheSameHardware) {
   EXPECT_EQ(c.loop_ws, d.loop_ws);
   EXPECT_EQ(c.loop_conv_ws, d.loop_conv_ws);
   EXPECT_EQ(c.loop_conv_os, d.loop_conv_os);
+  EXPECT_EQ(c.transposer, d.transposer);
   EXPECT_EQ(c.dataflow_ws, d.dataflow_ws);
   EXPECT_EQ(c.dataflow_os, d.dataflow_os);
   EXPECT_EQ(c.act_none, d.act_none);
   EXPECT_EQ(c.act_relu, d.act_relu);
   EXPECT_EQ(c.loop_dim_max, d.loop_dim_max);
   EXPECT_EQ(c.loop_stride_max, d.loop_stride_max);
+  EXPECT_EQ(c.loop_dilation_max, d.loop_dilation_max);
   EXPECT_EQ(c.loop_dpad_max, d.loop_dpad_max);
   EXPECT_EQ(c.mvin_rows_max, d.mvin_rows_max);
   EXPECT_EQ(c.pool_small_max, d.pool_small_max);

@@ -3,6 +3,7 @@
 // convolution (conv_loop_case.cpp) over bounds and padding corners, strides, bias or none,
 // ReLU, pooling, several images and tiles split over rows, output channels and input channels
 // (no_bias accumulation), in both dataflows, on one-lane and vector PEs (lane-packed weights);
+// the training forms (kernel dilation, rotated and transposed weights, transposed output);
 // illegal loops are rejected with their error and change nothing.
 #include "conv_loop_case.h"
 #include "fm_util.h"
@@ -74,11 +75,75 @@ std::vector<ConvLoopCase> convCases() {
   return cases;
 }
 
+// The training forms in the loop (docs/isa.md, "Training convolutions in the loop"), alone and
+// as backprop combines them: the input gradient (wrot180 + trans_weight_1203, padding k-1) and
+// the weight gradient of a strided layer (trans_output_1203 + kernel dilation).
+std::vector<ConvLoopCase> trainingCases() {
+  std::vector<ConvLoopCase> cases;
+  ConvLoopCase c;
+  c.inRows = c.inCols = 7, c.pad = 2, c.dilation = 2, c.batch = 2; // dilated 3x3
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.inRows = 9, c.inCols = 8, c.kernel = 2, c.pad = 1, c.dilation = 3, c.stride = 2, c.tileRows = 1,
+  c.inCh = 5, c.outCh = 6; // dilation 3 at stride 2, one row per tile
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.wrot180 = true, c.inCh = 6, c.outCh = 7, c.kernel = 3, c.pad = 2; // rotated, full padding
+  cases.push_back(c);
+  c.transWeight1203 = true, c.wrot180 = false, c.tileKch = 4, c.tileOch = 4, c.pad = 1;
+  cases.push_back(c); // weights [i][kr][kc][o] in input- and output-channel tiles
+  c.wrot180 = true, c.pad = 2, c.inRows = c.inCols = 4, c.stride = 1; // the input gradient
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.transOutput1203 = true, c.batch = 3, c.inRows = c.inCols = 6, c.tileRows = 2, c.tileOch = 2,
+  c.outCh = 5, c.relu = true; // output [y][x][b][o] over row and out-channel tiles
+  cases.push_back(c);
+  c.dilation = 2, c.kernel = 2, c.pad = 0, c.relu = false, c.inCh = 4,
+  c.tileKch = 3; // the weight gradient of a stride-2 layer
+  cases.push_back(c);
+  c.wrot180 = true, c.transWeight1203 = true, c.stride = 2, c.tileKch = 0; // all three flags
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.transWeight0132 = true, c.inCh = 6, c.outCh = 7, c.tileKch = 4, c.tileOch = 4; // [o][i] blocks
+  cases.push_back(c);
+  c.wrot180 = true, c.pad = 2, c.tileKch = 0, c.dilation = 2, c.inRows = c.inCols = 8;
+  cases.push_back(c); // the input gradient as Gemmini's backprop runs it (rotated, [o][i])
+  c = ConvLoopCase{};
+  c.inputDilated = true, c.inCh = 6, c.outCh = 5, c.tileKch = 4; // a 7x7 dilated image
+  c.inRows = c.inCols = 4;
+  cases.push_back(c);
+  c.kernel = 2, c.stride = 2, c.pad = 0, c.inRows = 6, c.inCols = 5, c.batch = 2, c.tileKch = 0;
+  cases.push_back(c); // strided over the dilated image, no padding
+  c = ConvLoopCase{};
+  c.inputDilated = true, c.wrot180 = true, c.transWeight0132 = true, c.pad = 2, c.inRows = 3;
+  c.inCols = 3, c.inCh = 7, c.outCh = 6; // a stride-2 layer's input gradient, all in the loop
+  cases.push_back(c);
+  return cases;
+}
+
 TEST(LoopConv, MatchesTheCpuConvolution) {
   const uint64_t seed = test::testSeed(21, "loop conv cases");
   const std::vector<ConvLoopCase> cases = convCases();
   for (size_t i = 0; i < cases.size(); ++i)
     runCase(cases[i], seed + i);
+}
+
+TEST(LoopConv, TrainingFormsMatchTheCpuConvolution) {
+  const uint64_t seed = test::testSeed(23, "loop conv training cases");
+  const config::Config tdL4 = test::shippedConfig("td_l4");
+  const std::vector<ConvLoopCase> cases = trainingCases();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ConvLoopCase c = cases[i];
+    runCase(c, seed + i);
+    if (c.transWeight0132) // the transposer: WS, one lane
+      continue;
+    c.os = true;
+    runCase(c, seed + 100 + i);
+    if (c.transWeight1203) // one lane only
+      continue;
+    c.tileKch = 0, c.zeroPercent = 30, c.tdMode = static_cast<int>(i % 3);
+    runCase(c, seed + 200 + i, tdL4);
+  }
 }
 
 // LOOP_CONV_OS: the same cases output-stationary on tiny (one lane; the OS loop's sum saturates
@@ -135,8 +200,8 @@ TEST(LoopConv, RejectsIllegalLoops) {
   ok.kchs = ok.pochs = static_cast<uint32_t>(dim);
   ok.krows = ok.kcols = ok.kernelDim = 3, ok.orows = ok.ocols = 2;
   ok.input = kDramBase + 0x1000, ok.weights = kDramBase + 0x2000, ok.output = kDramBase + 0x3000;
-  for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
-                           "trans_input_3120", "dw"}) {
+  // (trans_weight_0132 without CONFIG_EX's b_transpose)
+  for (const char* flag : {"trans_weight_0132", "trans_input_3120", "dw"}) {
     LoopConvArgs l = ok;
     l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field(flag).place(1);
     check(l, "UNSUPPORTED");
@@ -146,7 +211,7 @@ TEST(LoopConv, RejectsIllegalLoops) {
     l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field(flag).place(3);
     check(l, "LOCAL_RANGE");
   }
-  for (const char* flag : {"downsample", "input_dilated"}) {
+  for (const char* flag : {"downsample"}) {
     LoopConvArgs l = ok;
     l.extraRs2 = hw::isa::command("LOOP_CONV_WS").rs2Field(flag).place(1);
     check(l, "UNSUPPORTED");
@@ -154,8 +219,31 @@ TEST(LoopConv, RejectsIllegalLoops) {
   LoopConvArgs l = ok;
   l.act = 2;
   check(l, "UNSUPPORTED");
-  l = ok, l.kernelDilation = 2;
+  l = ok, l.transOutput1203 = true, l.noPool = false; // a transposed output is not pooled
   check(l, "UNSUPPORTED");
+  // CONFIG_EX's transposes other than b_transpose = trans_weight_0132 (the computes would read
+  // something else than the convolution's operands).
+  for (int t = 1; t < 4; ++t) {
+    ConfigExArgs tex = ex;
+    tex.aTranspose = t & 1, tex.bTranspose = t & 2;
+    if (tex.aTranspose && tex.bTranspose)
+      continue; // refused by CONFIG_EX itself
+    m.ok(configEx(tex));
+    check(ok, "UNSUPPORTED");
+  }
+  {
+    ConfigExArgs tex = ex;
+    tex.bTranspose = true;
+    m.ok(configEx(tex));
+    l = ok, l.transWeight0132 = true, l.outChannels = 0; // no tap pitch
+    check(l, "BAD_SIZE");
+    l.outChannels = static_cast<uint32_t>(dim);
+    const Program prog = loopConv(l);
+    for (size_t i = 0; i + 1 < prog.size(); ++i)
+      m.ok(prog[i]);
+    EXPECT_TRUE(m.run(prog.back()).accepted);
+    m.ok(configEx(ex));
+  }
   for (uint32_t LoopConvArgs::*f :
        {&LoopConvArgs::batches, &LoopConvArgs::orows, &LoopConvArgs::ocols, &LoopConvArgs::pochs,
         &LoopConvArgs::krows, &LoopConvArgs::kcols, &LoopConvArgs::kchs, &LoopConvArgs::stride}) {
@@ -166,6 +254,17 @@ TEST(LoopConv, RejectsIllegalLoops) {
   check(l, "BAD_SIZE");
   l = ok, l.lpad = 5;
   check(l, "BAD_SIZE");
+  l = ok, l.kernelDilation = 2, l.lpad = 7; // the dilated window is 6 columns wide
+  check(l, "BAD_SIZE");
+  {
+    SCOPED_TRACE("trans_output_1203 with batch_size 0");
+    l = ok, l.transOutput1203 = true;
+    Program prog = loopConv(l);
+    prog[0].rs1 &= ~hw::isa::command("LOOP_CONV_WS_CONFIG_1").rs1Field("batch_size").place(0xffff);
+    for (size_t i = 0; i + 1 < prog.size(); ++i)
+      m.ok(prog[i]);
+    EXPECT_EQ(m.run(prog.back()).error, hw::isa::errorCode("BAD_SIZE"));
+  }
   // A and B each fit a scratchpad half, together they do not: the kernel grows until they
   // overflow (one channel block each way: A = (k+1)^2 rows, B = k^2 x DIM).
   const uint64_t half = static_cast<uint64_t>(m.model.params().spRows / 2);
@@ -190,6 +289,25 @@ TEST(LoopConv, RejectsIllegalLoops) {
   m.ok(configEx(ex));
   l = ok, l.os = true, l.ocols = 1, l.orows = 1;
   check(l, "UNSUPPORTED"); // LOOP_CONV_OS under WS
+}
+
+// Vector PEs pack `lanes` input channels of a tap into a weight row, which the [i][kr][kc][o]
+// layout does not hold together: trans_weight_1203 is refused there.
+TEST(LoopConv, TransposedWeightsNeedOneLane) {
+  Machine m(test::shippedConfig("td_l4"));
+  ConfigExArgs ex;
+  ex.dataflow = 1;
+  m.ok(configEx(ex));
+  LoopConvArgs l;
+  l.kchs = l.pochs = 4, l.krows = l.kcols = l.kernelDim = 3, l.orows = l.ocols = 2;
+  l.input = kDramBase + 0x1000, l.weights = kDramBase + 0x2000, l.output = kDramBase + 0x3000;
+  l.transWeight1203 = true;
+  const Program prog = loopConv(l);
+  for (size_t i = 0; i + 1 < prog.size(); ++i)
+    m.ok(prog[i]);
+  EXPECT_EQ(m.run(prog.back()).error, hw::isa::errorCode("UNSUPPORTED"));
+  l.transWeight1203 = false;
+  EXPECT_TRUE(m.run(loopConv(l).back()).accepted);
 }
 
 // Without loops.conv every LOOP_CONV_WS funct and LOOP_CONV_OS is UNKNOWN_FUNCT.

@@ -7,7 +7,9 @@
 // DIM x lanes wide and the weights lane-packed. The cases cover bounds and padding corners
 // (whole padding rows, uneven right padding), strides, 1x1 and larger kernels, bias or none,
 // ReLU, pooling on store, several images, tiles over rows, output and input channels (no_bias
-// accumulation across loops), and illegal configurations (counted errors, never a hang).
+// accumulation across loops), the training forms (kernel dilation, wrot180, trans_weight_1203,
+// trans_output_1203, alone and as backprop combines them), and illegal configurations (counted
+// errors, never a hang).
 #include "conv_loop_case.h"
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
@@ -60,7 +62,7 @@ protected:
   /// model and checks the output against the reference.
   void runCase(const std::string& name, const ConvLoopCase& c, int mmioPercent = 0) {
     for (bool os : {false, true}) {
-      if (!(os ? p.hasOs : p.hasWs))
+      if (!(os ? p.hasOs : p.hasWs) || (os && c.transWeight0132)) // 0132: the WS transposer
         continue;
       ConvLoopCase v = c;
       v.os = os;
@@ -123,6 +125,40 @@ TEST_F(LoopConv, KeptOperandsMatchTheReference) {
   runCase("loop_conv_keep_weights", c, 50);
 }
 
+// The training forms in the loop (docs/isa.md, "Training convolutions in the loop"): a dilated
+// kernel at stride 2 over row tiles; the input gradient (rotated weights stored [i][kr][kc][o],
+// one lane) over input-channel tiles, and with the weights stored [kr][kc][o][i] (the WS loop
+// through the transposer); the weight gradient of a strided layer (output stored [y][x][b][o],
+// kernel dilation) over row and out-channel tiles; the input dilated by 2 (the input gradient
+// of a strided layer).
+TEST_F(LoopConv, TrainingFormsMatchTheReference) {
+  ConvLoopCase c;
+  c.inRows = 9, c.inCols = 8, c.kernel = 2, c.pad = 1, c.dilation = 3, c.stride = 2;
+  c.tileRows = 1, c.inCh = kblock + 1;
+  runCase("loop_conv_dilated", c, 50);
+  if (p.lanes == 1) {
+    c = ConvLoopCase{};
+    c.wrot180 = true, c.transWeight1203 = true, c.inCh = kblock + 1, c.outCh = p.dim + 2;
+    c.pad = 2, c.inRows = c.inCols = 4, c.tileKch = kblock;
+    runCase("loop_conv_input_gradient", c);
+  }
+  if (p.lanes == 1 && !p.tensordash && p.hasWs) { // the transposer: weights stored [o][i]
+    c = ConvLoopCase{};
+    c.wrot180 = true, c.transWeight0132 = true, c.inCh = kblock + 1, c.outCh = p.dim + 2;
+    c.pad = 2, c.inRows = c.inCols = 5, c.tileKch = kblock, c.tileOch = p.dim, c.dilation = 2;
+    runCase("loop_conv_input_gradient_0132", c, 50);
+  }
+  c = ConvLoopCase{}; // a stride-2 layer's input gradient: the output gradient dilated by 2
+  c.inputDilated = true, c.wrot180 = true, c.inCh = kblock + 1, c.outCh = p.dim + 2, c.pad = 2;
+  c.inRows = 3, c.inCols = 4, c.tileKch = kblock; // 5x7 dilated, a 7x9 output
+  runCase("loop_conv_input_dilated", c, 50);
+  c = ConvLoopCase{};
+  c.transOutput1203 = true, c.batch = 3, c.inRows = c.inCols = 6, c.tileRows = 2;
+  c.outCh = p.dim + 2, c.tileOch = p.dim, c.dilation = 2, c.kernel = 2, c.pad = 0;
+  c.wrot180 = true;
+  runCase("loop_conv_weight_gradient", c, 50);
+}
+
 TEST_F(LoopConv, PoolingOnStore) {
   ConvLoopCase c;
   c.inRows = c.inCols = 6, c.inCh = 5, c.outCh = p.dim + 2, c.relu = true;
@@ -146,19 +182,23 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   ok.input = kBase + 0x1000, ok.weights = kBase + 0x2000, ok.output = kBase + 0x3000;
   const hw::isa::Command& cmd = hw::isa::command("LOOP_CONV_WS");
   std::vector<fm::LoopConvArgs> bad;
-  for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
-                           "trans_input_3120", "dw"}) {
+  for (const char* flag : {"trans_weight_0132", "trans_input_3120", "dw"}) {
     bad.push_back(ok);
     bad.back().extraRs1 = cmd.rs1Field(flag).place(1); // UNSUPPORTED
   }
   bad.push_back(ok), bad.back().aSpadId = 3;                                    // LOCAL_RANGE
   bad.push_back(ok), bad.back().extraRs2 = cmd.rs2Field("downsample").place(1); // UNSUPPORTED
   bad.push_back(ok), bad.back().act = 3;                                        // UNSUPPORTED
-  bad.push_back(ok), bad.back().kernelDilation = 2;                             // UNSUPPORTED
-  bad.push_back(ok), bad.back().stride = 0;                                     // BAD_SIZE
-  bad.push_back(ok), bad.back().kchs = 0;                                       // BAD_SIZE
-  bad.push_back(ok), bad.back().orows = 0;                                      // BAD_SIZE
-  bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2;                  // BAD_SIZE
+  bad.push_back(ok), bad.back().transOutput1203 = true;                         // UNSUPPORTED
+  bad.back().noPool = false;                                                    // (pooled)
+  if (p.lanes > 1)
+    bad.push_back(ok), bad.back().transWeight1203 = true; // UNSUPPORTED with vector PEs
+  bad.push_back(ok), bad.back().kernelDilation = 2, bad.back().lpad = 7; // BAD_SIZE
+  bad.push_back(ok), bad.back().transWeight0132 = true;        // UNSUPPORTED: no b_transpose
+  bad.push_back(ok), bad.back().stride = 0;                    // BAD_SIZE
+  bad.push_back(ok), bad.back().kchs = 0;                      // BAD_SIZE
+  bad.push_back(ok), bad.back().orows = 0;                     // BAD_SIZE
+  bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2; // BAD_SIZE
   { // LOCAL_RANGE: A and B each fit a scratchpad half, together they do not
     const uint64_t half = static_cast<uint64_t>(p.spRows / 2), dim = static_cast<uint64_t>(p.dim);
     uint32_t k = 1;

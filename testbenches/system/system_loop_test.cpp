@@ -3,8 +3,8 @@
 // error registers compared (system_run.h). The plain matmul is also checked against a CPU
 // reference written here from the ISA's formulas; the other scenarios cover bounds and padding
 // corners, both bias kinds, full_C, accumulation across loops, ReLU, strides, A and B already
-// in the scratchpad, loops back to back with plain commands, and illegal configurations
-// (counted errors, never a hang).
+// in the scratchpad, A or B stored transposed (through the transposer), loops back to back with
+// plain commands, and illegal configurations (counted errors, never a hang).
 #include "funcmodel/encode.h"
 #include "funcmodel/params.h"
 #include "golden/arith.h"
@@ -59,7 +59,8 @@ protected:
   /// loop's strides in bytes, CONFIG_ST with C's stride, activation and scale.
   void configure(const fm::LoopWsArgs& l, int act = 0, float scale = 1.0f,
                  bool repeatingBias = false) {
-    prog.push_back(fm::configEx({1, 0, false, false, false, 1, hw::isa::kFloatOne, 0, 0, 1}));
+    prog.push_back(
+        fm::configEx({1, 0, false, l.aTranspose, l.bTranspose, 1, hw::isa::kFloatOne, 0, 0, 1}));
     prog.push_back(fm::configLd({0, false, 1, 0, fm::floatBits(1), l.aStride * ib}));
     prog.push_back(fm::configLd({1, false, 1, 0, fm::floatBits(1), l.bStride * ib}));
     prog.push_back(fm::configLd(
@@ -132,6 +133,49 @@ TEST_F(Loop, MatmulWithPaddingBiasAndReluMatchesTheReference) {
   // Padding: nothing written right of the last column or below the last row.
   EXPECT_EQ(get(r.dram, kC + n * ib, ib), 0);
   EXPECT_EQ(get(r.dram, kC + static_cast<uint64_t>(m) * l.cStride * ib, ib), 0);
+}
+
+// A (then B) stored transposed, K x I (J x K), on configs with the transposer: the loop moves
+// the tiles in as stored and CONFIG_EX's transposes make the computes read them transposed
+// (docs/isa.md, "LOOP_WS"); padded edges on every side; against a CPU reference.
+TEST_F(Loop, TransposedOperandsMatchTheReference) {
+  if (p.lanes != 1 || p.tensordash)
+    GTEST_SKIP() << "no transposer (vector PEs or TensorDash)";
+  const int ti = 2, tj = 2, tk = 3;
+  const int m = ti * dim - 1, n = tj * dim - 1, kk = tk * dim - (dim > 2 ? 2 : 1);
+  for (int which = 0; which < 2; ++which) {
+    prog.clear();
+    std::fill(image.begin(), image.end(), 0);
+    fm::LoopWsArgs l;
+    l.I = ti, l.J = tj, l.K = tk;
+    l.padI = static_cast<uint32_t>(ti * dim - m);
+    l.padJ = static_cast<uint32_t>(tj * dim - n);
+    l.padK = static_cast<uint32_t>(tk * dim - kk);
+    l.A = kA, l.B = kB, l.D = kD, l.C = kC;
+    l.aTranspose = which == 0, l.bTranspose = which == 1;
+    l.exAccumulate = true; // the first K step adds onto the bias
+    // Stored A: K x I (rows aStride apart) or I x K; B: J x K or K x J.
+    l.aStride = (l.aTranspose ? m : kk) + 3, l.bStride = (l.bTranspose ? kk : n) + 2;
+    l.dStride = n, l.cStride = n + 5;
+    const auto a = putMatrix(kA, l.aTranspose ? kk : m, l.aTranspose ? m : kk,
+                             static_cast<int>(l.aStride), ib, 5);
+    const auto b = putMatrix(kB, l.bTranspose ? n : kk, l.bTranspose ? kk : n,
+                             static_cast<int>(l.bStride), ib, 5);
+    const auto d = putMatrix(kD, m, n, static_cast<int>(l.dStride), ab, 8);
+    configure(l);
+    loop(l);
+    const RunOutcome r = run(which == 0 ? "loop_matmul_a_transposed" : "loop_matmul_b_transposed");
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        int64_t acc = d[i * n + j];
+        for (int x = 0; x < kk; ++x)
+          acc += (l.aTranspose ? a[x * m + i] : a[i * kk + x]) *
+                 (l.bTranspose ? b[j * kk + x] : b[x * n + j]);
+        ASSERT_EQ(get(r.dram, kC + (static_cast<uint64_t>(i) * l.cStride + j) * ib, ib),
+                  golden::saturate(acc, p.inputWidth))
+            << (which == 0 ? "A" : "B") << " transposed: C[" << i << "][" << j << "]";
+      }
+  }
 }
 
 // low_D (an elem_t bias, repeated for every row: D stride 0), full_C (raw acc_t out), no
@@ -247,8 +291,8 @@ TEST_F(Loop, IllegalConfigurationsAreCountedErrors) {
   bad[0].I = 0;                                     // BAD_SIZE
   bad[1].K = 0;                                     // BAD_SIZE
   bad[2].padJ = static_cast<uint32_t>(dim);         // BAD_SIZE
-  bad[3].aTranspose = true;                         // UNSUPPORTED
-  bad[4].bTranspose = true;                         // UNSUPPORTED
+  bad[3].aTranspose = true;                         // UNSUPPORTED: not CONFIG_EX's
+  bad[4].bTranspose = true;                         // UNSUPPORTED: not CONFIG_EX's
   bad[5].isResadd = true;                           // UNSUPPORTED
   bad[6].act = 2;                                   // UNSUPPORTED (no normalizer)
   bad[7].K = half / static_cast<uint32_t>(dim) + 1; // LOCAL_RANGE: A beyond its half
@@ -267,6 +311,11 @@ TEST_F(Loop, IllegalConfigurationsAreCountedErrors) {
   loop(far);
   if (p.hasOs) { // the OS dataflow: UNSUPPORTED
     prog.push_back(fm::configEx({0, 0, false, false, false, 1, hw::isa::kFloatOne, 0, 0, 1}));
+    loop(ok);
+    prog.push_back(fm::configEx({1, 0, false, false, false, 1, hw::isa::kFloatOne, 0, 0, 1}));
+  }
+  if (p.lanes == 1 && !p.tensordash) { // CONFIG_EX transposes the loop does not have: UNSUPPORTED
+    prog.push_back(fm::configEx({1, 0, false, true, false, 1, hw::isa::kFloatOne, 0, 0, 1}));
     loop(ok);
     prog.push_back(fm::configEx({1, 0, false, false, false, 1, hw::isa::kFloatOne, 0, 0, 1}));
   }

@@ -179,9 +179,9 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
     exit(1);
   }
   if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132 ||
-      input_dilation != 1 || kernel_dilation != 1 || padding < 0) {
+      input_dilation != 1 || padding < 0) {
     /* A training convolution: its operands in plain form (gemmini_train_conv.h), then an
-     * ordinary one. */
+     * ordinary one (with the kernel dilation, which by_conv runs itself). */
     const by_gemmini_train_conv_t t = {
         batch_size, in_row_dim,       in_col_dim,        in_channels,      out_channels,
         kernel_dim, stride,           input_dilation,    kernel_dilation,  padding,
@@ -199,9 +199,9 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
                                                         (size_t)pcols * (size_t)out_channels)
                       : output;
     tiled_conv_auto(batch_size, rows, cols, in_channels, out_channels, out_row_dim, out_col_dim,
-                    stride, 1, 1, 0, (kernel_dim - 1) * kernel_dilation + 1, false, false, false,
-                    false, false, in, w, bias, out, act, scale, pool_size, pool_stride,
-                    pool_padding, tiled_conv_type);
+                    stride, 1, kernel_dilation, 0, kernel_dim, false, false, false, false, false,
+                    in, w, bias, out, act, scale, pool_size, pool_stride, pool_padding,
+                    tiled_conv_type);
     if (out != output) {
       by_gemmini_train_output(out, output, batch_size, prows, pcols, out_channels);
       free(out);
@@ -215,6 +215,7 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
   by_gemmini_conv_setup(&c, batch_size, in_row_dim, in_col_dim, in_channels, out_channels, stride,
                         padding, kernel_dim, input, weights, bias, output, act, scale, pool_size,
                         pool_stride, pool_padding);
+  c.dilation = (size_t)kernel_dilation;
   c.on_cpu = tiled_conv_type == CPU;
   by_gemmini_conv(&c, out_row_dim, out_col_dim, "tiled_conv_auto");
 }

@@ -21,7 +21,10 @@ static inline size_t by_gemmini_part(size_t t, size_t n, size_t pad) {
 }
 
 /* Weight-stationary: one LOOP_WS over I x J x K tiles of DIM x DIM (pad_*: elements missing
- * from the last tile). */
+ * from the last tile). A transposed A or B (stored K x I / J x K) goes to the loop, which reads
+ * it through the transposer: as on Gemmini the caller's CONFIG_EX names the same transposes
+ * (tiled_matmul sets it); otherwise the hardware refuses the loop and the next gemmini_fence()
+ * stops the program. */
 static inline void sp_tiled_matmul_ws(const elem_t* A, const elem_t* B, const void* D, void* C,
                                       scale_t A_scale_factor, scale_t B_scale_factor,
                                       scale_acc_t D_scale_factor, size_t I, size_t J, size_t K,
@@ -33,8 +36,6 @@ static inline void sp_tiled_matmul_ws(const elem_t* A, const elem_t* B, const vo
   (void)A_scale_factor, (void)B_scale_factor, (void)D_scale_factor;
   if (!BY_HAS_LOOP_WS)
     by_gemmini_unsupported("sp_tiled_matmul_ws on hardware without loops.ws");
-  if (a_transpose || b_transpose)
-    by_gemmini_unsupported("sp_tiled_matmul_ws with transposed operands");
   by_gemmini_check_act(act, "sp_tiled_matmul_ws");
   if (I == 0 || J == 0 || K == 0) {
     printf("sp_tiled_matmul_ws: an empty (0-tile) dimension\n");
@@ -46,8 +47,9 @@ static inline void sp_tiled_matmul_ws(const elem_t* A, const elem_t* B, const vo
   by_config_ld(2, repeating_bias ? 0 : D_row_stride * d_bytes, low_D, DIM);
   /* D == NULL: add onto the previous call's sums; D with no_bias: start from zero. */
   by_gemmini_loop_ws(I, J, K, pad_I, pad_J, pad_K, A, B, no_bias ? NULL : D, C, A_row_stride,
-                     B_row_stride, repeating_bias ? 0 : D_row_stride, C_row_stride, false, false,
-                     full_C, low_D, !no_bias || D == NULL, act, a_spad_id, b_spad_id, false);
+                     B_row_stride, repeating_bias ? 0 : D_row_stride, C_row_stride, a_transpose,
+                     b_transpose, full_C, low_D, !no_bias || D == NULL, act, a_spad_id, b_spad_id,
+                     false);
 }
 
 /* Output-stationary: A at the scratchpad's first rows, B at its last, C at the accumulator's
@@ -126,7 +128,13 @@ static inline void sp_tiled_matmul_os(const elem_t* A, const elem_t* B, const vo
  * krows x kcols taps x kchs input channels; input, weights, output and bias point at the tile's
  * first real input pixel, weight row, output pixel and bias (docs/isa.md "LOOP_CONV_WS").
  * As Gemmini's: bias NULL adds onto the sums an earlier call left in the accumulator (a later
- * input-channel tile), a bias with no_bias starts from zeros, otherwise from the bias. */
+ * input-channel tile), a bias with no_bias starts from zeros, otherwise from the bias.
+ * The loop runs kernel and input dilation, wrot180, trans_weight_1203, trans_weight_0132
+ * (through the transposer) and trans_output_1203 itself (docs/isa.md, "Training convolutions in
+ * the loop"; as in Gemmini's loop, the transposed layouts' rows are out_channels (0132:
+ * in_channels) elements apart, and with input_dilated the paddings count the dilated image);
+ * downsampling and trans_input_3120 stop the program with a message (tiled_conv_auto runs the
+ * latter). */
 static inline void
 sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, int out_channels,
               int out_row_dim, int out_col_dim, int pool_out_row_dim, int pool_out_col_dim,
@@ -141,25 +149,46 @@ sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, i
               int b_spad_id) {
   if (!BY_HAS_LOOP_CONV_WS)
     by_gemmini_unsupported("sp_tiled_conv on hardware without loops.conv");
-  if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132)
-    by_gemmini_unsupported("sp_tiled_conv with rotated or transposed operands");
-  if (downsample || input_dilated || kernel_dilation != 1)
-    by_gemmini_unsupported("sp_tiled_conv with downsampling or dilation");
+  if (trans_input_3120)
+    by_gemmini_unsupported("sp_tiled_conv with trans_input_3120");
+  if (trans_weight_1203 && BY_LANES > 1)
+    by_gemmini_unsupported("sp_tiled_conv with trans_weight_1203 on vector PEs");
+  if (trans_weight_0132 && (BY_LANES > 1 || BY_TENSORDASH))
+    by_gemmini_unsupported("sp_tiled_conv with trans_weight_0132 without the transposer");
+  if (trans_output_1203 && !no_pool)
+    by_gemmini_unsupported("sp_tiled_conv with trans_output_1203 and pooling");
+  if (downsample)
+    by_gemmini_unsupported("sp_tiled_conv with downsampling");
+  if (kernel_dilation < 1)
+    kernel_dilation = 1;
+  if (trans_weight_1203)
+    weight_stride = out_channels;
+  if (trans_weight_0132)
+    weight_stride = in_channels;
+  if (trans_output_1203)
+    out_stride = out_channels;
   if (dw || a_spad_id != 0 || b_spad_id != 0)
     by_gemmini_unsupported("sp_tiled_conv with dw or scratchpad ids");
   by_gemmini_check_act(act, "sp_tiled_conv");
   /* The tile's output rows and columns before pooling, and its input window. */
   const int orows = porows * pool_stride + pool_size - 1 - pupad - pdpad;
   const int ocols = pocols * pool_stride + pool_size - 1 - plpad - prpad;
-  const int irows = (orows - 1) * stride + krows;
-  const int icols = (ocols - 1) * stride + kcols;
+  const int irows = (orows - 1) * stride + (krows - 1) * kernel_dilation + 1;
+  const int icols = (ocols - 1) * stride + (kcols - 1) * kernel_dilation + 1;
   const int ich_blocks = (kchs + DIM - 1) / DIM;
-  by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, (uint32_t)stride, 1);
+  /* trans_weight_0132: the PRELOADs read the stored [o][i] blocks through the transposer. */
+  by_config_ex_transpose(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 0, trans_weight_0132);
+  by_config_ex_strides((uint32_t)stride, 1);
   by_config_ld(0, (uint64_t)in_stride * sizeof(elem_t), 0, (uint32_t)(batches * irows * icols));
-  by_config_ld(1, (uint64_t)weight_stride * sizeof(elem_t), 0,
-               (uint32_t)(krows * kcols * ich_blocks * DIM));
+  /* With trans_weight_1203 a tap's input channels are kernel_dim^2 weight rows apart. */
+  by_config_ld(1,
+               (uint64_t)weight_stride * sizeof(elem_t) *
+                   (uint64_t)(trans_weight_1203 ? kernel_dim * kernel_dim : 1),
+               0, (uint32_t)(krows * kcols * ich_blocks * DIM));
   by_config_ld(2, 0, 0, DIM);
-  const uint32_t st_stride = (uint32_t)((size_t)out_stride * sizeof(elem_t));
+  /* With trans_output_1203 an output row's pixels are batch_size pixels apart. */
+  const uint32_t st_stride = (uint32_t)((size_t)out_stride * sizeof(elem_t) *
+                                        (size_t)(trans_output_1203 ? batch_size : 1));
   if (no_pool) {
     by_config_st(st_stride, act, scale, NULL);
   } else {
@@ -179,8 +208,9 @@ sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, i
       pool_out_row_dim, pool_out_col_dim, stride, padding, kernel_dim, kernel_dilation, pool_size,
       pool_stride, pool_padding, batches, porows, pocols, pochs, krows, kcols, kchs, lpad, rpad,
       upad, dpad, plpad, prpad, pupad, pdpad, orows, ocols, weights, output, no_bias ? NULL : bias,
-      input, bias == NULL, no_pool, false, false, false, act, false, false, false, false, 1,
-      in_stride, weight_stride, out_stride, false, 0, 0);
+      input, bias == NULL, no_pool, false, wrot180, input_dilated, act, trans_output_1203,
+      trans_weight_1203, trans_weight_0132, false, 1, in_stride, weight_stride, out_stride, false,
+      0, 0);
 }
 
 /* C = A + B (I x J elements, each with its row stride) through the accumulator: A moved in,

@@ -6,12 +6,14 @@
  * the weight gradient one of the transposed input with the output gradient as its kernel
  * (trans_input_3120 + trans_output_1203, kernel dilation for a strided layer).
  *
- * Brickyard's conv kernel (and LOOP_CONV_WS) takes plain operands, so each is brought into that
- * form in a malloc'd copy on the host: the weights rotated, reordered to [kr][kc][ich][och] and
- * spread out by the kernel dilation; the input reordered to NHWC, spread out by the input
- * dilation and padded (a negative padding crops it). The accelerator then runs an ordinary
- * convolution; the zeros the dilations insert add nothing to any sum, so the result is bit for
- * bit conv_cpu's. The copies cost host time proportional to the operands (not to the MACs). */
+ * Brickyard's conv kernel (by_conv) takes plain operands with a dilated kernel, so the others are
+ * brought into that form in a malloc'd copy on the host: the weights rotated and reordered to
+ * [kr][kc][ich][och]; the input reordered to NHWC, spread out by the input dilation and padded
+ * (a negative padding crops it). The accelerator then runs an ordinary convolution with the
+ * kernel dilation (the loops and the command path skip the taps between, docs/isa.md "Training
+ * convolutions in the loop"); the zeros the input dilation inserts add nothing to any sum, so the
+ * result is bit for bit conv_cpu's. The copies cost host time proportional to the operands (not
+ * to the MACs); a convolution whose only training form is a kernel dilation needs none. */
 #ifndef BRICKYARD_GEMMINI_TRAIN_CONV_H
 #define BRICKYARD_GEMMINI_TRAIN_CONV_H
 
@@ -32,16 +34,14 @@ static inline void* by_gemmini_train_alloc(size_t elems) {
   return p;
 }
 
-/* The weights as [kr][kc][ich][och] of the dilated kernel (kd' = (kd - 1) * kernel_dilation + 1
- * taps a side, zeros between the real ones), rotated by 180 degrees with wrot180. */
+/* The weights as [kr][kc][ich][och], rotated by 180 degrees with wrot180. */
 static inline elem_t* by_gemmini_train_weights(const by_gemmini_train_conv_t* t, const elem_t* w) {
-  const size_t kd = (size_t)t->kernel_dim, kdl = (size_t)t->kernel_dilation;
-  const size_t kdd = (kd - 1) * kdl + 1, ich = (size_t)t->in_ch, och = (size_t)t->out_ch;
-  elem_t* out = (elem_t*)by_gemmini_train_alloc(kdd * kdd * ich * och);
+  const size_t kd = (size_t)t->kernel_dim, ich = (size_t)t->in_ch, och = (size_t)t->out_ch;
+  elem_t* out = (elem_t*)by_gemmini_train_alloc(kd * kd * ich * och);
   for (size_t kr = 0; kr < kd; ++kr)
     for (size_t kc = 0; kc < kd; ++kc) {
       const size_t wr = t->wrot180 ? kd - 1 - kr : kr, wc = t->wrot180 ? kd - 1 - kc : kc;
-      elem_t* tap = out + ((kr * kdl) * kdd + kc * kdl) * ich * och;
+      elem_t* tap = out + (kr * kd + kc) * ich * och;
       for (size_t i = 0; i < ich; ++i)
         for (size_t o = 0; o < och; ++o) {
           size_t at;

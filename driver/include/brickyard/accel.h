@@ -129,6 +129,10 @@ typedef struct {
   int low_D;                /* D as elem_t */
   int act;                  /* BY_ACT_NONE or BY_ACT_RELU (CONFIG_ST applies it, as on Gemmini) */
   int a_spad_id, b_spad_id; /* 0: the loop's own scratchpad half; 1, 2: half 0, 1 */
+  /* A stored transposed (K x I, a_stride between its rows) or B (J x K): the loop moves the
+   * tiles in as stored and the computes read them through the transposer, so CONFIG_EX must
+   * have the same transposes (by_config_ex_transpose; docs/isa.md "LOOP_WS"). */
+  int a_transpose, b_transpose;
 } by_loop_ws_t;
 
 /* Whether this hardware has LOOP_WS: the config the driver was built for (BY_HAS_LOOP_WS) and
@@ -156,7 +160,8 @@ static inline void by_loop_ws(const by_loop_ws_t* l) {
                  BY_FIELD(BY_LOOP_WS_RS1_LOW_D, l->low_D) | BY_FIELD(BY_LOOP_WS_RS1_ACT, l->act) |
                  BY_FIELD(BY_LOOP_WS_RS1_A_SPAD_ID, l->a_spad_id) |
                  BY_FIELD(BY_LOOP_WS_RS1_B_SPAD_ID, l->b_spad_id),
-             0);
+             BY_FIELD(BY_LOOP_WS_RS2_A_TRANSPOSE, l->a_transpose) |
+                 BY_FIELD(BY_LOOP_WS_RS2_B_TRANSPOSE, l->b_transpose));
 }
 
 /* LOOP_CONV_WS (configs with loops.conv, BY_HAS_LOOP_CONV_WS; docs/isa.md "LOOP_CONV_WS"): one
@@ -168,13 +173,17 @@ static inline void by_loop_ws(const by_loop_ws_t* l) {
  * batches x irows x icols), 1 (weights: weight_stride bytes, block stride krows x kcols x
  * ceil(kchs / DIM) x DIM), 2 (bias: stride 0), and CONFIG_ST (out_stride bytes, activation,
  * scale, the tile's pooling). Gemmini's argument names; sizes in elements and pixels. The
- * Gemmini fields Brickyard does not read (batch_size, out_channels, padding, the pooling
- * sizes, porows, pocols, the pooled paddings) are left 0. */
+ * Gemmini fields Brickyard does not read (padding, the pooling sizes, porows, pocols, the pooled
+ * paddings) are left 0. The training forms (docs/isa.md, "Training convolutions in the loop"):
+ * kernel_dilation; wrot180; trans_weight_1203 (one lane; mvin channel 1's stride kernel_dim^2 x
+ * weight_stride bytes); trans_weight_0132 (the WS loop with the transposer: CONFIG_EX with
+ * b_transpose; a tap's rows out_channels apart, weight_stride elements each); trans_output_1203
+ * (unpooled; CONFIG_ST's stride batch_size x out_stride bytes). */
 typedef struct {
   uint32_t in_row_dim, in_col_dim, in_channels;  /* the input image in DRAM */
   uint32_t out_row_dim, out_col_dim;             /* the output image (before pooling) */
   uint32_t pool_out_row_dim, pool_out_col_dim;   /* the pooled output image */
-  uint32_t stride, kernel_dim, kernel_dilation;  /* kernel_dim: the weight tap pitch */
+  uint32_t stride, kernel_dim, kernel_dilation;  /* kernel_dim: the weight tap pitch; 0, 1: none */
   uint32_t batches, orows, ocols, pochs;         /* the tile: images, output rows, cols, chans */
   uint32_t krows, kcols, kchs;                   /* its kernel extent and input channels */
   uint32_t lpad, rpad, upad, dpad;               /* zero columns / rows around its input */
@@ -189,6 +198,11 @@ typedef struct {
   /* 0: the operand in the loop's own scratchpad half; 1, 2: in half 0, 1 (docs/isa.md,
    * "Operands already in the scratchpad"); with input / weights NULL it is already there. */
   int a_spad_id, b_spad_id;
+  /* Training forms: weights rotated by 180 degrees, stored [i][kr][kc][o] or [kr][kc][o][i]
+   * (out_channels rows a tap); the output stored [y][x][b][o], its images batch_size pixels
+   * apart. */
+  int wrot180, trans_weight_1203, trans_weight_0132, trans_output_1203;
+  uint32_t batch_size, out_channels;
 } by_loop_conv_ws_t;
 
 /* Whether this hardware has LOOP_CONV_WS: the config (BY_HAS_LOOP_CONV_WS) and HW_FEATURES. */
@@ -205,8 +219,10 @@ static inline int by_has_loop_conv_os(void) {
 /* The six LOOP_CONV_WS_CONFIG_* commands of a tile (LOOP_CONV_WS and LOOP_CONV_OS share them). */
 static inline void by_loop_conv_config(const by_loop_conv_ws_t* l) {
   BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_1,
-             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM, l->in_row_dim) |
-                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_CHANNELS, l->in_channels),
+             BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_BATCH_SIZE, l->batch_size) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_ROW_DIM, l->in_row_dim) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_IN_CHANNELS, l->in_channels) |
+                 BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS1_OUT_CHANNELS, l->out_channels),
              BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_OUT_ROW_DIM, l->out_row_dim) |
                  BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_POOL_OUT_ROW_DIM, l->pool_out_row_dim) |
                  BY_FIELD(BY_LOOP_CONV_WS_CONFIG_1_RS2_OUT_COL_DIM, l->out_col_dim) |
@@ -236,14 +252,24 @@ static inline void by_loop_conv_config(const by_loop_conv_ws_t* l) {
   BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS_CONFIG_6, by_dram(l->bias), by_dram(l->input));
 }
 
+/* LOOP_CONV_WS's (and LOOP_CONV_OS's) rs1 and rs2 words. */
+static inline uint64_t by_loop_conv_rs1(const by_loop_conv_ws_t* l) {
+  return BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_WROT180, l->wrot180) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_OUTPUT_1203, l->trans_output_1203) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_WEIGHT_1203, l->trans_weight_1203) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_WEIGHT_0132, l->trans_weight_0132) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, l->a_spad_id) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id);
+}
+static inline uint64_t by_loop_conv_rs2(const by_loop_conv_ws_t* l) {
+  return BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation);
+}
+
 static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
   by_loop_conv_config(l);
-  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS,
-             BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias) |
-                 BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, l->a_spad_id) |
-                 BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id),
-             BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
-                 BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_WS, by_loop_conv_rs1(l), by_loop_conv_rs2(l));
 }
 
 /* LOOP_CONV_OS (configs with loops.conv and the OS dataflow, BY_HAS_LOOP_CONV_OS; docs/isa.md
@@ -253,12 +279,7 @@ static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
  * (by_pack_conv_weights) and weight_stride counts elements between packed rows. */
 static inline void by_loop_conv_os(const by_loop_conv_ws_t* l) {
   by_loop_conv_config(l);
-  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_OS,
-             BY_FIELD(BY_LOOP_CONV_WS_RS1_NO_BIAS, l->no_bias) |
-                 BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, l->a_spad_id) |
-                 BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id),
-             BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
-                 BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation));
+  BY_HAL_CMD(BY_FUNCT_LOOP_CONV_OS, by_loop_conv_rs1(l), by_loop_conv_rs2(l));
 }
 
 /* Whether this hardware has the mvout's function table: the config (BY_HAS_TABLE) and

@@ -103,6 +103,9 @@ typedef struct by_conv {
   size_t stride_cols;
   int explicit_pads;
   size_t pad_top, pad_left, pad_bottom, pad_right;
+  /* Kernel dilation: the taps `dilation` input pixels apart in both directions (0, 1: adjacent);
+   * output pixel (y, x), tap (kr, kc) reads input (y*stride + kr*dilation - pad_top, ...). */
+  size_t dilation;
   int depthwise;
   /* NHWC input [batch][in_rows][in_cols][in_ch]. Weights: dense [kernel_rows][kernel_cols]
    * [in_ch][out_ch] (a (kr*kc*in_ch) x out_ch matrix, Gemmini's layout), or with

@@ -60,6 +60,7 @@ typedef struct {
   int tensordash;                                        /* OS computes skip zero operands */
   int boveda;                                            /* compressed moves */
   int loop_ws, loop_conv_ws, loop_conv_os;               /* the loop unrollers the hardware has */
+  int transposer; /* CONFIG_EX's transposes (HW_FEATURES TRANSPOSER; one lane, no TensorDash) */
   /* Encodings (brickyard_isa.h): the two dataflows, and the activations the loops apply. */
   int dataflow_ws, dataflow_os;
   int act_none, act_relu;
@@ -67,6 +68,7 @@ typedef struct {
    * CONFIG_ST pooling's size, stride and padding, and its row and column counts. */
   size_t loop_dim_max, loop_stride_max, loop_dpad_max, mvin_rows_max;
   size_t pool_small_max, pool_dim_max;
+  size_t loop_dilation_max; /* LOOP_CONV_WS_CONFIG_4's kernel_dilation */
 } by_hw_t;
 
 /* Size formulas the driver and the rules share. */
@@ -79,6 +81,10 @@ static inline size_t by_plan_packed_rows(size_t k, size_t lanes) {
 }
 static inline size_t by_plan_packed_cols(size_t j, size_t lanes) {
   return j * lanes;
+}
+/* The input pixels a kernel of `taps` taps `dilation` pixels apart spans (0, 1: adjacent). */
+static inline size_t by_plan_kernel_extent(size_t taps, size_t dilation) {
+  return (taps - 1) * (dilation > 1 ? dilation : 1) + 1;
 }
 /* Output size of a window sliding over `in` padded by `pads` in all. */
 static inline size_t by_plan_out_size(size_t in, size_t pads, size_t kernel, size_t stride) {
@@ -94,7 +100,7 @@ static inline size_t by_plan_pool_size(size_t conv, size_t size, size_t stride, 
 /* A matmul C[I x J] = A[I x K] B[K x J] as the planner sees it (by_matmul_t without data). */
 typedef struct {
   size_t I, J, K;
-  int a_transposed, b_transposed; /* stored transposed: copied into the workspace */
+  int a_transposed, b_transposed; /* stored transposed (the transposer, or workspace copies) */
   int b_packed;                   /* B already lane-packed (vector PEs) */
   /* Boveda: columns per compressed block of A / B (0: plain): K / J tiles hold whole blocks. */
   size_t a_block_cols, b_block_cols;
@@ -104,12 +110,16 @@ typedef struct {
 
 /* The tiling a matmul runs with. k_chunk: reduction elements summed in the array before a
  * result leaves it (one pass, DIM x lanes, in WS; the K tile in OS), which the arithmetic
- * depends on. loop: the tiles run as LOOP_WS commands (one-lane WS, plain operands). */
+ * depends on. loop: the tiles run as LOOP_WS commands (one-lane WS, plain operands).
+ * transpose_a / transpose_b: the loops move that stored-transposed operand's tiles in as stored
+ * and the transposer reads them (LOOP_WS's a_transpose / b_transpose; WS takes one of the two,
+ * A first); a transposed operand without it is copied into the workspace. */
 typedef struct {
   int dataflow;
   size_t tile_i, tile_j, tile_k;
   size_t k_chunk;
   int loop;
+  int transpose_a, transpose_b;
 } by_matmul_plan_t;
 
 /* The dataflow a request gets: the requested one if the array has it (else BY_ERR_UNSUPPORTED;
@@ -133,6 +143,7 @@ size_t by_plan_matmul_workspace_bytes(const by_hw_t* hw, const by_matmul_shape_t
 typedef struct {
   size_t batch, in_rows, in_cols, in_ch, out_ch; /* depthwise: out_ch = in_ch */
   size_t kernel_rows, kernel_cols, stride, stride_cols;
+  size_t dilation; /* kernel taps this many input pixels apart (0, 1: adjacent) */
   size_t pad_top, pad_left, pad_bottom, pad_right;
   size_t pool_size, pool_stride, pool_padding; /* pool_stride 0: no pooling */
   int depthwise;
@@ -165,6 +176,7 @@ typedef struct {
   const struct by_conv* c; /* the planner sets NULL; the driver's kernels, the convolution */
   size_t orows, ocols, prows, pcols;
   size_t psize, pstride, ppad; /* 1, 1, 0 without pooling */
+  size_t dilation;             /* the kernel's (at least 1) */
   size_t taps, cblocks;        /* K blocks: taps x cblocks (dense) or taps (depthwise) */
   size_t kblocks, nblocks;     /* per pass */
   /* The loops' view of the input. With `folded` (thin inputs, by_plan_conv_folds) the kernel
@@ -207,8 +219,8 @@ typedef struct {
 } by_conv_plan_t;
 
 /* BY_ERR_ARG for a shape no convolution has: a zero size or stride, depthwise with out_ch !=
- * in_ch, an unknown path, a kernel larger than the padded input, a pooling window larger than
- * the padded output. The other functions take only shapes that pass. */
+ * in_ch, an unknown path, a (dilated) kernel larger than the padded input, a pooling window
+ * larger than the padded output. The other functions take only shapes that pass. */
 by_status_t by_plan_conv_check(const by_conv_shape_t* s);
 /* The geometry, the loops' view of the input and the workspace's layout. */
 void by_plan_conv_geom(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_geom_t* g);

@@ -46,7 +46,8 @@ Program loopConv(const LoopConvArgs& a) {
   };
   return {cfg(1,
               put(1, false, "in_row_dim", a.inRowDim) | put(1, false, "in_channels", a.inChannels) |
-                  put(1, false, "batch_size", a.batches),
+                  put(1, false, "batch_size", a.batchSize ? a.batchSize : a.batches) |
+                  put(1, false, "out_channels", a.outChannels),
               put(1, true, "out_row_dim", a.outRowDim) |
                   put(1, true, "pool_out_row_dim", a.poolOutRowDim) |
                   put(1, true, "out_col_dim", a.outColDim) | put(1, true, "stride", a.stride)),
@@ -69,9 +70,14 @@ Program loopConv(const LoopConvArgs& a) {
           {static_cast<uint32_t>(a.os ? hw::isa::kLoopConvOs : hw::isa::kLoopConvWs),
            put(0, false, "no_bias", a.noBias) |
                put(0, false, "a_spad_id", static_cast<uint64_t>(a.aSpadId)) |
-               put(0, false, "b_spad_id", static_cast<uint64_t>(a.bSpadId)) | a.extraRs1,
+               put(0, false, "b_spad_id", static_cast<uint64_t>(a.bSpadId)) |
+               put(0, false, "wrot180", a.wrot180) |
+               put(0, false, "trans_weight_1203", a.transWeight1203) |
+               put(0, false, "trans_weight_0132", a.transWeight0132) |
+               put(0, false, "trans_output_1203", a.transOutput1203) | a.extraRs1,
            put(0, true, "no_pool", a.noPool) |
-               put(0, true, "activation", static_cast<uint64_t>(a.act)) | a.extraRs2}};
+               put(0, true, "activation", static_cast<uint64_t>(a.act)) |
+               put(0, true, "input_dilated", a.inputDilated) | a.extraRs2}};
 }
 
 Program loopWs(const LoopWsArgs& a) {

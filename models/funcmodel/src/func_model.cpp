@@ -179,12 +179,12 @@ int FuncModel::execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   default:
     break;
   }
-  const int error = loopWsCheck(params_, s, state_.ex.dataflow, rs1, rs2);
+  const int error = loopWsCheck(params_, s, state_.ex, rs1, rs2);
   if (error != 0)
     return error;
   // The loop's commands run like host commands (their own checks and errors), in the
   // hardware unroller's order; the next loop uses the other halves.
-  const std::vector<Instruction> commands = loopWsUnroll(params_, s, rs1);
+  const std::vector<Instruction> commands = loopWsUnroll(params_, s, rs1, rs2);
   s.spHalf ^= 1;
   if (s.c != 0)
     s.accHalf ^= 1;
@@ -210,7 +210,7 @@ int FuncModel::execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2) {
     s.accHalf ^= 1;
   // The loop's moves place their blocks themselves; the channels' block strides are the host's
   // again after it.
-  const LoopConvBlockStrides strides = loopConvBlockStrides(params_, s);
+  const LoopConvBlockStrides strides = loopConvBlockStrides(params_, s, rs1);
   const uint32_t hostStrides[2] = {state_.ld[0].blockStride, state_.ld[1].blockStride};
   state_.ld[0].blockStride = strides.input, state_.ld[1].blockStride = strides.weights;
   loopMvoutBlockStride_ = strides.output;

@@ -71,6 +71,7 @@ LoopConvGeom LoopConvGeom::from(const LoopConvState& s) {
     const std::string cmd = "LOOP_CONV_WS_CONFIG_" + std::to_string(n);
     return field(cmd.c_str(), rs2, name, s.words[static_cast<size_t>(2 * (n - 1) + (rs2 ? 1 : 0))]);
   };
+  g.batchSize = f(1, false, "batch_size"), g.outChannels = f(1, false, "out_channels");
   g.inRowDim = f(1, false, "in_row_dim"), g.inChannels = f(1, false, "in_channels");
   g.outRowDim = f(1, true, "out_row_dim"), g.poolOutRowDim = f(1, true, "pool_out_row_dim");
   g.outColDim = f(1, true, "out_col_dim"), g.stride = f(1, true, "stride");
@@ -85,8 +86,11 @@ LoopConvGeom LoopConvGeom::from(const LoopConvState& s) {
   g.weightStride = f(4, true, "weight_stride"), g.inStride = f(4, true, "in_stride");
   g.weights = s.words[8], g.output = s.words[9], g.bias = s.words[10], g.input = s.words[11];
   // With a zero bound the window is meaningless; the check rejects it before anything uses it.
-  g.irows = g.orows == 0 ? 0 : (g.orows - 1) * g.stride + g.krows;
-  g.icols = g.ocols == 0 ? 0 : (g.ocols - 1) * g.stride + g.kcols;
+  g.dilation = std::max<uint64_t>(1, g.kernelDilation);
+  g.irows =
+      g.orows == 0 || g.krows == 0 ? 0 : (g.orows - 1) * g.stride + (g.krows - 1) * g.dilation + 1;
+  g.icols =
+      g.ocols == 0 || g.kcols == 0 ? 0 : (g.ocols - 1) * g.stride + (g.kcols - 1) * g.dilation + 1;
   return g;
 }
 
@@ -102,17 +106,25 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
                   uint64_t rs1, uint64_t rs2) {
   const char* l = "LOOP_CONV_WS";
   LoopConvGeom g = LoopConvGeom::from(s);
-  for (const char* flag : {"wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
-                           "trans_input_3120", "dw"})
+  for (const char* flag : {"trans_input_3120", "dw"})
     if (field(l, false, flag, rs1))
       return hw::isa::errorCode("UNSUPPORTED");
+  // trans_weight_0132: the weights come in as stored and the PRELOADs read them through the
+  // transposer, which CONFIG_EX's b_transpose names; any other transpose there would make the
+  // computes read something else than the convolution's operands.
+  const bool transWeight0132 = field(l, false, "trans_weight_0132", rs1) != 0;
+  if (arch.ex.aTranspose || arch.ex.bTranspose != transWeight0132)
+    return hw::isa::errorCode("UNSUPPORTED");
+  const bool transOutput = field(l, false, "trans_output_1203", rs1) != 0;
   if (arch.ex.dataflow != (os ? hw::kDataflowOS : hw::kDataflowWS) ||
-      field(l, true, "downsample", rs2) || field(l, true, "input_dilated", rs2) ||
-      field(l, true, "activation", rs2) > 1 || g.kernelDilation > 1)
+      field(l, true, "downsample", rs2) || field(l, true, "activation", rs2) > 1 ||
+      (field(l, false, "trans_weight_1203", rs1) && p.lanes > 1) ||
+      (transOutput && !field(l, true, "no_pool", rs2)))
     return hw::isa::errorCode("UNSUPPORTED");
   if (g.batches == 0 || g.orows == 0 || g.ocols == 0 || g.pochs == 0 || g.krows == 0 ||
       g.kcols == 0 || g.kchs == 0 || g.stride == 0 || g.upad + g.dpad > g.irows ||
-      g.lpad + g.rpad > g.icols)
+      g.lpad + g.rpad > g.icols || (transOutput && g.batchSize == 0) ||
+      (transWeight0132 && g.outChannels == 0))
     return hw::isa::errorCode("BAD_SIZE");
   setBlocks(p, g);
   Layout lay;
@@ -125,10 +137,13 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
   return 0;
 }
 
-LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvState& s) {
+LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvState& s,
+                                          uint64_t rs1) {
   const LoopConvGeom g = LoopConvGeom::from(s);
   const uint64_t kchBlocks = ceilDiv(g.kchs, static_cast<uint64_t>(p.dim * p.lanes));
-  return {static_cast<uint32_t>(g.icols), static_cast<uint32_t>(kchBlocks * p.dim),
+  const bool transWeight0132 = field("LOOP_CONV_WS", false, "trans_weight_0132", rs1) != 0;
+  return {static_cast<uint32_t>(g.icols),
+          static_cast<uint32_t>(transWeight0132 ? uint64_t(p.dim) : kchBlocks * p.dim),
           static_cast<uint32_t>(g.ocols)};
 }
 
@@ -143,7 +158,12 @@ public:
         kblock_(dim_ * lanes_), ib_(uint64_t(p.inputBytes)), ab_(uint64_t(p.accBytes)),
         mbl_(uint64_t(p.maxBlockLen)), outBlocks_(uint64_t(p.maxColsAccElems / p.dim)),
         loadD_(!field("LOOP_CONV_WS", false, "no_bias", rs1)),
-        pool_(!field("LOOP_CONV_WS", true, "no_pool", rs2)) {
+        pool_(!field("LOOP_CONV_WS", true, "no_pool", rs2)),
+        rot_(field("LOOP_CONV_WS", false, "wrot180", rs1) != 0),
+        transWeight_(field("LOOP_CONV_WS", false, "trans_weight_1203", rs1) != 0),
+        transWeight0132_(field("LOOP_CONV_WS", false, "trans_weight_0132", rs1) != 0),
+        transOutput_(field("LOOP_CONV_WS", false, "trans_output_1203", rs1) != 0),
+        inputDilated_(field("LOOP_CONV_WS", true, "input_dilated", rs2) != 0) {
     setBlocks(p, g_);
     layout(p, g_, lay_);
     const uint64_t half = uint64_t(p.spRows / 2);
@@ -197,9 +217,9 @@ private:
   // A of one compute: `pixels` output pixels of row orow from column ocol (input rows `stride`
   // apart: CONFIG_EX's a_stride, set by the host), at tap t and block kb.
   uint64_t aOperand(uint64_t t, uint64_t kb, uint64_t b, uint64_t orow, uint64_t ocol) const {
-    const uint64_t kr = t / g_.kcols, kc = t % g_.kcols;
+    const uint64_t kr = t / g_.kcols, kc = t % g_.kcols, d = g_.dilation;
     return operand(std::min(dim_, g_.ocols - ocol), kchCols(kb),
-                   a(kb, b, orow * g_.stride + kr, ocol * g_.stride + kc));
+                   a(kb, b, orow * g_.stride + kr * d, ocol * g_.stride + kc * d));
   }
 
   // D (unless no_bias): the bias row repeated over every pixel of the output-channel block
@@ -217,7 +237,10 @@ private:
   }
 
   // A: the input window row by row, MAX_BLOCK_LEN channel blocks per MVIN; padding rows and
-  // columns are zero fills (DRAM address 0).
+  // columns are zero fills (DRAM address 0). input_dilated: the window is the image dilated by
+  // 2 (a zero between neighbouring pixels), built as it is: its real rows and columns are those
+  // an even number in from the padding, each real pixel one MVIN and each zero between two one
+  // zero fill; the rows between real rows are zero fills.
   void input() {
     if (!loadA_)
       return;
@@ -226,16 +249,25 @@ private:
       for (uint64_t r = 0; r < g_.irows; ++r)
         for (uint64_t kb = 0; kb < g_.kchBlocks; kb += mbl_) {
           const uint64_t cols = std::min(mbl_ * kblock_, g_.kchs - kb * kblock_);
-          if (r < g_.upad || r >= g_.upad + rrows) {
+          const bool hole = inputDilated_ && (r - g_.upad) % 2 == 1;
+          if (r < g_.upad || r >= g_.upad + rrows || hole) {
             move(hw::isa::kMvin, 0, g_.icols, cols, a(kb, b, r, 0));
             continue;
           }
           if (g_.lpad)
             move(hw::isa::kMvin, 0, g_.lpad, cols, a(kb, b, r, 0));
-          if (rcols) {
-            const uint64_t pixel = (b * g_.inRowDim + (r - g_.upad)) * g_.inColDim;
+          const uint64_t irow = inputDilated_ ? (r - g_.upad) / 2 : r - g_.upad;
+          const uint64_t pixel = (b * g_.inRowDim + irow) * g_.inColDim;
+          if (rcols && !inputDilated_) {
             move(hw::isa::kMvin, g_.input + (pixel * g_.inStride + kb * kblock_) * ib_, rcols, cols,
                  a(kb, b, r, g_.lpad));
+          } else if (rcols) {
+            for (uint64_t c = 0; 2 * c < rcols; ++c) {
+              move(hw::isa::kMvin, g_.input + ((pixel + c) * g_.inStride + kb * kblock_) * ib_, 1,
+                   cols, a(kb, b, r, g_.lpad + 2 * c));
+              if (2 * c + 1 < rcols)
+                move(hw::isa::kMvin, 0, 1, cols, a(kb, b, r, g_.lpad + 2 * c + 1));
+            }
           }
           if (g_.rpad)
             move(hw::isa::kMvin, 0, g_.rpad, cols, a(kb, b, r, g_.lpad + rcols));
@@ -244,12 +276,27 @@ private:
 
   // B of kernel tap t: its lane-packed weight rows (one row per `lanes` input channels of the
   // tap; docs/isa.md, "Vector PEs") of every input-channel block, MAX_BLOCK_LEN output-channel
-  // blocks per MVIN2.
+  // blocks per MVIN2. wrot180 takes them from the opposite tap; with trans_weight_1203 a tap's
+  // rows are its first row's (kr x kernel_dim + kc) and the mvin's stride (the host's) steps
+  // over the taps; with trans_weight_0132 (stored [kr][kc][o][i], tap pitch out_channels rows)
+  // each block comes in as stored, an out-channel block's rows of MAX_BLOCK_LEN input blocks
+  // per MVIN2 (DIM rows apart), and the PRELOADs transpose it (CONFIG_EX's b_transpose).
   void loadTap(uint64_t t) {
     if (!loadB_)
       return;
-    const uint64_t kr = t / g_.kcols, kc = t % g_.kcols;
-    const uint64_t tapRows = ceilDiv(g_.inChannels, lanes_); // packed DRAM rows of one tap
+    uint64_t kr = t / g_.kcols, kc = t % g_.kcols;
+    if (rot_)
+      kr = g_.krows - 1 - kr, kc = g_.kcols - 1 - kc;
+    if (transWeight0132_) { // stored [o][i]: per out-channel block, MAX_BLOCK_LEN input blocks
+      const uint64_t row = (kr * g_.kernelDim + kc) * g_.outChannels;
+      for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
+        for (uint64_t kb = 0; kb < g_.kchBlocks; kb += mbl_)
+          move(hw::isa::kMvin2,
+               g_.weights + ((row + ob * dim_) * g_.weightStride + kb * kblock_) * ib_, ochCols(ob),
+               std::min(mbl_ * kblock_, g_.kchs - kb * kblock_), bAddr(t, kb, ob));
+      return;
+    }
+    const uint64_t tapRows = transWeight_ ? 1 : ceilDiv(g_.inChannels, lanes_);
     const uint64_t rows = (g_.kchBlocks - 1) * dim_ + packedRows(g_.kchBlocks - 1);
     const uint64_t row = (kr * g_.kernelDim + kc) * tapRows;
     for (uint64_t ob = 0; ob < g_.ochBlocks; ob += mbl_)
@@ -321,7 +368,10 @@ private:
     for (uint64_t ob = 0; ob < g_.ochBlocks; ob += outBlocks_)
       for (uint64_t b = 0; b < g_.batches; ++b)
         for (uint64_t orow = 0; orow < g_.orows; ++orow) {
-          const uint64_t pixel = (b * g_.outRowDim + orow) * g_.outColDim;
+          // trans_output_1203: [row][col][image][channel], the images batch_size pixels apart
+          // (the host's store stride steps over them).
+          const uint64_t pixel = transOutput_ ? orow * g_.outColDim * g_.batchSize + b
+                                              : (b * g_.outRowDim + orow) * g_.outColDim;
           out_.push_back({uint32_t(hw::isa::kMvout),
                           g_.output + (pixel * g_.outStride + ob * dim_) * ib_,
                           operand(g_.ocols, std::min(outBlocks_ * dim_, g_.pochs - ob * dim_),
@@ -332,7 +382,8 @@ private:
   LoopConvGeom g_;
   Layout lay_;
   uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_, outBlocks_;
-  bool loadD_, pool_, loadA_ = true, loadB_ = true;
+  bool loadD_, pool_, rot_, transWeight_, transWeight0132_, transOutput_, inputDilated_,
+      loadA_ = true, loadB_ = true;
   uint64_t aRow_ = 0, bRow_ = 0, cRow_ = 0, taps_ = 0;
   std::vector<Instruction> out_;
 };

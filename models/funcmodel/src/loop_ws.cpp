@@ -27,12 +27,16 @@ int bHalf(const LoopWsState& s, uint64_t rs1) {
 
 } // namespace
 
-int loopWsCheck(const ModelParams& p, const LoopWsState& s, int dataflow, uint64_t rs1,
+int loopWsCheck(const ModelParams& p, const LoopWsState& s, const ExecConfig& ex, uint64_t rs1,
                 uint64_t rs2) {
   const int unsupported = hw::isa::errorCode("UNSUPPORTED");
-  if (dataflow != hw::kDataflowWS || field("LOOP_WS", true, "a_transpose", rs2) ||
-      field("LOOP_WS", true, "b_transpose", rs2) || field("LOOP_WS", true, "is_resadd", rs2) ||
-      field("LOOP_WS", false, "act", rs1) > 1)
+  // Transposed tiles come in as stored and the computes read them through the transposer, as
+  // CONFIG_EX's transposes say: those must be the loop's (else the computes would read
+  // something else than A and B).
+  const bool aT = field("LOOP_WS", true, "a_transpose", rs2) != 0;
+  const bool bT = field("LOOP_WS", true, "b_transpose", rs2) != 0;
+  if (ex.dataflow != hw::kDataflowWS || aT != ex.aTranspose || bT != ex.bTranspose ||
+      field("LOOP_WS", true, "is_resadd", rs2) || field("LOOP_WS", false, "act", rs1) > 1)
     return unsupported;
   const uint32_t dim = static_cast<uint32_t>(p.dim);
   if (s.maxI == 0 || s.maxJ == 0 || s.maxK == 0 || s.padI >= dim || s.padJ >= dim || s.padK >= dim)
@@ -51,7 +55,10 @@ int loopWsCheck(const ModelParams& p, const LoopWsState& s, int dataflow, uint64
   return 0;
 }
 
-std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s, uint64_t rs1) {
+std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s, uint64_t rs1,
+                                      uint64_t rs2) {
+  const bool aT = field("LOOP_WS", true, "a_transpose", rs2) != 0;
+  const bool bT = field("LOOP_WS", true, "b_transpose", rs2) != 0;
   const bool exAcc = field("LOOP_WS", false, "ex_accumulate", rs1) != 0;
   const bool fullC = field("LOOP_WS", false, "full_C", rs1) != 0;
   const bool lowD = field("LOOP_WS", false, "low_D", rs1) != 0;
@@ -88,20 +95,27 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
                        operand(rowsI(i), moveCols(j, blocks, J, s.padJ), cLocal(i, j))});
     }
   }
-  // The loads of step k: A's K group starting at k (when k starts one), then B's row k.
+  // The loads of step k: A's K group starting at k (when k starts one), then B's row k. A
+  // transposed operand is stored K x I (A) or J x K (B): its tiles come in as stored, a group of
+  // tiles as rows (the group's tiles are DIM rows apart locally, so one move still writes one
+  // range), and the computes read them through the transposer.
   auto loads = [&](uint32_t k) {
     if (s.a != 0 && k % mbl == 0) {
       const uint32_t blocks = std::min(mbl, K - k);
-      for (uint32_t i = 0; i < I; ++i)
-        out.push_back(
-            {static_cast<uint32_t>(hw::isa::kMvin), dram(s.a, i, s.aStride, k, ib),
-             operand(rowsI(i), moveCols(k, blocks, K, s.padK), aRow + (i * K + k) * dim)});
+      for (uint32_t i = 0; i < I; ++i) {
+        const uint32_t local = aRow + (i * K + k) * dim, kCols = moveCols(k, blocks, K, s.padK);
+        out.push_back({static_cast<uint32_t>(hw::isa::kMvin),
+                       aT ? dram(s.a, k, s.aStride, i, ib) : dram(s.a, i, s.aStride, k, ib),
+                       aT ? operand(kCols, rowsI(i), local) : operand(rowsI(i), kCols, local)});
+      }
     }
     if (s.b != 0)
       for (uint32_t j = 0; j < J; j += mbl) {
         const uint32_t blocks = std::min(mbl, J - j);
-        out.push_back({static_cast<uint32_t>(hw::isa::kMvin2), dram(s.b, k, s.bStride, j, ib),
-                       operand(cutK(k), moveCols(j, blocks, J, s.padJ), bRow + (k * J + j) * dim)});
+        const uint32_t local = bRow + (k * J + j) * dim, jCols = moveCols(j, blocks, J, s.padJ);
+        out.push_back({static_cast<uint32_t>(hw::isa::kMvin2),
+                       bT ? dram(s.b, j, s.bStride, k, ib) : dram(s.b, k, s.bStride, j, ib),
+                       bT ? operand(jCols, cutK(k), local) : operand(cutK(k), jCols, local)});
       }
   };
   // The computes of step k: j outer, i inner; B(k, j) is preloaded with the first i.

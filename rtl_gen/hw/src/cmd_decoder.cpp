@@ -324,6 +324,13 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
     b.assign("is_loop_ws", "cmd_funct_i == FunctLoopWs");
     b.assign("is_loop_cfg",
              "cmd_funct_i >= FunctLoopWsConfigBounds && cmd_funct_i <= FunctLoopWsConfigStridesDc");
+    // The loop's computes read A and B through CONFIG_EX's transposes: they must be the loop's
+    // (its transposed tiles come in as stored).
+    b.logic("ws_xpose_bad", Type::bit(), "CONFIG_EX's transposes are not the LOOP_WS's");
+    b.assign("ws_xpose_bad",
+             transposer() ? "ex_a_t_q != " + f("lwx", "LOOP_WS", "rs2", "a_transpose") +
+                                " || ex_b_t_q != " + f("lwx", "LOOP_WS", "rs2", "b_transpose")
+                          : "1'b0");
   }
   if (conv_) {
     b.logic("is_loop_conv", Type::bit());
@@ -333,6 +340,14 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
     b.assign("is_loop_conv", "cmd_funct_i == FunctLoopConvWs || is_loop_conv_os");
     b.assign("is_conv_cfg",
              "cmd_funct_i >= FunctLoopConvWsConfig1 && cmd_funct_i <= FunctLoopConvWsConfig6");
+    // The loop's computes read its operands through CONFIG_EX's transposes: only b_transpose
+    // with trans_weight_0132 (the weights moved in as stored) reads the convolution's operands.
+    b.logic("conv_xpose_bad", Type::bit(),
+            "CONFIG_EX's transposes do not match the loop's trans_weight_0132");
+    b.assign("conv_xpose_bad",
+             transposer()
+                 ? "ex_a_t_q || ex_b_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_0132")
+                 : "1'b0");
   }
   // CONFIG_TABLE exists only with activations.table: the table module applies it.
   if (table_) {
@@ -668,19 +683,21 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
   b.logic("needs_resp", Type::bit());
   b.logic("accept", Type::bit(), "the command leaves the queue this cycle");
   b.assign("dangling", "cmd_valid_i && pre_valid_q && !is_compute");
-  b.assign("err", "!is_known ? ErrUnknownFunct :\n"
-                  "      is_config_bad ? ErrBadConfigType :\n"
-                  "      is_config_ex ? cex_err : is_config_ld ? cld_err : is_config_st ? "
-                  "cst_err :\n"
-                  "      is_mvin ? ld_err : " +
-                      std::string(onChip_ ? "is_dc ? dc_err : " : "") +
-                      "is_mvout ? st_err : is_preload ? pre_err :\n"
-                      "      is_compute ? cmp_err : " +
-                      (loops_ ? "is_loop_ws ? (ex_ws_q ? loop_err_i : ErrUnsupported) : " : "") +
-                      (conv_ ? "is_loop_conv ? (ex_ws_q != is_loop_conv_os ? conv_err_i : "
-                               "ErrUnsupported) :\n      "
-                             : "") +
-                      "ErrNone");
+  b.assign("err",
+           "!is_known ? ErrUnknownFunct :\n"
+           "      is_config_bad ? ErrBadConfigType :\n"
+           "      is_config_ex ? cex_err : is_config_ld ? cld_err : is_config_st ? "
+           "cst_err :\n"
+           "      is_mvin ? ld_err : " +
+               std::string(onChip_ ? "is_dc ? dc_err : " : "") +
+               "is_mvout ? st_err : is_preload ? pre_err :\n"
+               "      is_compute ? cmp_err : " +
+               (loops_ ? "is_loop_ws ? (ex_ws_q && !ws_xpose_bad ? loop_err_i : ErrUnsupported) : "
+                       : "") +
+               (conv_ ? "is_loop_conv ? (ex_ws_q != is_loop_conv_os && !conv_xpose_bad ? "
+                        "conv_err_i : ErrUnsupported) :\n      "
+                      : "") +
+               "ErrNone");
   b.assign("needs_rs", "err == ErrNone && (is_mvin || " + std::string(onChip_ ? "is_dc || " : "") +
                            "is_mvout || is_compute)");
   b.comment("A RoCC command that writes rd always gets a response (a core waits for it), 0 "

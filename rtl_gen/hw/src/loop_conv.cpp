@@ -149,11 +149,12 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
                "addresses above it are DMA_ERROR");
   b.enumType({"phase_e", 3, phases(), {}});
   b.enumType({"seg_e",
-              2,
+              3,
               {{"SegLeft", "the zero columns left of the real pixels (lpad)"},
-               {"SegReal", "the real pixels of the row (from DRAM)"},
+               {"SegReal", "the real pixels of the row (from DRAM; input_dilated: pixel it_px)"},
                {"SegRight", "the zero columns right of them (rpad)"},
-               {"SegZeros", "a padding row: all zeros"}},
+               {"SegZeros", "a padding row (or input_dilated: a row between real rows): zeros"},
+               {"SegHole", "input_dilated: the zero column after pixel it_px"}},
               {}});
   b.blank();
 }
@@ -162,7 +163,9 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
 // halves and rows, the iterators and the output register.
 void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& f) const {
   b.comment("Configuration (LOOP_CONV_WS_CONFIG_*), the running loop and the output register.");
-  for (const char* n : {"in_row_dim",
+  for (const char* n : {"batch_size",
+                        "out_channels",
+                        "in_row_dim",
                         "in_col_dim",
                         "in_channels",
                         "out_row_dim",
@@ -196,6 +199,14 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("os", Type::bit(), "1'b0", "this loop computes output-stationary (LOOP_CONV_OS)")
       .add("load_a", Type::bit(), "1'b0", "this loop moves its input window")
       .add("load_b", Type::bit(), "1'b0", "this loop moves its weights")
+      .add("rot", Type::bit(), "1'b0",
+           "wrot180: tap (kr, kc) computes with tap (krows-1-kr, ...)'s weights")
+      .add("tw1203", Type::bit(), "1'b0", "trans_weight_1203: weights stored [i][kr][kc][o]")
+      .add("tw0132", Type::bit(), "1'b0",
+           "trans_weight_0132: weights stored [kr][kc][o][i], moved in as stored")
+      .add("to1203", Type::bit(), "1'b0", "trans_output_1203: output stored [y][x][b][o]")
+      .add("dil_in", Type::bit(), "1'b0",
+           "input_dilated: the window is the input dilated by 2 (zeros between its pixels)")
       .add("a_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the input")
       .add("b_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the weights")
       .add("c_row", Type::bits("AddrBits"), "'0", "first accumulator row of the output")
@@ -208,16 +219,20 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("it_row", Type::bits("SizeBits"), "'0", "input row (loads) or output row")
       .add("it_col", Type::bits("CountBits"), "'0", "first output column of a compute")
       .add("seg", Type::named("seg_e"), "SegLeft",
-           "segment of an input row: 0 left, 1 real, 2 right, 3 all zeros")
+           "segment of an input row: left, real, right, all zeros, a dilation's zero")
+      .add("it_px", Type::bits("CountBits"), "'0",
+           "input_dilated: the real pixel of the row being moved")
       .add("ld_kr", Type::bits("CountBits"), "'0", "kernel row of the next tap to load")
       .add("ld_kc", Type::bits("CountBits"), "'0", "kernel column of the next tap to load")
       .add("ld_done", Type::bit(), "1'b0", "every tap's weights are loaded")
-      .add("lb_ob", Type::bits("CountBits"), "'0", "output-channel block of a weight load");
+      .add("lb_ob", Type::bits("CountBits"), "'0", "output-channel block of a weight load")
+      .add("lb_kb", Type::bits("CountBits"), "'0",
+           "input-channel block of a trans_weight_0132 weight load");
   loops::outputRegister(b, regs);
   regs.add("out_bstride", Type::bits("CountBits"), "'0", "out_*'s block stride (cmd_bstride)");
   const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
       fields = {{1,
-                 {{"rs1", {"in_row_dim", "in_channels"}},
+                 {{"rs1", {"batch_size", "in_row_dim", "in_channels", "out_channels"}},
                   {"rs2", {"out_row_dim", "pool_out_row_dim", "out_col_dim", "stride"}}}},
                 {2, {{"rs1", {"pool_out_col_dim", "kernel_dim"}}, {"rs2", {"pochs", "batches"}}}},
                 {3,
@@ -244,10 +259,14 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
             "product is clamped to SpHalf + 1 (AccHalf + 1 for the output) before it is used "
             "again: every factor is at least 1 after the BAD_SIZE checks, so a clamped result "
             "is above its half exactly when the true one is.");
-  b.logic("irows", Type::bits(26), "(orows - 1) * stride + krows");
-  b.logic("icols", Type::bits(26), "(ocols - 1) * stride + kcols");
-  b.assign("irows", "(26'(orows_q) - 26'(1)) * 26'(stride_q) + 26'(krows_q)");
-  b.assign("icols", "(26'(ocols_q) - 26'(1)) * 26'(stride_q) + 26'(kcols_q)");
+  b.logic("dilation", Type::bits(10), "kernel_dilation, at least 1");
+  b.assign("dilation", "kernel_dilation_q == '0 ? 10'(1) : 10'(kernel_dilation_q)");
+  b.logic("irows", Type::bits(28), "(orows - 1) * stride + (krows - 1) * dilation + 1");
+  b.logic("icols", Type::bits(28), "(ocols - 1) * stride + (kcols - 1) * dilation + 1");
+  b.assign("irows", "(28'(orows_q) - 28'(1)) * 28'(stride_q) + (28'(krows_q) - 28'(1)) * "
+                    "28'(dilation) + 28'(1)");
+  b.assign("icols", "(28'(ocols_q) - 28'(1)) * 28'(stride_q) + (28'(kcols_q) - 28'(1)) * "
+                    "28'(dilation) + 28'(1)");
   b.logic("kch_blocks", Type::bits(17), "ceil(kchs / (DIM x lanes))");
   b.logic("och_blocks", Type::bits(17), "ceil(pochs / DIM)");
   b.assign("kch_blocks", "(17'(kchs_q) + 17'(KBlock - 1)) >> KBlockLog2");
@@ -276,19 +295,19 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
   prod("c_pix", "AccHalf", "batches_q", 16, "orows_q", 16, "batches x orows (clamped)");
   prod("c_image", "AccHalf", "c_pix", 32, "ocols_q", 16, "rows of one output-channel block of C");
   prod("c_rows", "AccHalf", "c_image", 32, "och_blocks", 17, "rows of C");
-  prod("a_pix", "SpHalf", "batches_q", 16, "irows", 26, "batches x irows (clamped)");
+  prod("a_pix", "SpHalf", "batches_q", 16, "irows", 28, "batches x irows (clamped)");
   prod("a_segs", "SpHalf", "a_pix", 32, "kch_blocks", 17,
        "row segments of A: an image row's channel blocks, one after another");
-  prod("a_rows", "SpHalf", "a_segs", 32, "icols", 26, "rows of A");
+  prod("a_rows", "SpHalf", "a_segs", 32, "icols", 28, "rows of A");
   prod("b_taps", "SpHalf", "krows_q", 16, "kcols_q", 16, "kernel taps of the tile");
   prod("b_taps_k", "SpHalf", "b_taps", 32, "kch_blocks", 17, "taps x input-channel blocks");
   prod("b_blocks", "SpHalf", "b_taps_k", 32, "och_blocks", 17,
        "weight blocks: per tap and input-channel block the output-channel blocks");
   prod("b_rows", "SpHalf", "b_blocks", 32, "Dim", 32, "rows of B");
-  b.logic("rrows", Type::bits(26), "real (not padding) rows of the window");
-  b.logic("rcols", Type::bits(26), "real columns of the window");
-  b.assign("rrows", "irows - 26'(upad_q) - 26'(dpad_q)");
-  b.assign("rcols", "icols - 26'(lpad_q) - 26'(rpad_q)");
+  b.logic("rrows", Type::bits(28), "real (not padding) rows of the window");
+  b.logic("rcols", Type::bits(28), "real columns of the window");
+  b.assign("rrows", "irows - 28'(upad_q) - 28'(dpad_q)");
+  b.assign("rcols", "icols - 28'(lpad_q) - 28'(rpad_q)");
   b.blank();
 }
 
@@ -300,16 +319,21 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   b.logic("chk_bad_size", Type::bit());
   b.logic("chk_range", Type::bit());
   b.logic("chk_dram", Type::bit());
+  // trans_weight_0132 needs CONFIG_EX's b_transpose (the decoder checks the transposes), which
+  // only configs with the transposer have.
+  const bool transposer = p_.lanes == 1 && !p_.config.tensordash.enabled;
   b.assign("chk_unsupported",
-           "lc_wrot180 || lc_trans_output_1203 || lc_trans_weight_1203 || lc_trans_weight_0132 "
-           "||\n      lc_trans_input_3120 || lc_dw ||\n      lc_downsample || lc_input_dilated || "
-           "lc_activation > ActMax ||\n"
-           "      kernel_dilation_q > CountBits'(1)");
+           "lc_trans_input_3120 || lc_dw ||\n      lc_downsample || "
+           "lc_activation > ActMax ||\n" +
+               std::string(p_.lanes > 1 ? "      lc_trans_weight_1203 ||\n" : "") +
+               std::string(transposer ? "" : "      lc_trans_weight_0132 ||\n") +
+               "      (lc_trans_output_1203 && !lc_no_pool)");
   b.assign("chk_bad_size",
            "batches_q == '0 || orows_q == '0 || ocols_q == '0 || pochs_q == '0 ||\n"
            "      krows_q == '0 || kcols_q == '0 || kchs_q == '0 || stride_q == '0 ||\n"
-           "      27'(upad_q) + 27'(dpad_q) > 27'(irows) || 27'(lpad_q) + 27'(rpad_q) > "
-           "27'(icols)");
+           "      29'(upad_q) + 29'(dpad_q) > 29'(irows) || 29'(lpad_q) + 29'(rpad_q) > "
+           "29'(icols) ||\n      (lc_trans_output_1203 && batch_size_q == '0) ||\n"
+           "      (lc_trans_weight_0132 && out_channels_q == '0)");
   b.assign("chk_range", "c_rows > SizeBits'(AccHalf) ||\n"
                         "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf) ||\n"
                         "      &lc_a_spad_id || &lc_b_spad_id");
@@ -332,7 +356,8 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   }
   b.logic("x_kb", Type::bits("CountBits"));
   b.logic("x_ob", Type::bits("CountBits"));
-  b.assign("x_kb", "phase_q == PhB ? '0 : it_kb_q"); // a weight load starts at block 0
+  // a weight load starts at block 0 (trans_weight_0132: its own input-channel block)
+  b.assign("x_kb", "phase_q == PhB ? (tw0132_q ? lb_kb_q : '0) : it_kb_q");
   b.assign("x_ob", "phase_q == PhB ? lb_ob_q : it_ob_q");
   b.comment("Sizes at the iterators.");
   b.logic("k_rem", Type::bits("CountBits"), "input channels from block it_kb on");
@@ -361,20 +386,48 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
                      "CountBits'(MaxBlockLen * Dim)");
   b.logic("out_cols", Type::bits("CountBits"), "channels of an unpooled output MVOUT");
   b.assign("out_cols", "o_rem < CountBits'(OutBlocks * Dim) ? o_rem : CountBits'(OutBlocks * Dim)");
-  b.logic("pad_row", Type::bit(), "input row it_row is padding");
-  b.assign("pad_row", "27'(it_row_q) < 27'(upad_q) || 27'(it_row_q) >= 27'(upad_q) + 27'(rrows)");
+  b.logic("pad_row", Type::bit(),
+          "input row it_row is padding (input_dilated: or between two real rows)");
+  b.assign("pad_row", "29'(it_row_q) < 29'(upad_q) || 29'(it_row_q) >= 29'(upad_q) + 29'(rrows) "
+                      "||\n      (dil_in_q && it_row_q[0] != upad_q[0])");
+  b.logic("px_col", Type::bits("RowBits"), "input_dilated: the window column of pixel it_px");
+  b.assign("px_col", "RowBits'(lpad_q) + (RowBits'(it_px_q) << 1)");
   b.logic("seg_col", Type::bits("RowBits"), "first window column of the segment");
   b.logic("seg_rows", Type::bits("CountBits"), "pixels of the segment");
-  b.assign("seg_col", "seg_q == SegReal ? RowBits'(lpad_q) :\n"
+  b.assign("seg_col", "seg_q == SegReal ? (dil_in_q ? px_col : RowBits'(lpad_q)) :\n"
+                      "      seg_q == SegHole ? px_col + RowBits'(1) :\n"
                       "      seg_q == SegRight ? RowBits'(lpad_q) + RowBits'(rcols) : '0");
   b.assign("seg_rows", "seg_q == SegZeros ? CountBits'(icols) : seg_q == SegLeft ? lpad_q :\n"
-                       "      seg_q == SegReal ? CountBits'(rcols) : rpad_q");
+                       "      seg_q == SegReal ? (dil_in_q ? CountBits'(1) : CountBits'(rcols)) :\n"
+                       "      seg_q == SegHole ? CountBits'(1) : rpad_q");
+  b.logic("px_more", Type::bit(),
+          "input_dilated: a zero column follows pixel it_px (SegReal), a pixel its zero "
+          "(SegHole)");
+  b.assign("px_more", "seg_q == SegReal ? 29'(px_col) + 29'(1) < 29'(lpad_q) + 29'(rcols) :\n"
+                      "      29'(px_col) + 29'(2) < 29'(lpad_q) + 29'(rcols)");
 
-  b.comment("DRAM: base + (i1 * m1 + i2) * m2 * stride + col, in elements (bias: acc_t): B "
-            "(kr, kernel_dim, kc, ceil(in_channels / lanes); weight_stride, ob*DIM*lanes: a tap's "
-            "first lane-packed row), A (b, in_row_dim, r - upad, in_col_dim; in_stride, "
-            "kb*DIM*lanes), C (b, out_row_dim, orow, out_col_dim; out_stride, ob*DIM; pooled: b, "
-            "pool_out_row_dim, 0, pool_out_col_dim), D (bias + ob*DIM).");
+  dramAddress(b);
+  localRows(b);
+  commandMux(b);
+  loopStart(b);
+}
+
+// The DRAM address of the current command.
+void LoopConvGenerator::dramAddress(vlog::Body& b) const {
+  b.comment("DRAM: base + ((i1 * m1 + i2) * m2 + i3) * stride + col, in elements (bias: "
+            "acc_t): B (kr, kernel_dim, kc, ceil(in_channels / lanes), 0; weight_stride, "
+            "ob*DIM*lanes: a tap's first lane-packed row; wrot180: the opposite tap; "
+            "trans_weight_1203: m2 = 1; trans_weight_0132: m2 = out_channels, i3 = ob*DIM, col = "
+            "kb*DIM), A (b, in_row_dim, r - upad, in_col_dim, 0; in_stride, "
+            "kb*DIM*lanes), C (b, out_row_dim, orow, out_col_dim, 0; out_stride, ob*DIM; "
+            "trans_output_1203: orow, out_col_dim, 0, batch_size, b; pooled: b, "
+            "pool_out_row_dim, 0, pool_out_col_dim, 0), D (bias + ob*DIM).");
+  b.logic("ld_kr_dram", Type::bits("CountBits"), "kernel row of the weights a tap load reads");
+  b.logic("ld_kc_dram", Type::bits("CountBits"), "kernel column of them");
+  b.assign("ld_kr_dram", "rot_q ? krows_q - CountBits'(1) - ld_kr_q : ld_kr_q");
+  b.assign("ld_kc_dram", "rot_q ? kcols_q - CountBits'(1) - ld_kc_q : ld_kc_q");
+  b.logic("c_trans", Type::bit(), "an output MVOUT of a trans_output_1203 loop");
+  b.assign("c_trans", "phase_q == PhC && to1203_q");
   b.logic("tap_rows", Type::bits("CountBits"),
           "lane-packed weight rows of one kernel tap in DRAM: ceil(in_channels / lanes)");
   b.assign("tap_rows", "CountBits'((17'(in_channels_q) + 17'(Lanes - 1)) >> LanesLog2)");
@@ -382,44 +435,58 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("d_m1", Type::bits("CountBits"));
   b.logic("d_i2", Type::bits(32));
   b.logic("d_m2", Type::bits("CountBits"));
+  b.logic("d_i3", Type::bits("CountBits"));
   b.logic("d_stride", Type::bits("CountBits"));
   b.logic("d_col", Type::bits(32));
   b.logic("d_base", Type::bits("XBits"));
-  b.assign("d_i1", "phase_q == PhB ? ld_kr_q : it_b_q");
+  b.assign("d_i1", "phase_q == PhB ? ld_kr_dram : c_trans ? CountBits'(it_row_q) : it_b_q");
   b.assign("d_m1", "phase_q == PhB ? kernel_dim_q : phase_q == PhA ? in_row_dim_q :\n"
-                   "      pool_q ? pool_out_row_dim_q : out_row_dim_q");
-  b.assign("d_i2", "phase_q == PhB ? 32'(ld_kc_q) : phase_q == PhA ? 32'(it_row_q) - 32'(upad_q) "
-                   ":\n      pool_q ? '0 : 32'(it_row_q)");
-  b.assign("d_m2", "phase_q == PhB ? tap_rows : phase_q == PhA ? in_col_dim_q :\n"
-                   "      pool_q ? pool_out_col_dim_q : out_col_dim_q");
+                   "      pool_q ? pool_out_row_dim_q : c_trans ? out_col_dim_q : out_row_dim_q");
+  b.comment("(input_dilated: real row (r - upad) / 2, pixel it_px.)");
+  b.assign("d_i2", "phase_q == PhB ? 32'(ld_kc_dram) :\n"
+                   "      phase_q == PhA ? (32'(it_row_q) - 32'(upad_q)) >> dil_in_q :\n"
+                   "      pool_q || c_trans ? '0 : 32'(it_row_q)");
+  b.assign("d_m2", "phase_q == PhB ? (tw0132_q ? out_channels_q : tw1203_q ? CountBits'(1) : "
+                   "tap_rows) :\n"
+                   "      phase_q == PhA ? in_col_dim_q : pool_q ? pool_out_col_dim_q :\n"
+                   "      c_trans ? batch_size_q : out_col_dim_q");
+  b.assign("d_i3", "c_trans ? it_b_q : phase_q == PhB && tw0132_q ? lb_ob_q << DimLog2 :\n"
+                   "      phase_q == PhA && dil_in_q ? it_px_q : '0");
   b.assign("d_stride", "phase_q == PhB ? weight_stride_q : phase_q == PhA ? in_stride_q : "
                        "out_stride_q");
   b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << KBlockLog2 :\n"
-                    "      phase_q == PhB ? 32'(x_ob) << KBlockLog2 : 32'(x_ob) << DimLog2");
+                    "      phase_q == PhB ? (tw0132_q ? 32'(x_kb) : 32'(x_ob)) << KBlockLog2 :\n"
+                    "      32'(x_ob) << DimLog2");
   b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
                      "      phase_q == PhC ? output_q : bias_q");
   b.logic("d_row", Type::bits(33), "i1 * m1 + i2");
-  b.logic("d_index", Type::bits(49), "(i1 * m1 + i2) * m2");
+  b.logic("d_index", Type::bits(49), "(i1 * m1 + i2) * m2 + i3");
   b.logic("d_elems", Type::bits("XBits"), "elements from the base");
   b.logic("dram_addr", Type::bits("XBits"));
   b.assign("d_row", "33'(d_i1) * 33'(d_m1) + 33'(d_i2)");
-  b.assign("d_index", "49'(d_row) * 49'(d_m2)");
+  b.assign("d_index", "49'(d_row) * 49'(d_m2) + 49'(d_i3)");
   b.assign("d_elems", "(phase_q == PhD ? '0 : XBits'(d_index) * XBits'(d_stride)) + XBits'(d_col)");
   b.assign("dram_addr",
            "(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != SegReal) ? '0 :\n"
            "      d_base + (d_elems << (phase_q == PhD ? AccBytesLog2 : ElemBytesLog2))");
+}
 
+// The local rows of the current command's operands.
+void LoopConvGenerator::localRows(vlog::Body& b) const {
   b.comment("Local rows (every value below its half: checked at LOOP_CONV_WS). A(kb, b, r, c) "
             "= a_row + ((b * irows + r) * kch_blocks + kb) * icols + c; B(kr, kc, kb, ob) = "
             "b_row + (((kr * kcols + kc) * kch_blocks + kb) * och_blocks + ob) * DIM; C(ob, b, "
             "orow, ocol) = c_row + ((b * orows + orow) * och_blocks + ob) * ocols + ocol (pooled: "
             "c_row + ob * c_image + (b * orows + orow) * ocols + ocol).");
-  b.logic("in_r", Type::bits("RowBits"), "A's window row: loads r, computes orow*stride + kr");
+  b.logic("in_r", Type::bits("RowBits"),
+          "A's window row: loads r, computes orow*stride + kr*dilation");
   b.logic("in_c", Type::bits("RowBits"), "A's window column");
   b.assign("in_r", "phase_q == PhA ? RowBits'(it_row_q) :\n"
-                   "      RowBits'(it_row_q) * RowBits'(stride_q) + RowBits'(it_kr_q)");
+                   "      RowBits'(it_row_q) * RowBits'(stride_q) + RowBits'(it_kr_q) * "
+                   "RowBits'(dilation)");
   b.assign("in_c", "phase_q == PhA ? seg_col :\n"
-                   "      RowBits'(it_col_q) * RowBits'(stride_q) + RowBits'(it_kc_q)");
+                   "      RowBits'(it_col_q) * RowBits'(stride_q) + RowBits'(it_kc_q) * "
+                   "RowBits'(dilation)");
   b.logic("a_off", Type::bits("RowBits"), "A(kb, b, r, c) - a_row");
   b.logic("b_off", Type::bits("RowBits"), "B(kr, kc, kb, ob) - b_row");
   b.logic("c_off", Type::bits("RowBits"), "C(ob, b, orow, ocol) - c_row");
@@ -444,8 +511,10 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.assign("a_local", "a_row_q + AddrBits'(a_off)");
   b.assign("b_local", "b_row_q + AddrBits'(b_off)");
   b.assign("c_local", "AccBit | (c_row_q + AddrBits'(c_off))");
+}
 
-  commandMux(b);
+// Where a starting loop's operands lie, and whether it moves them.
+void LoopConvGenerator::loopStart(vlog::Body& b) const {
   b.comment("A spad id (1, 2; 3 is no half) puts its operand in half 0 or 1 (its high bit) "
             "instead of the loop's own; with "
             "DRAM address 0 as well the operand is already there and the loop moves none of it.");
@@ -499,7 +568,10 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
            {"PhB",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = FunctMvin2;");
-              s.line("cmd_rs2 = " + op("tap_load_rows", "move_o << LanesLog2", "b_local") + ";");
+              s.comment("trans_weight_0132: an out-channel block's rows, MAX_BLOCK_LEN input "
+                        "blocks as stored");
+              s.line("cmd_rs2 = tw0132_q ? " + op("ocw", "move_k", "b_local") + " : " +
+                     op("tap_load_rows", "move_o << LanesLog2", "b_local") + ";");
             }},
            {"PhPre",
             [&](vlog::Stmts& s) {
@@ -540,7 +612,8 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
           "apart), MVIN2 (the output-channel blocks of a weight block DIM rows apart) and "
           "unpooled MVOUT (an output row's channel blocks ocols rows apart)");
   b.assign("cmd_bstride", "phase_q == PhA ? CountBits'(icols) :\n"
-                          "      phase_q == PhB ? CountBits'(kch_blocks) << DimLog2 :\n"
+                          "      phase_q == PhB ? (tw0132_q ? CountBits'(Dim) : "
+                          "CountBits'(kch_blocks) << DimLog2) :\n"
                           "      phase_q == PhC && !pool_q ? ocols_q : '0");
   b.logic("out_free", Type::bit(), "the output register can take a command");
   b.logic("step", Type::bit(), "the sequencer advances this cycle");
@@ -568,7 +641,8 @@ void phaseAfterLoads(vlog::Stmts& s, const std::vector<std::pair<std::string, st
 // Configuration capture and loop start.
 void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
   const std::vector<std::vector<const char*>> fields = {
-      {"in_row_dim", "in_channels", "out_row_dim", "pool_out_row_dim", "out_col_dim", "stride"},
+      {"batch_size", "in_row_dim", "in_channels", "out_channels", "out_row_dim", "pool_out_row_dim",
+       "out_col_dim", "stride"},
       {"pool_out_col_dim", "kernel_dim", "pochs", "batches"},
       {"lpad", "kchs", "kcols", "krows", "in_col_dim", "dpad", "upad", "rpad"},
       {"kernel_dilation", "orows", "ocols", "out_stride", "weight_stride", "in_stride"}};
@@ -589,6 +663,9 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("load_d_d = !lc_no_bias;").line("pool_d = !lc_no_pool;");
     s.line("os_d = host_funct_i == FunctLoopConvOs;");
     s.line("load_a_d = start_load_a;").line("load_b_d = start_load_b;");
+    s.line("rot_d = lc_wrot180;").line("tw1203_d = lc_trans_weight_1203;");
+    s.line("to1203_d = lc_trans_output_1203;").line("tw0132_d = lc_trans_weight_0132;");
+    s.line("dil_in_d = lc_input_dilated;");
     s.line("a_row_d = a_start;").line("b_row_d = b_start;");
     s.line("c_row_d = acc_half_q ? AddrBits'(AccHalf) : '0;");
     s.line("sp_half_d = !sp_half_q;");
@@ -596,7 +673,7 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("it_ob_d = '0;").line("it_kr_d = '0;").line("it_kc_d = '0;").line("it_kb_d = '0;");
     s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = SegLeft;");
     s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = !start_load_b;");
-    s.line("lb_ob_d = '0;");
+    s.line("lb_ob_d = '0;").line("lb_kb_d = '0;");
     s.ifElse(
         "lc_no_bias",
         [](vlog::Stmts& t) {
@@ -630,6 +707,50 @@ void advance(vlog::Stmts& s, const std::vector<Level>& levels, size_t i,
 
 } // namespace
 
+namespace {
+
+// PhRow: the first segment of input row it_row. A padding row is one zero fill; else left zeros,
+// real pixels (input_dilated: each pixel, then a zero), right zeros (each when not empty).
+void rowSegments(vlog::Stmts& t) {
+  t.line("phase_d = PhA;").line("it_px_d = '0;");
+  t.ifElse(
+      "pad_row", [](vlog::Stmts& u) { u.line("seg_d = SegZeros;"); },
+      [](vlog::Stmts& u) {
+        u.ifElse(
+            "lpad_q != '0", [](vlog::Stmts& v) { v.line("seg_d = SegLeft;"); },
+            [](vlog::Stmts& v) {
+              v.ifElse(
+                  "rcols != '0", [](vlog::Stmts& w) { w.line("seg_d = SegReal;"); },
+                  [](vlog::Stmts& w) { w.line("seg_d = SegRight;"); });
+            });
+      });
+}
+
+// PhA: the segment after this one, or `rowDone` after the row's last.
+void nextSegment(vlog::Stmts& t, const std::function<void(vlog::Stmts&)>& rowDone) {
+  t.ifElse(
+      "seg_q == SegLeft && rcols != '0", [](vlog::Stmts& u) { u.line("seg_d = SegReal;"); },
+      [&](vlog::Stmts& u) {
+        u.ifElse(
+            "dil_in_q && (seg_q == SegReal || seg_q == SegHole) && px_more",
+            [](vlog::Stmts& v) {
+              v.ifElse(
+                  "seg_q == SegReal", [](vlog::Stmts& w) { w.line("seg_d = SegHole;"); },
+                  [](vlog::Stmts& w) {
+                    w.line("seg_d = SegReal;").line("it_px_d = it_px_q + CountBits'(1);");
+                  });
+            },
+            [&](vlog::Stmts& v) {
+              v.ifElse(
+                  "(seg_q == SegLeft || seg_q == SegReal || seg_q == SegHole) && "
+                  "rpad_q != '0",
+                  [](vlog::Stmts& w) { w.line("seg_d = SegRight;"); }, rowDone);
+            });
+      });
+}
+
+} // namespace
+
 // The output register and the phase sequence.
 void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   loops::nextOutput(n);
@@ -639,13 +760,16 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
                     "17'(it_ob_q) + 17'(OutBlocks) >= och_blocks"};
   const Level lbObGroup{"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
                         "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
+  const Level lbOb{"lb_ob", "lb_ob_q + CountBits'(1)", "17'(lb_ob_q) + 17'(1) >= och_blocks"};
+  const Level lbKbGroup{"lb_kb", "lb_kb_q + CountBits'(MaxBlockLen)",
+                        "17'(lb_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
   const Level kr{"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
   const Level kc{"it_kc", "it_kc_q + CountBits'(1)", "it_kc_q + CountBits'(1) >= kcols_q"};
   const Level kb{"it_kb", "it_kb_q + CountBits'(1)", "17'(it_kb_q) + 17'(1) >= kch_blocks"};
   const Level kbGroup{"it_kb", "it_kb_q + CountBits'(MaxBlockLen)",
                       "17'(it_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
   const Level img{"it_b", "it_b_q + CountBits'(1)", "it_b_q + CountBits'(1) >= batches_q"};
-  const Level inRow{"it_row", "it_row_q + SizeBits'(1)", "27'(it_row_q) + 27'(1) >= 27'(irows)"};
+  const Level inRow{"it_row", "it_row_q + SizeBits'(1)", "29'(it_row_q) + 29'(1) >= 29'(irows)"};
   const Level outRow{"it_row", "it_row_q + SizeBits'(1)", "17'(it_row_q) + 17'(1) >= 17'(orows_q)"};
   const Level col{"it_col", "it_col_q + CountBits'(Dim)",
                   "17'(it_col_q) + 17'(Dim) >= 17'(ocols_q)"};
@@ -705,67 +829,48 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
     advance(s, {kc, kr}, 0, tileDone);
   };
   n.ifElse("step", [&](vlog::Stmts& s) {
-    s.uniqueCaseOf(
-        "phase_q",
-        {{"PhD",
-          [&](vlog::Stmts& t) {
-            t.ifElse(
-                "pool_q", [&](vlog::Stmts& u) { advance(u, {ob}, 0, toInput); },
-                [&](vlog::Stmts& u) {
-                  advance(u, {ob, outRow, img}, 0, toInput);
-                });
-          }},
-         {"PhB", [&](vlog::Stmts& t) { advance(t, {lbObGroup}, 0, tapLoaded); }},
-         {"PhRow",
-          [](vlog::Stmts& t) {
-            t.comment("A padding row is one zero fill; else left zeros, real pixels, right "
-                      "zeros (each when not empty).");
-            t.line("phase_d = PhA;");
-            t.ifElse(
-                "pad_row", [](vlog::Stmts& u) { u.line("seg_d = SegZeros;"); },
-                [](vlog::Stmts& u) {
-                  u.ifElse(
-                      "lpad_q != '0", [](vlog::Stmts& v) { v.line("seg_d = SegLeft;"); },
-                      [](vlog::Stmts& v) {
-                        v.ifElse(
-                            "rcols != '0", [](vlog::Stmts& w) { w.line("seg_d = SegReal;"); },
-                            [](vlog::Stmts& w) { w.line("seg_d = SegRight;"); });
-                      });
-                });
-          }},
-         {"PhA",
-          [&](vlog::Stmts& t) {
-            t.ifElse(
-                "seg_q == SegLeft && rcols != '0",
-                [](vlog::Stmts& u) { u.line("seg_d = SegReal;"); },
-                [&](vlog::Stmts& u) {
-                  u.ifElse(
-                      "(seg_q == SegLeft || seg_q == SegReal) && rpad_q != '0",
-                      [](vlog::Stmts& v) { v.line("seg_d = SegRight;"); }, rowDone);
-                });
-          }},
-         {"PhPre", to("PhComp")},
-         {"PhComp",
-          [&](vlog::Stmts& t) {
-            t.line("phase_d = PhPre;");
-            t.ifElse(
-                "os_q", [&](vlog::Stmts& u) { advance(u, {kb}, 0, nextTapOs); },
-                [&](vlog::Stmts& u) {
-                  advance(u, {col, outRow, img, kb}, 0, nextTap);
-                });
-          }},
-         {"PhC",
-          [&](vlog::Stmts& t) {
-            t.ifElse(
-                "pool_q",
-                [&](vlog::Stmts& u) {
-                  advance(u, {img, ob}, 0, to("PhIdle"));
-                },
-                [&](vlog::Stmts& u) {
-                  advance(u, {outRow, img, obOut}, 0, to("PhIdle"));
-                });
-          }}},
-        [](vlog::Stmts&) {});
+    s.uniqueCaseOf("phase_q",
+                   {{"PhD",
+                     [&](vlog::Stmts& t) {
+                       t.ifElse(
+                           "pool_q", [&](vlog::Stmts& u) { advance(u, {ob}, 0, toInput); },
+                           [&](vlog::Stmts& u) {
+                             advance(u, {ob, outRow, img}, 0, toInput);
+                           });
+                     }},
+                    {"PhB",
+                     [&](vlog::Stmts& t) {
+                       t.ifElse(
+                           "tw0132_q",
+                           [&](vlog::Stmts& u) {
+                             advance(u, {lbKbGroup, lbOb}, 0, tapLoaded);
+                           },
+                           [&](vlog::Stmts& u) { advance(u, {lbObGroup}, 0, tapLoaded); });
+                     }},
+                    {"PhRow", rowSegments},
+                    {"PhA", [&](vlog::Stmts& t) { nextSegment(t, rowDone); }},
+                    {"PhPre", to("PhComp")},
+                    {"PhComp",
+                     [&](vlog::Stmts& t) {
+                       t.line("phase_d = PhPre;");
+                       t.ifElse(
+                           "os_q", [&](vlog::Stmts& u) { advance(u, {kb}, 0, nextTapOs); },
+                           [&](vlog::Stmts& u) {
+                             advance(u, {col, outRow, img, kb}, 0, nextTap);
+                           });
+                     }},
+                    {"PhC",
+                     [&](vlog::Stmts& t) {
+                       t.ifElse(
+                           "pool_q",
+                           [&](vlog::Stmts& u) {
+                             advance(u, {img, ob}, 0, to("PhIdle"));
+                           },
+                           [&](vlog::Stmts& u) {
+                             advance(u, {outRow, img, obOut}, 0, to("PhIdle"));
+                           });
+                     }}},
+                   [](vlog::Stmts&) {});
   });
 }
 

@@ -19,6 +19,9 @@ private:
   void geometry(vlog::Body& b) const;
   void check(vlog::Body& b, IsaFieldWires& f) const;
   void commands(vlog::Body& b) const;
+  void dramAddress(vlog::Body& b) const;
+  void localRows(vlog::Body& b) const;
+  void loopStart(vlog::Body& b) const;
   void commandMux(vlog::Body& b) const;
   void nextConfig(vlog::Stmts& n) const;
   void nextSequence(vlog::Stmts& n) const;

@@ -160,6 +160,8 @@ void LoopWsGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& 
       .add("acc_half", Type::bit(), "1'b0", "accumulator half of the next loop")
       .add("ex_acc", Type::bit(), "1'b0", "the first K step accumulates")
       .add("full_c", Type::bit(), "1'b0")
+      .add("a_t", Type::bit(), "1'b0", "A stored transposed: its tiles come in as stored")
+      .add("b_t", Type::bit(), "1'b0", "B stored transposed: likewise")
       .add("low_d", Type::bit(), "1'b0")
       .add("a_row", Type::bits("RowsBits"), "'0", "first scratchpad row of A")
       .add("b_row", Type::bits("RowsBits"), "'0", "first scratchpad row of B")
@@ -201,8 +203,12 @@ void LoopWsGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   b.assign("a_rows", "(ProdBits'(max_i_q) * ProdBits'(max_k_q)) << DimLog2");
   b.assign("b_rows", "(ProdBits'(max_k_q) * ProdBits'(max_j_q)) << DimLog2");
   b.assign("c_rows", "(ProdBits'(max_i_q) * ProdBits'(max_j_q)) << DimLog2");
+  // Transposed tiles need the transposer; the decoder checks that CONFIG_EX names the same
+  // transposes.
+  const bool transposer = p_.lanes == 1 && !p_.config.tensordash.enabled;
   b.assign("chk_unsupported",
-           "lw_a_transpose || lw_b_transpose || lw_is_resadd || lw_act > ActMax");
+           std::string(transposer ? "" : "lw_a_transpose || lw_b_transpose || ") +
+               "lw_is_resadd || lw_act > ActMax");
   b.assign("chk_bad_size", "max_i_q == '0 || max_j_q == '0 || max_k_q == '0 ||\n"
                            "      pad_i_q >= CountBits'(Dim) || pad_j_q >= CountBits'(Dim) ||\n"
                            "      pad_k_q >= CountBits'(Dim)");
@@ -266,10 +272,13 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   b.logic("dram_base", Type::bits("XBits"));
   b.logic("dram_log2", Type::bits(4), "log2(DIM * element bytes)");
   b.logic("dram_addr", Type::bits("XBits"));
-  b.assign("dram_row", "(phase_q == PhA || phase_q == PhD || phase_q == PhC) ? it_i_q : kl_q");
+  b.comment("A transposed A (B) is read at DRAM row kl (it_j), column it_i (kl).");
+  b.assign("dram_row", "phase_q == PhA ? (a_t_q ? kl_q : it_i_q) :\n"
+                       "      phase_q == PhB ? (b_t_q ? it_j_q : kl_q) : it_i_q");
   b.assign("dram_stride", "AddrBits'(phase_q == PhA ? a_stride_q : phase_q == PhB ? b_stride_q :\n"
                           "      phase_q == PhD ? d_stride_q : c_stride_q)");
-  b.assign("dram_col", "phase_q == PhA ? kl_q : it_j_q");
+  b.assign("dram_col", "phase_q == PhA ? (a_t_q ? it_i_q : kl_q) :\n"
+                       "      phase_q == PhB ? (b_t_q ? kl_q : it_j_q) : it_j_q");
   b.assign("dram_base", "phase_q == PhA ? a_addr_q : phase_q == PhB ? b_addr_q :\n"
                         "      phase_q == PhD ? d_addr_q : c_addr_q");
   b.assign("dram_log2", "4'(DimLog2) + ((phase_q == PhD && !low_d_q) || "
@@ -312,12 +321,16 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   auto op = [](const std::string& rows, const std::string& cols, const std::string& addr) {
     return "{" + rows + ", " + cols + ", " + addr + "}";
   };
-  b.assign("operand", "phase_q == PhD ? " + op("rows_i", "move_cols_j", "c_local") + " :\n" +
-                          "      phase_q == PhA ? " +
-                          op("rows_i", "move_cols_k", "a_row_q + tile_sp") + " :\n" +
-                          "      phase_q == PhB ? " +
-                          op("k_cut_l", "move_cols_j", "b_row_q + tile_sp") + " :\n" + "      " +
-                          op("rows_i", "move_cols_j", "c_local | (full_c_q ? FullBit : '0)"));
+  // A transposed tile group comes in as stored: rows and columns swap.
+  b.assign(
+      "operand",
+      "phase_q == PhD ? " + op("rows_i", "move_cols_j", "c_local") + " :\n" +
+          "      phase_q == PhA && a_t_q ? " + op("move_cols_k", "rows_i", "a_row_q + tile_sp") +
+          " :\n" + "      phase_q == PhA ? " + op("rows_i", "move_cols_k", "a_row_q + tile_sp") +
+          " :\n" + "      phase_q == PhB && b_t_q ? " +
+          op("move_cols_j", "k_cut_l", "b_row_q + tile_sp") + " :\n" + "      phase_q == PhB ? " +
+          op("k_cut_l", "move_cols_j", "b_row_q + tile_sp") + " :\n" + "      " +
+          op("rows_i", "move_cols_j", "c_local | (full_c_q ? FullBit : '0)"));
   b.comb()
       .line("cmd_funct = FunctMvin;")
       .line("cmd_rs1 = dram_addr;")
@@ -379,6 +392,7 @@ void LoopWsGenerator::nextConfig(vlog::Stmts& n) const {
         s.comment("A legal LOOP_WS: its flags and rows; the next loop uses the other halves.");
         s.line("ex_acc_d = lw_ex_accumulate;").line("full_c_d = lw_full_C;");
         s.line("low_d_d = lw_low_D;");
+        s.line("a_t_d = lw_a_transpose;").line("b_t_d = lw_b_transpose;");
         s.line("a_row_d = a_start;").line("b_row_d = b_start;");
         s.line("c_row_d = RowsBits'(acc_half_q ? AccHalf : 0);");
         s.line("sp_half_d = !sp_half_q;");

@@ -47,8 +47,13 @@ void loopWsCommands(std::vector<Command>& c) {
          "0: B in this loop's scratchpad half; n = 1, 2: B ends at row n x sp_rows/2"},
         {"a_spad_id", 18, 2,
          "0: A in this loop's scratchpad half; n = 1, 2: A starts at row (n-1) x sp_rows/2"}},
-       {{"a_transpose", 0, 1, "must be 0 (the loop's tiles are not transposed): UNSUPPORTED"},
-        {"b_transpose", 1, 1, "must be 0 (the loop's tiles are not transposed): UNSUPPORTED"},
+       {{"a_transpose", 0, 1,
+         "1: A stored transposed (K x I, rows A_stride apart): its tiles come in as stored and "
+         "the computes read them through the transposer; must equal CONFIG_EX's a_transpose, "
+         "else UNSUPPORTED"},
+        {"b_transpose", 1, 1,
+         "1: B stored transposed (J x K, rows B_stride apart), likewise; must equal CONFIG_EX's "
+         "b_transpose, else UNSUPPORTED"},
         {"is_resadd", 2, 1, "Gemmini's residual-add loop: must be 0, UNSUPPORTED"}}});
   c.push_back({"LOOP_WS_CONFIG_BOUNDS",
                kLoopWsConfigBounds,
@@ -125,10 +130,23 @@ void loopConvCommands(std::vector<Command>& c) {
                    "MVIN/MVIN2/MVIN3/PRELOAD/COMPUTE/MVOUT commands (\"LOOP_CONV_WS\" above).") +
            gated,
        {{"no_bias", 0, 1, "1: no bias is loaded (the first tap overwrites the accumulator)"},
-        {"wrot180", 1, 1, "rotated weights (training): must be 0, UNSUPPORTED"},
-        {"trans_output_1203", 2, 1, "transposed output (training): must be 0, UNSUPPORTED"},
-        {"trans_weight_1203", 3, 1, "transposed weights (training): must be 0, UNSUPPORTED"},
-        {"trans_weight_0132", 4, 1, "transposed weights (training): must be 0, UNSUPPORTED"},
+        {"wrot180", 1, 1,
+         "1: the weights rotated by 180 degrees: kernel tap (kr, kc) computes with the weights "
+         "stored at tap (krows-1-kr, kcols-1-kc) (training: the input gradient)"},
+        {"trans_output_1203", 2, 1,
+         "1: the output stored [row][col][image][channel] (pixel (b, y, x) at output + ((y x "
+         "out_col_dim + x) x batch_size + b) x out_stride; training: the weight gradient); "
+         "unpooled only, else UNSUPPORTED"},
+        {"trans_weight_1203", 3, 1,
+         "1: the weights stored [in channel][kernel row][kernel col][out channel] (row of tap "
+         "(kr, kc), input channel i at weights + ((i x kernel_dim + kr) x kernel_dim + kc) x "
+         "weight_stride; training: the input gradient); one lane only, else UNSUPPORTED"},
+        {"trans_weight_0132", 4, 1,
+         "1: the weights stored [kernel row][kernel col][out channel][in channel] (row of tap "
+         "(kr, kc), output channel o at weights + ((kr x kernel_dim + kc) x out_channels + o) x "
+         "weight_stride), moved in as stored and read through the transposer (CONFIG_EX's "
+         "b_transpose; training: the input gradient); the WS loop on one-lane configs without "
+         "TensorDash, else UNSUPPORTED"},
         {"trans_input_3120", 5, 1, "transposed input (training): must be 0, UNSUPPORTED"},
         {"dw", 6, 1,
          "Gemmini's depthwise mode: must be 0, UNSUPPORTED (the driver runs a depthwise conv "
@@ -144,14 +162,21 @@ void loopConvCommands(std::vector<Command>& c) {
          "1: C leaves row by row; 0: one pooled MVOUT per (image, channel block), with "
          "CONFIG_ST's pooling"},
         {"downsample", 1, 1, "must be 0, UNSUPPORTED"},
-        {"input_dilated", 2, 1, "must be 0, UNSUPPORTED"},
+        {"input_dilated", 2, 1,
+         "1: the input dilated by 2 (a zero between neighbouring pixels); the window and its "
+         "paddings lie over the dilated image (training: the input gradient of a strided "
+         "layer)"},
         {"activation", 3, 2,
          "0 none or 1 ReLU (the MVOUTs apply CONFIG_ST's activation); others UNSUPPORTED"}}});
   config(1, "the tensor shapes",
-         {{"batch_size", 0, 16, "accepted and not used"},
+         {{"batch_size", 0, 16,
+           "images of the whole output tensor: its image pitch with trans_output_1203 (else not "
+           "used)"},
           {"in_row_dim", 16, 16, "rows of the input image in DRAM"},
           {"in_channels", 32, 16, "input channels (the weight rows of one kernel tap)"},
-          {"out_channels", 48, 16, "accepted and not used (out_stride places the output)"}},
+          {"out_channels", 48, 16,
+           "output channels of the whole weight tensor: the rows of a tap with "
+           "trans_weight_0132 (else not used: out_stride places the output)"}},
          {{"out_row_dim", 0, 16, "rows of the output image in DRAM"},
           {"pool_out_row_dim", 16, 16, "rows of the pooled output image in DRAM"},
           {"out_col_dim", 32, 16, "columns of the output image in DRAM"},
@@ -178,7 +203,9 @@ void loopConvCommands(std::vector<Command>& c) {
           {"upad", 32, 16, "zero rows above the tile's input"},
           {"rpad", 48, 16, "zero columns right of the tile's input"}});
   config(4, "the tile's output size and the DRAM strides",
-         {{"kernel_dilation", 0, 10, "0 or 1; larger (dilated kernels) UNSUPPORTED"},
+         {{"kernel_dilation", 0, 10,
+           "input pixels between kernel taps (0 and 1: a plain kernel): tap (kr, kc) reads the "
+           "window at (y x stride + kr x kernel_dilation, x x stride + kc x kernel_dilation)"},
           {"pdpad", 10, 11, unused},
           {"pupad", 21, 11, unused},
           {"prpad", 32, 16, unused},

@@ -55,12 +55,14 @@ static inline void ref_matmul(size_t I, size_t J, size_t K, const by_elem_t* A, 
  * channel block (wrapping at the spatial output width). */
 static inline int64_t ref_conv_acc(const by_elem_t* in, size_t rows, size_t cols, size_t ich,
                                    const by_elem_t* w, size_t och_count, const by_acc_t* bias,
-                                   size_t kr_n, size_t kc_n, size_t stride, size_t pad, int dw,
-                                   size_t b, size_t y, size_t x, size_t och) {
+                                   size_t kr_n, size_t kc_n, size_t stride, size_t pad,
+                                   size_t dilation, int dw, size_t b, size_t y, size_t x,
+                                   size_t och) {
   int64_t acc = bias ? bias[och] : 0;
   for (size_t kr = 0; kr < kr_n; ++kr)
-    for (size_t kc = 0; kc < kc_n; ++kc) {
-      const long r = (long)(y * stride + kr) - (long)pad, c = (long)(x * stride + kc) - (long)pad;
+    for (size_t kc = 0; kc < kc_n; ++kc) { /* tap (kr, kc) is kr, kc x dilation pixels in */
+      const long r = (long)(y * stride + kr * dilation) - (long)pad;
+      const long c = (long)(x * stride + kc * dilation) - (long)pad;
       if (r < 0 || c < 0 || r >= (long)rows || c >= (long)cols)
         continue;
       const by_elem_t* px = in + ((b * rows + (size_t)r) * cols + (size_t)c) * ich;

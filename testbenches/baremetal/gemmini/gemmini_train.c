@@ -4,7 +4,10 @@
 // on the accelerator (WS) and in CPU mode, against conv_cpu and against loops written here from
 // the definitions (operands stored in the transposed layouts by this program). Then one backprop
 // step of a strided 3x3 layer: the input gradient and the weight gradient through the training
-// convolutions, against the gradients computed directly. Random operands from a fixed, printed
+// convolutions, against the gradients computed directly. The forms LOOP_CONV_WS runs itself
+// (kernel dilation, wrot180, trans_weight_1203, trans_weight_0132 through the transposer,
+// trans_output_1203) also through sp_tiled_conv, one loop per image, where the hardware has the
+// loop. Random operands from a fixed, printed
 // seed.
 #include "check.h"
 #include "include/gemmini_testutils.h"
@@ -131,6 +134,48 @@ static void run_case(const train_case_t* t) {
   check(got, want_t, n, what);
 }
 
+/* The case as sp_tiled_conv tiles, one per image (each a single LOOP_CONV_WS with the case's
+ * flags), where the loop runs the case's forms itself and an image's convolution fits one loop
+ * (a dilated input's window may not on small configs: system_loop_conv_test covers those). */
+static void run_sp_case(const train_case_t* t) {
+  if (!BY_HAS_LOOP_CONV_WS || t->input_dilation > 2 || t->padding < 0 || t->trans_input_3120 ||
+      ((t->trans_weight_1203 || t->trans_weight_0132) && BY_LANES > 1) ||
+      (t->trans_weight_0132 && BY_TENSORDASH))
+    return;
+  const float scale = 0.25f;
+  const int orows = out_dim(t, H), ocols = out_dim(t, W);
+  const size_t n = (size_t)(B * orows * ocols * CO);
+  hand(t, orows, ocols, scale);
+  store_layouts(t, orows, ocols);
+  for (size_t i = 0; i < n; ++i)
+    got[i] = (elem_t)0x55;
+  /* The window over the (dilated) input: (H - 1) x dilation + 1 rows. */
+  const int extent = (K - 1) * t->kernel_dilation + 1;
+  const int hd = (H - 1) * t->input_dilation + 1, wd = (W - 1) * t->input_dilation + 1;
+  const int irows = (orows - 1) * t->stride + extent, icols = (ocols - 1) * t->stride + extent;
+  const int dpad = irows - t->padding - hd > 0 ? irows - t->padding - hd : 0;
+  const int rpad = icols - t->padding - wd > 0 ? icols - t->padding - wd : 0;
+  const int kb = (CI + DIM - 1) / DIM, ob = (CO + DIM - 1) / DIM;
+  if ((irows * icols * kb + K * K * kb * ob * DIM) * 2 > BANK_NUM * BANK_ROWS ||
+      orows * ocols * ob * 2 > ACC_ROWS) {
+    printf("%s: sp_tiled_conv skipped (an image does not fit one loop here)\n", t->name);
+    return;
+  }
+  for (int b = 0; b < B; ++b) {
+    elem_t* out = got + (size_t)(t->trans_output_1203 ? b * CO : b * orows * ocols * CO);
+    sp_tiled_conv(B, H, W, CI, CO, orows, ocols, orows, ocols, t->stride, t->padding, K,
+                  t->kernel_dilation, CI, CO, CO, 1, 1, 0, 1, orows, ocols, CO, K, K, CI,
+                  t->padding, rpad, t->padding, dpad, 0, 0, 0, 0, x_t + (size_t)b * H * W * CI, w_t,
+                  out, bias, NO_ACTIVATION, scale, t->wrot180, t->trans_output_1203, false,
+                  t->trans_weight_1203, t->trans_weight_0132, false, true, false,
+                  t->input_dilation == 2, false, 0, 0);
+  }
+  gemmini_fence();
+  char what[160];
+  snprintf(what, sizeof what, "%s: sp_tiled_conv (the loop's own flags)", t->name);
+  check(got, want_t, n, what);
+}
+
 /* ---- One backprop step of y = conv(x, w), stride 2, padding 1 ----------------------------- */
 #define BS 2 /* the layer's stride */
 #define BP 1 /* and padding */
@@ -217,8 +262,10 @@ int main(void) {
        true, true, false, false},
       {"all transposes, rotated, both dilations", 1, 2, 2, 2, true, true, true, true, false},
   };
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     run_case(&cases[c]);
+    run_sp_case(&cases[c]);
+  }
   backprop_step();
   printf("gemmini_train: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;

@@ -1,7 +1,7 @@
 /* Convolution (by_conv), dense and depthwise: strides, padding, rectangular inputs and
- * kernels, channel counts that are no multiple of DIM, bias, scale, ReLU, fused max-pooling
- * with padding, forced small tiles; against bm_ref.h, on every path the hardware has (the
- * automatic one, the command path, LOOP_CONV_WS, and the matmul for 1x1 convolutions), each
+ * kernels, dilated kernels, channel counts that are no multiple of DIM, bias, scale, ReLU, fused
+ * max-pooling with padding, forced small tiles; against bm_ref.h, on every path the hardware has
+ * (the automatic one, the command path, LOOP_CONV_WS, and the matmul for 1x1 convolutions), each
  * checked to run where forced. Also the CPU fallback and bad input. */
 #include "bm_ref.h"
 #include "bm_test.h"
@@ -22,6 +22,7 @@ typedef struct {
   size_t pool_size, pool_stride, pool_pad;
   size_t tile_rows, tile_och, tile_k;
   int on_cpu;
+  size_t dilation; /* 0: none */
 } conv_case_t;
 
 static by_elem_t pooled_ref(const conv_case_t* t, const by_conv_t* c, size_t b, size_t py,
@@ -36,8 +37,9 @@ static by_elem_t pooled_ref(const conv_case_t* t, const by_conv_t* c, size_t b, 
       int v = 0; /* pooling padding reads as 0 (docs/isa.md) */
       if (y >= 0 && x >= 0 && y < (long)orows && x < (long)ocols)
         v = ref_out(ref_conv_acc(input, t->rows, t->cols, t->ich, weights, t->och,
-                                 t->use_bias ? bias : 0, t->kr, t->kc, t->stride, t->pad, t->dw, b,
-                                 (size_t)y, (size_t)x, och),
+                                 t->use_bias ? bias : 0, t->kr, t->kc, t->stride, t->pad,
+                                 t->dilation ? t->dilation : 1, t->dw, b, (size_t)y, (size_t)x,
+                                 och),
                     t->scale, t->relu);
       if (v > best)
         best = v;
@@ -65,6 +67,7 @@ static void run(const conv_case_t* t, int path) {
   c.kernel_cols = t->kc;
   c.stride = t->stride;
   c.padding = t->pad;
+  c.dilation = t->dilation;
   c.depthwise = t->dw;
   c.input = input;
   c.weights = weights;
@@ -115,20 +118,46 @@ int main(void) {
   bm_seed(5002, "conv");
   by_error_clear();
   const conv_case_t cases[] = {
-      {"3x3_pad1", 1, 8, 8, 5, 6, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 0, 0, 0, 0, 0, 0, 0},
-      {"stride2_rect", 2, 11, 7, 9, 10, 3, 3, 2, 1, 0, 1, 1, 0.03125f, 0, 0, 0, 0, 0, 0, 0},
-      {"rect_kernel_nopad", 1, 9, 12, 4, 7, 2, 3, 1, 0, 0, 0, 0, 0.125f, 0, 0, 0, 0, 0, 0, 0},
-      {"1x1_stride2", 2, 10, 10, 20, 18, 1, 1, 2, 0, 0, 1, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0},
-      {"1x1_bias_relu", 3, 7, 5, 21, 19, 1, 1, 1, 0, 0, 1, 1, 0.0625f, 0, 0, 0, 0, 0, 0, 0},
-      {"1x1_no_bias_tiles", 1, 6, 9, 18, 11, 1, 1, 1, 0, 0, 0, 0, 0.25f, 0, 0, 0, 0, 1, 2, 0},
-      {"pool_3s2p1", 1, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 0},
-      {"pool_2s2_relu_off", 2, 12, 8, 3, 9, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 2, 2, 0, 0, 0, 0, 0},
-      {"pool_tiled", 1, 15, 13, 7, 6, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 2, 1, 3, 0},
-      {"tiles_small", 2, 9, 9, 9, 10, 3, 3, 1, 1, 0, 1, 0, 0.03125f, 0, 0, 0, 1, 1, 2, 0},
-      {"dw_3x3", 2, 9, 10, 7, 7, 3, 3, 1, 1, 1, 1, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0},
-      {"dw_rect_stride2", 1, 12, 9, 13, 13, 4, 2, 2, 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 0, 0, 0},
-      {"dw_pool", 1, 10, 10, 5, 5, 3, 3, 1, 1, 1, 0, 1, 0.25f, 2, 2, 0, 0, 0, 0, 0},
-      {"cpu_fallback", 1, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 1},
+      {"3x3_pad1", 1, 8, 8, 5, 6, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"stride2_rect", 2, 11, 7, 9, 10, 3, 3, 2, 1, 0, 1, 1, 0.03125f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"rect_kernel_nopad", 1, 9, 12, 4, 7, 2, 3, 1, 0, 0, 0, 0, 0.125f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"1x1_stride2", 2, 10, 10, 20, 18, 1, 1, 2, 0, 0, 1, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"1x1_bias_relu", 3, 7, 5, 21, 19, 1, 1, 1, 0, 0, 1, 1, 0.0625f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"1x1_no_bias_tiles", 1, 6, 9, 18, 11, 1, 1, 1, 0, 0, 0, 0, 0.25f, 0, 0, 0, 0, 1, 2, 0, 0},
+      {"pool_3s2p1", 1, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 0, 0},
+      {"pool_2s2_relu_off", 2, 12, 8, 3, 9, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 2, 2, 0, 0, 0, 0, 0, 0},
+      {"pool_tiled", 1, 15, 13, 7, 6, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 2, 1, 3, 0, 0},
+      {"tiles_small", 2, 9, 9, 9, 10, 3, 3, 1, 1, 0, 1, 0, 0.03125f, 0, 0, 0, 1, 1, 2, 0, 0},
+      {"dw_3x3", 2, 9, 10, 7, 7, 3, 3, 1, 1, 1, 1, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"dw_rect_stride2", 1, 12, 9, 13, 13, 4, 2, 2, 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 0, 0, 0, 0},
+      {"dw_pool", 1, 10, 10, 5, 5, 3, 3, 1, 1, 1, 0, 1, 0.25f, 2, 2, 0, 0, 0, 0, 0, 0},
+      {"cpu_fallback", 1, 13, 11, 6, 5, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 3, 2, 1, 0, 0, 0, 1, 0},
+      {"dilated_d2", 1, 11, 10, 6, 5, 3, 3, 1, 2, 0, 1, 0, 0.0625f, 0, 0, 0, 0, 0, 0, 0, 2},
+      {"dilated_d3_stride2_pool",
+       2,
+       13,
+       12,
+       9,
+       7,
+       3,
+       3,
+       2,
+       3,
+       0,
+       1,
+       1,
+       0.0625f,
+       2,
+       2,
+       0,
+       0,
+       0,
+       0,
+       0,
+       3},
+      {"dilated_rect_tiles", 1, 12, 14, 7, 10, 2, 3, 1, 1, 0, 0, 0, 0.125f, 0, 0, 0, 1, 1, 2, 0, 2},
+      {"dw_dilated_d2", 1, 10, 9, 7, 7, 3, 3, 1, 2, 1, 1, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0, 2},
+      {"cpu_dilated", 1, 9, 9, 4, 3, 3, 3, 1, 2, 0, 1, 1, 0.0625f, 0, 0, 0, 0, 0, 0, 1, 2},
   };
   /* Each case on the automatic path, then forced on each other path the hardware has for it. */
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -156,6 +185,9 @@ int main(void) {
   c.kernel_rows = 9;
   BM_CHECK(by_conv(&c) == BY_ERR_ARG, "kernel larger than the padded input accepted");
   c.kernel_rows = 3;
+  c.dilation = 4; /* spans 9 rows of the 4-row input */
+  BM_CHECK(by_conv(&c) == BY_ERR_ARG, "dilated kernel larger than the padded input accepted");
+  c.dilation = 0;
   c.pool_stride = 1;
   c.pool_size = 4;
   c.padding = 3;

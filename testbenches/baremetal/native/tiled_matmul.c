@@ -1,7 +1,8 @@
 /* Tiled matmul (by_matmul) in WS, OS and automatic dataflow, on sizes that are no multiple of
  * DIM, with accumulator and elem_t biases (also repeating), scale, ReLU, full-width output,
- * software transposes, forced small tiles (several C and K tiles, double buffering) and
- * saturating OS accumulations; against bm_ref.h. Also the CPU fallback and argument errors. */
+ * transposes (through the transposer on LOOP_WS where the hardware has both, else in software),
+ * forced small tiles (several C and K tiles, double buffering) and saturating OS accumulations;
+ * against bm_ref.h. Also the CPU fallback and argument errors. */
 #include "bm_ref.h"
 #include "bm_test.h"
 
@@ -91,9 +92,25 @@ static void run(const mm_case_t* c) {
     return;
   }
   BM_OK(ps);
-  printf("%s: %lux%lux%lu %s tiles %lux%lux%lu\n", c->name, (unsigned long)c->I,
+  printf("%s: %lux%lux%lu %s tiles %lux%lux%lu%s%s\n", c->name, (unsigned long)c->I,
          (unsigned long)c->J, (unsigned long)c->K, plan.dataflow == BY_DATAFLOW_WS ? "WS" : "OS",
-         (unsigned long)plan.tile_i, (unsigned long)plan.tile_j, (unsigned long)plan.tile_k);
+         (unsigned long)plan.tile_i, (unsigned long)plan.tile_j, (unsigned long)plan.tile_k,
+         plan.transpose_a ? ", A through the transposer" : "",
+         plan.transpose_b ? ", B through the transposer" : "");
+  /* One transpose on LOOP_WS with the transposer: the hardware takes it (A first), and then no
+   * workspace is needed (none is given, so a software copy could not hide). */
+  const int transposer = by_has_loop_ws() && BY_REG_FIELD(HW_FEATURES, TRANSPOSER,
+                                                          by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
+  if (transposer && plan.loop && !c->on_cpu) {
+    BM_CHECK(plan.transpose_a == c->at && plan.transpose_b == (c->bt && !c->at),
+             "%s: the transposer was not used", c->name);
+    if ((c->at || c->bt) && !(c->at && c->bt)) {
+      BM_CHECK(by_matmul_workspace_bytes(&m) == 0, "%s: a workspace for a hardware transpose",
+               c->name);
+      m.workspace = 0;
+      m.workspace_bytes = 0;
+    }
+  }
   bm_fill_zero(Celem, sizeof Celem);
   bm_fill_zero(Cacc, sizeof Cacc);
   BM_OK(by_matmul(&m));
@@ -124,6 +141,9 @@ int main(void) {
       {"os_full", 9, 14, 33, BY_DATAFLOW_OS, 1, 1.0f, 0, 1, 0, 0, 0, 0, 0, 0, 0},
       {"ws_transposes", 15, 10, 19, BY_DATAFLOW_WS, 0, 0.25f, 0, 0, 1, 1, 0, 0, 0, 0, 0},
       {"os_transpose_a", 15, 10, 19, BY_DATAFLOW_OS, 1, 0.25f, 0, 0, 1, 0, 0, 0, 0, 0, 0},
+      {"ws_transpose_a_tiles", 30, 27, 25, BY_DATAFLOW_WS, 1, 0.125f, 1, 0, 1, 0, 1, 2, 1, 0, 0},
+      {"ws_transpose_b_tiles", 30, 27, 25, BY_DATAFLOW_WS, 2, 0.125f, 0, 1, 0, 1, 2, 1, 2, 0, 0},
+      {"auto_transpose_b", 21, 38, 45, BY_DATAFLOW_AUTO, 1, 0.0625f, 0, 0, 0, 1, 0, 0, 0, 0, 0},
       {"ws_tiles_111", 30, 27, 25, BY_DATAFLOW_WS, 1, 0.125f, 1, 0, 0, 0, 1, 1, 1, 0, 0},
       {"os_tiles_212", 30, 27, 25, BY_DATAFLOW_OS, 1, 0.125f, 1, 0, 0, 0, 2, 1, 2, 0, 0},
       {"ws_large", MAX_I, MAX_J, MAX_K, BY_DATAFLOW_WS, 1, 0.03125f, 0, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -147,8 +167,12 @@ int main(void) {
   m.C = Celem;
   m.lda = m.ldb = m.ldc = 4;
   m.a_transposed = 1;
-  BM_CHECK(by_matmul(&m) == BY_ERR_WORKSPACE, "transpose without workspace accepted");
-  m.a_transposed = 0;
+  /* (A transpose the transposer takes needs no workspace.) */
+  BM_CHECK(by_matmul(&m) == (by_matmul_workspace_bytes(&m) ? BY_ERR_WORKSPACE : BY_OK),
+           "transpose without workspace");
+  m.a_transposed = 1, m.b_transposed = 1; /* the transposer takes one: B needs a copy */
+  BM_CHECK(by_matmul(&m) == BY_ERR_WORKSPACE, "two transposes without workspace accepted");
+  m.a_transposed = 0, m.b_transposed = 0;
   m.workspace = workspace; /* vector PEs: by_matmul packs B there */
   m.workspace_bytes = sizeof workspace;
   m.lda = 3;

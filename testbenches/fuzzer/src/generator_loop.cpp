@@ -3,7 +3,8 @@
 // configs' programs stay as they were): Gemmini-style set-up (CONFIG_EX WS, the three mvin
 // channels and CONFIG_ST from the loop's strides) and one loop with random bounds, paddings,
 // strides, bias kind, full_C, accumulation, operands already in the scratchpad (address 0), C
-// kept in the accumulator (address 0), and now and then an illegal configuration.
+// kept in the accumulator (address 0), A or B stored transposed (with CONFIG_EX's transposes, on
+// configs with the transposer), and now and then an illegal configuration.
 #include "funcmodel/int_math.h"
 #include "funcmodel/isa_fields.h"
 #include "generator.h"
@@ -18,13 +19,19 @@ using namespace funcmodel;
 void Generation::opLoopWs() {
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
   const uint32_t ib = static_cast<uint32_t>(p_.inputBytes), ab = static_cast<uint32_t>(p_.accBytes);
+  LoopWsArgs l;
+  // A or B stored transposed: the computes read it through the transposer, so CONFIG_EX names
+  // the same transposes (the loop refuses others).
+  if (hasTransposer() && chance(0.25))
+    (chance(0.5) ? l.aTranspose : l.bTranspose) = true;
   // The loop's computes read A rows and write C rows one apart (Gemmini's set-up).
-  if (ex_.dataflow != hw::kDataflowWS || ex_.aStride != 1 || ex_.cStride != 1 || chance(0.1)) {
+  if (ex_.dataflow != hw::kDataflowWS || ex_.aStride != 1 || ex_.cStride != 1 ||
+      ex_.aTranspose != l.aTranspose || ex_.bTranspose != l.bTranspose || chance(0.1)) {
     ConfigExArgs a = randomConfigEx(hw::kDataflowWS);
     a.aStride = 1, a.cStride = 1;
+    a.aTranspose = l.aTranspose, a.bTranspose = l.bTranspose;
     emitConfigEx(a, "loop: config_ex");
   }
-  LoopWsArgs l;
   auto bound = [&]() { return static_cast<uint32_t>(chance(0.7) ? uniform(1, 2) : uniform(1, 5)); };
   l.I = bound(), l.J = bound(), l.K = bound();
   auto pad = [&]() { return chance(0.5) ? 0u : static_cast<uint32_t>(uniform(0, dim - 1)); };
@@ -38,11 +45,14 @@ void Generation::opLoopWs() {
   l.fullC = chance(0.3);
   l.lowD = chance(0.4);
   l.act = chance(0.9) ? 0 : 1;
-  // Strides in elements, at least a row of the matrix; sources inside the input region.
+  // Strides in elements, at least a row of the matrix (as stored); sources inside the input
+  // region.
   const uint64_t rowsA = uint64_t{l.I} * dim, colsA = uint64_t{l.K} * dim;
   const uint64_t colsB = uint64_t{l.J} * dim;
-  l.aStride = colsA + (chance(0.5) ? 0 : uniform(1, 9));
-  l.bStride = colsB + (chance(0.5) ? 0 : uniform(1, 9));
+  const uint64_t aRows = l.aTranspose ? colsA : rowsA, aCols = l.aTranspose ? rowsA : colsA;
+  const uint64_t bRows = l.bTranspose ? colsB : colsA, bCols = l.bTranspose ? colsA : colsB;
+  l.aStride = aCols + (chance(0.5) ? 0 : uniform(1, 9));
+  l.bStride = bCols + (chance(0.5) ? 0 : uniform(1, 9));
   const bool repeating = chance(0.2);
   l.dStride = repeating ? 0 : colsB + (chance(0.5) ? 0 : uniform(1, 5));
   const uint64_t dBytes = l.lowD ? ib : ab, cBytes = l.fullC ? ab : ib;
@@ -51,8 +61,8 @@ void Generation::opLoopWs() {
       return 0;
     return layout_.input.base + uniform(0, layout_.input.size - span);
   };
-  l.A = chance(0.1) ? 0 : source(((rowsA - 1) * l.aStride + colsA) * ib);
-  l.B = chance(0.1) ? 0 : source(((colsA - 1) * l.bStride + colsB) * ib);
+  l.A = chance(0.1) ? 0 : source(((aRows - 1) * l.aStride + aCols) * ib);
+  l.B = chance(0.1) ? 0 : source(((bRows - 1) * l.bStride + bCols) * ib);
   l.D = chance(0.4) ? 0 : source(((repeating ? 0 : rowsA - 1) * l.dStride + colsB) * dBytes);
   l.cStride = colsB + (chance(0.5) ? 0 : uniform(1, 7));
   uint64_t c = 0;
@@ -71,8 +81,8 @@ void Generation::opLoopWs() {
   const bool illegal = chance(0.12);
   if (illegal && options_.illegalFraction > 0) {
     switch (uniformInt(0, 5)) {
-    case 0:
-      l.aTranspose = true, expected = isaFields().err.unsupported;
+    case 0: // a transpose CONFIG_EX does not name
+      l.aTranspose = !l.aTranspose, expected = isaFields().err.unsupported;
       break;
     case 1:
       l.act = 2, expected = isaFields().err.unsupported;
@@ -101,8 +111,11 @@ void Generation::opLoopWs() {
 // extents below the kernel's), paddings on any side (whole padding rows included), one or more
 // channel blocks each way (input blocks of DIM x lanes channels, lane-packed weights), bias
 // from DRAM, zeros or none (no_bias: accumulate onto the half), output or none (C stays),
-// pooling on store now and then, the channels' block strides at or above what the tile needs;
-// now and then an illegal configuration.
+// pooling on store now and then, the channels' block strides at or above what the tile needs,
+// the training forms now and then (a dilated kernel, rotated weights, weights stored
+// [i][kr][kc][o] on one lane or [kr][kc][o][i] through the transposer with CONFIG_EX's
+// b_transpose, the output stored [y][x][b][o] unpooled, the input dilated by 2); now and then an
+// illegal configuration.
 void Generation::opLoopConv() {
   const uint64_t dim = static_cast<uint64_t>(p_.dim), lanes = static_cast<uint64_t>(p_.lanes);
   const uint64_t kblock = dim * lanes; // input channels of a block (a scratchpad row)
@@ -113,13 +126,19 @@ void Generation::opLoopConv() {
   l.kernelDim = static_cast<uint32_t>(uniform(1, 4));
   l.krows = static_cast<uint32_t>(uniform(1, l.kernelDim));
   l.kcols = static_cast<uint32_t>(uniform(1, l.kernelDim));
+  l.kernelDilation = static_cast<uint32_t>(chance(0.75) ? uniform(0, 1) : uniform(2, 3));
+  const uint64_t dil = std::max<uint32_t>(1, l.kernelDilation);
+  auto extent = [&](uint64_t k) { return (k - 1) * dil + 1; }; // a dilated kernel's extent
+  l.wrot180 = chance(0.2);
+  l.transWeight1203 = lanes == 1 && chance(0.2);
+  l.transWeight0132 = !l.os && hasTransposer() && !l.transWeight1203 && chance(0.2);
   l.batches = static_cast<uint32_t>(chance(0.8) ? 1 : 2);
   l.orows = static_cast<uint32_t>(uniform(1, 4));
   l.ocols = static_cast<uint32_t>(uniform(1, 2 * dim + 1));
   l.kchs = static_cast<uint32_t>(uniform(1, 2 * kblock + 2));
   l.pochs = static_cast<uint32_t>(uniform(1, 2 * dim + 2));
-  const uint64_t irows = (l.orows - 1) * l.stride + l.krows,
-                 icols = (l.ocols - 1) * l.stride + l.kcols;
+  const uint64_t irows = (l.orows - 1) * l.stride + extent(l.krows),
+                 icols = (l.ocols - 1) * l.stride + extent(l.kcols);
   auto pad = [&](uint64_t room) {
     return chance(0.5) ? 0u : static_cast<uint32_t>(uniform(0, room));
   };
@@ -141,25 +160,34 @@ void Generation::opLoopConv() {
     l.batches = 1, l.orows = 1;
     l.ocols = static_cast<uint32_t>(std::min<uint64_t>(l.ocols, dim));
     l.upad = l.dpad = 0;
-    const uint64_t cols = (l.ocols - 1) * l.stride + l.kcols;
+    const uint64_t cols = (l.ocols - 1) * l.stride + extent(l.kcols);
     l.lpad = std::min<uint32_t>(l.lpad, static_cast<uint32_t>(cols));
     l.rpad = std::min<uint32_t>(l.rpad, static_cast<uint32_t>(cols - l.lpad));
   }
-  const uint64_t rrows = (l.orows - 1) * l.stride + l.krows - l.upad - l.dpad;
-  const uint64_t rcols = (l.ocols - 1) * l.stride + l.kcols - l.lpad - l.rpad;
+  const uint64_t rrows = (l.orows - 1) * l.stride + extent(l.krows) - l.upad - l.dpad;
+  const uint64_t rcols = (l.ocols - 1) * l.stride + extent(l.kcols) - l.lpad - l.rpad;
+  // input_dilated: the window's real part is the image dilated by 2, (n + 1) / 2 pixels of it.
+  l.inputDilated = chance(0.15);
+  const uint64_t imageRows = l.inputDilated ? (rrows + 1) / 2 : rrows;
+  const uint64_t imageCols = l.inputDilated ? (rcols + 1) / 2 : rcols;
   // DRAM geometry: images at least as large as the tile's real window.
-  l.inRowDim = static_cast<uint32_t>(std::max<uint64_t>(rrows, 1) + uniform(0, 1));
-  l.inColDim = static_cast<uint32_t>(std::max<uint64_t>(rcols, 1) + uniform(0, 2));
+  l.inRowDim = static_cast<uint32_t>(std::max<uint64_t>(imageRows, 1) + uniform(0, 1));
+  l.inColDim = static_cast<uint32_t>(std::max<uint64_t>(imageCols, 1) + uniform(0, 2));
   l.inChannels = l.kchs + static_cast<uint32_t>(uniform(0, 2));
   l.inStride = l.kchs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 3));
-  // Weight rows are lane-packed: pochs x lanes elements (docs/isa.md, "Vector PEs").
-  l.weightStride = static_cast<uint32_t>(l.pochs * lanes) +
+  // Weight rows are lane-packed: pochs x lanes elements (docs/isa.md, "Vector PEs"); stored
+  // [kr][kc][o][i] (trans_weight_0132) a row holds a tile's kchs input channels, and a tap
+  // out_channels rows.
+  l.weightStride = static_cast<uint32_t>(l.transWeight0132 ? l.kchs : l.pochs * lanes) +
                    static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 3));
+  l.outChannels = l.pochs + static_cast<uint32_t>(uniform(0, 2));
   l.outRowDim = l.orows + static_cast<uint32_t>(uniform(0, 1));
   l.outColDim = l.ocols + static_cast<uint32_t>(uniform(0, 1));
   l.outStride = l.pochs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 2));
   const bool pool = chance(0.2) && l.ocols <= 255 && l.orows <= 255;
   l.noPool = !pool;
+  l.transOutput1203 = !pool && chance(0.2);
+  l.batchSize = l.batches + static_cast<uint32_t>(uniform(0, 1)); // the tensor's images
   l.act = chance(0.8) ? 0 : 1;
   auto source = [&](uint64_t span) -> uint64_t {
     if (span + 4 > layout_.input.size)
@@ -168,8 +196,12 @@ void Generation::opLoopConv() {
   };
   const uint64_t inSpan = ((l.batches * l.inRowDim) * l.inColDim * l.inStride + l.kchs) * ib;
   const uint64_t tapRows = (l.inChannels + lanes - 1) / lanes;
+  // trans_weight_1203: a tap's input channels kernel_dim^2 rows apart (the mvin's stride).
+  const uint64_t tapPitch = l.transWeight1203 ? l.kernelDim * l.kernelDim : 1;
   const uint64_t wSpan =
-      ((l.kernelDim * l.kernelDim * tapRows) * l.weightStride + l.pochs * lanes) * ib;
+      l.transWeight0132
+          ? ((l.kernelDim * l.kernelDim * l.outChannels) * l.weightStride + l.kchs) * ib
+          : ((l.kernelDim * l.kernelDim * tapRows) * l.weightStride + l.pochs * lanes) * ib;
   l.input = source(inSpan);
   l.weights = source(wSpan);
   l.noBias = chance(0.2);
@@ -197,8 +229,9 @@ void Generation::opLoopConv() {
     pocols = (l.ocols + 2 * pPad - pSize) / pStride + 1;
     l.poolOutRowDim = porows, l.poolOutColDim = pocols;
   }
+  const uint64_t outImages = l.transOutput1203 ? l.batchSize : l.batches;
   const uint64_t outSpan =
-      (pool ? (l.batches * porows * pocols) : (l.batches * l.outRowDim * l.outColDim)) *
+      (pool ? (l.batches * porows * pocols) : (outImages * l.outRowDim * l.outColDim)) *
       l.outStride * ib;
   uint64_t out = 0;
   if (chance(0.85) && !allocOutput(outSpan, 16, out))
@@ -210,16 +243,24 @@ void Generation::opLoopConv() {
   // pooling.
   ConfigExArgs ex = randomConfigEx(l.os ? hw::kDataflowOS : hw::kDataflowWS);
   ex.aStride = l.stride, ex.cStride = 1;
+  ex.bTranspose = l.transWeight0132; // the PRELOADs read the stored [o][i] blocks transposed
+  int expected = 0;
+  if (hasTransposer() && !l.os && chance(0.03) && options_.illegalFraction > 0) {
+    ex.bTranspose = !ex.bTranspose; // CONFIG_EX's transposes do not match the loop's
+    expected = isaFields().err.unsupported;
+  }
   emitConfigEx(ex, "conv loop: config_ex");
   emitConfigLd(
       {0, false, 1, static_cast<uint32_t>(aBlock), floatBits(1.0f), l.inStride * ib, false},
       "conv loop: config_ld input");
-  emitConfigLd(
-      {1, false, 1, static_cast<uint32_t>(bBlock), floatBits(1.0f), l.weightStride * ib, false},
-      "conv loop: config_ld weights");
+  emitConfigLd({1, false, 1, static_cast<uint32_t>(bBlock), floatBits(1.0f),
+                l.weightStride * ib * tapPitch, false},
+               "conv loop: config_ld weights");
   emitConfigLd({2, false, 1, 0, floatBits(1.0f), 0, false}, "conv loop: config_ld bias");
-  ConfigStArgs st = plainConfigSt(static_cast<uint32_t>(l.outStride * ib));
-  st.stride = static_cast<uint32_t>(l.outStride * ib);
+  // trans_output_1203: an output row's pixels batch_size pixels apart.
+  const uint32_t pixelPitch = l.transOutput1203 ? l.batchSize : 1;
+  ConfigStArgs st = plainConfigSt(static_cast<uint32_t>(l.outStride * ib * pixelPitch));
+  st.stride = static_cast<uint32_t>(l.outStride * ib * pixelPitch);
   st.activation = l.act;
   if (pool) {
     st.poolStride = pStride, st.poolSize = pSize, st.upad = st.lpad = pPad;
@@ -227,15 +268,15 @@ void Generation::opLoopConv() {
     st.poolOutDim = pocols;
   }
   emitConfigSt(st, "conv loop: config_st");
-  int expected = 0;
-  if (chance(0.12) && options_.illegalFraction > 0) {
+  if (expected == 0 && chance(0.12) && options_.illegalFraction > 0) {
     switch (uniformInt(0, 5)) {
     case 0:
-      l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field("wrot180").place(1);
+      l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field("trans_input_3120").place(1);
       expected = isaFields().err.unsupported;
       break;
     case 1:
-      l.kernelDilation = 2, expected = isaFields().err.unsupported;
+      l.extraRs2 = hw::isa::command("LOOP_CONV_WS").rs2Field("downsample").place(1);
+      expected = isaFields().err.unsupported;
       break;
     case 2:
       l.kchs = 0, expected = isaFields().err.badSize;

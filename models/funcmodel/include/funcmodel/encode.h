@@ -81,8 +81,14 @@ struct LoopConvArgs {
   uint64_t weights = 0, output = 0, bias = 0, input = 0;
   bool noBias = false, noPool = true;
   int act = 0;
-  bool os = false;                     // LOOP_CONV_OS instead of LOOP_CONV_WS
-  int aSpadId = 0, bSpadId = 0;        // 1, 2: the input / weights in that half (0: the loop's)
+  bool os = false;              // LOOP_CONV_OS instead of LOOP_CONV_WS
+  int aSpadId = 0, bSpadId = 0; // 1, 2: the input / weights in that half (0: the loop's)
+  // Training forms (docs/isa.md, "Training convolutions in the loop"): rotated weights, weights
+  // stored [i][kr][kc][o] or [kr][kc][o][i] (tap pitch outChannels rows), output stored
+  // [y][x][b][o] (its image pitch batchSize; 0: batches).
+  bool wrot180 = false, transWeight1203 = false, transWeight0132 = false, transOutput1203 = false;
+  bool inputDilated = false; // the input dilated by 2 (a zero between neighbouring pixels)
+  uint32_t batchSize = 0, outChannels = 0;
   uint64_t extraRs1 = 0, extraRs2 = 0; // OR-ed into LOOP_CONV_WS's rs1 / rs2
 };
 

@@ -13,14 +13,15 @@
 
 namespace by::funcmodel {
 
-/// The error code that rejects LOOP_WS (rs1, rs2) in this state (0: legal): UNSUPPORTED
-/// (transposes, resadd, an activation other than none/ReLU, the OS dataflow), BAD_SIZE (a zero
-/// bound, a padding of DIM or more), LOCAL_RANGE (A, B or C do not fit their halves),
-/// DMA_ERROR (an address or stride of 2^32 or more).
-int loopWsCheck(const ModelParams& p, const LoopWsState& loop, int dataflow, uint64_t rs1,
+/// The error code that rejects LOOP_WS (rs1, rs2) under CONFIG_EX `ex` (0: legal): UNSUPPORTED
+/// (resadd, an activation other than none/ReLU, the OS dataflow, a_transpose / b_transpose that
+/// differ from CONFIG_EX's), BAD_SIZE (a zero bound, a padding of DIM or more), LOCAL_RANGE (A,
+/// B or C do not fit their halves), DMA_ERROR (an address or stride of 2^32 or more).
+int loopWsCheck(const ModelParams& p, const LoopWsState& loop, const ExecConfig& ex, uint64_t rs1,
                 uint64_t rs2);
 
-/// The commands a legal LOOP_WS (rs1) unrolls into with `loop` as configured.
-std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& loop, uint64_t rs1);
+/// The commands a legal LOOP_WS (rs1, rs2) unrolls into with `loop` as configured.
+std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& loop, uint64_t rs1,
+                                      uint64_t rs2);
 
 } // namespace by::funcmodel
