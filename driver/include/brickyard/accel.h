@@ -178,7 +178,7 @@ static inline void by_loop_ws(const by_loop_ws_t* l) {
  * kernel_dilation; wrot180; trans_weight_1203 (one lane; mvin channel 1's stride kernel_dim^2 x
  * weight_stride bytes); trans_weight_0132 (the WS loop with the transposer: CONFIG_EX with
  * b_transpose; a tap's rows out_channels apart, weight_stride elements each); trans_output_1203
- * (unpooled; CONFIG_ST's stride batch_size x out_stride bytes). */
+ * (unpooled; CONFIG_ST's stride batch_size x out_stride bytes); input_dilated. */
 typedef struct {
   uint32_t in_row_dim, in_col_dim, in_channels;  /* the input image in DRAM */
   uint32_t out_row_dim, out_col_dim;             /* the output image (before pooling) */
@@ -203,6 +203,7 @@ typedef struct {
    * apart. */
   int wrot180, trans_weight_1203, trans_weight_0132, trans_output_1203;
   uint32_t batch_size, out_channels;
+  int input_dilated; /* the input dilated by 2: the window and paddings over the dilated image */
 } by_loop_conv_ws_t;
 
 /* Whether this hardware has LOOP_CONV_WS: the config (BY_HAS_LOOP_CONV_WS) and HW_FEATURES. */
@@ -264,6 +265,7 @@ static inline uint64_t by_loop_conv_rs1(const by_loop_conv_ws_t* l) {
 }
 static inline uint64_t by_loop_conv_rs2(const by_loop_conv_ws_t* l) {
   return BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS2_INPUT_DILATED, l->input_dilated) |
          BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation);
 }
 
