@@ -76,6 +76,37 @@ protected:
       prog.push_back(i);
   }
 
+  /// A loop of ti x tj x tk tiles over an m x n x kk product (the last tiles padded), at the
+  /// fixture's addresses, the first K step adding onto the bias.
+  fm::LoopWsArgs paddedLoop(int ti, int tj, int tk, int m, int n, int kk) const {
+    fm::LoopWsArgs l;
+    l.I = ti, l.J = tj, l.K = tk;
+    l.padI = static_cast<uint32_t>(ti * dim - m);
+    l.padJ = static_cast<uint32_t>(tj * dim - n);
+    l.padK = static_cast<uint32_t>(tk * dim - kk);
+    l.A = kA, l.B = kB, l.D = kD, l.C = kC;
+    l.exAccumulate = true;
+    return l;
+  }
+
+  /// C in DRAM against the CPU reference: saturate(D + A x B), ReLU'd with `relu`; A and B as
+  /// stored (K x I / J x K with the loop's transposes).
+  void expectProduct(const RunOutcome& r, const fm::LoopWsArgs& l, const std::vector<int64_t>& a,
+                     const std::vector<int64_t>& b, const std::vector<int64_t>& d, int m, int n,
+                     int kk, bool relu) const {
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        int64_t acc = d[i * n + j];
+        for (int x = 0; x < kk; ++x)
+          acc += (l.aTranspose ? a[x * m + i] : a[i * kk + x]) *
+                 (l.bTranspose ? b[j * kk + x] : b[x * n + j]);
+        const int64_t sat = golden::saturate(acc, p.inputWidth);
+        ASSERT_EQ(get(r.dram, kC + (static_cast<uint64_t>(i) * l.cStride + j) * ib, ib),
+                  relu ? std::max<int64_t>(0, sat) : sat)
+            << "C[" << i << "][" << j << "]";
+      }
+  }
+
   RunOutcome run(const std::string& name, int mmioPercent = 0) {
     RunOptions o;
     o.name = name;
@@ -106,14 +137,8 @@ protected:
 TEST_F(Loop, MatmulWithPaddingBiasAndReluMatchesTheReference) {
   const int ti = 2, tj = 3, tk = 3;
   const int m = ti * dim - 1, n = tj * dim - (dim > 2 ? 2 : 1), kk = tk * dim - (dim - 1);
-  fm::LoopWsArgs l;
-  l.I = ti, l.J = tj, l.K = tk;
-  l.padI = static_cast<uint32_t>(ti * dim - m);
-  l.padJ = static_cast<uint32_t>(tj * dim - n);
-  l.padK = static_cast<uint32_t>(tk * dim - kk);
-  l.A = kA, l.B = kB, l.D = kD, l.C = kC;
+  fm::LoopWsArgs l = paddedLoop(ti, tj, tk, m, n, kk);
   l.aStride = kk + 5, l.bStride = n + 3, l.dStride = n + 1, l.cStride = n + 7;
-  l.exAccumulate = true;
   // Small values: no partial sum wraps at the spatial output width, no result saturates much.
   const auto a = putMatrix(kA, m, kk, static_cast<int>(l.aStride), ib, 5);
   const auto b = putMatrix(kB, kk, n, static_cast<int>(l.bStride), ib, 5);
@@ -121,15 +146,7 @@ TEST_F(Loop, MatmulWithPaddingBiasAndReluMatchesTheReference) {
   configure(l, hw::isa::kActRelu);
   loop(l);
   const RunOutcome r = run("loop_matmul_reference");
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      int64_t acc = d[i * n + j];
-      for (int x = 0; x < kk; ++x)
-        acc += a[i * kk + x] * b[x * n + j];
-      const int64_t want = std::max<int64_t>(0, golden::saturate(acc, p.inputWidth));
-      ASSERT_EQ(get(r.dram, kC + (static_cast<uint64_t>(i) * l.cStride + j) * ib, ib), want)
-          << "C[" << i << "][" << j << "]";
-    }
+  expectProduct(r, l, a, b, d, m, n, kk, true);
   // Padding: nothing written right of the last column or below the last row.
   EXPECT_EQ(get(r.dram, kC + n * ib, ib), 0);
   EXPECT_EQ(get(r.dram, kC + static_cast<uint64_t>(m) * l.cStride * ib, ib), 0);
@@ -146,14 +163,8 @@ TEST_F(Loop, TransposedOperandsMatchTheReference) {
   for (int which = 0; which < 2; ++which) {
     prog.clear();
     std::fill(image.begin(), image.end(), 0);
-    fm::LoopWsArgs l;
-    l.I = ti, l.J = tj, l.K = tk;
-    l.padI = static_cast<uint32_t>(ti * dim - m);
-    l.padJ = static_cast<uint32_t>(tj * dim - n);
-    l.padK = static_cast<uint32_t>(tk * dim - kk);
-    l.A = kA, l.B = kB, l.D = kD, l.C = kC;
+    fm::LoopWsArgs l = paddedLoop(ti, tj, tk, m, n, kk);
     l.aTranspose = which == 0, l.bTranspose = which == 1;
-    l.exAccumulate = true; // the first K step adds onto the bias
     // Stored A: K x I (rows aStride apart) or I x K; B: J x K or K x J.
     l.aStride = (l.aTranspose ? m : kk) + 3, l.bStride = (l.bTranspose ? kk : n) + 2;
     l.dStride = n, l.cStride = n + 5;
@@ -165,16 +176,8 @@ TEST_F(Loop, TransposedOperandsMatchTheReference) {
     configure(l);
     loop(l);
     const RunOutcome r = run(which == 0 ? "loop_matmul_a_transposed" : "loop_matmul_b_transposed");
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) {
-        int64_t acc = d[i * n + j];
-        for (int x = 0; x < kk; ++x)
-          acc += (l.aTranspose ? a[x * m + i] : a[i * kk + x]) *
-                 (l.bTranspose ? b[j * kk + x] : b[x * n + j]);
-        ASSERT_EQ(get(r.dram, kC + (static_cast<uint64_t>(i) * l.cStride + j) * ib, ib),
-                  golden::saturate(acc, p.inputWidth))
-            << (which == 0 ? "A" : "B") << " transposed: C[" << i << "][" << j << "]";
-      }
+    SCOPED_TRACE(which == 0 ? "A transposed" : "B transposed");
+    expectProduct(r, l, a, b, d, m, n, kk, false);
   }
 }
 
