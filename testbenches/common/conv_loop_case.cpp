@@ -44,6 +44,8 @@ std::string ConvLoopCase::describe() const {
     os << " trans_output_1203";
   if (inputDilated)
     os << " input_dilated";
+  if (transInput3120)
+    os << " trans_input_3120";
   return os.str();
 }
 
@@ -83,7 +85,8 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
     throw std::invalid_argument("a kept operand needs one tile of its channels: " + c.describe());
   if ((c.transWeight1203 && L > 1) || (c.transOutput1203 && c.poolStride) ||
       (c.transWeight0132 && (L > 1 || c.os || p.tensordash)) ||
-      (c.transWeight1203 && c.transWeight0132) || (c.inputDilated && c.tileRows))
+      (c.transWeight1203 && c.transWeight0132) || (c.inputDilated && c.tileRows) ||
+      (c.transInput3120 && (L > 1 || c.os || p.tensordash || c.transWeight0132)))
     throw std::invalid_argument("the loop refuses this training form: " + c.describe());
   const int D = c.dilation, KE = c.kernelExtent();
   ConvLoopProgram out;
@@ -103,9 +106,13 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   if (out.output + uint64_t(c.batch) * OH * OW * OC * ib > base + size)
     throw std::invalid_argument("conv case does not fit the DRAM window: " + c.describe());
   std::vector<int64_t> x(size_t(c.batch) * H * W * C), wt(size_t(K) * K * C * OC), bv(OC, 0);
+  // Input x[b][y][x][i], stored so (NHWC) or, trans_input_3120, [i][y][x][b].
   for (size_t i = 0; i < x.size(); ++i) {
     x[i] = static_cast<int>(rng() % 100) < c.zeroPercent ? 0 : value(c.valueBits);
-    put(out.image, in - base + i * ib, x[i], ib);
+    const size_t ch = i % size_t(C), px = i / size_t(C) % (size_t(H) * W),
+                 b = i / (size_t(C) * H * W);
+    const size_t at = c.transInput3120 ? (ch * H * W + px) * size_t(c.batch) + b : i;
+    put(out.image, in - base + at * ib, x[i], ib);
   }
   // Weights W[tap][i][o] (tap as stored) at packed row tap * tapRows + i / L, element
   // o * L + i % L; one lane, trans_weight_1203: at row (i * K * K + tap); trans_weight_0132: at
@@ -197,9 +204,11 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   ex.dataflow = c.os ? 0 : 1, ex.aStride = static_cast<uint32_t>(S);
   ex.tdOff = c.tdMode == 2, ex.tdSide = c.tdMode == 1 ? 1 : 0;
   ex.bTranspose = c.transWeight0132; // the PRELOADs read the stored [o][i] blocks transposed
+  ex.aTranspose = c.transInput3120;  // the computes read the stored [i][b] blocks transposed
   prog.push_back(fm::configEx(ex));
+  // An input MVIN's pixels: C elements apart (trans_input_3120: the batch).
   prog.push_back(fm::configLd({0, false, 1, static_cast<uint32_t>(c.batch * irows * icols),
-                               fm::floatBits(1), uint64_t(C) * ib}));
+                               fm::floatBits(1), uint64_t(c.transInput3120 ? c.batch : C) * ib}));
   // The weight rows of a tap: OC x L elements apart, or with trans_weight_1203 K x K rows;
   // trans_weight_0132: its rows (output channels) C elements apart.
   const uint64_t weightStride = c.transWeight0132 ? uint64_t(C) : uint64_t(OC) * L;
@@ -240,11 +249,13 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
         l.krows = l.kcols = uint32_t(K), l.kchs = uint32_t(std::min(tk, C - k0));
         l.upad = uint32_t(std::max(0, -iy0)), l.dpad = uint32_t(std::max(0, iyEnd - HD));
         l.lpad = uint32_t(c.pad), l.rpad = uint32_t(std::max(0, ixEnd - WD));
-        l.inputDilated = c.inputDilated;
+        l.inputDilated = c.inputDilated, l.transInput3120 = c.transInput3120;
         l.orows = uint32_t(rows), l.ocols = uint32_t(OW);
         l.inStride = uint32_t(C), l.weightStride = uint32_t(weightStride);
         l.outStride = uint32_t(OC);
-        l.input = in + ((uint64_t(std::max(iy0, 0)) * W) * C + k0) * ib;
+        l.input = c.transInput3120
+                      ? in + ((uint64_t(k0) * H + uint64_t(std::max(iy0, 0))) * W) * c.batch * ib
+                      : in + ((uint64_t(std::max(iy0, 0)) * W) * C + k0) * ib;
         l.weights = c.transWeight1203   ? w + (uint64_t(k0) * K * K * OC + uint64_t(o0)) * ib
                     : c.transWeight0132 ? w + (uint64_t(o0) * C + uint64_t(k0)) * ib
                                         : w + (uint64_t(k0 / L) * OC * L + uint64_t(o0) * L) * ib;

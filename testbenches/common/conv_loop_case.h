@@ -33,11 +33,12 @@ struct ConvLoopCase {
   int keep = 0;
   // Training forms in the loop (docs/isa.md, "Training convolutions in the loop"): the kernel
   // dilation, weights rotated by 180 degrees, stored [i][kr][kc][o] (one lane) or [kr][kc][o][i]
-  // (the WS loop with the transposer), the output stored [y][x][b][o] (unpooled).
+  // (the WS loop with the transposer), the output stored [y][x][b][o] (unpooled), the input stored
+  // [c][y][x][b] (the WS loop with the transposer).
   // inputDilated: the input dilated by 2 (a zero between neighbouring pixels; one row tile).
   int dilation = 1;
   bool wrot180 = false, transWeight1203 = false, transWeight0132 = false, transOutput1203 = false;
-  bool inputDilated = false;
+  bool inputDilated = false, transInput3120 = false;
 
   int kernelExtent() const { return (kernel - 1) * dilation + 1; }
   int dilatedRows() const { return inputDilated ? 2 * inRows - 1 : inRows; }

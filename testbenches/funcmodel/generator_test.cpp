@@ -204,7 +204,7 @@ INSTANTIATE_TEST_SUITE_P(Configs, FuncModelGeneratorRun,
 // transitions of one long program.
 TEST(FuncModelGenerator, ExercisesTheIsa) {
   GeneratorOptions o;
-  o.operations = 600;
+  o.operations = 1000;
   o.illegalFraction = 0;
   Fuzz f(test::shippedConfig("tiny"), o);
   const uint64_t seed = test::testSeed(0x5eed2000, "FuncModelGenerator.ExercisesTheIsa");

@@ -118,6 +118,20 @@ std::vector<ConvLoopCase> trainingCases() {
   c.inputDilated = true, c.wrot180 = true, c.transWeight0132 = true, c.pad = 2, c.inRows = 3;
   c.inCols = 3, c.inCh = 7, c.outCh = 6; // a stride-2 layer's input gradient, all in the loop
   cases.push_back(c);
+  c = ConvLoopCase{};
+  c.transInput3120 = true, c.batch = 6, c.inCh = 5, c.outCh = 6, c.tileKch = 4, c.tileRows = 2;
+  cases.push_back(c); // input [c][y][x][b]: image blocks (the last partial) over channel tiles
+  c.poolSize = 2, c.poolStride = 2, c.poolPad = 0, c.tileRows = 0, c.relu = true;
+  c.batch = 5, c.inRows = c.inCols = 4, c.outCh = 4;
+  cases.push_back(c); // pooled: C's images at the pooled pitch
+  c = ConvLoopCase{};
+  c.transInput3120 = true, c.transOutput1203 = true, c.batch = 5, c.inCh = 2, c.outCh = 6;
+  c.inRows = c.inCols = 7, c.kernel = 3, c.dilation = 2, c.pad = 0; // the weight gradient
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.transInput3120 = true, c.inputDilated = true, c.wrot180 = true, c.transWeight1203 = true;
+  c.transOutput1203 = true, c.batch = 3, c.inRows = c.inCols = 3, c.pad = 1, c.inCh = 4;
+  cases.push_back(c); // every transposed layout, rotated, over the dilated input
   return cases;
 }
 
@@ -135,7 +149,7 @@ TEST(LoopConv, TrainingFormsMatchTheCpuConvolution) {
   for (size_t i = 0; i < cases.size(); ++i) {
     ConvLoopCase c = cases[i];
     runCase(c, seed + i);
-    if (c.transWeight0132) // the transposer: WS, one lane
+    if (c.transWeight0132 || c.transInput3120) // the transposer: WS, one lane
       continue;
     c.os = true;
     runCase(c, seed + 100 + i);
@@ -242,6 +256,26 @@ TEST(LoopConv, RejectsIllegalLoops) {
     for (size_t i = 0; i + 1 < prog.size(); ++i)
       m.ok(prog[i]);
     EXPECT_TRUE(m.run(prog.back()).accepted);
+    m.ok(configEx(ex));
+  }
+  { // trans_input_3120: CONFIG_EX's a_transpose, an image pitch, the WS loop only
+    ConfigExArgs tex = ex;
+    tex.aTranspose = true;
+    m.ok(configEx(tex));
+    l = ok, l.transInput3120 = true, l.batches = 0; // no images
+    check(l, "BAD_SIZE");
+    l.batches = 1;
+    l.batchSize = 1;
+    const Program prog = loopConv(l);
+    for (size_t i = 0; i + 1 < prog.size(); ++i)
+      m.ok(prog[i]);
+    EXPECT_TRUE(m.run(prog.back()).accepted);
+    EXPECT_EQ(m.model.state().ex.aStride, 1u); // the strides it set are restored
+    EXPECT_EQ(m.model.state().ex.cStride, 1u);
+    tex.dataflow = 0;
+    m.ok(configEx(tex));
+    l.os = true;
+    check(l, "UNSUPPORTED");
     m.ok(configEx(ex));
   }
   for (uint32_t LoopConvArgs::*f :

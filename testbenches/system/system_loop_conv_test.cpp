@@ -62,7 +62,8 @@ protected:
   /// model and checks the output against the reference.
   void runCase(const std::string& name, const ConvLoopCase& c, int mmioPercent = 0) {
     for (bool os : {false, true}) {
-      if (!(os ? p.hasOs : p.hasWs) || (os && c.transWeight0132)) // 0132: the WS transposer
+      // 0132, 3120: the WS transposer
+      if (!(os ? p.hasOs : p.hasWs) || (os && (c.transWeight0132 || c.transInput3120)))
         continue;
       ConvLoopCase v = c;
       v.os = os;
@@ -157,6 +158,17 @@ TEST_F(LoopConv, TrainingFormsMatchTheReference) {
   c.outCh = p.dim + 2, c.tileOch = p.dim, c.dilation = 2, c.kernel = 2, c.pad = 0;
   c.wrot180 = true;
   runCase("loop_conv_weight_gradient", c, 50);
+  if (p.lanes == 1 && !p.tensordash && p.hasWs) { // the transposer: input stored [c][y][x][b]
+    c = ConvLoopCase{}; // the weight gradient: image blocks (the last partial), channel blocks
+    c.transInput3120 = true, c.transOutput1203 = true, c.batch = p.dim + 1, c.inCh = kblock + 1;
+    c.outCh = p.dim + 2, c.tileOch = p.dim, c.dilation = 2, c.pad = 0;
+    c.inRows = c.inCols = 6;
+    runCase("loop_conv_weight_gradient_3120", c, 50);
+    c = ConvLoopCase{}; // pooled: C's images at the pooled pitch
+    c.transInput3120 = true, c.batch = p.dim + 1, c.outCh = p.dim + 2, c.tileOch = p.dim;
+    c.inRows = c.inCols = 4, c.poolSize = 2, c.poolStride = 2, c.relu = true;
+    runCase("loop_conv_3120_pooled", c);
+  }
 }
 
 TEST_F(LoopConv, PoolingOnStore) {

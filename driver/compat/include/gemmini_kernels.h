@@ -7,6 +7,14 @@
 #include "gemmini.h"
 #include "gemmini_train_conv.h"
 
+/* gemmini_train_loops.h (after sp_tiled_conv, at the end of gemmini_sp_tiles.h). */
+static inline bool by_gemmini_train_conv_in_loops(const by_gemmini_train_conv_t* t, int out_rows,
+                                                  int out_cols, bool trans_output_1203, bool pooled,
+                                                  enum tiled_matmul_type_t type,
+                                                  const elem_t* input, const elem_t* weights,
+                                                  const acc_t* bias, elem_t* output, int act,
+                                                  acc_scale_t scale);
+
 static inline void by_gemmini_check(by_status_t s, const char* what) {
   if (s != BY_OK) {
     const by_error_t e = by_error();
@@ -180,12 +188,18 @@ static inline void tiled_conv_auto(int batch_size, int in_row_dim, int in_col_di
   }
   if (wrot180 || trans_output_1203 || trans_input_3120 || trans_weight_1203 || trans_weight_0132 ||
       input_dilation != 1 || padding < 0) {
-    /* A training convolution: its operands in plain form (gemmini_train_conv.h), then an
+    /* A training convolution: in LOOP_CONV_WS tiles where the hardware has its forms
+     * (gemmini_train_loops.h), else its operands in plain form (gemmini_train_conv.h), then an
      * ordinary one (with the kernel dilation, which by_conv runs itself). */
     const by_gemmini_train_conv_t t = {
         batch_size, in_row_dim,       in_col_dim,        in_channels,      out_channels,
         kernel_dim, stride,           input_dilation,    kernel_dilation,  padding,
         wrot180,    trans_input_3120, trans_weight_1203, trans_weight_0132};
+    by_gemmini_check_act(act, "tiled_conv_auto");
+    if (by_gemmini_train_conv_in_loops(&t, out_row_dim, out_col_dim, trans_output_1203,
+                                       pool_stride != 0, tiled_conv_type, input, weights, bias,
+                                       output, act, scale))
+      return;
     const int rows = by_gemmini_train_extent(&t, out_row_dim);
     const int cols = by_gemmini_train_extent(&t, out_col_dim);
     elem_t* in = by_gemmini_train_input(&t, input, rows, cols);

@@ -130,11 +130,11 @@ static inline void sp_tiled_matmul_os(const elem_t* A, const elem_t* B, const vo
  * As Gemmini's: bias NULL adds onto the sums an earlier call left in the accumulator (a later
  * input-channel tile), a bias with no_bias starts from zeros, otherwise from the bias.
  * The loop runs kernel and input dilation, wrot180, trans_weight_1203, trans_weight_0132
- * (through the transposer) and trans_output_1203 itself (docs/isa.md, "Training convolutions in
- * the loop"; as in Gemmini's loop, the transposed layouts' rows are out_channels (0132:
- * in_channels) elements apart, and with input_dilated the paddings count the dilated image);
- * downsampling and trans_input_3120 stop the program with a message (tiled_conv_auto runs the
- * latter). */
+ * (through the transposer), trans_output_1203 and trans_input_3120 (through the transposer)
+ * itself (docs/isa.md, "Training convolutions in the loop"; as in Gemmini's loop, the transposed
+ * layouts' rows are out_channels (0132: in_channels) elements apart, a 3120 input's pixels
+ * batch_size, and with input_dilated the paddings count the dilated image); downsampling stops
+ * the program with a message. */
 static inline void
 sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, int out_channels,
               int out_row_dim, int out_col_dim, int pool_out_row_dim, int pool_out_col_dim,
@@ -149,12 +149,12 @@ sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, i
               int b_spad_id) {
   if (!BY_HAS_LOOP_CONV_WS)
     by_gemmini_unsupported("sp_tiled_conv on hardware without loops.conv");
-  if (trans_input_3120)
-    by_gemmini_unsupported("sp_tiled_conv with trans_input_3120");
   if (trans_weight_1203 && BY_LANES > 1)
     by_gemmini_unsupported("sp_tiled_conv with trans_weight_1203 on vector PEs");
-  if (trans_weight_0132 && (BY_LANES > 1 || BY_TENSORDASH))
-    by_gemmini_unsupported("sp_tiled_conv with trans_weight_0132 without the transposer");
+  if ((trans_weight_0132 || trans_input_3120) && (BY_LANES > 1 || BY_TENSORDASH))
+    by_gemmini_unsupported("sp_tiled_conv with a transposed operand without the transposer");
+  if (trans_weight_0132 && trans_input_3120) /* as Gemmini's: one operand through it */
+    by_gemmini_unsupported("sp_tiled_conv with trans_weight_0132 and trans_input_3120");
   if (trans_output_1203 && !no_pool)
     by_gemmini_unsupported("sp_tiled_conv with trans_output_1203 and pooling");
   if (downsample)
@@ -176,10 +176,12 @@ sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, i
   const int irows = (orows - 1) * stride + (krows - 1) * kernel_dilation + 1;
   const int icols = (ocols - 1) * stride + (kcols - 1) * kernel_dilation + 1;
   const int ich_blocks = (kchs + DIM - 1) / DIM;
-  /* trans_weight_0132: the PRELOADs read the stored [o][i] blocks through the transposer. */
-  by_config_ex_transpose(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 0, trans_weight_0132);
+  /* trans_weight_0132: the PRELOADs read the stored [o][i] blocks through the transposer;
+   * trans_input_3120: the computes read the stored [c][b] blocks through it. */
+  by_config_ex_transpose(BY_DATAFLOW_WS, BY_ACT_NONE, 0, trans_input_3120, trans_weight_0132);
   by_config_ex_strides((uint32_t)stride, 1);
-  by_config_ld(0, (uint64_t)in_stride * sizeof(elem_t), 0, (uint32_t)(batches * irows * icols));
+  by_config_ld(0, (uint64_t)(trans_input_3120 ? batch_size : in_stride) * sizeof(elem_t), 0,
+               (uint32_t)(batches * irows * icols));
   /* With trans_weight_1203 a tap's input channels are kernel_dim^2 weight rows apart. */
   by_config_ld(1,
                (uint64_t)weight_stride * sizeof(elem_t) *
@@ -209,8 +211,8 @@ sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, i
       pool_stride, pool_padding, batches, porows, pocols, pochs, krows, kcols, kchs, lpad, rpad,
       upad, dpad, plpad, prpad, pupad, pdpad, orows, ocols, weights, output, no_bias ? NULL : bias,
       input, bias == NULL, no_pool, false, wrot180, input_dilated, act, trans_output_1203,
-      trans_weight_1203, trans_weight_0132, false, 1, in_stride, weight_stride, out_stride, false,
-      0, 0);
+      trans_weight_1203, trans_weight_0132, trans_input_3120, 1, in_stride, weight_stride,
+      out_stride, false, 0, 0);
 }
 
 /* C = A + B (I x J elements, each with its row stride) through the accumulator: A moved in,
@@ -245,5 +247,7 @@ static inline void sp_tiled_resadd(const size_t I, const size_t J, const scale_t
     free(copies[1]);
   }
 }
+
+#include "gemmini_train_loops.h"
 
 #endif /* BRICKYARD_GEMMINI_SP_TILES_H */

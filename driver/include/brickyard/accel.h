@@ -178,7 +178,9 @@ static inline void by_loop_ws(const by_loop_ws_t* l) {
  * kernel_dilation; wrot180; trans_weight_1203 (one lane; mvin channel 1's stride kernel_dim^2 x
  * weight_stride bytes); trans_weight_0132 (the WS loop with the transposer: CONFIG_EX with
  * b_transpose; a tap's rows out_channels apart, weight_stride elements each); trans_output_1203
- * (unpooled; CONFIG_ST's stride batch_size x out_stride bytes); input_dilated. */
+ * (unpooled; CONFIG_ST's stride batch_size x out_stride bytes); input_dilated; trans_input_3120
+ * (the WS loop with the transposer: CONFIG_EX with a_transpose; mvin channel 0's stride
+ * batch_size bytes; the loop sets CONFIG_EX's strides for its computes and restores them). */
 typedef struct {
   uint32_t in_row_dim, in_col_dim, in_channels;  /* the input image in DRAM */
   uint32_t out_row_dim, out_col_dim;             /* the output image (before pooling) */
@@ -200,8 +202,8 @@ typedef struct {
   int a_spad_id, b_spad_id;
   /* Training forms: weights rotated by 180 degrees, stored [i][kr][kc][o] or [kr][kc][o][i]
    * (out_channels rows a tap); the output stored [y][x][b][o], its images batch_size pixels
-   * apart. */
-  int wrot180, trans_weight_1203, trans_weight_0132, trans_output_1203;
+   * apart; the input stored [c][y][x][b], its images batch_size elements a pixel. */
+  int wrot180, trans_weight_1203, trans_weight_0132, trans_output_1203, trans_input_3120;
   uint32_t batch_size, out_channels;
   int input_dilated; /* the input dilated by 2: the window and paddings over the dilated image */
 } by_loop_conv_ws_t;
@@ -260,6 +262,7 @@ static inline uint64_t by_loop_conv_rs1(const by_loop_conv_ws_t* l) {
          BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_OUTPUT_1203, l->trans_output_1203) |
          BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_WEIGHT_1203, l->trans_weight_1203) |
          BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_WEIGHT_0132, l->trans_weight_0132) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_INPUT_3120, l->trans_input_3120) |
          BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, l->a_spad_id) |
          BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id);
 }

@@ -204,7 +204,7 @@ int FuncModel::execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   const int error = loopConvCheck(params_, s, state_, os, rs1, rs2);
   if (error != 0)
     return error;
-  const std::vector<Instruction> commands = loopConvUnroll(params_, s, os, rs1, rs2);
+  const std::vector<Instruction> commands = loopConvUnroll(params_, s, state_.ex, os, rs1, rs2);
   s.spHalf ^= 1;
   if (s.words[9] != 0) // an output address: C leaves, the next loop takes the other half
     s.accHalf ^= 1;

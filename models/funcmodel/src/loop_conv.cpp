@@ -23,9 +23,11 @@ uint64_t ceilDiv(uint64_t a, uint64_t b) {
 // The local layout of a legal loop (docs/isa.md, "LOOP_CONV_WS"): every move of the loop writes
 // one contiguous range of rows, so that hazards are exact. A holds, per image and window row, the
 // row's channel blocks one after another (icols rows each: an input MVIN's blocks are icols rows
-// apart); B, per tap and output-channel block, the input-channel blocks one after another (DIM
-// packed rows each), so that one MVIN2 moves a tap's weights for MAX_BLOCK_LEN output-channel
-// blocks (its blocks kch_blocks x DIM rows apart): few, long weight moves.
+// apart); with trans_input_3120, per block of DIM images and window row, the row's channels one
+// after another (icols rows of DIM images each: a compute reads a channel block's rows icols
+// apart, through the transposer); B, per tap and output-channel block, the input-channel blocks one
+// after another (DIM packed rows each), so that one MVIN2 moves a tap's weights for MAX_BLOCK_LEN
+// output-channel blocks (its blocks kch_blocks x DIM rows apart): few, long weight moves.
 struct Layout {
   uint64_t aRows = 0, bRows = 0;  // rows A and B occupy
   uint64_t cImage = 0, cRows = 0; // rows of one output-channel block of C; all of C
@@ -47,7 +49,7 @@ bool layout(const ModelParams& p, const LoopConvGeom& g, Layout& l) {
   if (!mul(g.batches, g.orows, accHalf, t) || !mul(t, g.ocols, accHalf, l.cImage) ||
       !mul(l.cImage, g.ochBlocks, accHalf, l.cRows))
     return false;
-  if (!mul(g.batches, g.irows, half, t) || !mul(t, g.kchBlocks, half, t) ||
+  if (!mul(g.aImages(), g.irows, half, t) || !mul(t, g.aGroups(), half, t) ||
       !mul(t, g.icols, half, l.aRows))
     return false;
   if (!mul(g.krows, g.kcols, half, t) || !mul(t, g.kchBlocks, half, t) ||
@@ -96,24 +98,28 @@ LoopConvGeom LoopConvGeom::from(const LoopConvState& s) {
 
 // Input-channel blocks are a scratchpad row wide (DIM x lanes channels), output-channel blocks
 // an accumulator row (DIM).
-void setBlocks(const ModelParams& p, LoopConvGeom& g) {
+void setBlocks(const ModelParams& p, LoopConvGeom& g, bool transInput) {
   const uint64_t dim = static_cast<uint64_t>(p.dim);
   g.kchBlocks = ceilDiv(g.kchs, dim * static_cast<uint64_t>(p.lanes));
   g.ochBlocks = ceilDiv(g.pochs, dim);
+  g.batchBlocks = ceilDiv(g.batches, dim);
+  g.transInput = transInput;
 }
 
 int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, bool os,
                   uint64_t rs1, uint64_t rs2) {
   const char* l = "LOOP_CONV_WS";
   LoopConvGeom g = LoopConvGeom::from(s);
-  for (const char* flag : {"trans_input_3120", "dw"})
-    if (field(l, false, flag, rs1))
-      return hw::isa::errorCode("UNSUPPORTED");
-  // trans_weight_0132: the weights come in as stored and the PRELOADs read them through the
-  // transposer, which CONFIG_EX's b_transpose names; any other transpose there would make the
-  // computes read something else than the convolution's operands.
+  if (field(l, false, "dw", rs1))
+    return hw::isa::errorCode("UNSUPPORTED");
+  // trans_weight_0132 / trans_input_3120: the weights / the input come in as stored and the
+  // computes read them through the transposer, which CONFIG_EX's b_transpose / a_transpose
+  // names; any other transpose there would make the computes read something else than the
+  // convolution's operands. The transposer takes one operand, one lane, weight-stationary.
   const bool transWeight0132 = field(l, false, "trans_weight_0132", rs1) != 0;
-  if (arch.ex.aTranspose || arch.ex.bTranspose != transWeight0132)
+  const bool transInput = field(l, false, "trans_input_3120", rs1) != 0;
+  if (arch.ex.aTranspose != transInput || arch.ex.bTranspose != transWeight0132 ||
+      (transInput && (transWeight0132 || os || p.lanes > 1)))
     return hw::isa::errorCode("UNSUPPORTED");
   const bool transOutput = field(l, false, "trans_output_1203", rs1) != 0;
   if (arch.ex.dataflow != (os ? hw::kDataflowOS : hw::kDataflowWS) ||
@@ -124,9 +130,9 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
   if (g.batches == 0 || g.orows == 0 || g.ocols == 0 || g.pochs == 0 || g.krows == 0 ||
       g.kcols == 0 || g.kchs == 0 || g.stride == 0 || g.upad + g.dpad > g.irows ||
       g.lpad + g.rpad > g.icols || (transOutput && g.batchSize == 0) ||
-      (transWeight0132 && g.outChannels == 0))
+      (transWeight0132 && g.outChannels == 0) || (transInput && g.batchSize == 0))
     return hw::isa::errorCode("BAD_SIZE");
-  setBlocks(p, g);
+  setBlocks(p, g, transInput);
   Layout lay;
   if (!layout(p, g, lay) || field(l, false, "a_spad_id", rs1) > 2 ||
       field(l, false, "b_spad_id", rs1) > 2)
@@ -142,6 +148,7 @@ LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvSt
   const LoopConvGeom g = LoopConvGeom::from(s);
   const uint64_t kchBlocks = ceilDiv(g.kchs, static_cast<uint64_t>(p.dim * p.lanes));
   const bool transWeight0132 = field("LOOP_CONV_WS", false, "trans_weight_0132", rs1) != 0;
+  // (trans_input_3120: an input MVIN moves one block of DIM images.)
   return {static_cast<uint32_t>(g.icols),
           static_cast<uint32_t>(transWeight0132 ? uint64_t(p.dim) : kchBlocks * p.dim),
           static_cast<uint32_t>(g.ocols)};
@@ -153,8 +160,9 @@ namespace {
 // "LOOP_CONV_OS"): the local addresses of the layout, and the moves and computes in issue order.
 class Unroller {
 public:
-  Unroller(const ModelParams& p, const LoopConvState& s, uint64_t rs1, uint64_t rs2)
-      : g_(LoopConvGeom::from(s)), dim_(uint64_t(p.dim)), lanes_(uint64_t(p.lanes)),
+  Unroller(const ModelParams& p, const LoopConvState& s, const ExecConfig& ex, uint64_t rs1,
+           uint64_t rs2)
+      : g_(LoopConvGeom::from(s)), ex_(ex), dim_(uint64_t(p.dim)), lanes_(uint64_t(p.lanes)),
         kblock_(dim_ * lanes_), ib_(uint64_t(p.inputBytes)), ab_(uint64_t(p.accBytes)),
         mbl_(uint64_t(p.maxBlockLen)), outBlocks_(uint64_t(p.maxColsAccElems / p.dim)),
         loadD_(!field("LOOP_CONV_WS", false, "no_bias", rs1)),
@@ -164,7 +172,7 @@ public:
         transWeight0132_(field("LOOP_CONV_WS", false, "trans_weight_0132", rs1) != 0),
         transOutput_(field("LOOP_CONV_WS", false, "trans_output_1203", rs1) != 0),
         inputDilated_(field("LOOP_CONV_WS", true, "input_dilated", rs2) != 0) {
-    setBlocks(p, g_);
+    setBlocks(p, g_, field("LOOP_CONV_WS", false, "trans_input_3120", rs1) != 0);
     layout(p, g_, lay_);
     const uint64_t half = uint64_t(p.spRows / 2);
     // An operand with a spad id and DRAM address 0 is already in its half: no moves.
@@ -177,6 +185,8 @@ public:
   }
 
   std::vector<Instruction> run(bool os) {
+    if (g_.transInput) // the computes' strides: A's channels icols rows apart, C's images
+      strides(g_.icols, g_.orows * (pool_ ? 1 : g_.ochBlocks) * g_.ocols);
     bias();
     input();
     loadTap(0); // the next tap's weights load before each tap of the first output tile computes
@@ -184,6 +194,8 @@ public:
       computesOs();
     else
       computesWs();
+    if (g_.transInput) // CONFIG_EX's strides as the loop found them
+      strides(ex_.aStride, ex_.cStride);
     output();
     return std::move(out_);
   }
@@ -192,8 +204,10 @@ private:
   uint64_t kchCols(uint64_t kb) const { return std::min(kblock_, g_.kchs - kb * kblock_); }
   uint64_t packedRows(uint64_t kb) const { return ceilDiv(kchCols(kb), lanes_); } // rows of B
   uint64_t ochCols(uint64_t ob) const { return std::min(dim_, g_.pochs - ob * dim_); }
+  // A's row of column c of window row r, channel group kb (trans_input_3120: channel kb) and
+  // image b (trans_input_3120: block b of DIM images).
   uint32_t a(uint64_t kb, uint64_t b, uint64_t r, uint64_t c) const {
-    return uint32_t(aRow_ + ((b * g_.irows + r) * g_.kchBlocks + kb) * g_.icols + c);
+    return uint32_t(aRow_ + ((b * g_.irows + r) * g_.aGroups() + kb) * g_.icols + c);
   }
   uint32_t bAddr(uint64_t t, uint64_t kb, uint64_t ob) const {
     return uint32_t(bRow_ + ((t * g_.ochBlocks + ob) * g_.kchBlocks + kb) * dim_);
@@ -209,6 +223,14 @@ private:
   void move(int funct, uint64_t dram, uint64_t rows, uint64_t cols, uint32_t local) {
     out_.push_back({uint32_t(funct), dram, operand(rows, cols, local)});
   }
+  // CONFIG_EX with set_only_strides (the other fields unchanged).
+  void strides(uint64_t aStride, uint64_t cStride) {
+    const hw::isa::Command& ex = command("CONFIG_EX");
+    out_.push_back(
+        {uint32_t(hw::isa::kConfig),
+         ex.rs1Field("set_only_strides").place(1) | ex.rs1Field("a_stride").place(aStride),
+         ex.rs2Field("c_stride").place(cStride)});
+  }
   void pair(uint64_t bd, uint64_t cOut, bool preloaded, uint64_t aOp, uint64_t bOp) {
     out_.push_back({uint32_t(hw::isa::kPreload), bd, cOut});
     out_.push_back({uint32_t(preloaded ? hw::isa::kComputePreloaded : hw::isa::kComputeAccumulated),
@@ -216,10 +238,14 @@ private:
   }
   // A of one compute: `pixels` output pixels of row orow from column ocol (input rows `stride`
   // apart: CONFIG_EX's a_stride, set by the host), at tap t and block kb.
+  // trans_input_3120: the up to DIM images of block b at one pixel (stored as the block's
+  // channel rows, icols apart: CONFIG_EX's a_stride, which the loop sets).
   uint64_t aOperand(uint64_t t, uint64_t kb, uint64_t b, uint64_t orow, uint64_t ocol) const {
     const uint64_t kr = t / g_.kcols, kc = t % g_.kcols, d = g_.dilation;
-    return operand(std::min(dim_, g_.ocols - ocol), kchCols(kb),
-                   a(kb, b, orow * g_.stride + kr * d, ocol * g_.stride + kc * d));
+    const uint64_t r = orow * g_.stride + kr * d, col = ocol * g_.stride + kc * d;
+    if (g_.transInput)
+      return operand(std::min(dim_, g_.batches - b * dim_), kchCols(kb), a(kb * dim_, b, r, col));
+    return operand(std::min(dim_, g_.ocols - ocol), kchCols(kb), a(kb, b, r, col));
   }
 
   // D (unless no_bias): the bias row repeated over every pixel of the output-channel block
@@ -241,14 +267,24 @@ private:
   // 2 (a zero between neighbouring pixels), built as it is: its real rows and columns are those
   // an even number in from the padding, each real pixel one MVIN and each zero between two one
   // zero fill; the rows between real rows are zero fills.
+  // trans_input_3120: per block of DIM images, window row and channel, the row's segments as
+  // above, one MVIN of DIM images per pixel run ([channel][row][col][image]: batch_size apart).
   void input() {
     if (!loadA_)
       return;
     const uint64_t rrows = g_.irows - g_.upad - g_.dpad, rcols = g_.icols - g_.lpad - g_.rpad;
-    for (uint64_t b = 0; b < g_.batches; ++b)
+    const bool t = g_.transInput;
+    // The image and channel address of pixel (irow, icol) of MVIN (b, kb) in elements.
+    auto pixel = [&](uint64_t b, uint64_t kb, uint64_t irow, uint64_t icol) {
+      if (t)
+        return ((kb * g_.inRowDim + irow) * g_.inColDim + icol) * g_.batchSize + b * dim_;
+      return ((b * g_.inRowDim + irow) * g_.inColDim + icol) * g_.inStride + kb * kblock_;
+    };
+    for (uint64_t b = 0; b < g_.aImages(); ++b)
       for (uint64_t r = 0; r < g_.irows; ++r)
-        for (uint64_t kb = 0; kb < g_.kchBlocks; kb += mbl_) {
-          const uint64_t cols = std::min(mbl_ * kblock_, g_.kchs - kb * kblock_);
+        for (uint64_t kb = 0; kb < g_.aGroups(); kb += t ? 1 : mbl_) {
+          const uint64_t cols = t ? std::min(dim_, g_.batches - b * dim_)
+                                  : std::min(mbl_ * kblock_, g_.kchs - kb * kblock_);
           const bool hole = inputDilated_ && (r - g_.upad) % 2 == 1;
           if (r < g_.upad || r >= g_.upad + rrows || hole) {
             move(hw::isa::kMvin, 0, g_.icols, cols, a(kb, b, r, 0));
@@ -257,14 +293,13 @@ private:
           if (g_.lpad)
             move(hw::isa::kMvin, 0, g_.lpad, cols, a(kb, b, r, 0));
           const uint64_t irow = inputDilated_ ? (r - g_.upad) / 2 : r - g_.upad;
-          const uint64_t pixel = (b * g_.inRowDim + irow) * g_.inColDim;
           if (rcols && !inputDilated_) {
-            move(hw::isa::kMvin, g_.input + (pixel * g_.inStride + kb * kblock_) * ib_, rcols, cols,
+            move(hw::isa::kMvin, g_.input + pixel(b, kb, irow, 0) * ib_, rcols, cols,
                  a(kb, b, r, g_.lpad));
           } else if (rcols) {
             for (uint64_t c = 0; 2 * c < rcols; ++c) {
-              move(hw::isa::kMvin, g_.input + ((pixel + c) * g_.inStride + kb * kblock_) * ib_, 1,
-                   cols, a(kb, b, r, g_.lpad + 2 * c));
+              move(hw::isa::kMvin, g_.input + pixel(b, kb, irow, c) * ib_, 1, cols,
+                   a(kb, b, r, g_.lpad + 2 * c));
               if (2 * c + 1 < rcols)
                 move(hw::isa::kMvin, 0, 1, cols, a(kb, b, r, g_.lpad + 2 * c + 1));
             }
@@ -313,14 +348,17 @@ private:
         if (ob == 0 && t + 1 < taps_)
           loadTap(t + 1);
         for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb)
-          for (uint64_t b = 0; b < g_.batches; ++b)
+          for (uint64_t b = 0; b < g_.aImages(); ++b)
             for (uint64_t orow = 0; orow < g_.orows; ++orow)
-              for (uint64_t ocol = 0; ocol < g_.ocols; ocol += dim_) {
+              for (uint64_t ocol = 0; ocol < g_.ocols; ocol += g_.transInput ? 1 : dim_) {
                 const bool first = b == 0 && orow == 0 && ocol == 0;
-                const uint64_t pixels = std::min(dim_, g_.ocols - ocol);
+                // trans_input_3120: the compute's rows are up to DIM images at one pixel
+                const uint64_t rows = g_.transInput ? std::min(dim_, g_.batches - b * dim_)
+                                                    : std::min(dim_, g_.ocols - ocol);
+                const uint64_t image = g_.transInput ? b * dim_ : b;
                 pair(operand(packedRows(kb), ochCols(ob) * lanes_,
                              first ? bAddr(t, kb, ob) : hw::isa::kGarbageAddr),
-                     operand(pixels, ochCols(ob), c(ob, b, orow, ocol) | kAccumulate), first,
+                     operand(rows, ochCols(ob), c(ob, image, orow, ocol) | kAccumulate), first,
                      aOperand(t, kb, b, orow, ocol), operand(dim_, dim_, hw::isa::kGarbageAddr));
               }
       }
@@ -380,6 +418,7 @@ private:
   }
 
   LoopConvGeom g_;
+  ExecConfig ex_; // CONFIG_EX as the loop found it
   Layout lay_;
   uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_, outBlocks_;
   bool loadD_, pool_, rot_, transWeight_, transWeight0132_, transOutput_, inputDilated_,
@@ -390,9 +429,9 @@ private:
 
 } // namespace
 
-std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s, bool os,
-                                        uint64_t rs1, uint64_t rs2) {
-  return Unroller(p, s, rs1, rs2).run(os);
+std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s,
+                                        const ExecConfig& ex, bool os, uint64_t rs1, uint64_t rs2) {
+  return Unroller(p, s, ex, rs1, rs2).run(os);
 }
 
 } // namespace by::funcmodel

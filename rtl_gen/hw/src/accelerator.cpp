@@ -304,11 +304,14 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     wire(b, "mvout_table_en", 1);
   }
   if (conv_) {
-    b.comment("The LOOP_CONV_WS unroller's checks and start, and the block strides it uses.");
+    b.comment("The LOOP_CONV_WS unroller's checks and start, the block strides it uses, and "
+              "CONFIG_EX's strides (which a trans_input_3120 loop restores after its own).");
     wire(b, "lc_loop_err", 8);
     wire(b, "lc_start", 1);
     wire(b, "lc_busy", 1);
     wire(b, "cmd_bstride", 16);
+    wire(b, "ex_a_stride", 16);
+    wire(b, "ex_c_stride", 16);
   }
   b.comment("Decoder to reservation station.");
   wire(b, "op_valid", 1);
@@ -449,7 +452,9 @@ void AcceleratorGenerator::loopUnrollers(vlog::Body& b) const {
     i.conns.insert(i.conns.end(), {{"cmd_bstride_o", "cmd_bstride"},
                                    {"loop_err_o", "lc_loop_err"},
                                    {"start_i", "lc_start"},
-                                   {"busy_o", "lc_busy"}});
+                                   {"busy_o", "lc_busy"},
+                                   {"ex_a_stride_i", "ex_a_stride"},
+                                   {"ex_c_stride_i", "ex_c_stride"}});
   }
 }
 
@@ -591,6 +596,8 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
     if (conv_)
       i.conns.insert(i.conns.end(), {{"conv_err_i", "lc_loop_err"},
                                      {"conv_start_o", "lc_start"},
+                                     {"ex_a_stride_o", "ex_a_stride"},
+                                     {"ex_c_stride_o", "ex_c_stride"},
                                      {"cmd_bstride_i", "cmd_bstride"}});
   }
 }

@@ -178,6 +178,9 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.portGroup("LOOP_CONV_WS (the unroller in front, loop_conv.cpp).");
     m.input("conv_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_CONV_WS");
     m.output("conv_start_o", Type::bit(), "a legal LOOP_CONV_WS is accepted: the unroller starts");
+    m.output("ex_a_stride_o", Type::bits("CountBits"),
+             "CONFIG_EX's a_stride (a trans_input_3120 loop restores it after its own)");
+    m.output("ex_c_stride_o", Type::bits("CountBits"), "CONFIG_EX's c_stride (likewise)");
     m.input("cmd_bstride_i", Type::bits("CountBits"),
             "with the command: the block stride of a loop's MVIN / MVIN2 (0: the channel's) or "
             "MVOUT (0: DIM)");
@@ -340,14 +343,18 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
     b.assign("is_loop_conv", "cmd_funct_i == FunctLoopConvWs || is_loop_conv_os");
     b.assign("is_conv_cfg",
              "cmd_funct_i >= FunctLoopConvWsConfig1 && cmd_funct_i <= FunctLoopConvWsConfig6");
-    // The loop's computes read its operands through CONFIG_EX's transposes: only b_transpose
-    // with trans_weight_0132 (the weights moved in as stored) reads the convolution's operands.
+    // The loop's computes read its operands through CONFIG_EX's transposes: only a_transpose
+    // with trans_input_3120 and b_transpose with trans_weight_0132 (the operand moved in as
+    // stored) read the convolution's operands.
     b.logic("conv_xpose_bad", Type::bit(),
-            "CONFIG_EX's transposes do not match the loop's trans_weight_0132");
+            "CONFIG_EX's transposes do not match the loop's trans_input_3120 / trans_weight_0132");
     b.assign("conv_xpose_bad",
              transposer()
-                 ? "ex_a_t_q || ex_b_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_0132")
+                 ? "ex_a_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_input_3120") +
+                       " || ex_b_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_0132")
                  : "1'b0");
+    b.assign("ex_a_stride_o", "ex_a_stride_q");
+    b.assign("ex_c_stride_o", "ex_c_stride_q");
   }
   // CONFIG_TABLE exists only with activations.table: the table module applies it.
   if (table_) {

@@ -41,6 +41,7 @@ namespace {
 const std::vector<std::pair<std::string, std::string>>& phases() {
   static const std::vector<std::pair<std::string, std::string>> v = {
       {"PhIdle", "no loop: commands pass through"},
+      {"PhCfg", "trans_input_3120: CONFIG_EX of the computes' strides, after them the old ones"},
       {"PhD", "MVIN3 of the bias (or zeros): per output row (pooled: image) and out block"},
       {"PhB", "MVIN2 of a tap's weights, every input-channel block, MAX_BLOCK_LEN out blocks"},
       {"PhRow", "decides the segments of input row (b, r) (no command)"},
@@ -54,6 +55,12 @@ const std::vector<std::pair<std::string, std::string>>& phases() {
 std::string hexWord(uint32_t v) {
   char s[16];
   std::snprintf(s, sizeof s, "32'h%08x", v);
+  return s;
+}
+
+std::string hex64(uint64_t v) {
+  char s[20];
+  std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
   return s;
 }
 
@@ -90,6 +97,8 @@ void LoopConvGenerator::ports(vlog::Module& m) const {
   m.output("loop_err_o", Type::bits("ErrBits"),
            "the checks of a LOOP_CONV_WS at the input (ErrNone when legal)");
   m.input("start_i", Type::bit(), "the decoder accepts a legal LOOP_CONV_WS this cycle");
+  m.input("ex_a_stride_i", Type::bits(16), "CONFIG_EX's a_stride (restored after a loop's own)");
+  m.input("ex_c_stride_i", Type::bits(16), "CONFIG_EX's c_stride (likewise)");
   m.output("busy_o", Type::bit(), "a loop is being issued");
 }
 
@@ -129,6 +138,15 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
     b.localParam("FunctLoopConvWsConfig" + num(n), Type::bits("FunctBits"),
                  "7'd" + num(isa::kLoopConvWsConfig1 + n - 1));
   b.localParam("FunctLoopConvOs", Type::bits("FunctBits"), "7'd" + num(isa::kLoopConvOs));
+  {
+    const isa::Command& ex = isa::command("CONFIG_EX");
+    b.localParam("FunctConfig", Type::bits("FunctBits"), "7'd" + num(isa::kConfig));
+    b.localParam("StridesOnly", Type::bits("XBits"),
+                 "64'h" + hex64(ex.rs1Field("set_only_strides").place(1)),
+                 "CONFIG_EX rs1: cmd_type 0, set_only_strides");
+    b.localParam("AStrideLsb", num(ex.rs1Field("a_stride").lsb), "CONFIG_EX rs1's a_stride");
+    b.localParam("CStrideLsb", num(ex.rs2Field("c_stride").lsb), "CONFIG_EX rs2's c_stride");
+  }
   const std::vector<std::pair<std::string, int>> functs = {
       {"Mvin", isa::kMvin},
       {"Mvin2", isa::kMvin2},
@@ -147,7 +165,7 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
                "the largest activation (none, ReLU)");
   b.localParam("DramLimit", Type::bits("XBits"), "64'h00000000ffffffff",
                "addresses above it are DMA_ERROR");
-  b.enumType({"phase_e", 3, phases(), {}});
+  b.enumType({"phase_e", 4, phases(), {}});
   b.enumType({"seg_e",
               3,
               {{"SegLeft", "the zero columns left of the real pixels (lpad)"},
@@ -207,6 +225,11 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("to1203", Type::bit(), "1'b0", "trans_output_1203: output stored [y][x][b][o]")
       .add("dil_in", Type::bit(), "1'b0",
            "input_dilated: the window is the input dilated by 2 (zeros between its pixels)")
+      .add("ti", Type::bit(), "1'b0",
+           "trans_input_3120: input stored [c][y][x][b]; A's rows are images, read transposed")
+      .add("cfg_done", Type::bit(), "1'b0", "trans_input_3120: the loop's strides are set")
+      .add("old_a_stride", Type::bits("CountBits"), "'0", "CONFIG_EX's a_stride at the start")
+      .add("old_c_stride", Type::bits("CountBits"), "'0", "CONFIG_EX's c_stride at the start")
       .add("a_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the input")
       .add("b_row", Type::bits("AddrBits"), "'0", "first scratchpad row of the weights")
       .add("c_row", Type::bits("AddrBits"), "'0", "first accumulator row of the output")
@@ -215,7 +238,8 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("it_kr", Type::bits("CountBits"), "'0", "kernel row")
       .add("it_kc", Type::bits("CountBits"), "'0", "kernel column")
       .add("it_kb", Type::bits("CountBits"), "'0", "input-channel block")
-      .add("it_b", Type::bits("CountBits"), "'0", "image")
+      .add("it_b", Type::bits("CountBits"), "'0",
+           "image (trans_input_3120 loads and computes: block of DIM images)")
       .add("it_row", Type::bits("SizeBits"), "'0", "input row (loads) or output row")
       .add("it_col", Type::bits("CountBits"), "'0", "first output column of a compute")
       .add("seg", Type::named("seg_e"), "SegLeft",
@@ -271,6 +295,15 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
   b.logic("och_blocks", Type::bits(17), "ceil(pochs / DIM)");
   b.assign("kch_blocks", "(17'(kchs_q) + 17'(KBlock - 1)) >> KBlockLog2");
   b.assign("och_blocks", "(17'(pochs_q) + 17'(Dim - 1)) >> DimLog2");
+  b.logic("img_blocks", Type::bits(17), "ceil(batches / DIM): trans_input_3120's image blocks");
+  b.assign("img_blocks", "(17'(batches_q) + 17'(Dim - 1)) >> DimLog2");
+  b.logic("a_images", Type::bits(17),
+          "A's images of the loop at the input (trans_input_3120: image blocks)");
+  b.logic("a_groups", Type::bits(17),
+          "A's column groups of a window row of that loop: channel blocks (trans_input_3120: "
+          "channels)");
+  b.assign("a_images", "lc_trans_input_3120 ? img_blocks : 17'(batches_q)");
+  b.assign("a_groups", "lc_trans_input_3120 ? 17'(kchs_q) : kch_blocks");
   const std::string w = "SizeBits";
   // v above limit ? limit + 1 : v, as SizeBits (v has `width` bits; 0: WideBits).
   auto clampTo = [&](const std::string& limit, const std::string& v, int width) {
@@ -295,9 +328,9 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
   prod("c_pix", "AccHalf", "batches_q", 16, "orows_q", 16, "batches x orows (clamped)");
   prod("c_image", "AccHalf", "c_pix", 32, "ocols_q", 16, "rows of one output-channel block of C");
   prod("c_rows", "AccHalf", "c_image", 32, "och_blocks", 17, "rows of C");
-  prod("a_pix", "SpHalf", "batches_q", 16, "irows", 28, "batches x irows (clamped)");
-  prod("a_segs", "SpHalf", "a_pix", 32, "kch_blocks", 17,
-       "row segments of A: an image row's channel blocks, one after another");
+  prod("a_pix", "SpHalf", "a_images", 17, "irows", 28, "images x irows (clamped)");
+  prod("a_segs", "SpHalf", "a_pix", 32, "a_groups", 17,
+       "row segments of A: an image row's channel groups, one after another");
   prod("a_rows", "SpHalf", "a_segs", 32, "icols", 28, "rows of A");
   prod("b_taps", "SpHalf", "krows_q", 16, "kcols_q", 16, "kernel taps of the tile");
   prod("b_taps_k", "SpHalf", "b_taps", 32, "kch_blocks", 17, "taps x input-channel blocks");
@@ -322,17 +355,22 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   // trans_weight_0132 needs CONFIG_EX's b_transpose (the decoder checks the transposes), which
   // only configs with the transposer have.
   const bool transposer = p_.lanes == 1 && !p_.config.tensordash.enabled;
+  // trans_input_3120 reads A through it (CONFIG_EX's a_transpose), one operand at a time, in
+  // the weight-stationary loop.
   b.assign("chk_unsupported",
-           "lc_trans_input_3120 || lc_dw ||\n      lc_downsample || "
+           "lc_dw ||\n      lc_downsample || "
            "lc_activation > ActMax ||\n" +
                std::string(p_.lanes > 1 ? "      lc_trans_weight_1203 ||\n" : "") +
-               std::string(transposer ? "" : "      lc_trans_weight_0132 ||\n") +
+               std::string(transposer ? "      (lc_trans_input_3120 && (lc_trans_weight_0132 || "
+                                        "host_funct_i == FunctLoopConvOs)) ||\n"
+                                      : "      lc_trans_weight_0132 || lc_trans_input_3120 ||\n") +
                "      (lc_trans_output_1203 && !lc_no_pool)");
   b.assign("chk_bad_size",
            "batches_q == '0 || orows_q == '0 || ocols_q == '0 || pochs_q == '0 ||\n"
            "      krows_q == '0 || kcols_q == '0 || kchs_q == '0 || stride_q == '0 ||\n"
            "      29'(upad_q) + 29'(dpad_q) > 29'(irows) || 29'(lpad_q) + 29'(rpad_q) > "
-           "29'(icols) ||\n      (lc_trans_output_1203 && batch_size_q == '0) ||\n"
+           "29'(icols) ||\n      ((lc_trans_output_1203 || lc_trans_input_3120) && "
+           "batch_size_q == '0) ||\n"
            "      (lc_trans_weight_0132 && out_channels_q == '0)");
   b.assign("chk_range", "c_rows > SizeBits'(AccHalf) ||\n"
                         "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf) ||\n"
@@ -384,6 +422,11 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
                      "CountBits'(MaxBlockLen * KBlock)");
   b.assign("move_o", "o_rem < CountBits'(MaxBlockLen * Dim) ? o_rem : "
                      "CountBits'(MaxBlockLen * Dim)");
+  b.logic("b_rem", Type::bits("CountBits"), "trans_input_3120: images from block it_b on");
+  b.logic("imgs", Type::bits("CountBits"),
+          "trans_input_3120: images of block it_b (an input MVIN's columns, a compute's rows)");
+  b.assign("b_rem", "batches_q - (it_b_q << DimLog2)");
+  b.assign("imgs", "b_rem < CountBits'(Dim) ? b_rem : CountBits'(Dim)");
   b.logic("out_cols", Type::bits("CountBits"), "channels of an unpooled output MVOUT");
   b.assign("out_cols", "o_rem < CountBits'(OutBlocks * Dim) ? o_rem : CountBits'(OutBlocks * Dim)");
   b.logic("pad_row", Type::bit(),
@@ -419,7 +462,8 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
             "ob*DIM*lanes: a tap's first lane-packed row; wrot180: the opposite tap; "
             "trans_weight_1203: m2 = 1; trans_weight_0132: m2 = out_channels, i3 = ob*DIM, col = "
             "kb*DIM), A (b, in_row_dim, r - upad, in_col_dim, 0; in_stride, "
-            "kb*DIM*lanes), C (b, out_row_dim, orow, out_col_dim, 0; out_stride, ob*DIM; "
+            "kb*DIM*lanes; trans_input_3120: (ch, in_row_dim, r - upad, in_col_dim, 0; "
+            "batch_size, b*DIM)), C (b, out_row_dim, orow, out_col_dim, 0; out_stride, ob*DIM; "
             "trans_output_1203: orow, out_col_dim, 0, batch_size, b; pooled: b, "
             "pool_out_row_dim, 0, pool_out_col_dim, 0), D (bias + ob*DIM).");
   b.logic("ld_kr_dram", Type::bits("CountBits"), "kernel row of the weights a tap load reads");
@@ -439,7 +483,8 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
   b.logic("d_stride", Type::bits("CountBits"));
   b.logic("d_col", Type::bits(32));
   b.logic("d_base", Type::bits("XBits"));
-  b.assign("d_i1", "phase_q == PhB ? ld_kr_dram : c_trans ? CountBits'(it_row_q) : it_b_q");
+  b.assign("d_i1", "phase_q == PhB ? ld_kr_dram : c_trans ? CountBits'(it_row_q) :\n"
+                   "      phase_q == PhA && ti_q ? it_kb_q : it_b_q");
   b.assign("d_m1", "phase_q == PhB ? kernel_dim_q : phase_q == PhA ? in_row_dim_q :\n"
                    "      pool_q ? pool_out_row_dim_q : c_trans ? out_col_dim_q : out_row_dim_q");
   b.comment("(input_dilated: real row (r - upad) / 2, pixel it_px.)");
@@ -452,9 +497,10 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
                    "      c_trans ? batch_size_q : out_col_dim_q");
   b.assign("d_i3", "c_trans ? it_b_q : phase_q == PhB && tw0132_q ? lb_ob_q << DimLog2 :\n"
                    "      phase_q == PhA && dil_in_q ? it_px_q : '0");
-  b.assign("d_stride", "phase_q == PhB ? weight_stride_q : phase_q == PhA ? in_stride_q : "
-                       "out_stride_q");
-  b.assign("d_col", "phase_q == PhA ? 32'(it_kb_q) << KBlockLog2 :\n"
+  b.assign("d_stride", "phase_q == PhB ? weight_stride_q :\n"
+                       "      phase_q == PhA ? (ti_q ? batch_size_q : in_stride_q) : out_stride_q");
+  b.assign("d_col", "phase_q == PhA ? (ti_q ? 32'(it_b_q) << DimLog2 : 32'(it_kb_q) << "
+                    "KBlockLog2) :\n"
                     "      phase_q == PhB ? (tw0132_q ? 32'(x_kb) : 32'(x_ob)) << KBlockLog2 :\n"
                     "      32'(x_ob) << DimLog2");
   b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
@@ -473,11 +519,14 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
 
 // The local rows of the current command's operands.
 void LoopConvGenerator::localRows(vlog::Body& b) const {
-  b.comment("Local rows (every value below its half: checked at LOOP_CONV_WS). A(kb, b, r, c) "
-            "= a_row + ((b * irows + r) * kch_blocks + kb) * icols + c; B(kr, kc, kb, ob) = "
-            "b_row + (((kr * kcols + kc) * kch_blocks + kb) * och_blocks + ob) * DIM; C(ob, b, "
-            "orow, ocol) = c_row + ((b * orows + orow) * och_blocks + ob) * ocols + ocol (pooled: "
-            "c_row + ob * c_image + (b * orows + orow) * ocols + ocol).");
+  b.comment(
+      "Local rows (every value below its half: checked at LOOP_CONV_WS). A(kb, b, r, c) "
+      "= a_row + ((b * irows + r) * kch_blocks + kb) * icols + c; B(kr, kc, kb, ob) = "
+      "b_row + (((kr * kcols + kc) * kch_blocks + kb) * och_blocks + ob) * DIM; C(ob, b, "
+      "orow, ocol) = c_row + ((b * orows + orow) * och_blocks + ob) * ocols + ocol (pooled: "
+      "c_row + ob * c_image + (b * orows + orow) * ocols + ocol). trans_input_3120: A's b is "
+      "a block of DIM images, its kb a channel (a compute's: kb * DIM, its rows icols apart), "
+      "and a compute's C rows are its images (c_stride apart).");
   b.logic("in_r", Type::bits("RowBits"),
           "A's window row: loads r, computes orow*stride + kr*dilation");
   b.logic("in_c", Type::bits("RowBits"), "A's window column");
@@ -492,15 +541,23 @@ void LoopConvGenerator::localRows(vlog::Body& b) const {
   b.logic("c_off", Type::bits("RowBits"), "C(ob, b, orow, ocol) - c_row");
   b.logic("c_orow", Type::bits("RowBits"), "C's output row: 0 for pooled D and stores");
   b.logic("c_ocol", Type::bits("RowBits"), "C's output column: that of a compute, else 0");
-  b.assign("a_off", "((RowBits'(it_b_q) * RowBits'(irows) + in_r) * RowBits'(kch_blocks) +\n"
-                    "       RowBits'(it_kb_q)) * RowBits'(icols) + in_c");
+  b.logic("a_kb", Type::bits("RowBits"),
+          "A's column group: kb (trans_input_3120 computes: its "
+          "first channel)");
+  b.assign("a_kb", "ti_q && phase_q != PhA ? RowBits'(it_kb_q) << DimLog2 : RowBits'(it_kb_q)");
+  b.assign("a_off", "((RowBits'(it_b_q) * RowBits'(irows) + in_r) *\n"
+                    "       RowBits'(ti_q ? 17'(kchs_q) : kch_blocks) + a_kb) * RowBits'(icols) + "
+                    "in_c");
   b.assign("b_off", "(((x_kr * RowBits'(kcols_q) + x_kc) * RowBits'(och_blocks) + "
                     "RowBits'(x_ob)) *\n        RowBits'(kch_blocks) + RowBits'(x_kb)) * "
                     "RowBits'(Dim)");
   b.assign("c_orow", "pool_q && (phase_q == PhD || phase_q == PhC) ? '0 : RowBits'(it_row_q)");
   b.assign("c_ocol", "phase_q == PhPre ? RowBits'(it_col_q) : '0");
   b.logic("c_pixrow", Type::bits("RowBits"), "b * orows + orow");
-  b.assign("c_pixrow", "RowBits'(it_b_q) * RowBits'(orows_q) + c_orow");
+  b.logic("c_img", Type::bits("RowBits"),
+          "C's image: it_b (a trans_input_3120 compute: its block's first image)");
+  b.assign("c_img", "ti_q && phase_q == PhPre ? RowBits'(it_b_q) << DimLog2 : RowBits'(it_b_q)");
+  b.assign("c_pixrow", "c_img * RowBits'(orows_q) + c_orow");
   b.assign("c_off", "pool_q ? RowBits'(it_ob_q) * RowBits'(c_image) + c_pixrow * "
                     "RowBits'(ocols_q) + c_ocol :\n"
                     "      (c_pixrow * RowBits'(och_blocks) + RowBits'(it_ob_q)) * "
@@ -550,16 +607,34 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
   b.logic("cmd_rs1", Type::bits("XBits"));
   b.logic("cmd_rs2", Type::bits("XBits"));
   b.assign("emit", "phase_q != PhIdle && phase_q != PhRow");
+  b.logic("rows_c", Type::bits("CountBits"),
+          "rows of a compute: its pixels (trans_input_3120: its images)");
+  b.assign("rows_c", "ti_q ? imgs : pixels");
+  b.logic("ti_c_stride", Type::bits("RowBits"),
+          "trans_input_3120: C rows between a compute's images (orows x ocols, unpooled x "
+          "och_blocks)");
+  b.assign("ti_c_stride", "RowBits'(orows_q) * (pool_q ? RowBits'(1) : RowBits'(och_blocks)) * "
+                          "RowBits'(ocols_q)");
+  b.logic("cfg_a", Type::bits("CountBits"), "PhCfg's a_stride: the loop's (icols), then the old");
+  b.logic("cfg_c", Type::bits("CountBits"), "PhCfg's c_stride");
+  b.assign("cfg_a", "cfg_done_q ? old_a_stride_q : CountBits'(icols)");
+  b.assign("cfg_c", "cfg_done_q ? old_c_stride_q : CountBits'(ti_c_stride)");
   auto op = [](const std::string& rows, const std::string& cols, const std::string& addr) {
     return "{" + rows + ", " + cols + ", " + addr + "}";
   };
   b.comb()
       .line("cmd_funct = FunctMvin;")
       .line("cmd_rs1 = dram_addr;")
-      .line("cmd_rs2 = " + op("seg_rows", "move_k", "a_local") + ";")
+      .line("cmd_rs2 = " + op("seg_rows", "ti_q ? imgs : move_k", "a_local") + ";")
       .uniqueCaseOf(
           "phase_q",
-          {{"PhD",
+          {{"PhCfg",
+            [&](vlog::Stmts& s) {
+              s.line("cmd_funct = FunctConfig;");
+              s.line("cmd_rs1 = StridesOnly | (XBits'(cfg_a) << AStrideLsb);");
+              s.line("cmd_rs2 = XBits'(cfg_c) << CStrideLsb;");
+            }},
+           {"PhD",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = FunctMvin3;");
               s.line("cmd_rs2 = " + op("pool_q ? CountBits'(c_image) : ocols_q", "ocw", "c_local") +
@@ -589,13 +664,13 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
                   [&](vlog::Stmts& t) {
                     t.line("cmd_rs1 = " +
                            op("kpw", "ocw << LanesLog2", "first ? b_local : GarbageAddr") + ";");
-                    t.line("cmd_rs2 = " + op("pixels", "ocw", "c_local | AccumulateBit") + ";");
+                    t.line("cmd_rs2 = " + op("rows_c", "ocw", "c_local | AccumulateBit") + ";");
                   });
             }},
            {"PhComp",
             [&](vlog::Stmts& s) {
               s.line("cmd_funct = first ? FunctComputePreloaded : FunctComputeAccumulated;");
-              s.line("cmd_rs1 = " + op("pixels", "kcw", "a_local") + ";");
+              s.line("cmd_rs1 = " + op("rows_c", "kcw", "a_local") + ";");
               s.line("cmd_rs2 = os_q ? " + op("kpw", "ocw << LanesLog2", "b_local") + " : " +
                      op("CountBits'(Dim)", "CountBits'(Dim)", "GarbageAddr") + ";");
             }},
@@ -665,7 +740,9 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("load_a_d = start_load_a;").line("load_b_d = start_load_b;");
     s.line("rot_d = lc_wrot180;").line("tw1203_d = lc_trans_weight_1203;");
     s.line("to1203_d = lc_trans_output_1203;").line("tw0132_d = lc_trans_weight_0132;");
-    s.line("dil_in_d = lc_input_dilated;");
+    s.line("dil_in_d = lc_input_dilated;").line("ti_d = lc_trans_input_3120;");
+    s.line("cfg_done_d = 1'b0;");
+    s.line("old_a_stride_d = ex_a_stride_i;").line("old_c_stride_d = ex_c_stride_i;");
     s.line("a_row_d = a_start;").line("b_row_d = b_start;");
     s.line("c_row_d = acc_half_q ? AddrBits'(AccHalf) : '0;");
     s.line("sp_half_d = !sp_half_q;");
@@ -674,12 +751,11 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = SegLeft;");
     s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = !start_load_b;");
     s.line("lb_ob_d = '0;").line("lb_kb_d = '0;");
-    s.ifElse(
-        "lc_no_bias",
-        [](vlog::Stmts& t) {
-          phaseAfterLoads(t, {{"start_load_a", "PhRow"}, {"start_load_b", "PhB"}});
-        },
-        [](vlog::Stmts& t) { t.line("phase_d = PhD;"); });
+    s.comment("trans_input_3120: first the computes' strides (PhCfg).");
+    phaseAfterLoads(s, {{"lc_trans_input_3120", "PhCfg"},
+                        {"!lc_no_bias", "PhD"},
+                        {"start_load_a", "PhRow"},
+                        {"start_load_b", "PhB"}});
   });
 }
 
@@ -773,6 +849,10 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   const Level outRow{"it_row", "it_row_q + SizeBits'(1)", "17'(it_row_q) + 17'(1) >= 17'(orows_q)"};
   const Level col{"it_col", "it_col_q + CountBits'(Dim)",
                   "17'(it_col_q) + 17'(Dim) >= 17'(ocols_q)"};
+  // trans_input_3120: loads per image block, row and channel; computes one pixel at a time.
+  const Level chan{"it_kb", "it_kb_q + CountBits'(1)", "it_kb_q + CountBits'(1) >= kchs_q"};
+  const Level imgBlock{"it_b", "it_b_q + CountBits'(1)", "17'(it_b_q) + 17'(1) >= img_blocks"};
+  const Level pixel{"it_col", "it_col_q + CountBits'(1)", "it_col_q + CountBits'(1) >= ocols_q"};
   auto to = [](const std::string& phase) {
     return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };
   };
@@ -782,10 +862,19 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   const auto toInput = [](vlog::Stmts& s) {
     phaseAfterLoads(s, {{"load_a_q", "PhRow"}, {"load_b_q", "PhB"}});
   };
-  auto afterComputes = [](vlog::Stmts& s) {
+  auto toOutput = [](vlog::Stmts& s) {
     s.ifElse(
         "output_q != '0", [](vlog::Stmts& t) { t.line("phase_d = PhC;"); },
         [](vlog::Stmts& t) { t.line("phase_d = PhIdle;"); });
+  };
+  // trans_input_3120: CONFIG_EX's strides as the loop found them, then the output.
+  auto afterComputes = [&](vlog::Stmts& s) { s.ifElse("ti_q", to("PhCfg"), toOutput); };
+  // PhCfg: before the loads (the loop's strides), or after the computes (the old ones).
+  auto afterConfig = [&](vlog::Stmts& s) {
+    s.line("cfg_done_d = 1'b1;");
+    s.ifElse("cfg_done_q", toOutput, [](vlog::Stmts& t) {
+      phaseAfterLoads(t, {{"load_d_q", "PhD"}, {"load_a_q", "PhRow"}, {"load_b_q", "PhB"}});
+    });
   };
   // A tap's weights are loaded: the next tap becomes due; after tap 0 (loaded after A) tap 1
   // follows at once, later taps load when the computes reach the tap before them.
@@ -816,7 +905,14 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   };
   auto rowDone = [&](vlog::Stmts& s) {
     s.line("phase_d = PhRow;");
-    advance(s, {kbGroup, inRow, img}, 0, toWeights);
+    s.ifElse(
+        "ti_q",
+        [&](vlog::Stmts& t) {
+          advance(t, {chan, inRow, imgBlock}, 0, toWeights);
+        },
+        [&](vlog::Stmts& t) {
+          advance(t, {kbGroup, inRow, img}, 0, toWeights);
+        });
   };
   // OS: the taps and blocks of an output tile are one accumulation (its inner loop); the taps
   // load one ahead during the first tile, as during the first output-channel block in WS.
@@ -830,7 +926,8 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   };
   n.ifElse("step", [&](vlog::Stmts& s) {
     s.uniqueCaseOf("phase_q",
-                   {{"PhD",
+                   {{"PhCfg", afterConfig},
+                    {"PhD",
                      [&](vlog::Stmts& t) {
                        t.ifElse(
                            "pool_q", [&](vlog::Stmts& u) { advance(u, {ob}, 0, toInput); },
@@ -856,7 +953,14 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
                        t.ifElse(
                            "os_q", [&](vlog::Stmts& u) { advance(u, {kb}, 0, nextTapOs); },
                            [&](vlog::Stmts& u) {
-                             advance(u, {col, outRow, img, kb}, 0, nextTap);
+                             u.ifElse(
+                                 "ti_q",
+                                 [&](vlog::Stmts& v) {
+                                   advance(v, {pixel, outRow, imgBlock, kb}, 0, nextTap);
+                                 },
+                                 [&](vlog::Stmts& v) {
+                                   advance(v, {col, outRow, img, kb}, 0, nextTap);
+                                 });
                            });
                      }},
                     {"PhC",

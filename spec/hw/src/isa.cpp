@@ -147,7 +147,14 @@ void loopConvCommands(std::vector<Command>& c) {
          "weight_stride), moved in as stored and read through the transposer (CONFIG_EX's "
          "b_transpose; training: the input gradient); the WS loop on one-lane configs without "
          "TensorDash, else UNSUPPORTED"},
-        {"trans_input_3120", 5, 1, "transposed input (training): must be 0, UNSUPPORTED"},
+        {"trans_input_3120", 5, 1,
+         "1: the input stored [channel][row][col][image] (pixel (b, y, x), channel c at input + "
+         "((c x in_row_dim + y) x in_col_dim + x) x batch_size + b; training: the weight "
+         "gradient), moved in as stored, DIM images a row, and read through the transposer "
+         "(CONFIG_EX's a_transpose): each compute is up to DIM images at one pixel. The loop "
+         "sets CONFIG_EX's a_stride and c_stride for its computes and restores them after. The "
+         "WS loop on one-lane configs without TensorDash, not with trans_weight_0132, else "
+         "UNSUPPORTED"},
         {"dw", 6, 1,
          "Gemmini's depthwise mode: must be 0, UNSUPPORTED (the driver runs a depthwise conv "
          "as dense loops over diagonal weight blocks)"},

@@ -2,13 +2,13 @@
 // wrot180, trans_input_3120, trans_weight_1203, trans_weight_0132, trans_output_1203, input
 // dilation, kernel dilation and negative padding alone and in the combinations backprop uses,
 // on the accelerator (WS) and in CPU mode, against conv_cpu and against loops written here from
-// the definitions (operands stored in the transposed layouts by this program). Then one backprop
-// step of a strided 3x3 layer: the input gradient and the weight gradient through the training
-// convolutions, against the gradients computed directly. The forms LOOP_CONV_WS runs itself
-// (kernel dilation, wrot180, trans_weight_1203, trans_weight_0132 through the transposer,
-// trans_output_1203) also through sp_tiled_conv, one loop per image, where the hardware has the
-// loop. Random operands from a fixed, printed
-// seed.
+// the definitions (operands stored in the transposed layouts by this program); with pooling
+// (the plain copies' path). Then one backprop step of a strided 3x3 layer: the input gradient and
+// the weight gradient through the training convolutions, against the gradients computed
+// directly, the weight gradient also as one LOOP_CONV_WS. tiled_conv_auto runs the forms in
+// LOOP_CONV_WS tiles where the hardware has them (the transposed input and [o][i] weights
+// through the transposer); each case also runs through sp_tiled_conv, one loop per image (with
+// trans_input_3120 one for the batch). Random operands from a fixed, printed seed.
 #include "check.h"
 #include "include/gemmini_testutils.h"
 #include "seed.h"
@@ -138,9 +138,10 @@ static void run_case(const train_case_t* t) {
  * flags), where the loop runs the case's forms itself and an image's convolution fits one loop
  * (a dilated input's window may not on small configs: system_loop_conv_test covers those). */
 static void run_sp_case(const train_case_t* t) {
-  if (!BY_HAS_LOOP_CONV_WS || t->input_dilation > 2 || t->padding < 0 || t->trans_input_3120 ||
-      ((t->trans_weight_1203 || t->trans_weight_0132) && BY_LANES > 1) ||
-      (t->trans_weight_0132 && BY_TENSORDASH))
+  if (!BY_HAS_LOOP_CONV_WS || t->input_dilation > 2 || t->padding < 0 ||
+      ((t->trans_weight_1203 || t->trans_weight_0132 || t->trans_input_3120) && BY_LANES > 1) ||
+      ((t->trans_weight_0132 || t->trans_input_3120) && BY_TENSORDASH) ||
+      (t->trans_weight_0132 && t->trans_input_3120))
     return;
   const float scale = 0.25f;
   const int orows = out_dim(t, H), ocols = out_dim(t, W);
@@ -156,24 +157,60 @@ static void run_sp_case(const train_case_t* t) {
   const int dpad = irows - t->padding - hd > 0 ? irows - t->padding - hd : 0;
   const int rpad = icols - t->padding - wd > 0 ? icols - t->padding - wd : 0;
   const int kb = (CI + DIM - 1) / DIM, ob = (CO + DIM - 1) / DIM;
-  if ((irows * icols * kb + K * K * kb * ob * DIM) * 2 > BANK_NUM * BANK_ROWS ||
-      orows * ocols * ob * 2 > ACC_ROWS) {
+  /* trans_input_3120: one loop over the batch, DIM images a compute row (A: per image block
+   * and window row, each channel's columns); otherwise one loop per image. */
+  const int images = t->trans_input_3120 ? B : 1;
+  const int a_rows =
+      t->trans_input_3120 ? (B + DIM - 1) / DIM * CI * irows * icols : irows * icols * kb;
+  if ((a_rows + K * K * kb * ob * DIM) * 2 > BANK_NUM * BANK_ROWS ||
+      images * orows * ocols * ob * 2 > ACC_ROWS) {
     printf("%s: sp_tiled_conv skipped (an image does not fit one loop here)\n", t->name);
     return;
   }
-  for (int b = 0; b < B; ++b) {
+  for (int b = 0; b < B; b += images) {
     elem_t* out = got + (size_t)(t->trans_output_1203 ? b * CO : b * orows * ocols * CO);
     sp_tiled_conv(B, H, W, CI, CO, orows, ocols, orows, ocols, t->stride, t->padding, K,
-                  t->kernel_dilation, CI, CO, CO, 1, 1, 0, 1, orows, ocols, CO, K, K, CI,
+                  t->kernel_dilation, CI, CO, CO, 1, 1, 0, images, orows, ocols, CO, K, K, CI,
                   t->padding, rpad, t->padding, dpad, 0, 0, 0, 0, x_t + (size_t)b * H * W * CI, w_t,
-                  out, bias, NO_ACTIVATION, scale, t->wrot180, t->trans_output_1203, false,
-                  t->trans_weight_1203, t->trans_weight_0132, false, true, false,
-                  t->input_dilation == 2, false, 0, 0);
+                  out, bias, NO_ACTIVATION, scale, t->wrot180, t->trans_output_1203,
+                  t->trans_input_3120, t->trans_weight_1203, t->trans_weight_0132, false, true,
+                  false, t->input_dilation == 2, false, 0, 0);
   }
   gemmini_fence();
   char what[160];
   snprintf(what, sizeof what, "%s: sp_tiled_conv (the loop's own flags)", t->name);
   check(got, want_t, n, what);
+}
+
+/* The case with 2x2 max pooling through tiled_conv_auto: the loop's training forms are unpooled,
+ * so the operands go through gemmini_train_conv.h's plain copies (the path of configs without
+ * the loop's forms). */
+static void run_pooled_case(const train_case_t* t) {
+  static elem_t pooled[B * MAXO * MAXO * CO];
+  const float scale = 0.25f;
+  const int orows = out_dim(t, H), ocols = out_dim(t, W), prows = orows / 2, pcols = ocols / 2;
+  hand(t, orows, ocols, scale);
+  store_layouts(t, orows, ocols);
+  for (int b = 0; b < B; ++b)
+    for (int r = 0; r < prows; ++r)
+      for (int c = 0; c < pcols; ++c)
+        for (int o = 0; o < CO; ++o) {
+          elem_t m = want[((b * orows + 2 * r) * ocols + 2 * c) * CO + o];
+          for (int d = 1; d < 4; ++d) {
+            const elem_t v = want[((b * orows + 2 * r + d / 2) * ocols + 2 * c + d % 2) * CO + o];
+            m = v > m ? v : m;
+          }
+          pooled[((b * prows + r) * pcols + c) * CO + o] = m;
+        }
+  const size_t n = (size_t)(B * prows * pcols * CO);
+  for (size_t i = 0; i < n; ++i)
+    got[i] = (elem_t)0x55;
+  tiled_conv_auto(B, H, W, CI, CO, orows, ocols, t->stride, t->input_dilation, t->kernel_dilation,
+                  t->padding, K, t->wrot180, false, t->trans_input_3120, t->trans_weight_1203,
+                  t->trans_weight_0132, x_t, w_t, bias, got, NO_ACTIVATION, scale, 2, 2, 0, WS);
+  char what[160];
+  snprintf(what, sizeof what, "%s: tiled_conv_auto with 2x2 max pooling", t->name);
+  check(got, pooled, n, what);
 }
 
 /* ---- One backprop step of y = conv(x, w), stride 2, padding 1 ----------------------------- */
@@ -183,6 +220,28 @@ static void run_sp_case(const train_case_t* t) {
 #define OW ((W + 2 * BP - K) / BS + 1)
 static elem_t dy[B * OH * OW * CO], dx[B * H * W * CI], dx_want[B * H * W * CI];
 static elem_t dw[K * K * CI * CO], dw_want[K * K * CI * CO];
+
+/* The weight gradient as one LOOP_CONV_WS through sp_tiled_conv, where the loop reads the
+ * transposed forms itself (the transposer's configs): x as stored is the input [c][y][x][b] with
+ * the layer's batch as channels and its channels as images (DIM to a compute), dy as stored the
+ * kernel [in][kr][kc][out], dw lands [kr][kc][in][out]. */
+static void backprop_dw_in_the_loop(float scale) {
+  if (!BY_HAS_LOOP_CONV_WS || BY_LANES > 1 || BY_TENSORDASH)
+    return;
+  static elem_t dw_loop[K * K * CI * CO];
+  static const acc_t zeros[CO];
+  const int irows = (K - 1) + (OH - 1) * BS + 1; /* stride 1, the kernel dilated by BS */
+  const int end_pad = irows - BP - H > 0 ? irows - BP - H : 0;
+  for (size_t i = 0; i < sizeof dw_loop / sizeof dw_loop[0]; ++i)
+    dw_loop[i] = (elem_t)0x55;
+  sp_tiled_conv(CI, H, W, B, CO, K, K, K, K, 1, BP, OH, BS, B, CO, CO, 1, 1, 0, CI, K, K, CO, OH,
+                OH, B, BP, end_pad, BP, end_pad, 0, 0, 0, 0, x, dy, dw_loop, zeros, NO_ACTIVATION,
+                scale, false, true, true, true, false, false, true, false, false, false, 0, 0);
+  gemmini_fence();
+  check(dw_loop, dw_want, sizeof dw_loop / sizeof dw_loop[0],
+        "backprop: weight gradient in one LOOP_CONV_WS (trans_input_3120, trans_weight_1203, "
+        "trans_output_1203, kernel dilation; sp_tiled_conv)");
+}
 
 static void backprop_step(void) {
   const float scale = 0.5f;
@@ -236,6 +295,7 @@ static void backprop_step(void) {
   check(dw, dw_want, sizeof dw / sizeof dw[0],
         "backprop: weight gradient (trans_input_3120, trans_weight_1203, trans_output_1203, "
         "kernel dilation)");
+  backprop_dw_in_the_loop(scale);
 }
 
 int main(void) {
@@ -265,6 +325,8 @@ int main(void) {
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     run_case(&cases[c]);
     run_sp_case(&cases[c]);
+    if (!cases[c].trans_output_1203 && (cases[c].trans_input_3120 || cases[c].wrot180))
+      run_pooled_case(&cases[c]);
   }
   backprop_step();
   printf("gemmini_train: %s\n", ok ? "PASS" : "FAIL");

@@ -114,8 +114,9 @@ void Generation::opLoopWs() {
 // pooling on store now and then, the channels' block strides at or above what the tile needs,
 // the training forms now and then (a dilated kernel, rotated weights, weights stored
 // [i][kr][kc][o] on one lane or [kr][kc][o][i] through the transposer with CONFIG_EX's
-// b_transpose, the output stored [y][x][b][o] unpooled, the input dilated by 2); now and then an
-// illegal configuration.
+// b_transpose, the output stored [y][x][b][o] unpooled, the input dilated by 2, the input stored
+// [c][y][x][b] through the transposer with CONFIG_EX's a_transpose, images in blocks of DIM);
+// now and then an illegal configuration.
 void Generation::opLoopConv() {
   const uint64_t dim = static_cast<uint64_t>(p_.dim), lanes = static_cast<uint64_t>(p_.lanes);
   const uint64_t kblock = dim * lanes; // input channels of a block (a scratchpad row)
@@ -132,7 +133,9 @@ void Generation::opLoopConv() {
   l.wrot180 = chance(0.2);
   l.transWeight1203 = lanes == 1 && chance(0.2);
   l.transWeight0132 = !l.os && hasTransposer() && !l.transWeight1203 && chance(0.2);
-  l.batches = static_cast<uint32_t>(chance(0.8) ? 1 : 2);
+  l.transInput3120 = !l.os && hasTransposer() && !l.transWeight0132 && chance(0.2);
+  const bool ti = l.transInput3120;
+  l.batches = static_cast<uint32_t>(chance(0.8) ? 1 : ti ? uniform(2, dim + 2) : 2);
   l.orows = static_cast<uint32_t>(uniform(1, 4));
   l.ocols = static_cast<uint32_t>(uniform(1, 2 * dim + 1));
   l.kchs = static_cast<uint32_t>(uniform(1, 2 * kblock + 2));
@@ -148,11 +151,15 @@ void Generation::opLoopConv() {
   l.rpad = pad(std::min<uint64_t>(icols - l.lpad, 3));
   const uint64_t kchB = (l.kchs + kblock - 1) / kblock, ochB = (l.pochs + dim - 1) / dim;
   const uint64_t aImage = l.batches * irows * icols, bSpan = l.krows * l.kcols * kchB * dim;
-  const uint64_t aBlock = kchB > 1 ? aImage + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
+  // (trans_input_3120: an input MVIN moves one block of images; A is per image block and
+  // window row each channel's icols rows.)
+  const uint64_t aBlock = kchB > 1 && !ti ? aImage + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
+  const uint64_t aRows =
+      ti ? (l.batches + dim - 1) / dim * irows * l.kchs * icols : (kchB - 1) * aBlock + aImage;
   const uint64_t bBlock = ochB > 1 ? bSpan + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
   const uint64_t half = static_cast<uint64_t>(p_.spRows / 2),
                  accHalf = static_cast<uint64_t>(p_.accRows / 2);
-  const bool fits = (kchB - 1) * aBlock + aImage + (ochB - 1) * bBlock + bSpan <= half &&
+  const bool fits = aRows + (ochB - 1) * bBlock + bSpan <= half &&
                     ochB * l.batches * l.orows * l.ocols <= accHalf;
   if (!fits) { // shrink to one block each way, one image, one row: always fits
     l.kchs = static_cast<uint32_t>(std::min<uint64_t>(l.kchs, kblock));
@@ -194,7 +201,8 @@ void Generation::opLoopConv() {
       return 0;
     return layout_.input.base + uniform(0, layout_.input.size - span);
   };
-  const uint64_t inSpan = ((l.batches * l.inRowDim) * l.inColDim * l.inStride + l.kchs) * ib;
+  const uint64_t inSpan = ti ? ((l.kchs * l.inRowDim) * l.inColDim * l.batchSize + l.batches) * ib
+                             : ((l.batches * l.inRowDim) * l.inColDim * l.inStride + l.kchs) * ib;
   const uint64_t tapRows = (l.inChannels + lanes - 1) / lanes;
   // trans_weight_1203: a tap's input channels kernel_dim^2 rows apart (the mvin's stride).
   const uint64_t tapPitch = l.transWeight1203 ? l.kernelDim * l.kernelDim : 1;
@@ -244,15 +252,19 @@ void Generation::opLoopConv() {
   ConfigExArgs ex = randomConfigEx(l.os ? hw::kDataflowOS : hw::kDataflowWS);
   ex.aStride = l.stride, ex.cStride = 1;
   ex.bTranspose = l.transWeight0132; // the PRELOADs read the stored [o][i] blocks transposed
+  ex.aTranspose = ti;                // the computes read the stored [c][b] blocks transposed
   int expected = 0;
   if (hasTransposer() && !l.os && chance(0.03) && options_.illegalFraction > 0) {
-    ex.bTranspose = !ex.bTranspose; // CONFIG_EX's transposes do not match the loop's
+    if (ti) // CONFIG_EX's transposes do not match the loop's (one at most: WS)
+      ex.aTranspose = false;
+    else
+      ex.bTranspose = !ex.bTranspose;
     expected = isaFields().err.unsupported;
   }
   emitConfigEx(ex, "conv loop: config_ex");
-  emitConfigLd(
-      {0, false, 1, static_cast<uint32_t>(aBlock), floatBits(1.0f), l.inStride * ib, false},
-      "conv loop: config_ld input");
+  emitConfigLd({0, false, 1, static_cast<uint32_t>(aBlock), floatBits(1.0f),
+                (ti ? l.batchSize : l.inStride) * ib, false},
+               "conv loop: config_ld input");
   emitConfigLd({1, false, 1, static_cast<uint32_t>(bBlock), floatBits(1.0f),
                 l.weightStride * ib * tapPitch, false},
                "conv loop: config_ld weights");
@@ -271,7 +283,8 @@ void Generation::opLoopConv() {
   if (expected == 0 && chance(0.12) && options_.illegalFraction > 0) {
     switch (uniformInt(0, 5)) {
     case 0:
-      l.extraRs1 = hw::isa::command("LOOP_CONV_WS").rs1Field("trans_input_3120").place(1);
+      l.extraRs1 =
+          hw::isa::command("LOOP_CONV_WS").rs1Field(ti ? "dw" : "trans_input_3120").place(1);
       expected = isaFields().err.unsupported;
       break;
     case 1:

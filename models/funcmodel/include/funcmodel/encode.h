@@ -85,8 +85,10 @@ struct LoopConvArgs {
   int aSpadId = 0, bSpadId = 0; // 1, 2: the input / weights in that half (0: the loop's)
   // Training forms (docs/isa.md, "Training convolutions in the loop"): rotated weights, weights
   // stored [i][kr][kc][o] or [kr][kc][o][i] (tap pitch outChannels rows), output stored
-  // [y][x][b][o] (its image pitch batchSize; 0: batches).
+  // [y][x][b][o] (its image pitch batchSize; 0: batches), input stored [c][y][x][b] (image
+  // pitch batchSize; CONFIG_EX's a_transpose).
   bool wrot180 = false, transWeight1203 = false, transWeight0132 = false, transOutput1203 = false;
+  bool transInput3120 = false;
   bool inputDilated = false; // the input dilated by 2 (a zero between neighbouring pixels)
   uint32_t batchSize = 0, outChannels = 0;
   uint64_t extraRs1 = 0, extraRs2 = 0; // OR-ed into LOOP_CONV_WS's rs1 / rs2

@@ -25,17 +25,25 @@ struct LoopConvGeom {
   // Derived: the kernel dilation (at least 1), the tile's input window (padding included),
   // channel blocks (input: DIM x lanes channels, a scratchpad row; output: DIM).
   uint64_t dilation = 1, irows = 0, icols = 0, kchBlocks = 0, ochBlocks = 0;
+  // trans_input_3120: the input is [channel][row][col][image]; A's rows are images, in blocks
+  // of DIM (batchBlocks), each window row's channels one after another (not channel blocks).
+  bool transInput = false;
+  uint64_t batchBlocks = 0;
+  uint64_t aImages() const { return transInput ? batchBlocks : batches; }
+  uint64_t aGroups() const { return transInput ? kchs : kchBlocks; }
 
   static LoopConvGeom from(const LoopConvState& s);
 };
 
 /// The error code that rejects LOOP_CONV_WS (or, with `os`, LOOP_CONV_OS) (rs1, rs2) in this
-/// state (0: legal): UNSUPPORTED (the input transpose, Gemmini's dw, downsampling,
-/// trans_weight_1203 with vector PEs, trans_output_1203 with pooling, CONFIG_EX's transposes other
-/// than b_transpose = trans_weight_0132, an activation other than none/ReLU, a configured dataflow
-/// other than the loop's), BAD_SIZE (a zero bound or stride, paddings wider than the window,
-/// trans_output_1203 with a zero batch_size), LOCAL_RANGE (the input, weights or output do not fit
-/// their halves with the mvin channels' block strides), DMA_ERROR (an address of 2^32 or more).
+/// state (0: legal): UNSUPPORTED (Gemmini's dw, downsampling, trans_weight_1203 with vector PEs,
+/// trans_output_1203 with pooling, CONFIG_EX's transposes other than a_transpose =
+/// trans_input_3120 and b_transpose = trans_weight_0132, trans_input_3120 with trans_weight_0132,
+/// LOOP_CONV_OS or vector PEs, an activation other than none/ReLU, a configured dataflow other
+/// than the loop's), BAD_SIZE (a zero bound or stride, paddings wider than the window,
+/// trans_output_1203 or trans_input_3120 with a zero batch_size), LOCAL_RANGE (the input, weights
+/// or output do not fit their halves with the mvin channels' block strides), DMA_ERROR (an address
+/// of 2^32 or more).
 int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, bool os,
                   uint64_t rs1, uint64_t rs2);
 
@@ -52,8 +60,9 @@ LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvSt
                                           uint64_t rs1);
 
 /// The commands a legal LOOP_CONV_WS (LOOP_CONV_OS with `os`) (rs1, rs2) unrolls into with `s`
-/// as configured (its MVIN and MVIN2 with loopConvBlockStrides).
-std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s, bool os,
-                                        uint64_t rs1, uint64_t rs2);
+/// as configured (its MVIN and MVIN2 with loopConvBlockStrides). A trans_input_3120 loop sets
+/// CONFIG_EX's strides for its computes and restores `ex`'s after them.
+std::vector<Instruction> loopConvUnroll(const ModelParams& p, const LoopConvState& s,
+                                        const ExecConfig& ex, bool os, uint64_t rs1, uint64_t rs2);
 
 } // namespace by::funcmodel
