@@ -166,7 +166,7 @@ TEST_F(LoopConv, TrainingFormsMatchTheReference) {
     runCase("loop_conv_weight_gradient_3120", c, 50);
     c = ConvLoopCase{}; // pooled: C's images at the pooled pitch
     c.transInput3120 = true, c.batch = p.dim + 1, c.outCh = p.dim + 2, c.tileOch = p.dim;
-    c.inRows = c.inCols = 4, c.poolSize = 2, c.poolStride = 2, c.relu = true;
+    c.inRows = 4, c.inCols = 3, c.poolSize = 2, c.poolStride = 2, c.relu = true;
     runCase("loop_conv_3120_pooled", c);
   }
 }

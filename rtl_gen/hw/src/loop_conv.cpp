@@ -825,34 +825,45 @@ void nextSegment(vlog::Stmts& t, const std::function<void(vlog::Stmts&)>& rowDon
       });
 }
 
+// The sequencer's iterators: each register, its next value and when it is at its last value.
+struct Iterators {
+  Level ob, obOut, lbObGroup, lbOb, lbKbGroup, kr, kc, kb, kbGroup, img, inRow, outRow, col;
+  Level chan, imgBlock, pixel; // trans_input_3120: loads per image block, row and channel;
+                               // computes one pixel at a time
+};
+
+Iterators iterators() {
+  Iterators i;
+  i.ob = {"it_ob", "it_ob_q + CountBits'(1)", "17'(it_ob_q) + 17'(1) >= och_blocks"};
+  i.obOut = {"it_ob", "it_ob_q + CountBits'(OutBlocks)",
+             "17'(it_ob_q) + 17'(OutBlocks) >= och_blocks"};
+  i.lbObGroup = {"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
+                 "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
+  i.lbOb = {"lb_ob", "lb_ob_q + CountBits'(1)", "17'(lb_ob_q) + 17'(1) >= och_blocks"};
+  i.lbKbGroup = {"lb_kb", "lb_kb_q + CountBits'(MaxBlockLen)",
+                 "17'(lb_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
+  i.kr = {"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
+  i.kc = {"it_kc", "it_kc_q + CountBits'(1)", "it_kc_q + CountBits'(1) >= kcols_q"};
+  i.kb = {"it_kb", "it_kb_q + CountBits'(1)", "17'(it_kb_q) + 17'(1) >= kch_blocks"};
+  i.kbGroup = {"it_kb", "it_kb_q + CountBits'(MaxBlockLen)",
+               "17'(it_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
+  i.img = {"it_b", "it_b_q + CountBits'(1)", "it_b_q + CountBits'(1) >= batches_q"};
+  i.inRow = {"it_row", "it_row_q + SizeBits'(1)", "29'(it_row_q) + 29'(1) >= 29'(irows)"};
+  i.outRow = {"it_row", "it_row_q + SizeBits'(1)", "17'(it_row_q) + 17'(1) >= 17'(orows_q)"};
+  i.col = {"it_col", "it_col_q + CountBits'(Dim)", "17'(it_col_q) + 17'(Dim) >= 17'(ocols_q)"};
+  i.chan = {"it_kb", "it_kb_q + CountBits'(1)", "it_kb_q + CountBits'(1) >= kchs_q"};
+  i.imgBlock = {"it_b", "it_b_q + CountBits'(1)", "17'(it_b_q) + 17'(1) >= img_blocks"};
+  i.pixel = {"it_col", "it_col_q + CountBits'(1)", "it_col_q + CountBits'(1) >= ocols_q"};
+  return i;
+}
+
 } // namespace
 
 // The output register and the phase sequence.
 void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   loops::nextOutput(n);
   n.ifElse("step && emit", [](vlog::Stmts& s) { s.line("out_bstride_d = cmd_bstride;"); });
-  const Level ob{"it_ob", "it_ob_q + CountBits'(1)", "17'(it_ob_q) + 17'(1) >= och_blocks"};
-  const Level obOut{"it_ob", "it_ob_q + CountBits'(OutBlocks)",
-                    "17'(it_ob_q) + 17'(OutBlocks) >= och_blocks"};
-  const Level lbObGroup{"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
-                        "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
-  const Level lbOb{"lb_ob", "lb_ob_q + CountBits'(1)", "17'(lb_ob_q) + 17'(1) >= och_blocks"};
-  const Level lbKbGroup{"lb_kb", "lb_kb_q + CountBits'(MaxBlockLen)",
-                        "17'(lb_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
-  const Level kr{"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
-  const Level kc{"it_kc", "it_kc_q + CountBits'(1)", "it_kc_q + CountBits'(1) >= kcols_q"};
-  const Level kb{"it_kb", "it_kb_q + CountBits'(1)", "17'(it_kb_q) + 17'(1) >= kch_blocks"};
-  const Level kbGroup{"it_kb", "it_kb_q + CountBits'(MaxBlockLen)",
-                      "17'(it_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
-  const Level img{"it_b", "it_b_q + CountBits'(1)", "it_b_q + CountBits'(1) >= batches_q"};
-  const Level inRow{"it_row", "it_row_q + SizeBits'(1)", "29'(it_row_q) + 29'(1) >= 29'(irows)"};
-  const Level outRow{"it_row", "it_row_q + SizeBits'(1)", "17'(it_row_q) + 17'(1) >= 17'(orows_q)"};
-  const Level col{"it_col", "it_col_q + CountBits'(Dim)",
-                  "17'(it_col_q) + 17'(Dim) >= 17'(ocols_q)"};
-  // trans_input_3120: loads per image block, row and channel; computes one pixel at a time.
-  const Level chan{"it_kb", "it_kb_q + CountBits'(1)", "it_kb_q + CountBits'(1) >= kchs_q"};
-  const Level imgBlock{"it_b", "it_b_q + CountBits'(1)", "17'(it_b_q) + 17'(1) >= img_blocks"};
-  const Level pixel{"it_col", "it_col_q + CountBits'(1)", "it_col_q + CountBits'(1) >= ocols_q"};
+  const Iterators it = iterators();
   auto to = [](const std::string& phase) {
     return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };
   };
@@ -898,9 +909,9 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   // output-channel block still has taps to load), the next output-channel block, or C.
   auto nextTap = [&](vlog::Stmts& s) {
     s.ifElse("it_ob_q == '0 && !ld_done_q", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); });
-    advance(s, {kc, kr}, 0, [&](vlog::Stmts& t) {
+    advance(s, {it.kc, it.kr}, 0, [&](vlog::Stmts& t) {
       t.line("phase_d = PhPre;");
-      advance(t, {ob}, 0, afterComputes);
+      advance(t, {it.ob}, 0, afterComputes);
     });
   };
   auto rowDone = [&](vlog::Stmts& s) {
@@ -908,73 +919,74 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
     s.ifElse(
         "ti_q",
         [&](vlog::Stmts& t) {
-          advance(t, {chan, inRow, imgBlock}, 0, toWeights);
+          advance(t, {it.chan, it.inRow, it.imgBlock}, 0, toWeights);
         },
         [&](vlog::Stmts& t) {
-          advance(t, {kbGroup, inRow, img}, 0, toWeights);
+          advance(t, {it.kbGroup, it.inRow, it.img}, 0, toWeights);
         });
   };
   // OS: the taps and blocks of an output tile are one accumulation (its inner loop); the taps
   // load one ahead during the first tile, as during the first output-channel block in WS.
   auto tileDone = [&](vlog::Stmts& s) {
     s.line("phase_d = PhPre;");
-    advance(s, {col, outRow, img, ob}, 0, afterComputes);
+    advance(s, {it.col, it.outRow, it.img, it.ob}, 0, afterComputes);
   };
   auto nextTapOs = [&](vlog::Stmts& s) {
     s.ifElse("!ld_done_q", [](vlog::Stmts& t) { t.line("phase_d = PhB;"); });
-    advance(s, {kc, kr}, 0, tileDone);
+    advance(s, {it.kc, it.kr}, 0, tileDone);
   };
   n.ifElse("step", [&](vlog::Stmts& s) {
-    s.uniqueCaseOf("phase_q",
-                   {{"PhCfg", afterConfig},
-                    {"PhD",
-                     [&](vlog::Stmts& t) {
-                       t.ifElse(
-                           "pool_q", [&](vlog::Stmts& u) { advance(u, {ob}, 0, toInput); },
-                           [&](vlog::Stmts& u) {
-                             advance(u, {ob, outRow, img}, 0, toInput);
-                           });
-                     }},
-                    {"PhB",
-                     [&](vlog::Stmts& t) {
-                       t.ifElse(
-                           "tw0132_q",
-                           [&](vlog::Stmts& u) {
-                             advance(u, {lbKbGroup, lbOb}, 0, tapLoaded);
-                           },
-                           [&](vlog::Stmts& u) { advance(u, {lbObGroup}, 0, tapLoaded); });
-                     }},
-                    {"PhRow", rowSegments},
-                    {"PhA", [&](vlog::Stmts& t) { nextSegment(t, rowDone); }},
-                    {"PhPre", to("PhComp")},
-                    {"PhComp",
-                     [&](vlog::Stmts& t) {
-                       t.line("phase_d = PhPre;");
-                       t.ifElse(
-                           "os_q", [&](vlog::Stmts& u) { advance(u, {kb}, 0, nextTapOs); },
-                           [&](vlog::Stmts& u) {
-                             u.ifElse(
-                                 "ti_q",
-                                 [&](vlog::Stmts& v) {
-                                   advance(v, {pixel, outRow, imgBlock, kb}, 0, nextTap);
-                                 },
-                                 [&](vlog::Stmts& v) {
-                                   advance(v, {col, outRow, img, kb}, 0, nextTap);
-                                 });
-                           });
-                     }},
-                    {"PhC",
-                     [&](vlog::Stmts& t) {
-                       t.ifElse(
-                           "pool_q",
-                           [&](vlog::Stmts& u) {
-                             advance(u, {img, ob}, 0, to("PhIdle"));
-                           },
-                           [&](vlog::Stmts& u) {
-                             advance(u, {outRow, img, obOut}, 0, to("PhIdle"));
-                           });
-                     }}},
-                   [](vlog::Stmts&) {});
+    s.uniqueCaseOf(
+        "phase_q",
+        {{"PhCfg", afterConfig},
+         {"PhD",
+          [&](vlog::Stmts& t) {
+            t.ifElse(
+                "pool_q", [&](vlog::Stmts& u) { advance(u, {it.ob}, 0, toInput); },
+                [&](vlog::Stmts& u) {
+                  advance(u, {it.ob, it.outRow, it.img}, 0, toInput);
+                });
+          }},
+         {"PhB",
+          [&](vlog::Stmts& t) {
+            t.ifElse(
+                "tw0132_q",
+                [&](vlog::Stmts& u) {
+                  advance(u, {it.lbKbGroup, it.lbOb}, 0, tapLoaded);
+                },
+                [&](vlog::Stmts& u) { advance(u, {it.lbObGroup}, 0, tapLoaded); });
+          }},
+         {"PhRow", rowSegments},
+         {"PhA", [&](vlog::Stmts& t) { nextSegment(t, rowDone); }},
+         {"PhPre", to("PhComp")},
+         {"PhComp",
+          [&](vlog::Stmts& t) {
+            t.line("phase_d = PhPre;");
+            t.ifElse(
+                "os_q", [&](vlog::Stmts& u) { advance(u, {it.kb}, 0, nextTapOs); },
+                [&](vlog::Stmts& u) {
+                  u.ifElse(
+                      "ti_q",
+                      [&](vlog::Stmts& v) {
+                        advance(v, {it.pixel, it.outRow, it.imgBlock, it.kb}, 0, nextTap);
+                      },
+                      [&](vlog::Stmts& v) {
+                        advance(v, {it.col, it.outRow, it.img, it.kb}, 0, nextTap);
+                      });
+                });
+          }},
+         {"PhC",
+          [&](vlog::Stmts& t) {
+            t.ifElse(
+                "pool_q",
+                [&](vlog::Stmts& u) {
+                  advance(u, {it.img, it.ob}, 0, to("PhIdle"));
+                },
+                [&](vlog::Stmts& u) {
+                  advance(u, {it.outRow, it.img, it.obOut}, 0, to("PhIdle"));
+                });
+          }}},
+        [](vlog::Stmts&) {});
   });
 }
 
