@@ -149,8 +149,10 @@ sp_tiled_conv(int batch_size, int in_row_dim, int in_col_dim, int in_channels, i
               int b_spad_id) {
   if (!BY_HAS_LOOP_CONV_WS)
     by_gemmini_unsupported("sp_tiled_conv on hardware without loops.conv");
-  if (trans_weight_1203 && BY_LANES > 1)
-    by_gemmini_unsupported("sp_tiled_conv with trans_weight_1203 on vector PEs");
+  /* On vector PEs the loop reads lane-packed weights; Gemmini's layouts are not packed (a
+   * silent wrong answer otherwise). tiled_conv_auto packs them through by_conv. */
+  if (BY_LANES > 1)
+    by_gemmini_unsupported("sp_tiled_conv on vector PEs (its weights are not lane-packed)");
   if ((trans_weight_0132 || trans_input_3120) && (BY_LANES > 1 || BY_TENSORDASH))
     by_gemmini_unsupported("sp_tiled_conv with a transposed operand without the transposer");
   if (trans_weight_0132 && trans_input_3120) /* as Gemmini's: one operand through it */

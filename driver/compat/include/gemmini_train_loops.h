@@ -3,7 +3,7 @@
  * trans_weight_1203, trans_weight_0132, trans_output_1203), input and kernel dilation and a
  * negative padding in the loop itself (docs/isa.md, "Training convolutions in the loop") where
  * the hardware has those forms, one sp_tiled_conv per tile, as Gemmini's tiled_conv does: no
- * copies on the host. Elsewhere (no loop, vector PEs or TensorDash for the forms that need the
+ * copies on the host. Elsewhere (no loop, vector PEs, TensorDash for the forms that need the
  * transposer, pooling) gemmini_train_conv.h's plain copies run them.
  *
  * Tiles follow Brickyard's loop layout (loop_conv.cpp): A is batches x irows x icols rows per
@@ -21,11 +21,11 @@ typedef struct {
   int batches, porows, pocols, pochs, krows, kcols, kchs;
 } by_gemmini_conv_tile_t;
 
-/* Whether LOOP_CONV_WS on this hardware runs these forms (unpooled). */
+/* Whether LOOP_CONV_WS on this hardware runs these forms (unpooled). One lane only: on vector
+ * PEs the loop reads lane-packed weights, which Gemmini's layouts are not (by_conv packs them). */
 static inline bool by_gemmini_train_loop_ok(const by_gemmini_train_conv_t* t) {
-  const bool transposer = BY_LANES == 1 && !BY_TENSORDASH;
-  return BY_HAS_LOOP_CONV_WS && t->input_dilation <= 2 && !(t->trans_weight_1203 && BY_LANES > 1) &&
-         !((t->trans_weight_0132 || t->trans_input_3120) && !transposer) &&
+  return BY_HAS_LOOP_CONV_WS && BY_LANES == 1 && t->input_dilation <= 2 &&
+         !((t->trans_weight_0132 || t->trans_input_3120) && BY_TENSORDASH) &&
          !(t->trans_weight_0132 && t->trans_input_3120);
 }
 
