@@ -1,12 +1,11 @@
 // `brickyard lint` and `brickyard synth` on the generated RTL of every shipped config (and of
 // boveda_tiny and boveda_onchip_tiny, the test configs with Boveda on the DMA path and in its
-// on-chip form): lint
-// must be silent in both Verilator -Wall and Icarus, synthesis must report every module and
-// exactly the configured SRAM capacity. The small configs run in CI, the large ones (default,
-// large32, and td_l16, whose 16-lane PEs take Yosys minutes) and two variants whose synthesis
-// the CI time budget leaves out (td_w1: TensorDash as td_l4; boveda_onchip_tiny: Boveda as
-// boveda_tiny plus DECOMPRESS) are linted in CI and synthesized with the slow tests (built with
-// BY_LARGE_CONFIGS).
+// on-chip form): lint must be silent in both Verilator -Wall and Icarus, synthesis must report
+// every module and exactly the configured SRAM capacity. CI lints every small config and
+// synthesizes one per family of modules (tiny, td_l4, boveda_tiny); the slow tests (built with
+// BY_LARGE_CONFIGS) lint the large configs (default, large32, td_l16, whose 16-lane PEs take
+// Yosys minutes) and the variants td_w1 and boveda_onchip_tiny, and synthesize those and the
+// small configs CI leaves out (tiles2x2, lanes4).
 #include "cli_runner.h"
 
 #include <filesystem>
@@ -35,6 +34,7 @@ fs::path generate(const std::string& name, const std::string& check) {
 }
 
 class Rtl : public ::testing::TestWithParam<std::string> {};
+class Synth : public ::testing::TestWithParam<std::string> {};
 
 // Test names carry the config's name (cli_rtl_test.Configs/Rtl.LintIsClean/tiny).
 std::string configName(const ::testing::TestParamInfo<std::string>& info) {
@@ -53,7 +53,7 @@ TEST_P(Rtl, LintIsClean) {
   EXPECT_TRUE(fs::exists(out / "reports" / "lint.txt"));
 }
 
-TEST_P(Rtl, SynthReportsEveryModule) {
+TEST_P(Synth, SynthReportsEveryModule) {
   const fs::path out = generate(GetParam(), "synth");
   CliResult r = runBrickyard({"synth", out.string()});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
@@ -100,14 +100,23 @@ TEST_P(Rtl, SynthReportsEveryModule) {
 }
 
 #ifdef BY_LARGE_CONFIGS
-// The slow build (cli_rtl_large_test): lint and synthesis of the large configs.
+// The slow build (cli_rtl_large_test): lint and synthesis of the large configs, and synthesis of
+// the small ones whose modules the CI set covers (tiles2x2: tiny's modules in 2x2 tiles;
+// lanes4: td_l4's vector PEs without TensorDash).
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
                          ::testing::Values("default", "large32", "td_l16", "td_w1",
                                            "boveda_onchip_tiny"),
                          configName);
+INSTANTIATE_TEST_SUITE_P(Configs, Synth,
+                         ::testing::Values("default", "large32", "td_l16", "td_w1",
+                                           "boveda_onchip_tiny", "tiles2x2", "lanes4"),
+                         configName);
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
                          ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "boveda_tiny"),
+                         configName);
+// Synthesis in CI: one config per family of modules (plain, TensorDash with vector PEs, Boveda).
+INSTANTIATE_TEST_SUITE_P(Configs, Synth, ::testing::Values("tiny", "td_l4", "boveda_tiny"),
                          configName);
 
 // The larger configs and the two variants above: lint in CI, synthesis with the slow tests
