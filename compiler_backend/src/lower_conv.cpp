@@ -149,7 +149,8 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   }
   p.kernel = viaIm2col ? Kernel::Im2colConv : Kernel::Conv;
   p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
-  const bool boveda = hw_.boveda && opt_.bovedaWeights;
+  // Compressed weights are unpacked matrices: one-lane PEs only (the driver's rule).
+  const bool boveda = hw_.boveda && opt_.bovedaWeights && hw_.lanes == 1;
   const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
   // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
   // nGroup out-channel blocks that tiles must not split: the widest block that still fits.

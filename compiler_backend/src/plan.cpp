@@ -441,6 +441,10 @@ void Planner::planMemory() {
 }
 
 Program Planner::run() {
+  if (hw_.boveda && opt_.bovedaWeights && hw_.lanes != 1)
+    prog_.notes.push_back("Boveda: the weights stay uncompressed: vector PEs (array.lanes " +
+                          std::to_string(hw_.lanes) +
+                          ") read lane-packed weights, which have no compressed form yet");
   prog_.layers.resize(g_.layers.size());
   for (int li = 0; li < int(g_.layers.size()); ++li)
     planLayer(li, prog_.layers[li]);

@@ -195,7 +195,9 @@ static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
   k->g.c = c;
   const conv_geom_t* g = &k->g;
   if (c->weights_boveda) {
-    if (c->on_cpu || !BY_HAS_BOVEDA)
+    // Compressed weights are blocks of the unpacked [taps*in_ch][out_ch] matrix; vector PEs
+    // read lane-packed weights, which no compressed form exists for yet.
+    if (c->on_cpu || !BY_HAS_BOVEDA || BY_LANES != 1)
       return BY_ERR_UNSUPPORTED;
     if (c->depthwise || c->weights_boveda->rows != by_conv_boveda_rows(c) ||
         c->weights_boveda->cols != c->out_ch)

@@ -113,7 +113,8 @@ INSTANTIATE_TEST_SUITE_P(Configs, Synth,
                          configName);
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
-                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "boveda_tiny"),
+                         ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "boveda_tiny",
+                                           "boveda_l4"),
                          configName);
 // Synthesis in CI: one config per family of modules (plain, TensorDash with vector PEs, Boveda).
 INSTANTIATE_TEST_SUITE_P(Configs, Synth, ::testing::Values("tiny", "td_l4", "boveda_tiny"),

@@ -40,8 +40,8 @@ struct Block {
 class BovedaSystemTest : public ::testing::Test {
 protected:
   BovedaSystemTest(uint64_t seed, const char* what)
-      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)), dim(p.dim), image(kSize, 0),
-        rng(testSeed(seed, what)) {}
+      : cfg(builtConfig()), p(fm::ModelParams::from(cfg)), dim(p.dim), row(p.spRowElems),
+        image(kSize, 0), rng(testSeed(seed, what)) {}
 
   void put8(uint64_t addr, uint8_t v) { image[addr - kBase] = v; }
   void put32(uint64_t addr, uint32_t v) {
@@ -121,24 +121,27 @@ protected:
     return r;
   }
 
-  /// Block i, moved out one column block of DIM values per row at kOut + 0x1000*i +
-  /// 0x100*column block, holds its values (blocks for which `skip` is true are not checked).
+  /// Block i, moved out one column block of `row` values (a scratchpad row) per row at kOut +
+  /// 0x1000*i + 0x100*column block, holds its values (blocks for which `skip` is true are not
+  /// checked).
   void expectBlocksAtOut(const RunOutcome& r, const std::vector<Block>& blocks,
                          const std::function<bool(size_t)>& skip = nullptr) const {
     for (size_t i = 0; i < blocks.size(); ++i)
-      for (int row = 0; !(skip && skip(i)) && row < blocks[i].rows; ++row)
+      for (int y = 0; !(skip && skip(i)) && y < blocks[i].rows; ++y)
         for (int c = 0; c < blocks[i].cols; ++c)
-          ASSERT_EQ(getElem(r.dram,
-                            kOut + 0x1000 * i + 0x100 * (c / dim) +
-                                static_cast<uint64_t>((row * dim + c % dim) * p.inputBytes),
-                            p.inputBytes),
-                    blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
-              << "block " << i << " row " << row << " col " << c;
+          ASSERT_EQ(
+              getElem(r.dram,
+                      kOut + 0x1000 * i + 0x100 * (c / this->row) +
+                          static_cast<uint64_t>((y * this->row + c % this->row) * p.inputBytes),
+                      p.inputBytes),
+              blocks[i].values[static_cast<size_t>(y * blocks[i].cols + c)])
+              << "block " << i << " row " << y << " col " << c;
   }
 
   config::Config cfg;
   fm::ModelParams p;
   int dim;
+  int row; // elements of a scratchpad row: DIM*lanes
   std::vector<uint8_t> image;
   fm::Program prog;
   axi::Rng rng;

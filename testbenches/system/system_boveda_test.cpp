@@ -38,15 +38,15 @@ protected:
 // block stride, a partial last block), compressed by the codec on the host, moved in with
 // compressed MVINs on all three channels and out again with plain MVOUTs.
 TEST_F(Boveda, CompressedMvinOfCodecStreams) {
-  const int maxCols = p.maxBlockLen * dim;
-  const std::vector<std::pair<int, int>> shapes = {{dim, dim},   {1, 1},           {1, maxCols},
-                                                   {dim + 3, 1}, {3, 2 * dim + 1}, {dim, maxCols}};
+  const int maxCols = p.maxBlockLen * row;
+  const std::vector<std::pair<int, int>> shapes = {{row, row},   {1, 1},           {1, maxCols},
+                                                   {row + 3, 1}, {3, 2 * row + 1}, {row, maxCols}};
   std::vector<Block> blocks;
   for (size_t i = 0; i < shapes.size() * 2; ++i)
     blocks.push_back(randomBlock(shapes[i % shapes.size()].first, shapes[i % shapes.size()].second,
                                  static_cast<int>(i % 3)));
   writeCompressed(blocks);
-  const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
+  const uint32_t blockStride = static_cast<uint32_t>(row + 1);
   const uint32_t spacing = 80; // local rows per block: (16 column blocks - 1) * 5 + 4 < 80
   for (int ch = 0; ch < 3; ++ch)
     prog.push_back(configLdCompressed(ch, blockStride));
@@ -55,13 +55,13 @@ TEST_F(Boveda, CompressedMvinOfCodecStreams) {
     prog.push_back(fm::mvin(
         static_cast<int>(i % 3), kTable + 8 * i, fm::spAddr(static_cast<uint32_t>(spacing * i)),
         static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(blocks[i].cols)));
-  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  prog.push_back(configStPlain(static_cast<uint32_t>(row * p.inputBytes)));
   for (size_t i = 0; i < blocks.size(); ++i) {
-    const int nblk = (blocks[i].cols + dim - 1) / dim;
+    const int nblk = (blocks[i].cols + row - 1) / row;
     for (int blk = 0; blk < nblk; ++blk)
       prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
                                fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
-                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(dim)));
+                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(row)));
   }
   const RunOutcome r = run("boveda_mvin_codec_streams");
   expectBlocksAtOut(r, blocks);
@@ -77,7 +77,7 @@ TEST_F(Boveda, CompressedMvinOfCodecStreams) {
 // first failing move (whose funct ERROR latches) is an MVIN2, an MVIN3 and an MVIN.
 TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
   const std::vector<std::pair<int, int>> shapes = {
-      {dim, dim}, {3, 2 * dim + 1}, {1, 1}, {dim + 3, 1}};
+      {row, row}, {3, 2 * row + 1}, {1, 1}, {row + 3, 1}};
   std::vector<Block> blocks;
   for (size_t i = 0; i < 12; ++i)
     blocks.push_back(randomBlock(shapes[i % shapes.size()].first, shapes[i % shapes.size()].second,
@@ -94,7 +94,7 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
     first10 += blocks[i].containers;
   const uint64_t c10 = kStream + uint64_t{first10} * cBytes;
   image[c10 - kBase] = static_cast<uint8_t>(image[c10 - kBase] | 0x0f);
-  const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
+  const uint32_t blockStride = static_cast<uint32_t>(row + 1);
   const uint32_t spacing = 80;
   auto bad = [](size_t i) { return i == 1 || i == 3 || i == 5 || i == 7 || i == 9 || i == 10; };
   const uint32_t firstFunct[3] = {hw::isa::kMvin2, hw::isa::kMvin3, hw::isa::kMvin};
@@ -108,16 +108,16 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
                               fm::spAddr(static_cast<uint32_t>(spacing * i)),
                               static_cast<uint32_t>(blocks[i].rows),
                               static_cast<uint32_t>(blocks[i].cols)));
-    prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+    prog.push_back(configStPlain(static_cast<uint32_t>(row * p.inputBytes)));
     for (size_t i = 0; i < blocks.size(); ++i) {
       if (bad(i))
         continue;
-      const int nblk = (blocks[i].cols + dim - 1) / dim;
+      const int nblk = (blocks[i].cols + row - 1) / row;
       for (int blk = 0; blk < nblk; ++blk)
         prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
                                  fm::spAddr(static_cast<uint32_t>(spacing * i + blk * blockStride)),
                                  static_cast<uint32_t>(blocks[i].rows),
-                                 static_cast<uint32_t>(dim)));
+                                 static_cast<uint32_t>(row)));
     }
     const RunOutcome r =
         run("boveda_bad_mvins_between_good_ones_rotation" + std::to_string(rotation));
@@ -133,7 +133,7 @@ TEST_F(Boveda, BadCompressedMvinsBetweenGoodOnes) {
 // agrees). Refused entry (count 0), AXI error on the pointer entry, AXI error on the
 // containers, malformed block (width code above the element width).
 TEST_F(Boveda, FailedCompressedMvinReportsItsFunct) {
-  std::vector<Block> blocks = {randomBlock(dim, dim, 0), randomBlock(dim, dim, 1)};
+  std::vector<Block> blocks = {randomBlock(row, row, 0), randomBlock(row, row, 1)};
   writeCompressed(blocks);
   const uint64_t cBytes = static_cast<uint64_t>(p.bovedaFormat.containerBits / 8);
   const std::vector<uint8_t> good = image;
@@ -153,11 +153,11 @@ TEST_F(Boveda, FailedCompressedMvinReportsItsFunct) {
              static_cast<uint8_t>(image[kStream + uint64_t{blocks[1].first} * cBytes - kBase] |
                                   0x0f));
       prog.clear();
-      prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(dim)));
-      prog.push_back(fm::mvin(ch, kTable, fm::spAddr(0), static_cast<uint32_t>(dim),
-                              static_cast<uint32_t>(dim)));
-      prog.push_back(fm::mvin(ch, entry, fm::spAddr(static_cast<uint32_t>(dim)),
-                              static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+      prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(row)));
+      prog.push_back(fm::mvin(ch, kTable, fm::spAddr(0), static_cast<uint32_t>(row),
+                              static_cast<uint32_t>(row)));
+      prog.push_back(fm::mvin(ch, entry, fm::spAddr(static_cast<uint32_t>(row)),
+                              static_cast<uint32_t>(row), static_cast<uint32_t>(row)));
       const RunOutcome r =
           run(std::string("boveda_failed_mvin_") + kinds[kind] + "_channel" + std::to_string(ch));
       EXPECT_EQ(r.modelErrors.code, static_cast<int>(hw::isa::errorCode("DMA_ERROR")));
@@ -181,7 +181,7 @@ TEST_F(Boveda, PointerLinesAgreeWithTheModel) {
   const uint64_t memEnd = kBase + memSize;
   std::vector<Block> blocks;
   for (int i = 0; i < 24; ++i)
-    blocks.push_back(randomBlock(dim, dim, i % 3));
+    blocks.push_back(randomBlock(row, row, i % 3));
   writeCompressed(blocks); // entry i at kTable + 8i: three lines of 64 bytes
   auto copyEntry = [&](size_t i, uint64_t at) {
     put32(at, blocks[i].first);
@@ -206,16 +206,16 @@ TEST_F(Boveda, PointerLinesAgreeWithTheModel) {
   counter.event = rdmaBytes;
   prog.push_back(fm::counterOp(counter));
   for (int ch = 0; ch < 2; ++ch)
-    prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(dim)));
+    prog.push_back(configLdCompressed(ch, static_cast<uint32_t>(row)));
   fm::ConfigLdArgs l2;
   l2.channel = 2;
   l2.stride = stream2;
   l2.compressed = true;
   prog.push_back(fm::configLd(l2));
-  auto rows = [&](size_t i) { return fm::spAddr(static_cast<uint32_t>(dim * i)); };
+  auto rows = [&](size_t i) { return fm::spAddr(static_cast<uint32_t>(row * i)); };
   auto in = [&](int ch, uint64_t entry, size_t block) {
     prog.push_back(
-        fm::mvin(ch, entry, rows(block), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+        fm::mvin(ch, entry, rows(block), static_cast<uint32_t>(row), static_cast<uint32_t>(row)));
   };
   for (size_t i = 0; i < 12; ++i)
     in(0, kTable + 8 * i, i);
@@ -224,9 +224,9 @@ TEST_F(Boveda, PointerLinesAgreeWithTheModel) {
   prog.push_back(fm::flush());
   for (size_t i = 0; i < 24; i += 3)
     in(0, kTable + 8 * i, i);
-  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  prog.push_back(configStPlain(static_cast<uint32_t>(row * p.inputBytes)));
   prog.push_back(
-      fm::mvout(kOut + 0x20000, rows(0), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
+      fm::mvout(kOut + 0x20000, rows(0), static_cast<uint32_t>(row), static_cast<uint32_t>(row)));
   std::vector<size_t> order(24);
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
@@ -248,14 +248,14 @@ TEST_F(Boveda, PointerLinesAgreeWithTheModel) {
   st.compressed = true;
   prog.push_back(fm::configSt(st));
   prog.push_back(
-      fm::mvout(kTable + 8 * 5, rows(7), static_cast<uint32_t>(dim), static_cast<uint32_t>(dim)));
-  prog.push_back(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+      fm::mvout(kTable + 8 * 5, rows(7), static_cast<uint32_t>(row), static_cast<uint32_t>(row)));
+  prog.push_back(configStPlain(static_cast<uint32_t>(row * p.inputBytes)));
   prog.push_back(fm::counterOp({})); // fence (the harness waits for idle)
   const size_t copy = 24;            // block 7 again, in rows of its own
   in(2, kTable + 8 * 5, copy);
   for (size_t i = 0; i <= copy; ++i)
-    prog.push_back(fm::mvout(kOut + 0x1000 * i, rows(i), static_cast<uint32_t>(dim),
-                             static_cast<uint32_t>(dim)));
+    prog.push_back(fm::mvout(kOut + 0x1000 * i, rows(i), static_cast<uint32_t>(row),
+                             static_cast<uint32_t>(row)));
   prog.push_back(fm::counterOp({})); // RDMA_BYTES_REC, compared with the model
   const RunOutcome r = run("boveda_pointer_lines");
   EXPECT_EQ(r.modelErrors.count, 0u);
@@ -271,7 +271,7 @@ TEST_F(Boveda, PointerLinesAgreeWithTheModel) {
 // rewrites in a line the loader holds is seen only after a CONFIG_LD, MVOUT or FLUSH; the
 // accelerator and the model agree on the stale read and on the fresh one after a FLUSH.
 TEST_F(Boveda, HostRewriteOfAHeldEntryNeedsAFlush) {
-  std::vector<Block> blocks = {randomBlock(dim, dim, 0), randomBlock(dim, dim, 2)};
+  std::vector<Block> blocks = {randomBlock(row, row, 0), randomBlock(row, row, 2)};
   writeCompressed(blocks); // entry 0 -> block 0, entry 1 -> block 1, one line
   funcmodel::DramImage reference(kBase, kSize);
   reference.bytes() = image;
@@ -286,11 +286,11 @@ TEST_F(Boveda, HostRewriteOfAHeldEntryNeedsAFlush) {
     EXPECT_TRUE(model.execute(i).accepted) << fm::formatInstruction(i);
     sys.issue(i);
   };
-  auto in = [&](uint64_t entry, uint32_t row) {
-    issue(fm::mvin(0, entry, fm::spAddr(row), static_cast<uint32_t>(dim),
-                   static_cast<uint32_t>(dim)));
+  auto in = [&](uint64_t entry, uint32_t at) {
+    issue(
+        fm::mvin(0, entry, fm::spAddr(at), static_cast<uint32_t>(row), static_cast<uint32_t>(row)));
   };
-  issue(configLdCompressed(0, static_cast<uint32_t>(dim)));
+  issue(configLdCompressed(0, static_cast<uint32_t>(row)));
   in(kTable, 0); // reads the line of entries 0 and 1
   ASSERT_TRUE(sys.drain()) << sys.hangReport();
   // The host points entry 1 at block 0 (in both memories), after a fence.
@@ -300,13 +300,14 @@ TEST_F(Boveda, HostRewriteOfAHeldEntryNeedsAFlush) {
     sys.memory().write8(kTable + 8 + static_cast<uint64_t>(k), b);
     reference.at(kTable + 8 + static_cast<uint64_t>(k)) = b;
   }
-  in(kTable + 8, 8); // stale: the held line still says block 1
+  const uint32_t gap = static_cast<uint32_t>(2 * row); // local rows between the blocks
+  in(kTable + 8, gap);                                 // stale: the held line still says block 1
   issue(fm::flush());
-  in(kTable + 8, 16); // fresh: block 0
-  issue(configStPlain(static_cast<uint32_t>(dim * p.inputBytes)));
+  in(kTable + 8, 2 * gap); // fresh: block 0
+  issue(configStPlain(static_cast<uint32_t>(row * p.inputBytes)));
   for (uint32_t i = 0; i < 3; ++i)
-    issue(fm::mvout(kOut + 0x1000 * i, fm::spAddr(8 * i), static_cast<uint32_t>(dim),
-                    static_cast<uint32_t>(dim)));
+    issue(fm::mvout(kOut + 0x1000 * i, fm::spAddr(gap * i), static_cast<uint32_t>(row),
+                    static_cast<uint32_t>(row)));
   ASSERT_TRUE(sys.drain()) << sys.hangReport();
   sys.finish();
   EXPECT_TRUE(sys.protocolClean()) << sys.protocolReport();
@@ -322,19 +323,19 @@ TEST_F(Boveda, HostRewriteOfAHeldEntryNeedsAFlush) {
 // container 0, with its pointer entry; a second compressed CONFIG_ST restarts at container 0.
 // Then, after a fence, compressed MVINs read the blocks back.
 TEST_F(Boveda, CompressedMvoutEqualsCodecAndReadsBack) {
-  const int maxCols = p.maxBlockLen * dim;
+  const int maxCols = p.maxBlockLen * row;
   const std::vector<std::pair<int, int>> shapes = {
-      {dim, dim}, {1, 1}, {2, maxCols}, {dim + 1, dim - 1}, {3, 2 * dim + 1}};
+      {row, row}, {1, 1}, {2, maxCols}, {row + 1, row - 1}, {3, 2 * row + 1}};
   std::vector<Block> blocks;
   for (size_t i = 0; i < shapes.size(); ++i)
     blocks.push_back(randomBlock(shapes[i].first, shapes[i].second, static_cast<int>(i % 3)));
-  // Plain inputs: block i at kRaw + 0x400*i, rows of maxCols bytes.
+  // Plain inputs: block i at kRaw + 0x800*i, rows of maxCols bytes (up to DIM*lanes + 1 rows).
   const uint64_t rawStride = static_cast<uint64_t>(maxCols * p.inputBytes);
   for (size_t i = 0; i < blocks.size(); ++i)
     for (int r = 0; r < blocks[i].rows; ++r)
       for (int c = 0; c < blocks[i].cols; ++c)
         for (int k = 0; k < p.inputBytes; ++k)
-          put8(kRaw + 0x400 * i + r * rawStride + static_cast<uint64_t>(c * p.inputBytes + k),
+          put8(kRaw + 0x800 * i + r * rawStride + static_cast<uint64_t>(c * p.inputBytes + k),
                static_cast<uint8_t>(
                    static_cast<uint16_t>(
                        blocks[i].values[static_cast<size_t>(r * blocks[i].cols + c)]) >>
@@ -352,7 +353,7 @@ TEST_F(Boveda, CompressedMvoutEqualsCodecAndReadsBack) {
   prog.push_back(fm::configLd(ld));
   const uint32_t spacing = 80;
   for (size_t i = 0; i < blocks.size(); ++i)
-    prog.push_back(fm::mvin(0, kRaw + 0x400 * i, fm::spAddr(static_cast<uint32_t>(spacing * i)),
+    prog.push_back(fm::mvin(0, kRaw + 0x800 * i, fm::spAddr(static_cast<uint32_t>(spacing * i)),
                             static_cast<uint32_t>(blocks[i].rows),
                             static_cast<uint32_t>(blocks[i].cols)));
   ld.stride = static_cast<uint64_t>(dim * p.accBytes);
@@ -387,11 +388,11 @@ TEST_F(Boveda, CompressedMvoutEqualsCodecAndReadsBack) {
   plain.stride = static_cast<uint32_t>(rawStride);
   prog.push_back(fm::configSt(plain));
   for (size_t i = 0; i < blocks.size(); ++i)
-    for (int blk = 0; blk * dim < blocks[i].cols; ++blk)
-      prog.push_back(fm::mvout(kOut + 0x400 * i + static_cast<uint64_t>(blk * dim * p.inputBytes),
+    for (int blk = 0; blk * row < blocks[i].cols; ++blk) // column blocks DIM rows apart
+      prog.push_back(fm::mvout(kOut + 0x800 * i + static_cast<uint64_t>(blk * row * p.inputBytes),
                                fm::spAddr(static_cast<uint32_t>(500 + spacing * i + blk * dim)),
                                static_cast<uint32_t>(blocks[i].rows),
-                               static_cast<uint32_t>(std::min(dim, blocks[i].cols - blk * dim))));
+                               static_cast<uint32_t>(std::min(row, blocks[i].cols - blk * row))));
   const RunOutcome r = run("boveda_mvout_codec");
 
   uint32_t next = 0;
@@ -404,14 +405,14 @@ TEST_F(Boveda, CompressedMvoutEqualsCodecAndReadsBack) {
     for (size_t w = 0; w < t.words.size(); ++w)
       ASSERT_EQ(get32(r.dram, at + 4 * w), t.words[w]) << "block " << i << " word " << w;
     next += static_cast<uint32_t>(t.numContainers());
-    for (int row = 0; row < blocks[i].rows; ++row)
+    for (int y = 0; y < blocks[i].rows; ++y)
       for (int c = 0; c < blocks[i].cols; ++c)
         ASSERT_EQ(
             getElem(r.dram,
-                    kOut + 0x400 * i + row * rawStride + static_cast<uint64_t>(c * p.inputBytes),
+                    kOut + 0x800 * i + y * rawStride + static_cast<uint64_t>(c * p.inputBytes),
                     p.inputBytes),
-            blocks[i].values[static_cast<size_t>(row * blocks[i].cols + c)])
-            << "read back: block " << i << " row " << row << " col " << c;
+            blocks[i].values[static_cast<size_t>(y * blocks[i].cols + c)])
+            << "read back: block " << i << " row " << y << " col " << c;
   }
   std::vector<int16_t> activated;
   for (int64_t a : acc)
@@ -424,9 +425,12 @@ TEST_F(Boveda, CompressedMvoutEqualsCodecAndReadsBack) {
     ASSERT_EQ(get32(r.dram, stream2 + 4 * w), t.words[w]) << "accumulator block word " << w;
 }
 
+#ifndef BY_VECTOR_PES
 // C = A x B (WS, K accumulated over tiles in the accumulator) with A and B moved in
 // compressed, against the same program with plain moves and a CPU reference. A is a
-// post-ReLU activation (non-negative, half zeros), B small weights.
+// post-ReLU activation (non-negative, half zeros), B small weights. Its hand-written tile
+// program is for one-lane PEs (vector PEs read lane-packed weights: the driver's layouts), so
+// the vector-PE build (boveda_l4) leaves it out; the moves above run there with DIM*lanes rows.
 TEST_F(Boveda, MatmulWithCompressedOperandsEqualsUncompressed) {
   const int m = 2 * dim, k = 2 * dim, n = dim;
   std::vector<int16_t> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
@@ -503,6 +507,7 @@ TEST_F(Boveda, MatmulWithCompressedOperandsEqualsUncompressed) {
               static_cast<unsigned long long>(plainRun.cycles),
               static_cast<unsigned long long>(compRun.cycles));
 }
+#endif
 
 } // namespace
 } // namespace by::test

@@ -222,6 +222,23 @@ TEST(ConfigErrors, BovedaOnChipRowNarrowerThanStreamWord) {
                                    "    container_bits: 64\n    on_chip: true\n",
               {23, 14, "compression.boveda.on_chip", "narrower than the decompressor's stream"});
 }
+TEST(ConfigErrors, BovedaOnChipContainerIsWholeVectorPeRows) {
+  // DIM 4 x 4 lanes x int8 = 128-bit scratchpad rows: a 64-bit container is half a row.
+  expectError(tinyWith("  dataflow: both", "  lanes: 4\n  dataflow: both") +
+                  "compression:\n  boveda:\n    enabled: true\n"
+                  "    container_bits: 64\n    on_chip: true\n",
+              {23, 21, "compression.boveda.container_bits",
+               "is not a whole number of scratchpad rows (DIM*lanes*input_width = 128 bits)"});
+}
+TEST(ConfigAccepts, BovedaWithVectorPes) {
+  const Config c = loadConfigText(tinyWith("  dataflow: both", "  lanes: 4\n  dataflow: both") +
+                                      "compression:\n  boveda:\n    enabled: true\n"
+                                      "    container_bits: 128\n    on_chip: true\n",
+                                  "tiny_l4.yaml");
+  EXPECT_TRUE(c.boveda.enabled);
+  EXPECT_TRUE(c.boveda.onChip);
+  EXPECT_EQ(c.array.lanes, 4);
+}
 TEST(ConfigErrors, BovedaHeaderTooNarrowFor16BitElements) {
   expectError(tinyWith("input_width: 8", "input_width: 16") +
                   "compression:\n  boveda:\n    enabled: true\n    header_bits: 4\n",

@@ -91,14 +91,15 @@ int FuncModel::execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2) {
   const LocalOperand op = decodeOperand(f.mvin[channel], rs2);
   const LocalAddr& dst = op.addr;
   const LoadChannel& ch = state_.ld[channel];
-  const uint64_t dim = static_cast<uint64_t>(params_.dim);
+  // Column blocks are one scratchpad row wide (DIM*lanes elements), as for a plain MVIN.
+  const uint64_t width = static_cast<uint64_t>(params_.spRowElems);
 
   if (dst.acc() && !dst.garbage()) // blocks hold elem_t values for the scratchpad only
     return f.err.unsupported;
   if (dst.garbage() || dst.accumulate() || dst.full())
     return f.err.badLocalAddr;
-  const uint64_t blocks = ceilDiv(op.cols, dim);
-  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * dim ||
+  const uint64_t blocks = ceilDiv(op.cols, width);
+  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * width ||
       (blocks > 1 && ch.blockStride < op.rows))
     return f.err.badSize;
   if (dst.row() + (blocks - 1) * ch.blockStride + (op.rows - 1) >=
@@ -125,7 +126,7 @@ int FuncModel::execMvinCompressed(int channel, uint64_t rs1, uint64_t rs2) {
   const std::vector<int64_t> values = decodeLikeHardware(p, stream, n, malformed);
   for (uint64_t r = 0; r < op.rows; ++r)
     for (uint64_t c = 0; c < op.cols; ++c)
-      spAt(dst.row() + (c / dim) * ch.blockStride + r, static_cast<int>(c % dim)) =
+      spAt(dst.row() + (c / width) * ch.blockStride + r, static_cast<int>(c % width)) =
           values[r * op.cols + c];
   return malformed ? f.err.dmaError : 0;
 }
@@ -210,16 +211,21 @@ int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
   const LocalAddr& src = op.addr;
   StoreConfig& st = state_.st;
   const uint64_t dim = static_cast<uint64_t>(params_.dim);
+  // Column blocks are one local row wide (DIM, or DIM*lanes for the scratchpad) and DIM rows
+  // apart, as for a plain MVOUT.
+  const uint64_t width = src.acc() ? dim : static_cast<uint64_t>(params_.spRowElems);
 
   // Only rows of elem_t values compress: no pooling, no strided rows, no raw acc_t.
   if (st.pool.pooling() || st.pool.strided() || (src.acc() && src.full() && !src.garbage()))
     return f.err.unsupported;
   if (src.garbage() || (!src.acc() && (src.accumulate() || src.full())))
     return f.err.badLocalAddr;
-  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * dim)
+  const uint64_t maxCols =
+      src.acc() ? uint64_t(params_.maxColsAccElems) : uint64_t(params_.maxBlockLen) * width;
+  if (op.rows == 0 || op.cols == 0 || op.cols > maxCols)
     return f.err.badSize;
   const uint64_t memRows = static_cast<uint64_t>(src.acc() ? params_.accRows : params_.spRows);
-  if (src.row() + (ceilDiv(op.cols, dim) - 1) * dim + (op.rows - 1) >= memRows)
+  if (src.row() + (ceilDiv(op.cols, width) - 1) * dim + (op.rows - 1) >= memRows)
     return f.err.localRange;
   if (!dramSpanOk(entryAddr, 0, 0, kEntryBytes))
     return f.err.dmaError;
@@ -231,8 +237,8 @@ int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
   values.reserve(uint64_t{op.rows} * op.cols);
   for (uint64_t r = 0; r < op.rows; ++r)
     for (uint64_t c = 0; c < op.cols; ++c) {
-      const uint64_t row = src.row() + (c / dim) * dim + r;
-      const int e = static_cast<int>(c % dim);
+      const uint64_t row = src.row() + (c / width) * dim + r;
+      const int e = static_cast<int>(c % width);
       int64_t v = 0;
       if (!src.acc()) {
         v = spAt(row, e);
@@ -266,8 +272,8 @@ int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
 }
 
 // DECOMPRESS (docs/isa.md "Boveda: on-chip form"): the block's containers lie in consecutive
-// scratchpad rows (C / (DIM*IW) rows per container; stream bit k of a container row is bit k of
-// the row, element e holding bits e*IW..e*IW+IW-1), put there by a plain MVIN of the stream
+// scratchpad rows (C / (DIM*lanes*IW) rows per container; stream bit k of a container row is bit k
+// of the row, element e holding bits e*IW..e*IW+IW-1), put there by a plain MVIN of the stream
 // bytes. They are decoded with the hardware rules and written as a compressed MVIN of channel
 // 0 writes its destination.
 int FuncModel::execDecompress(uint64_t rs1, uint64_t rs2) {
@@ -278,9 +284,9 @@ int FuncModel::execDecompress(uint64_t rs1, uint64_t rs2) {
   const LocalOperand op = decodeOperand(f.decompress.dst, rs2);
   const LocalAddr& dst = op.addr;
   const LoadChannel& ch = state_.ld[0];
-  const uint64_t dim = static_cast<uint64_t>(params_.dim);
+  const uint64_t width = static_cast<uint64_t>(params_.spRowElems); // DIM*lanes
   const boveda::BovedaParams& p = params_.bovedaFormat;
-  const uint64_t rowBits = dim * static_cast<uint64_t>(params_.inputWidth);
+  const uint64_t rowBits = width * static_cast<uint64_t>(params_.inputWidth);
   const uint64_t rowsPerContainer = static_cast<uint64_t>(p.containerBits) / rowBits;
   const uint64_t spRows = static_cast<uint64_t>(params_.spRows);
 
@@ -289,9 +295,9 @@ int FuncModel::execDecompress(uint64_t rs1, uint64_t rs2) {
   if (src.garbage() || src.acc() || src.accumulate() || src.full() || dst.garbage() ||
       dst.accumulate() || dst.full())
     return f.err.badLocalAddr;
-  const uint64_t blocks = ceilDiv(op.cols, dim);
+  const uint64_t blocks = ceilDiv(op.cols, width);
   const uint64_t n = uint64_t{op.rows} * op.cols;
-  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * dim ||
+  if (op.rows == 0 || op.cols == 0 || op.cols > params_.maxBlockLen * width ||
       (blocks > 1 && ch.blockStride < op.rows) || containers == 0 ||
       containers > maxContainers(p, n))
     return f.err.badSize;
@@ -304,7 +310,7 @@ int FuncModel::execDecompress(uint64_t rs1, uint64_t rs2) {
   std::vector<uint8_t> stream;
   stream.reserve((srcEnd - src.row()) * rowBits / 8);
   for (uint64_t r = src.row(); r < srcEnd; ++r)
-    for (int e = 0; e < params_.dim; ++e)
+    for (int e = 0; e < params_.spRowElems; ++e)
       for (int k = 0; k < elemBytes; ++k)
         stream.push_back(static_cast<uint8_t>(static_cast<uint64_t>(spAt(r, e)) >> (8 * k)));
 
@@ -312,7 +318,7 @@ int FuncModel::execDecompress(uint64_t rs1, uint64_t rs2) {
   const std::vector<int64_t> values = decodeLikeHardware(p, stream, n, malformed);
   for (uint64_t r = 0; r < op.rows; ++r)
     for (uint64_t c = 0; c < op.cols; ++c)
-      spAt(dst.row() + (c / dim) * ch.blockStride + r, static_cast<int>(c % dim)) =
+      spAt(dst.row() + (c / width) * ch.blockStride + r, static_cast<int>(c % width)) =
           values[r * op.cols + c];
   return malformed ? f.err.dmaError : 0;
 }

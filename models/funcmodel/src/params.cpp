@@ -3,15 +3,11 @@
 #include "config/derived.h"
 #include "hwspec/isa.h"
 
-#include <stdexcept>
 #include <string>
 
 namespace by::funcmodel {
 
 ModelParams ModelParams::from(const config::Config& c) {
-  if (c.array.lanes != 1 && c.boveda.enabled)
-    throw std::invalid_argument("funcmodel: config '" + c.name +
-                                "' combines Boveda with array.lanes > 1, which is not supported");
   const config::Derived d = config::derive(c);
   ModelParams p;
   p.dim = d.dim;

@@ -7,7 +7,7 @@
 // max_bytes. Responses may return in any order; a reorder buffer of RobEntries max_bytes
 // entries (twice the DMA's max_inflight, at most 64: requests keep going out while the oldest
 // response is late) hands them to the decompressor in stream order, one StreamWidth-bit word
-// per cycle. Decoded groups go through a value repacker that cuts them into row pieces of DIM
+// per cycle. Decoded groups go through a value repacker that cuts them into row pieces of DIM*lanes
 // values (the last column block of a row: the rest), written to the scratchpad like the plain
 // controller's column blocks. The operation completes when the decompressor has consumed the
 // block and the last piece is written; a bad pointer entry, an AXI error or a malformed block
@@ -72,7 +72,7 @@ BovedaLoaderGenerator::BovedaLoaderGenerator(const AccelParams& p, const BovedaH
   wordsPerEntry_ = dataBits_ / h.streamWidth;
   wordBits_ = std::max(1, config::log2Exact(wordsPerEntry_) + 1);
   lenBits_ = config::log2Exact(p.maxBytes) + 1;
-  spRow_ = p.dim * p.iw;
+  spRow_ = p.spElems * p.iw; // a scratchpad row: DIM*lanes elements
   maxGroupBits_ = h.headerBits + (h.zeroAware ? h.groupSize : 0) + h.groupSize * h.elementBits;
   tagBits_ = p.dmaTagBits;
   onChip_ = p.config.boveda.onChip;
@@ -156,12 +156,12 @@ vlog::Module BovedaLoaderGenerator::ports() const {
   m.input("sp_ready_i", Type::bit());
   m.output("sp_row_o", Type::bits(p.spRowBits));
   m.output("sp_data_o", Type::bits(spRow_));
-  m.output("sp_mask_o", Type::bits(p.dim));
+  m.output("sp_mask_o", Type::bits(p.spElems));
   m.input("pl_sp_valid_i", Type::bit());
   m.output("pl_sp_ready_o", Type::bit());
   m.input("pl_sp_row_i", Type::bits(p.spRowBits));
   m.input("pl_sp_data_i", Type::bits(spRow_));
-  m.input("pl_sp_mask_i", Type::bits(p.dim));
+  m.input("pl_sp_mask_i", Type::bits(p.spElems));
   if (onChip_) {
     m.portGroup("Scratchpad read client (DECOMPRESS): data returns the cycle after ready.");
     m.output("sp_rd_valid_o", Type::bit());
@@ -180,7 +180,7 @@ vlog::Module BovedaLoaderGenerator::ports() const {
 void BovedaLoaderGenerator::localParams(vlog::Body& b, StateRegs&) const {
   const AccelParams& p = p_;
   const BovedaHwParams& h = boveda_;
-  b.localParam("Dim", num(p.dim));
+  b.localParam("RowElems", num(p.spElems), "elements of a scratchpad row: DIM*lanes");
   b.localParam("OpSlots", num(kOps_), "compressed operations in the loader at once");
   b.localParam("RobEntries", num(rob_),
                "reorder entries: container requests in flight or waiting for the decompressor");
@@ -598,7 +598,7 @@ void BovedaLoaderGenerator::decompressor(vlog::Body& b, StateRegs& regs) const {
 void BovedaLoaderGenerator::writer(vlog::Body& b, StateRegs& regs) const {
   const AccelParams& p = p_;
   const BovedaHwParams& h = boveda_;
-  b.comment("Row pieces of the wr entry: for row r, column block blk takes DIM values (the "
+  b.comment("Row pieces of the wr entry: for row r, column block blk takes RowElems values (the "
             "last block the rest) and goes to local row row + blk*block_stride + r.");
   regs.add("wr_active", Type::bit(), "1'b0");
   b.logic("wr_start", Type::bit());
@@ -606,24 +606,24 @@ void BovedaLoaderGenerator::writer(vlog::Body& b, StateRegs& regs) const {
   regs.add("wr_blk", Type::bits(8), "'0");
   b.logic("wr_last_blk", Type::bit());
   b.logic("wr_last_piece", Type::bit());
-  b.logic("want", Type::bits(config::log2Exact(p.dim) + 1));
+  b.logic("want", Type::bits(config::log2Exact(p.spElems) + 1));
   b.logic("piece_valid", Type::bit());
   b.logic("piece_data", Type::bits(spRow_));
   b.logic("piece_fire", Type::bit());
   b.logic("eng_sp_row", Type::bits(p.spRowBits));
-  b.logic("eng_sp_mask", Type::bits(p.dim));
+  b.logic("eng_sp_mask", Type::bits(p.spElems));
   b.assign("wr_start", "!wr_active_q && " + known("wr"));
   b.assign("wr_last_blk", "wr_blk_q == wr_blocks - BlockBits'(1)");
   b.assign("wr_last_piece", "wr_last_blk && wr_r_q == wr_rows - CountBits'(1)");
   b.assign("want", "!wr_active_q ? '0 :\n"
                    "      wr_last_blk ? " +
-                       num(config::log2Exact(p.dim) + 1) +
-                       "'(wr_cols - 16'(wr_blk_q) * 16'(Dim)) : " +
-                       num(config::log2Exact(p.dim) + 1) + "'(Dim)");
+                       num(config::log2Exact(p.spElems) + 1) +
+                       "'(wr_cols - 16'(wr_blk_q) * 16'(RowElems)) : " +
+                       num(config::log2Exact(p.spElems) + 1) + "'(RowElems)");
   {
     auto& r = b.instance(names::kValueRepacker, "u_pieces");
     r.params = {
-        {"ElemWidth", num(h.elementBits)}, {"InVals", num(h.groupSize)}, {"OutVals", "Dim"}};
+        {"ElemWidth", num(h.elementBits)}, {"InVals", num(h.groupSize)}, {"OutVals", "RowElems"}};
     r.conns = {{"clk_i", "clk_i"},
                {"rst_ni", "rst_ni"},
                {"in_valid_i", "dec_out_valid"},
@@ -638,7 +638,7 @@ void BovedaLoaderGenerator::writer(vlog::Body& b, StateRegs& regs) const {
   b.assign("piece_fire", "piece_valid && sp_ready_i");
   b.assign("eng_sp_row", num(p.spRowBits) +
                              "'(32'(wr_row) + 32'(wr_blk_q) * 32'(wr_block_stride) + 32'(wr_r_q))");
-  b.comb().forLoop("e", "Dim",
+  b.comb().forLoop("e", "RowElems",
                    [](vlog::Stmts& s) { s.line("eng_sp_mask[e] = 32'(e) < 32'(want);"); });
   b.assign("sp_valid_o", "piece_valid || pl_sp_valid_i");
   b.assign("sp_row_o", "piece_valid ? eng_sp_row : pl_sp_row_i");

@@ -61,7 +61,8 @@ private:
     b.localParam("ContainerBytes", num(h_.containerBits / 8));
     b.localParam("BlockLenBits", "32", "values of a block, containers, byte offsets");
     b.localParam("PtrEntryBytes", "8", "a pointer entry {containers, first container}");
-    b.localParam("PieceDataWidth", "Dim*ElemWidth", "the values of a row piece");
+    b.localParam("PieceDataWidth", "SpElems*ElemWidth",
+                 "the values of a row piece (a local row: DIM*lanes at most)");
     b.localParam("PieceWidth", "PieceDataWidth+PieceCountBits", "{values, count}");
     b.localParam("InfoWidth", "OpBits+1+AddrBits+AddrBits",
                  "{op entry, epoch, stream base, entry address}");
@@ -144,7 +145,7 @@ private:
     b.assign("grp_last", "rg_left_q == BlockLenBits'(rg_want)");
     b.assign("len_pop", "!rg_active_q && len_valid");
     auto& r = b.instance(names::kValueRepacker, "u_groups");
-    r.params = {{"ElemWidth", "ElemWidth"}, {"InVals", "Dim"}, {"OutVals", "GroupSize"}};
+    r.params = {{"ElemWidth", "ElemWidth"}, {"InVals", "SpElems"}, {"OutVals", "GroupSize"}};
     r.conns = {{"clk_i", "clk_i"},
                {"rst_ni", "rst_ni"},
                {"in_valid_i", "piece_valid"},

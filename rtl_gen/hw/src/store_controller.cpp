@@ -137,7 +137,8 @@ void StoreControllerGenerator::localParams(vlog::Body& b) const {
   if (boveda_) {
     b.localParam("PieceCredits", "2", "compressed row pieces on their way (the piece FIFO)");
     b.localParam("PieceCreditBits", "$clog2(PieceCredits+1)");
-    b.localParam("PieceCountBits", "$clog2(Dim)+1", "values of a row piece: 1..DIM");
+    b.localParam("PieceCountBits", "$clog2(SpElems)+1",
+                 "values of a row piece: 1..DIM (accumulator), 1..DIM*lanes (scratchpad)");
   }
   declareEnum(b, storeModeEncoding());
   b.blank();

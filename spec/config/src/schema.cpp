@@ -183,7 +183,9 @@ void addBovedaFields(std::vector<FieldSpec>& f) {
   f.push_back(boolField(
       "compression.boveda.enabled", [](Config& c) -> bool& { return c.boveda.enabled; }, "false",
       "Generate the Boveda compressor/decompressor on the DMA path: compressed MVIN/MVOUT "
-      "(docs/isa.md). header_bits must encode every width 0..input_width."));
+      "(docs/isa.md), with one-lane or vector PEs (a compressed move's column blocks are one "
+      "local row wide, as a plain move's). header_bits must encode every width 0..input_width. "
+      "The compiler compresses weights with one-lane PEs only (docs/boveda.md)."));
   f.push_back(intField(
       "compression.boveda.group_size", [](Config& c) -> int& { return c.boveda.groupSize; }, "16",
       2, 64, true, "Values per group; each group is stored at the width of its largest value."));

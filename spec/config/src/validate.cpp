@@ -98,10 +98,6 @@ void validateAcrossKeys(const Config& c,
   if (c.tensordash.rowsPerScheduler > rows)
     fail("sparsity.tensordash.rows_per_scheduler",
          "value " + str(c.tensordash.rowsPerScheduler) + " exceeds DIM = " + str(rows));
-  if (c.boveda.enabled && a.lanes != 1)
-    fail("compression.boveda.enabled",
-         "Boveda compressed moves are not supported with vector PEs (array.lanes = " +
-             str(a.lanes) + "); expected false, or array.lanes: 1");
   if (c.boveda.enabled) {
     // Widths 0..input_width are input_width+1 codes (docs/boveda.md, "Parameters").
     int needHeader = 0;
@@ -114,10 +110,10 @@ void validateAcrossKeys(const Config& c,
                "-bit elements; expected at least " + str(needHeader));
   }
   if (c.boveda.onChip) {
-    // On-chip form (docs/boveda.md): a container is a whole number of scratchpad rows, and
-    // DECOMPRESS feeds the decompressor whole rows, so a row must hold at least one of its
-    // stream words (min(bus_width, container_bits) bits).
-    const long long rowBits = rows * t.inputWidth;
+    // On-chip form (docs/boveda.md): a container is a whole number of scratchpad rows (DIM*lanes
+    // elements), and DECOMPRESS feeds the decompressor whole rows, so a row must hold at least
+    // one of its stream words (min(bus_width, container_bits) bits).
+    const long long rowBits = static_cast<long long>(rows) * a.lanes * t.inputWidth;
     const long long streamBits = std::min<long long>(c.dma.busWidth, c.boveda.containerBits);
     if (!c.boveda.enabled)
       fail("compression.boveda.on_chip",
@@ -125,15 +121,15 @@ void validateAcrossKeys(const Config& c,
     else if (c.boveda.containerBits % rowBits != 0)
       fail("compression.boveda.container_bits",
            "on-chip form: a container of " + str(c.boveda.containerBits) +
-               " bits is not a whole number of scratchpad rows (DIM*input_width = " + str(rowBits) +
-               " bits); expected a multiple of " + str(rowBits));
+               " bits is not a whole number of scratchpad rows (DIM*lanes*input_width = " +
+               str(rowBits) + " bits); expected a multiple of " + str(rowBits));
     else if (rowBits < streamBits)
       fail("compression.boveda.on_chip",
            "a scratchpad row of " + str(rowBits) +
                " bits is narrower than the decompressor's stream word "
                "(min(dma.bus_width, container_bits) = " +
                str(streamBits) +
-               " bits); expected false, or DIM*input_width >= " + str(streamBits));
+               " bits); expected false, or DIM*lanes*input_width >= " + str(streamBits));
   }
   if (c.boveda.groupSize > c.boveda.containerBits / t.inputWidth)
     fail("compression.boveda.group_size", "a group of " + str(c.boveda.groupSize) +

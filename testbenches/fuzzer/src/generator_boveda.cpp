@@ -23,6 +23,7 @@ using namespace funcmodel;
 
 void Generation::opCompressed() {
   const uint32_t dim = static_cast<uint32_t>(p_.dim);
+  const uint32_t spRow = static_cast<uint32_t>(p_.spRowElems); // DIM*lanes
   const boveda::BovedaParams& f = p_.bovedaFormat;
   const uint64_t containerBytes = static_cast<uint64_t>(f.containerBits / 8);
   struct Move {
@@ -34,12 +35,15 @@ void Generation::opCompressed() {
   uint64_t worst = 0; // stream bytes if every group is at full width
   for (Move& m : moves) {
     m.acc = chance(0.3);
-    m.cols = pickSize(static_cast<uint32_t>(p_.maxBlockLen) * dim);
+    // Column blocks one local row wide (DIM, or DIM*lanes in the scratchpad), DIM rows apart.
+    const uint32_t width = m.acc ? dim : spRow;
+    m.cols = pickSize(m.acc ? static_cast<uint32_t>(p_.maxColsAccElems)
+                            : static_cast<uint32_t>(p_.maxBlockLen) * spRow);
     m.rows = pickSize(2 * dim);
     const uint64_t memRows = static_cast<uint64_t>(m.acc ? p_.accRows : p_.spRows);
-    uint64_t span = (ceilDiv(m.cols, dim) - 1) * dim + m.rows;
+    uint64_t span = (ceilDiv(m.cols, width) - 1) * dim + m.rows;
     if (span > memRows) {
-      m.cols = std::min(m.cols, dim);
+      m.cols = std::min(m.cols, width);
       m.rows = static_cast<uint32_t>(std::min<uint64_t>(m.rows, memRows));
       span = m.rows;
     }
@@ -99,7 +103,7 @@ void Generation::opCompressed() {
     if (chance(0.1))
       emit(Instruction{static_cast<uint32_t>(hw::isa::kFlush), 0, 0},
            "boveda: FLUSH (invalidates the pointer lines)");
-    const uint32_t blocks = static_cast<uint32_t>(ceilDiv(m.cols, dim));
+    const uint32_t blocks = static_cast<uint32_t>(ceilDiv(m.cols, spRow));
     if (blocks > 1 && blockStride < m.rows)
       continue; // column blocks would overlap: not a legal MVIN
     const uint64_t span = uint64_t{blocks - 1} * blockStride + m.rows;
