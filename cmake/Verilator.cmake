@@ -69,7 +69,10 @@ function(brickyard_verilate target)
             ${VERILATOR_EXECUTABLE} --cc -O3 --x-assign fast --x-initial fast
             --prefix ${prefix} --top-module ${ARG_TOP} ${trace_flags} ${param_flags}
             -F ${rtl}/filelist.f -Mdir ${mdir} --build -j 2
-            -CFLAGS "-O2 -std=c++17" > /dev/null
+            -CFLAGS "-O2 -std=c++17"
+            # The __Slow files (construction and the initial settle, run once) without
+            # optimization: a third of the models' compile time (measured: 252 of 616 s).
+            -MAKEFLAGS "OPT_SLOW=-O0" > /dev/null
     DEPENDS gen_${ARG_CONFIG} ${rtl}/filelist.f
     COMMENT "verilator ${ARG_TOP} (${ARG_CONFIG})")
   add_custom_target(${target}_verilate DEPENDS ${mdir}/${prefix}__ALL.a)
