@@ -18,8 +18,8 @@ class BovedaOnChip : public BovedaSystemTest {
 protected:
   BovedaOnChip()
       : BovedaSystemTest(21, "system boveda on-chip test data"),
-        rowBytes(static_cast<uint32_t>(p.dim * p.inputBytes)),
-        rowsPerContainer(p.bovedaFormat.containerBits / (p.dim * p.inputWidth)) {}
+        rowBytes(static_cast<uint32_t>(p.spRowElems * p.inputBytes)),
+        rowsPerContainer(p.bovedaFormat.containerBits / (p.spRowElems * p.inputWidth)) {}
 
   /// CONFIG_LD channel 0 for container copies: one scratchpad row per DRAM row.
   fm::Instruction configLdRows(uint32_t blockStride = 0) const {
@@ -28,11 +28,11 @@ protected:
     a.blockStride = blockStride;
     return fm::configLd(a);
   }
-  /// The plain MVIN that copies block b's containers, unchanged, to scratchpad row `row`.
-  fm::Instruction copyContainers(const Block& b, uint32_t row) const {
+  /// The plain MVIN that copies block b's containers, unchanged, to scratchpad row `at`.
+  fm::Instruction copyContainers(const Block& b, uint32_t at) const {
     return fm::mvin(0, kStream + uint64_t{b.first} * (p.bovedaFormat.containerBits / 8),
-                    fm::spAddr(row), b.containers * static_cast<uint32_t>(rowsPerContainer),
-                    static_cast<uint32_t>(dim));
+                    fm::spAddr(at), b.containers * static_cast<uint32_t>(rowsPerContainer),
+                    static_cast<uint32_t>(row));
   }
   uint32_t containerRows(const Block& b) const {
     return b.containers * static_cast<uint32_t>(rowsPerContainer);
@@ -51,47 +51,52 @@ TEST_F(BovedaOnChip, ConfigIsOnChip) {
 // a partial last group, full range, sparse), copied into the scratchpad as containers and
 // decoded by DECOMPRESS (with a block stride for the column blocks), then moved out raw.
 TEST_F(BovedaOnChip, DecompressOfCodecBlocks) {
-  const int maxCols = p.maxBlockLen * dim;
-  const std::vector<std::pair<int, int>> shapes = {{dim, dim},   {1, 1},           {1, maxCols},
-                                                   {dim + 3, 1}, {3, 2 * dim + 1}, {dim, maxCols}};
+  const int maxCols = p.maxBlockLen * row;
+  const std::vector<std::pair<int, int>> shapes = {{row, row},   {1, 1},           {1, maxCols},
+                                                   {row + 3, 1}, {3, 2 * row + 1}, {row, maxCols}};
   std::vector<Block> blocks;
   for (size_t i = 0; i < shapes.size() * 2; ++i)
     blocks.push_back(randomBlock(shapes[i % shapes.size()].first, shapes[i % shapes.size()].second,
                                  static_cast<int>(i % 3)));
   writeCompressed(blocks);
-  const uint32_t blockStride = static_cast<uint32_t>(dim + 1);
+  const uint32_t blockStride = static_cast<uint32_t>(row + 1);
   prog.push_back(configLdRows(blockStride));
   // Containers of every block back to back from row 0, each block decoded in turn into one
   // working area at the top of the scratchpad that the next DECOMPRESS reuses after the
   // previous block's MVOUTs (the reservation station orders them).
-  // The widest block's column blocks span (MAX_BLOCK_LEN - 1) * blockStride + DIM rows.
+  // The widest block's column blocks span (MAX_BLOCK_LEN - 1) * blockStride + W rows (W: a
+  // scratchpad row's elements, DIM x lanes).
   const uint32_t work = static_cast<uint32_t>(p.spRows) -
-                        static_cast<uint32_t>((p.maxBlockLen - 1) * (dim + 1) + dim);
+                        static_cast<uint32_t>((p.maxBlockLen - 1) * (row + 1) + row);
   fm::ConfigStArgs so;
   so.stride = rowBytes;
   prog.push_back(fm::configSt(so));
   std::vector<uint32_t> at;
-  uint32_t row = 0;
+  uint32_t next = 0;
   for (const Block& b : blocks) {
-    at.push_back(row);
-    prog.push_back(copyContainers(b, row));
-    row += containerRows(b);
+    at.push_back(next);
+    prog.push_back(copyContainers(b, next));
+    next += containerRows(b);
   }
-  ASSERT_LE(row, work) << "the containers must fit below the working area";
+  ASSERT_LE(next, work) << "the containers must fit below the working area";
   for (size_t i = 0; i < blocks.size(); ++i) {
     prog.push_back(fm::decompress(fm::spAddr(at[i]), blocks[i].containers, fm::spAddr(work),
                                   static_cast<uint32_t>(blocks[i].rows),
                                   static_cast<uint32_t>(blocks[i].cols)));
-    const int nblk = (blocks[i].cols + dim - 1) / dim;
+    const int nblk = (blocks[i].cols + row - 1) / row;
     for (int blk = 0; blk < nblk; ++blk)
       prog.push_back(fm::mvout(kOut + 0x1000 * i + 0x100 * blk,
                                fm::spAddr(work + static_cast<uint32_t>(blk) * blockStride),
-                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(dim)));
+                               static_cast<uint32_t>(blocks[i].rows), static_cast<uint32_t>(row)));
   }
   const RunOutcome r = run("boveda_onchip_decompress_blocks");
   ASSERT_EQ(r.modelErrors.count, 0u);
   expectBlocksAtOut(r, blocks);
 }
+
+#ifndef BY_VECTOR_PES
+// The two WS programs below are hand-written for one-lane PEs (vector PEs read lane-packed
+// weights: the driver's layouts), so the vector-PE build (boveda_l4) leaves them out.
 
 // C = A x B (WS, K accumulated in the accumulator): once with A and B moved in raw, once with
 // their tiles kept compressed in the scratchpad and decoded into a small working area right
@@ -278,16 +283,21 @@ TEST_F(BovedaOnChip, HoldsMoreTilesThanRawCapacity) {
       }
 }
 
+#endif
+
 // Illegal and malformed DECOMPRESS commands set the error register (the first error, with
 // DECOMPRESS's funct) and count, never hang, and leave the accelerator working: each case runs
 // as its own program followed by a valid DECOMPRESS whose result must be right.
 TEST_F(BovedaOnChip, IllegalDecompressSetsErrorAndNeverHangs) {
-  std::vector<Block> good = {randomBlock(dim, dim, 0)};
+  std::vector<Block> good = {randomBlock(row, row, 0)};
+  // Values in -3..3 take 28-bit groups, which fill 128-bit containers exactly for 16 x 16
+  // values; one wide value makes sure the last container has padding (the case below needs it).
+  good[0].values[0] = 100;
   writeCompressed(good);
   const uint32_t spRows = static_cast<uint32_t>(p.spRows);
-  const uint32_t d = static_cast<uint32_t>(dim);
+  const uint32_t d = static_cast<uint32_t>(row);
   const uint32_t cr = containerRows(good[0]);
-  // Rows 100.. hold 3 garbage containers: width codes above IW (0xff bytes); a 2 x DIM block
+  // Rows 100.. hold 3 garbage containers: width codes above IW (0xff bytes); a 2 x W block
   // can need 3 (every group at full width), so the count itself is legal.
   const uint32_t garbageRows = 3 * static_cast<uint32_t>(rowsPerContainer);
   for (uint32_t i = 0; i < garbageRows * rowBytes; ++i)
@@ -335,7 +345,7 @@ TEST_F(BovedaOnChip, IllegalDecompressSetsErrorAndNeverHangs) {
   // by construction of the data: small values never fill a container exactly).
   {
     boveda::BovedaParams f = p.bovedaFormat;
-    f.blockValues = dim * dim;
+    f.blockValues = row * row;
     const boveda::CompressedTensor t = boveda::compress(f, good[0].values);
     std::vector<uint8_t> bytes = t.bytes();
     ASSERT_LT(t.stats.headerBits + t.stats.bitmapBits + t.stats.payloadBits,
@@ -363,7 +373,7 @@ TEST_F(BovedaOnChip, IllegalDecompressSetsErrorAndNeverHangs) {
     EXPECT_EQ(r.modelErrors.code, hw::isa::errorCode(c.error));
     EXPECT_EQ(r.modelErrors.funct, static_cast<int>(hw::isa::kDecompress));
     EXPECT_EQ(r.modelErrors.count, 1u);
-    for (int i = 0; i < dim * dim; ++i)
+    for (int i = 0; i < row * row; ++i)
       ASSERT_EQ(getElem(r.dram, kOut + static_cast<uint64_t>(i * p.inputBytes), p.inputBytes),
                 good[0].values[static_cast<size_t>(i)])
           << "after the bad command, element " << i;

@@ -497,7 +497,7 @@ void CmdDecoderGenerator::mvinChecks(vlog::Body& b, IsaFieldWires&) const {
 // checked as a compressed MVIN's (the mv_* signals), and may not overlap the source.
 void CmdDecoderGenerator::decompressChecks(vlog::Body& b, IsaFieldWires& f) const {
   const config::BovedaConfig& bc = p_.config.boveda;
-  const int rowsPerContainer = bc.containerBits / (p_.dim * p_.iw);
+  const int rowsPerContainer = bc.containerBits / (p_.spElems * p_.iw); // DIM*lanes elements
   const int maxGroupBits = bc.headerBits + (bc.zeroAware ? bc.groupSize : 0) + bc.groupSize * p_.iw;
   b.comment("DECOMPRESS (Boveda on-chip form): source container rows and checks; the "
             "destination is checked as a compressed MVIN's, and may not overlap the source.");
