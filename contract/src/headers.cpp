@@ -3,6 +3,7 @@
 #include "boveda_spec/params.h"
 #include "config/derived.h"
 #include "config/schema.h"
+#include "hwspec/isa.h"
 
 #include <sstream>
 
@@ -89,7 +90,8 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
     def("BY_BOVEDA_HEADER_BITS", num(c.boveda.headerBits), "width field per group");
     def("BY_BOVEDA_CONTAINER_BITS", num(c.boveda.containerBits), "blocks start on containers");
     def("BY_BOVEDA_ZERO_AWARE", c.boveda.zeroAware ? "1" : "0", "zero bitmap per group");
-    def("BY_BOVEDA_ENTRY_BYTES", "8", "pointer entry: first container, containers");
+    def("BY_BOVEDA_ENTRY_BYTES", num(int(hw::isa::kBovedaEntryBytes)),
+        "pointer entry: first container, containers");
     // The codec's bound (header + bitmap + full-width payload): with G and C it gives the most
     // containers a block can take, the count a compressed MVIN accepts (docs/isa.md).
     def("BY_BOVEDA_MAX_GROUP_BITS",

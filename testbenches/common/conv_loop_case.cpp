@@ -1,5 +1,6 @@
 #include "conv_loop_case.h"
 
+#include "boveda/codec.h"
 #include "hwspec/isa.h"
 
 #include <algorithm>
@@ -46,6 +47,8 @@ std::string ConvLoopCase::describe() const {
     os << " input_dilated";
   if (transInput3120)
     os << " trans_input_3120";
+  if (compressedWeights)
+    os << " compressed weights";
   return os.str();
 }
 
@@ -88,6 +91,10 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
       (c.transWeight1203 && c.transWeight0132) || (c.inputDilated && c.tileRows) ||
       (c.transInput3120 && (L > 1 || c.os || p.tensordash || c.transWeight0132)))
     throw std::invalid_argument("the loop refuses this training form: " + c.describe());
+  const int group = p.maxBlockLen * dim; // compressed weights: columns per block
+  if (c.compressedWeights && (!p.boveda || L > 1 || c.transWeight1203 || c.transWeight0132 ||
+                              (to < OC && to % group != 0) || (tk < C && tk % dim != 0)))
+    throw std::invalid_argument("the loop refuses these compressed weights: " + c.describe());
   const int D = c.dilation, KE = c.kernelExtent();
   ConvLoopProgram out;
   out.image.assign(size, 0);
@@ -101,7 +108,17 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   const uint64_t in = base + 0x1000;
   const uint64_t w = align(in + uint64_t(c.batch) * H * W * C * ib + 0x100);
   const int tapRows = ceilDiv(C, L); // lane-packed weight rows of a tap (docs/isa.md)
-  const uint64_t bias = align(w + uint64_t(K) * K * tapRows * OC * L * ib + 0x100);
+  // Compressed weights: the stream at w (room for every block at its worst case), the pointer
+  // table after it.
+  const int bands = ceilDiv(C, dim), groups = ceilDiv(OC, group);
+  const uint64_t worstBlock =
+      (uint64_t(ceilDiv(dim * group, p.bovedaFormat.groupSize)) * p.bovedaFormat.maxGroupBits() +
+       uint64_t(p.bovedaFormat.containerBits) - 1) /
+      uint64_t(p.bovedaFormat.containerBits) * uint64_t(p.bovedaFormat.containerBits / 8);
+  const uint64_t wTable = align(w + uint64_t(K) * K * bands * groups * worstBlock + 0x100);
+  const uint64_t wEnd = c.compressedWeights ? wTable + uint64_t(K) * K * bands * groups * 8
+                                            : w + uint64_t(K) * K * tapRows * OC * L * ib;
+  const uint64_t bias = align(wEnd + 0x100);
   out.output = align(bias + uint64_t(OC) * ab + 0x100);
   if (out.output + uint64_t(c.batch) * OH * OW * OC * ib > base + size)
     throw std::invalid_argument("conv case does not fit the DRAM window: " + c.describe());
@@ -127,6 +144,30 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
         put(out.image, w - base + at * ib, wt[(size_t(t) * C + i) * OC + o] = value(c.valueBits),
             ib);
       }
+  if (c.compressedWeights) { // band (tap, kb) cut into groups, entry (tap*bands + kb)*groups + g
+    uint64_t next = 0;
+    const uint64_t cbytes = uint64_t(p.bovedaFormat.containerBits / 8);
+    for (int t = 0; t < K * K; ++t)
+      for (int kb = 0; kb < bands; ++kb)
+        for (int g = 0; g < groups; ++g) {
+          const int cols = std::min(group, OC - g * group);
+          std::vector<int16_t> v;
+          for (int r = 0; r < dim; ++r)
+            for (int o = g * group; o < g * group + cols; ++o) {
+              const int i = kb * dim + r;
+              v.push_back(static_cast<int16_t>(i < C ? wt[(size_t(t) * C + i) * OC + o] : 0));
+            }
+          boveda::BovedaParams f = p.bovedaFormat;
+          f.blockValues = static_cast<int>(v.size());
+          const boveda::CompressedTensor ct = boveda::compress(f, v);
+          const std::vector<uint8_t> bytes = ct.bytes();
+          std::copy(bytes.begin(), bytes.end(), out.image.begin() + long(w - base + next * cbytes));
+          const uint64_t entry = wTable - base + ((uint64_t(t) * bands + kb) * groups + g) * 8;
+          put(out.image, entry, int64_t(next), 4);
+          put(out.image, entry + 4, int64_t(ct.numContainers()), 4);
+          next += ct.numContainers();
+        }
+  }
   if (c.bias)
     for (int o = 0; o < OC; ++o)
       put(out.image, bias - base + size_t(o) * ab, bv[o] = value(10), ab);
@@ -212,9 +253,15 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   // The weight rows of a tap: OC x L elements apart, or with trans_weight_1203 K x K rows;
   // trans_weight_0132: its rows (output channels) C elements apart.
   const uint64_t weightStride = c.transWeight0132 ? uint64_t(C) : uint64_t(OC) * L;
-  prog.push_back(
-      fm::configLd({1, false, 1, static_cast<uint32_t>(K * K * kchB * dim), fm::floatBits(1),
-                    weightStride * ib * (c.transWeight1203 ? K * K : 1)}));
+  fm::ConfigLdArgs weightChannel{1,
+                                 false,
+                                 1,
+                                 static_cast<uint32_t>(K * K * kchB * dim),
+                                 fm::floatBits(1),
+                                 weightStride * ib * (c.transWeight1203 ? K * K : 1)};
+  if (c.compressedWeights) // the channel's stride is the stream base
+    weightChannel.compressed = true, weightChannel.stride = w;
+  prog.push_back(fm::configLd(weightChannel));
   prog.push_back(fm::configLd({2, false, 1, 0, fm::floatBits(1), 0}));
   fm::ConfigStArgs st;
   st.activation = c.relu ? hw::isa::kActRelu : 0;
@@ -260,6 +307,11 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
                     : c.transWeight0132 ? w + (uint64_t(o0) * C + uint64_t(k0)) * ib
                                         : w + (uint64_t(k0 / L) * OC * L + uint64_t(o0) * L) * ib;
         // (k0: a multiple of L)
+        if (c.compressedWeights) { // the entry of band (tap 0, k0 / DIM), group o0 / group
+          l.weightsCompressed = true;
+          l.weights = wTable + ((uint64_t(k0) / uint64_t(dim)) * groups + uint64_t(o0 / group)) * 8;
+          l.weightStride = uint32_t(groups);
+        }
         l.os = c.os;
         if (c.keep == 1) { // the band's window: loaded by its first out-channel tile
           l.aSpadId = 1 + (r0 / tr) % 2;

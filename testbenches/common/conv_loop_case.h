@@ -39,6 +39,10 @@ struct ConvLoopCase {
   int dilation = 1;
   bool wrot180 = false, transWeight1203 = false, transWeight0132 = false, transOutput1203 = false;
   bool inputDilated = false, transInput3120 = false;
+  // Boveda: the weights compressed by the codec as the loop reads them (DIM-row bands of each
+  // tap, MAX_BLOCK_LEN output-channel blocks per block; docs/isa.md, "LOOP_CONV_WS"); the
+  // out-channel tiles must then start on those groups.
+  bool compressedWeights = false;
 
   int kernelExtent() const { return (kernel - 1) * dilation + 1; }
   int dilatedRows() const { return inputDilated ? 2 * inRows - 1 : inRows; }

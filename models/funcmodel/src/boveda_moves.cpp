@@ -21,7 +21,7 @@ namespace by::funcmodel {
 
 namespace {
 
-constexpr uint64_t kEntryBytes = 8; // pointer-table entry: {first container, containers}
+constexpr uint64_t kEntryBytes = hw::isa::kBovedaEntryBytes; // {first container, containers}
 
 uint32_t le32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;

@@ -78,7 +78,8 @@ Program loopConv(const LoopConvArgs& a) {
                put(0, false, "trans_input_3120", a.transInput3120) | a.extraRs1,
            put(0, true, "no_pool", a.noPool) |
                put(0, true, "activation", static_cast<uint64_t>(a.act)) |
-               put(0, true, "input_dilated", a.inputDilated) | a.extraRs2}};
+               put(0, true, "input_dilated", a.inputDilated) |
+               put(0, true, "weights_compressed", a.weightsCompressed) | a.extraRs2}};
 }
 
 Program loopWs(const LoopWsArgs& a) {
@@ -102,7 +103,9 @@ Program loopWs(const LoopWsArgs& a) {
                put(l, false, "a_spad_id", static_cast<uint64_t>(a.aSpadId)) |
                put(l, false, "b_spad_id", static_cast<uint64_t>(a.bSpadId)),
            put(l, true, "a_transpose", a.aTranspose) | put(l, true, "b_transpose", a.bTranspose) |
-               put(l, true, "is_resadd", a.isResadd)}};
+               put(l, true, "is_resadd", a.isResadd) | put(l, true, "a_compressed", a.aCompressed) |
+               put(l, true, "b_compressed", a.bCompressed) |
+               put(l, true, "c_compressed", a.cCompressed)}};
 }
 
 Instruction configEx(const ConfigExArgs& a) {

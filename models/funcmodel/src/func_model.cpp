@@ -179,7 +179,7 @@ int FuncModel::execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   default:
     break;
   }
-  const int error = loopWsCheck(params_, s, state_.ex, rs1, rs2);
+  const int error = loopWsCheck(params_, state_, rs1, rs2);
   if (error != 0)
     return error;
   // The loop's commands run like host commands (their own checks and errors), in the

@@ -122,6 +122,14 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
       (transInput && (transWeight0132 || os || p.lanes > 1)))
     return hw::isa::errorCode("UNSUPPORTED");
   const bool transOutput = field(l, false, "trans_output_1203", rs1) != 0;
+  // Boveda: compressed weights are read band by band through pointer entries, so channel 1 must
+  // move compressed blocks exactly when the loop says so; the input's and the output's moves are
+  // plain (their channels too). Not for the transposed weight layouts or lane-packed weights.
+  const bool weightsCompressed = field(l, true, "weights_compressed", rs2) != 0;
+  if ((weightsCompressed && (!p.boveda || p.lanes > 1 || transWeight0132 ||
+                             field(l, false, "trans_weight_1203", rs1))) ||
+      weightsCompressed != arch.ld[1].compressed || arch.ld[0].compressed || arch.st.compressed)
+    return hw::isa::errorCode("UNSUPPORTED");
   if (arch.ex.dataflow != (os ? hw::kDataflowOS : hw::kDataflowWS) ||
       field(l, true, "downsample", rs2) || field(l, true, "activation", rs2) > 1 ||
       (field(l, false, "trans_weight_1203", rs1) && p.lanes > 1) ||
@@ -171,7 +179,8 @@ public:
         transWeight_(field("LOOP_CONV_WS", false, "trans_weight_1203", rs1) != 0),
         transWeight0132_(field("LOOP_CONV_WS", false, "trans_weight_0132", rs1) != 0),
         transOutput_(field("LOOP_CONV_WS", false, "trans_output_1203", rs1) != 0),
-        inputDilated_(field("LOOP_CONV_WS", true, "input_dilated", rs2) != 0) {
+        inputDilated_(field("LOOP_CONV_WS", true, "input_dilated", rs2) != 0),
+        weightsCompressed_(field("LOOP_CONV_WS", true, "weights_compressed", rs2) != 0) {
     setBlocks(p, g_, field("LOOP_CONV_WS", false, "trans_input_3120", rs1) != 0);
     layout(p, g_, lay_);
     const uint64_t half = uint64_t(p.spRows / 2);
@@ -331,6 +340,16 @@ private:
                std::min(mbl_ * kblock_, g_.kchs - kb * kblock_), bAddr(t, kb, ob));
       return;
     }
+    if (weightsCompressed_) { // one band of DIM rows per move, named by its pointer entry
+      const uint64_t tap = kr * g_.kernelDim + kc, bands = ceilDiv(g_.inChannels, dim_);
+      for (uint64_t ob = 0; ob < g_.ochBlocks; ob += mbl_)
+        for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb)
+          move(hw::isa::kMvin2,
+               g_.weights +
+                   ((tap * bands + kb) * g_.weightStride + ob / mbl_) * hw::isa::kBovedaEntryBytes,
+               dim_, std::min(mbl_ * dim_, g_.pochs - ob * dim_), bAddr(t, kb, ob));
+      return;
+    }
     const uint64_t tapRows = transWeight_ ? 1 : ceilDiv(g_.inChannels, lanes_);
     const uint64_t rows = (g_.kchBlocks - 1) * dim_ + packedRows(g_.kchBlocks - 1);
     const uint64_t row = (kr * g_.kernelDim + kc) * tapRows;
@@ -422,7 +441,7 @@ private:
   Layout lay_;
   uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_, outBlocks_;
   bool loadD_, pool_, rot_, transWeight_, transWeight0132_, transOutput_, inputDilated_,
-      loadA_ = true, loadB_ = true;
+      weightsCompressed_, loadA_ = true, loadB_ = true;
   uint64_t aRow_ = 0, bRow_ = 0, cRow_ = 0, taps_ = 0;
   std::vector<Instruction> out_;
 };

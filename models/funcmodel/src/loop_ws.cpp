@@ -25,10 +25,21 @@ int bHalf(const LoopWsState& s, uint64_t rs1) {
   return id == 0 ? s.spHalf : static_cast<int>(id) - 1;
 }
 
+// Boveda: the operands the loop names compressed (A, B, C).
+struct Compressed {
+  bool a, b, c;
+};
+Compressed compressedOperands(uint64_t rs2) {
+  return {field("LOOP_WS", true, "a_compressed", rs2) != 0,
+          field("LOOP_WS", true, "b_compressed", rs2) != 0,
+          field("LOOP_WS", true, "c_compressed", rs2) != 0};
+}
+
 } // namespace
 
-int loopWsCheck(const ModelParams& p, const LoopWsState& s, const ExecConfig& ex, uint64_t rs1,
-                uint64_t rs2) {
+int loopWsCheck(const ModelParams& p, const ArchState& state, uint64_t rs1, uint64_t rs2) {
+  const LoopWsState& s = state.loop;
+  const ExecConfig& ex = state.ex;
   const int unsupported = hw::isa::errorCode("UNSUPPORTED");
   // Transposed tiles come in as stored and the computes read them through the transposer, as
   // CONFIG_EX's transposes say: those must be the loop's (else the computes would read
@@ -37,6 +48,16 @@ int loopWsCheck(const ModelParams& p, const LoopWsState& s, const ExecConfig& ex
   const bool bT = field("LOOP_WS", true, "b_transpose", rs2) != 0;
   if (ex.dataflow != hw::kDataflowWS || aT != ex.aTranspose || bT != ex.bTranspose ||
       field("LOOP_WS", true, "is_resadd", rs2) || field("LOOP_WS", false, "act", rs1) > 1)
+    return unsupported;
+  // A compressed operand's moves name pointer entries: its channel must read (or the store path
+  // write) compressed blocks, and a plain one's must not; its tiles come in untransposed; a
+  // compressed C leaves scaled (a compressed MVOUT has no `full`).
+  const Compressed z = compressedOperands(rs2);
+  if ((z.a || z.b || z.c) && !p.boveda)
+    return unsupported;
+  if (z.a != state.ld[0].compressed || z.b != state.ld[1].compressed ||
+      z.c != state.st.compressed || (z.a && aT) || (z.b && bT) ||
+      (z.c && field("LOOP_WS", false, "full_C", rs1)))
     return unsupported;
   const uint32_t dim = static_cast<uint32_t>(p.dim);
   if (s.maxI == 0 || s.maxJ == 0 || s.maxK == 0 || s.padI >= dim || s.padJ >= dim || s.padK >= dim)
@@ -79,8 +100,14 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
   auto moveCols = [&](uint32_t first, uint32_t blocks, uint32_t n, uint32_t pad) {
     return blocks * dim - (first + blocks >= n ? pad : 0);
   };
+  const Compressed z = compressedOperands(rs2);
   auto dram = [&](uint64_t base, uint32_t row, uint64_t stride, uint32_t col, uint64_t bytes) {
     return base + (uint64_t{row} * stride + col) * dim * bytes;
+  };
+  // A compressed operand's move of the column group starting at tile `col` names its pointer
+  // entry: the stride counts entries, a group of MAX_BLOCK_LEN tiles one entry.
+  auto entry = [&](uint64_t base, uint32_t row, uint64_t stride, uint32_t col) {
+    return base + (uint64_t{row} * stride + col / mbl) * hw::isa::kBovedaEntryBytes;
   };
   auto cLocal = [&](uint32_t i, uint32_t j) { return kAcc | (cRow + (i * J + j) * dim); };
 
@@ -105,7 +132,9 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
       for (uint32_t i = 0; i < I; ++i) {
         const uint32_t local = aRow + (i * K + k) * dim, kCols = moveCols(k, blocks, K, s.padK);
         out.push_back({static_cast<uint32_t>(hw::isa::kMvin),
-                       aT ? dram(s.a, k, s.aStride, i, ib) : dram(s.a, i, s.aStride, k, ib),
+                       z.a  ? entry(s.a, i, s.aStride, k)
+                       : aT ? dram(s.a, k, s.aStride, i, ib)
+                            : dram(s.a, i, s.aStride, k, ib),
                        aT ? operand(kCols, rowsI(i), local) : operand(rowsI(i), kCols, local)});
       }
     }
@@ -114,7 +143,9 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
         const uint32_t blocks = std::min(mbl, J - j);
         const uint32_t local = bRow + (k * J + j) * dim, jCols = moveCols(j, blocks, J, s.padJ);
         out.push_back({static_cast<uint32_t>(hw::isa::kMvin2),
-                       bT ? dram(s.b, j, s.bStride, k, ib) : dram(s.b, k, s.bStride, j, ib),
+                       z.b  ? entry(s.b, k, s.bStride, j)
+                       : bT ? dram(s.b, j, s.bStride, k, ib)
+                            : dram(s.b, k, s.bStride, j, ib),
                        bT ? operand(jCols, cutK(k), local) : operand(cutK(k), jCols, local)});
       }
   };
@@ -144,10 +175,11 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
     for (uint32_t j = 0; j < J; j += group) {
       const uint32_t blocks = std::min(group, J - j);
       for (uint32_t i = 0; i < I; ++i)
-        out.push_back({static_cast<uint32_t>(hw::isa::kMvout),
-                       dram(s.c, i, s.cStride, j, fullC ? ab : ib),
-                       operand(rowsI(i), moveCols(j, blocks, J, s.padJ),
-                               cLocal(i, j) | (fullC ? kFull : 0))});
+        out.push_back(
+            {static_cast<uint32_t>(hw::isa::kMvout),
+             z.c ? entry(s.c, i, s.cStride, j) : dram(s.c, i, s.cStride, j, fullC ? ab : ib),
+             operand(rowsI(i), moveCols(j, blocks, J, s.padJ),
+                     cLocal(i, j) | (fullC ? kFull : 0))});
     }
   }
   return out;

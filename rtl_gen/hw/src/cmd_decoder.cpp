@@ -334,6 +334,21 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
              transposer() ? "ex_a_t_q != " + f("lwx", "LOOP_WS", "rs2", "a_transpose") +
                                 " || ex_b_t_q != " + f("lwx", "LOOP_WS", "rs2", "b_transpose")
                           : "1'b0");
+    // Boveda: a compressed operand's moves name pointer entries, so its channel (the store
+    // path for C) must move compressed blocks and a plain operand's must not; compressed tiles
+    // come in untransposed and C leaves scaled (no `full`). Without Boveda any such flag.
+    const std::string az = f("lwx", "LOOP_WS", "rs2", "a_compressed");
+    const std::string bz = f("lwx", "LOOP_WS", "rs2", "b_compressed");
+    const std::string cz = f("lwx", "LOOP_WS", "rs2", "c_compressed");
+    b.logic("ws_comp_bad", Type::bit(),
+            "the LOOP_WS's compressed operands are not the channels' (Boveda)");
+    b.assign("ws_comp_bad", boveda_ ? az + " != ld_comp_q[0] || " + bz + " != ld_comp_q[1] || " +
+                                          cz + " != st_comp_q ||\n      (" + az + " && " +
+                                          f("lwx", "LOOP_WS", "rs2", "a_transpose") + ") || (" +
+                                          bz + " && " + f("lwx", "LOOP_WS", "rs2", "b_transpose") +
+                                          ") || (" + cz + " && " +
+                                          f("lwx", "LOOP_WS", "rs1", "full_C") + ")"
+                                    : az + " || " + bz + " || " + cz);
   }
   if (conv_) {
     b.logic("is_loop_conv", Type::bit());
@@ -353,6 +368,19 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
                  ? "ex_a_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_input_3120") +
                        " || ex_b_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_0132")
                  : "1'b0");
+    // Boveda: compressed weights are read through pointer entries on channel 1, which must
+    // move compressed blocks exactly then; the input's and the output's moves are plain.
+    // Without Boveda, or with the transposed weight layouts or vector PEs: UNSUPPORTED.
+    const std::string wz = f("lcx", "LOOP_CONV_WS", "rs2", "weights_compressed");
+    b.logic("conv_comp_bad", Type::bit(),
+            "the loop's compressed weights are not channel 1's, or a channel it moves plain "
+            "is compressed (Boveda)");
+    b.assign("conv_comp_bad",
+             !boveda_ ? wz
+                      : wz + " != ld_comp_q[1] || ld_comp_q[0] || st_comp_q ||\n      (" + wz +
+                            " && (" + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_1203") +
+                            " || " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_0132") +
+                            (p_.lanes > 1 ? " || 1'b1" : "") + "))");
     b.assign("ex_a_stride_o", "ex_a_stride_q");
     b.assign("ex_c_stride_o", "ex_c_stride_q");
   }
@@ -699,9 +727,11 @@ void CmdDecoderGenerator::outcome(vlog::Body& b) const {
                std::string(onChip_ ? "is_dc ? dc_err : " : "") +
                "is_mvout ? st_err : is_preload ? pre_err :\n"
                "      is_compute ? cmp_err : " +
-               (loops_ ? "is_loop_ws ? (ex_ws_q && !ws_xpose_bad ? loop_err_i : ErrUnsupported) : "
+               (loops_ ? "is_loop_ws ? (ex_ws_q && !ws_xpose_bad && !ws_comp_bad ? loop_err_i :\n"
+                         "      ErrUnsupported) : "
                        : "") +
-               (conv_ ? "is_loop_conv ? (ex_ws_q != is_loop_conv_os && !conv_xpose_bad ? "
+               (conv_ ? "is_loop_conv ? (ex_ws_q != is_loop_conv_os && !conv_xpose_bad && "
+                        "!conv_comp_bad ? "
                         "conv_err_i : ErrUnsupported) :\n      "
                       : "") +
                "ErrNone");

@@ -121,6 +121,11 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   b.localParam("OutBlocks", num(p.maxColsAccElems / p.dim),
                "output-channel blocks of an unpooled output MVOUT (MAX_ACC_ELEM_COLS / DIM)");
   b.localParam("ElemBytesLog2", num(config::log2Exact(p.iw / 8)));
+  if (boveda()) {
+    b.localParam("MaxBlockLenLog2", num(config::log2Exact(p.maxBlockLen)));
+    b.localParam("EntryBytesLog2", num(config::log2Exact(int(isa::kBovedaEntryBytes))),
+                 "a Boveda pointer entry");
+  }
   b.localParam("AccBytesLog2", num(config::log2Exact(p.aw / 8)));
   b.localParam("CountBits", "16", "configuration fields, iterators");
   b.localParam("SizeBits", num(rowsBits),
@@ -251,7 +256,10 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("ld_done", Type::bit(), "1'b0", "every tap's weights are loaded")
       .add("lb_ob", Type::bits("CountBits"), "'0", "output-channel block of a weight load")
       .add("lb_kb", Type::bits("CountBits"), "'0",
-           "input-channel block of a trans_weight_0132 weight load");
+           "input-channel block of a trans_weight_0132 (or compressed) weight load");
+  if (boveda())
+    regs.add("wz", Type::bit(), "1'b0",
+             "Boveda: the weights are read band by band through pointer entries");
   loops::outputRegister(b, regs);
   regs.add("out_bstride", Type::bits("CountBits"), "'0", "out_*'s block stride (cmd_bstride)");
   const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
@@ -274,6 +282,8 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
     f("lc", "LOOP_CONV_WS", "rs1", n);
   for (const char* n : {"no_pool", "downsample", "input_dilated", "activation"})
     f("lc", "LOOP_CONV_WS", "rs2", n);
+  if (boveda())
+    f("lc", "LOOP_CONV_WS", "rs2", "weights_compressed");
   b.blank();
 }
 
@@ -395,7 +405,8 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("x_kb", Type::bits("CountBits"));
   b.logic("x_ob", Type::bits("CountBits"));
   // a weight load starts at block 0 (trans_weight_0132: its own input-channel block)
-  b.assign("x_kb", "phase_q == PhB ? (tw0132_q ? lb_kb_q : '0) : it_kb_q");
+  b.assign("x_kb", std::string("phase_q == PhB ? (tw0132_q") + (boveda() ? " || wz_q" : "") +
+                       " ? lb_kb_q : '0) : it_kb_q");
   b.assign("x_ob", "phase_q == PhB ? lb_ob_q : it_ob_q");
   b.comment("Sizes at the iterators.");
   b.logic("k_rem", Type::bits("CountBits"), "input channels from block it_kb on");
@@ -491,18 +502,30 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
   b.assign("d_i2", "phase_q == PhB ? 32'(ld_kc_dram) :\n"
                    "      phase_q == PhA ? (32'(it_row_q) - 32'(upad_q)) >> dil_in_q :\n"
                    "      pool_q || c_trans ? '0 : 32'(it_row_q)");
-  b.assign("d_m2", "phase_q == PhB ? (tw0132_q ? out_channels_q : tw1203_q ? CountBits'(1) : "
-                   "tap_rows) :\n"
-                   "      phase_q == PhA ? in_col_dim_q : pool_q ? pool_out_col_dim_q :\n"
-                   "      c_trans ? batch_size_q : out_col_dim_q");
-  b.assign("d_i3", "c_trans ? it_b_q : phase_q == PhB && tw0132_q ? lb_ob_q << DimLog2 :\n"
-                   "      phase_q == PhA && dil_in_q ? it_px_q : '0");
+  if (boveda()) {
+    b.logic("tap_bands", Type::bits("CountBits"),
+            "compressed weights: DIM-row bands of a tap, ceil(in_channels / DIM)");
+    b.assign("tap_bands", "CountBits'((17'(in_channels_q) + 17'(Dim - 1)) >> DimLog2)");
+  }
+  b.assign("d_m2", std::string("phase_q == PhB ? (") + (boveda() ? "wz_q ? tap_bands : " : "") +
+                       "tw0132_q ? out_channels_q : tw1203_q ? CountBits'(1) : "
+                       "tap_rows) :\n"
+                       "      phase_q == PhA ? in_col_dim_q : pool_q ? pool_out_col_dim_q :\n"
+                       "      c_trans ? batch_size_q : out_col_dim_q");
+  b.assign("d_i3", std::string("c_trans ? it_b_q : ") +
+                       (boveda() ? "phase_q == PhB && wz_q ? lb_kb_q :\n      " : "") +
+                       "phase_q == PhB && tw0132_q ? lb_ob_q << DimLog2 :\n"
+                       "      phase_q == PhA && dil_in_q ? it_px_q : '0");
   b.assign("d_stride", "phase_q == PhB ? weight_stride_q :\n"
                        "      phase_q == PhA ? (ti_q ? batch_size_q : in_stride_q) : out_stride_q");
-  b.assign("d_col", "phase_q == PhA ? (ti_q ? 32'(it_b_q) << DimLog2 : 32'(it_kb_q) << "
-                    "KBlockLog2) :\n"
-                    "      phase_q == PhB ? (tw0132_q ? 32'(x_kb) : 32'(x_ob)) << KBlockLog2 :\n"
-                    "      32'(x_ob) << DimLog2");
+  b.assign("d_col",
+           "phase_q == PhA ? (ti_q ? 32'(it_b_q) << DimLog2 : 32'(it_kb_q) << "
+           "KBlockLog2) :\n"
+           "      phase_q == PhB ? " +
+               std::string(boveda() ? "(wz_q ? 32'(lb_ob_q) >> MaxBlockLenLog2 :\n      " : "") +
+               "(tw0132_q ? 32'(x_kb) : 32'(x_ob)) << KBlockLog2" + (boveda() ? ")" : "") +
+               " :\n"
+               "      32'(x_ob) << DimLog2");
   b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
                      "      phase_q == PhC ? output_q : bias_q");
   b.logic("d_row", Type::bits(33), "i1 * m1 + i2");
@@ -513,8 +536,9 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
   b.assign("d_index", "49'(d_row) * 49'(d_m2) + 49'(d_i3)");
   b.assign("d_elems", "(phase_q == PhD ? '0 : XBits'(d_index) * XBits'(d_stride)) + XBits'(d_col)");
   b.assign("dram_addr",
-           "(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != SegReal) ? '0 :\n"
-           "      d_base + (d_elems << (phase_q == PhD ? AccBytesLog2 : ElemBytesLog2))");
+           std::string("(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != SegReal) "
+                       "? '0 :\n      d_base + (d_elems << (phase_q == PhD ? AccBytesLog2 : ") +
+               (boveda() ? "phase_q == PhB && wz_q ? EntryBytesLog2 : " : "") + "ElemBytesLog2))");
 }
 
 // The local rows of the current command's operands.
@@ -645,7 +669,11 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
               s.line("cmd_funct = FunctMvin2;");
               s.comment("trans_weight_0132: an out-channel block's rows, MAX_BLOCK_LEN input "
                         "blocks as stored");
-              s.line("cmd_rs2 = tw0132_q ? " + op("ocw", "move_k", "b_local") + " : " +
+              s.line("cmd_rs2 = " +
+                     std::string(boveda() ? "wz_q ? " + op("CountBits'(Dim)", "move_o", "b_local") +
+                                                " : "
+                                          : "") +
+                     "tw0132_q ? " + op("ocw", "move_k", "b_local") + " : " +
                      op("tap_load_rows", "move_o << LanesLog2", "b_local") + ";");
             }},
            {"PhPre",
@@ -733,7 +761,7 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
   });
   n.ifElse("host_fire && host_funct_i == FunctLoopConvWsConfig6",
            [](vlog::Stmts& s) { s.line("bias_d = host_rs1_i;").line("input_d = host_rs2_i;"); });
-  n.ifElse("start_i", [](vlog::Stmts& s) {
+  n.ifElse("start_i", [boveda = boveda()](vlog::Stmts& s) {
     s.comment("A legal LOOP_CONV_WS: its flags and rows; the next loop uses the other halves.");
     s.line("load_d_d = !lc_no_bias;").line("pool_d = !lc_no_pool;");
     s.line("os_d = host_funct_i == FunctLoopConvOs;");
@@ -751,6 +779,8 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("it_b_d = '0;").line("it_row_d = '0;").line("it_col_d = '0;").line("seg_d = SegLeft;");
     s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = !start_load_b;");
     s.line("lb_ob_d = '0;").line("lb_kb_d = '0;");
+    if (boveda)
+      s.line("wz_d = lc_weights_compressed;");
     s.comment("trans_input_3120: first the computes' strides (PhCfg).");
     phaseAfterLoads(s, {{"lc_trans_input_3120", "PhCfg"},
                         {"!lc_no_bias", "PhD"},
@@ -827,7 +857,7 @@ void nextSegment(vlog::Stmts& t, const std::function<void(vlog::Stmts&)>& rowDon
 
 // The sequencer's iterators: each register, its next value and when it is at its last value.
 struct Iterators {
-  Level ob, obOut, lbObGroup, lbOb, lbKbGroup, kr, kc, kb, kbGroup, img, inRow, outRow, col;
+  Level ob, obOut, lbObGroup, lbOb, lbKb, lbKbGroup, kr, kc, kb, kbGroup, img, inRow, outRow, col;
   Level chan, imgBlock, pixel; // trans_input_3120: loads per image block, row and channel;
                                // computes one pixel at a time
 };
@@ -840,6 +870,7 @@ Iterators iterators() {
   i.lbObGroup = {"lb_ob", "lb_ob_q + CountBits'(MaxBlockLen)",
                  "17'(lb_ob_q) + 17'(MaxBlockLen) >= och_blocks"};
   i.lbOb = {"lb_ob", "lb_ob_q + CountBits'(1)", "17'(lb_ob_q) + 17'(1) >= och_blocks"};
+  i.lbKb = {"lb_kb", "lb_kb_q + CountBits'(1)", "17'(lb_kb_q) + 17'(1) >= kch_blocks"};
   i.lbKbGroup = {"lb_kb", "lb_kb_q + CountBits'(MaxBlockLen)",
                  "17'(lb_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
   i.kr = {"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
@@ -954,7 +985,17 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
                 [&](vlog::Stmts& u) {
                   advance(u, {it.lbKbGroup, it.lbOb}, 0, tapLoaded);
                 },
-                [&](vlog::Stmts& u) { advance(u, {it.lbObGroup}, 0, tapLoaded); });
+                [&](vlog::Stmts& u) {
+                  if (boveda()) // compressed: every band, then the next group of out blocks
+                    u.ifElse(
+                        "wz_q",
+                        [&](vlog::Stmts& v) {
+                          advance(v, {it.lbKb, it.lbObGroup}, 0, tapLoaded);
+                        },
+                        [&](vlog::Stmts& v) { advance(v, {it.lbObGroup}, 0, tapLoaded); });
+                  else
+                    advance(u, {it.lbObGroup}, 0, tapLoaded);
+                });
           }},
          {"PhRow", rowSegments},
          {"PhA", [&](vlog::Stmts& t) { nextSegment(t, rowDone); }},

@@ -25,6 +25,8 @@ private:
   void commandMux(vlog::Body& b) const;
   void nextConfig(vlog::Stmts& n) const;
   void nextSequence(vlog::Stmts& n) const;
+  // Boveda: the loop may read compressed weights (weights_compressed).
+  bool boveda() const { return p_.config.boveda.enabled; }
 
   AccelParams p_;
 };

@@ -141,6 +141,11 @@ void LoopWsGenerator::localParams(vlog::Body& b) const {
       }());
   b.localParam("ActMax", Type::bits(8), "8'd" + num(isa::kActRelu),
                "the largest LOOP_WS act (Gemmini's normalizer ones are UNSUPPORTED)");
+  if (boveda()) {
+    b.localParam("MaxBlockLenLog2", num(config::log2Exact(p.maxBlockLen)));
+    b.localParam("EntryBytesLog2", num(config::log2Exact(int(isa::kBovedaEntryBytes))),
+                 "a Boveda pointer entry");
+  }
   b.localParam("DramLimit", Type::bits("XBits"), hex64(0xffffffffull),
                "addresses and strides above it are DMA_ERROR");
   b.enumType({"phase_e", 3, phases(), {}});
@@ -162,8 +167,12 @@ void LoopWsGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& 
       .add("full_c", Type::bit(), "1'b0")
       .add("a_t", Type::bit(), "1'b0", "A stored transposed: its tiles come in as stored")
       .add("b_t", Type::bit(), "1'b0", "B stored transposed: likewise")
-      .add("low_d", Type::bit(), "1'b0")
-      .add("a_row", Type::bits("RowsBits"), "'0", "first scratchpad row of A")
+      .add("low_d", Type::bit(), "1'b0");
+  if (boveda())
+    regs.add("a_z", Type::bit(), "1'b0", "Boveda: A's moves name pointer entries")
+        .add("b_z", Type::bit(), "1'b0", "Boveda: B's likewise")
+        .add("c_z", Type::bit(), "1'b0", "Boveda: C's likewise");
+  regs.add("a_row", Type::bits("RowsBits"), "'0", "first scratchpad row of A")
       .add("b_row", Type::bits("RowsBits"), "'0", "first scratchpad row of B")
       .add("c_row", Type::bits("RowsBits"), "'0", "first accumulator row of C (and D)")
       .add("phase", Type::named("phase_e"), "PhIdle")
@@ -181,6 +190,9 @@ void LoopWsGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires& 
     f("lw", "LOOP_WS", "rs1", n);
   for (const char* n : {"a_transpose", "b_transpose", "is_resadd"})
     f("lw", "LOOP_WS", "rs2", n);
+  if (boveda())
+    for (const char* n : {"a_compressed", "b_compressed", "c_compressed"})
+      f("lw", "LOOP_WS", "rs2", n);
   b.blank();
 }
 
@@ -286,7 +298,20 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
                         "      4'(AccBytesLog2) : 4'(ElemBytesLog2))");
   b.logic("dram_prod", Type::bits("ProdBits"), "row * stride: 16 x 32 bits");
   b.assign("dram_prod", "ProdBits'(dram_row) * ProdBits'(dram_stride)");
-  b.assign("dram_addr", "dram_base + ((XBits'(dram_prod) + XBits'(dram_col)) << dram_log2)");
+  if (boveda()) {
+    // A compressed operand's move names its pointer entry: base + (row * stride + group) * 8,
+    // the stride counting entries and a group of MAX_BLOCK_LEN tiles one entry (the checks
+    // keep compressed operands untransposed and C scaled).
+    b.logic("dram_z", Type::bit(), "the move's operand is compressed (Boveda)");
+    b.assign("dram_z", "(phase_q == PhA && a_z_q) || (phase_q == PhB && b_z_q) ||\n"
+                       "      (phase_q == PhC && c_z_q)");
+    b.assign("dram_addr",
+             "dram_z ? dram_base + ((XBits'(dram_prod) + (XBits'(dram_col) >> MaxBlockLenLog2)) "
+             "<< EntryBytesLog2) :\n"
+             "      dram_base + ((XBits'(dram_prod) + XBits'(dram_col)) << dram_log2)");
+  } else {
+    b.assign("dram_addr", "dram_base + ((XBits'(dram_prod) + XBits'(dram_col)) << dram_log2)");
+  }
   b.logic("tile_ij", Type::bits("RowsBits"), "(i*J + j)*DIM: a C / D tile");
   b.logic("tile_sp", Type::bits("RowsBits"), "(i*K + k)*DIM or (k*J + j)*DIM: A / B tile");
   b.logic("sp_row", Type::bits("CountBits"));
@@ -388,11 +413,15 @@ void LoopWsGenerator::nextConfig(vlog::Stmts& n) const {
               [](vlog::Stmts& s) {
                 s.line("d_stride_d = host_rs1_i;").line("c_stride_d = host_rs2_i;");
               })
-      .ifElse("start_i", [](vlog::Stmts& s) {
+      .ifElse("start_i", [this](vlog::Stmts& s) {
         s.comment("A legal LOOP_WS: its flags and rows; the next loop uses the other halves.");
         s.line("ex_acc_d = lw_ex_accumulate;").line("full_c_d = lw_full_C;");
         s.line("low_d_d = lw_low_D;");
         s.line("a_t_d = lw_a_transpose;").line("b_t_d = lw_b_transpose;");
+        if (boveda())
+          s.line("a_z_d = lw_a_compressed;")
+              .line("b_z_d = lw_b_compressed;")
+              .line("c_z_d = lw_c_compressed;");
         s.line("a_row_d = a_start;").line("b_row_d = b_start;");
         s.line("c_row_d = RowsBits'(acc_half_q ? AccHalf : 0);");
         s.line("sp_half_d = !sp_half_q;");

@@ -23,6 +23,8 @@ private:
   void nextSequence(vlog::Stmts& n) const;
   void nextLoads(vlog::Stmts& n) const;
   void nextArray(vlog::Stmts& n) const;
+  // Boveda: LOOP_WS may move compressed operands (a/b/c_compressed).
+  bool boveda() const { return p_.config.boveda.enabled; }
 
   AccelParams p_;
 };

@@ -54,7 +54,19 @@ void loopWsCommands(std::vector<Command>& c) {
         {"b_transpose", 1, 1,
          "1: B stored transposed (J x K, rows B_stride apart), likewise; must equal CONFIG_EX's "
          "b_transpose, else UNSUPPORTED"},
-        {"is_resadd", 2, 1, "Gemmini's residual-add loop: must be 0, UNSUPPORTED"}}});
+        {"is_resadd", 2, 1, "Gemmini's residual-add loop: must be 0, UNSUPPORTED"},
+        {"a_compressed", 3, 1,
+         "Boveda: A is a compressed matrix; its MVINs name pointer entries at A + (i x A_stride "
+         "+ k / MAX_BLOCK_LEN) x 8 (A_stride in entries). Must equal MVIN channel 0's "
+         "compressed state; not with a_transpose; else UNSUPPORTED"},
+        {"b_compressed", 4, 1,
+         "Boveda: B is a compressed matrix; its MVIN2s name pointer entries at B + (k x B_stride "
+         "+ j / MAX_BLOCK_LEN) x 8. Must equal channel 1's compressed state; not with "
+         "b_transpose; else UNSUPPORTED"},
+        {"c_compressed", 5, 1,
+         "Boveda: C leaves compressed; its MVOUTs write pointer entries at C + (i x C_stride + "
+         "j / MAX_BLOCK_LEN) x 8. Must equal CONFIG_ST's compressed state; not with full_C; "
+         "else UNSUPPORTED"}}});
   c.push_back({"LOOP_WS_CONFIG_BOUNDS",
                kLoopWsConfigBounds,
                -1,
@@ -174,7 +186,14 @@ void loopConvCommands(std::vector<Command>& c) {
          "paddings lie over the dilated image (training: the input gradient of a strided "
          "layer)"},
         {"activation", 3, 2,
-         "0 none or 1 ReLU (the MVOUTs apply CONFIG_ST's activation); others UNSUPPORTED"}}});
+         "0 none or 1 ReLU (the MVOUTs apply CONFIG_ST's activation); others UNSUPPORTED"},
+        {"weights_compressed", 5, 1,
+         "Boveda: the weights are a compressed matrix of DIM-row bands (a tap's input channels "
+         "padded to whole bands with zero rows), read band by band: tap t's band kb, output "
+         "block group g at weights + ((t x ceil(in_channels / DIM) + kb) x weight_stride + g) x "
+         "8 (weight_stride in entries). Must equal MVIN channel 1's compressed state (and "
+         "channel 0 and the store path must be plain); not with trans_weight_1203 / _0132 or "
+         "vector PEs; else UNSUPPORTED"}}});
   config(1, "the tensor shapes",
          {{"batch_size", 0, 16,
            "images of the whole output tensor: its image pitch with trans_output_1203 (else not "

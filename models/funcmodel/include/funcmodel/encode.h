@@ -68,6 +68,8 @@ struct LoopWsArgs {
   bool exAccumulate = false, fullC = false, lowD = false;
   int act = 0, aSpadId = 0, bSpadId = 0;
   bool aTranspose = false, bTranspose = false, isResadd = false;
+  // Boveda: A / B / C are compressed matrices (strides then count pointer entries).
+  bool aCompressed = false, bCompressed = false, cCompressed = false;
 };
 
 /// gemmini_loop_conv_ws's arguments Brickyard uses (docs/isa.md, "LOOP_CONV_WS"), Gemmini's
@@ -90,6 +92,9 @@ struct LoopConvArgs {
   bool wrot180 = false, transWeight1203 = false, transWeight0132 = false, transOutput1203 = false;
   bool transInput3120 = false;
   bool inputDilated = false; // the input dilated by 2 (a zero between neighbouring pixels)
+  // Boveda: the weights are a compressed matrix of DIM-row bands (weights names a pointer entry,
+  // weightStride counts entries; docs/isa.md, "LOOP_CONV_WS", compressed weights).
+  bool weightsCompressed = false;
   uint32_t batchSize = 0, outChannels = 0;
   uint64_t extraRs1 = 0, extraRs2 = 0; // OR-ed into LOOP_CONV_WS's rs1 / rs2
 };

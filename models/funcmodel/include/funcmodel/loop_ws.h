@@ -13,12 +13,14 @@
 
 namespace by::funcmodel {
 
-/// The error code that rejects LOOP_WS (rs1, rs2) under CONFIG_EX `ex` (0: legal): UNSUPPORTED
-/// (resadd, an activation other than none/ReLU, the OS dataflow, a_transpose / b_transpose that
-/// differ from CONFIG_EX's), BAD_SIZE (a zero bound, a padding of DIM or more), LOCAL_RANGE (A,
-/// B or C do not fit their halves), DMA_ERROR (an address or stride of 2^32 or more).
-int loopWsCheck(const ModelParams& p, const LoopWsState& loop, const ExecConfig& ex, uint64_t rs1,
-                uint64_t rs2);
+/// The error code that rejects LOOP_WS (rs1, rs2) in `state` (its loop configuration, CONFIG_EX,
+/// the mvin channels and CONFIG_ST; 0: legal): UNSUPPORTED (resadd, an activation other than
+/// none/ReLU, the OS dataflow, a_transpose / b_transpose that differ from CONFIG_EX's, Boveda's
+/// a/b/c_compressed that differ from their channel's or the store path's compressed state, or
+/// with a transpose of the same operand or full_C), BAD_SIZE (a zero bound, a padding of DIM or
+/// more), LOCAL_RANGE (A, B or C do not fit their halves), DMA_ERROR (an address or stride of
+/// 2^32 or more).
+int loopWsCheck(const ModelParams& p, const ArchState& state, uint64_t rs1, uint64_t rs2);
 
 /// The commands a legal LOOP_WS (rs1, rs2) unrolls into with `loop` as configured.
 std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& loop, uint64_t rs1,

@@ -83,6 +83,10 @@ constexpr uint32_t kIdValue = 0x42594431u;      // the ID register: "BYD1"
 constexpr uint32_t kVersion = 1;                // the VERSION register: interface version
 constexpr uint32_t kPerfRegisterBase = 0x100;   // the 64-bit counters' registers (LO, HI, ...)
 
+// --- Boveda: a pointer-table entry is {first container, containers}, two little-endian
+// 32-bit words (docs/isa.md, "Boveda: compressed moves").
+constexpr uint64_t kBovedaEntryBytes = 8;
+
 // --- Boveda: the loader's pointer-line buffer (docs/boveda.md, "Pointer lines"). Compressed
 // MVINs read their 8-byte pointer entries through kBovedaPtrLines aligned lines of
 // bovedaPtrLineBytes(dma.max_bytes) bytes; which lines it reads (and so the DMA byte counters
