@@ -167,16 +167,17 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
                        "accumulator of this config");
   by_conv_shape_t s = convCallShape(l, convIn, convWin, false, hwPool);
   // With the one-lane LOOP_CONV_WS the driver picks the path and the loops' tiles (a 1x1
-  // stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul); the command path's
+  // stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul; compressed weights
+  // run in the loop where its tiles hold whole weight blocks); the command path's
   // tiles stay the estimate. Except for strided convolutions with a 1x1 kernel or output rows
   // shorter than DIM: the loop loads stride^2 times the pixels a 1x1 kernel reads, and a short
   // row fills part of the array per compute, so these take the command path with these tiles
   // (measured on ResNet-50's shapes, docs/BENCHMARKS.md). Elsewhere the program passes them.
   const bool loopConv = hw_.planner.loop_conv_ws && hw_.lanes == 1;
   const bool strided = convWin.strideH > 1 || convWin.strideW > 1;
-  if (loopConv && !boveda && strided && ((convWin.kh == 1 && convWin.kw == 1) || co.w < hw_.dim))
+  if (loopConv && strided && ((convWin.kh == 1 && convWin.kw == 1) || co.w < hw_.dim))
     s.path = BY_CONV_COMMANDS;
-  if (!loopConv || boveda || s.path == BY_CONV_COMMANDS)
+  if (!loopConv || s.path == BY_CONV_COMMANDS)
     s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
   p.estDramBytes = t.bytes + (viaIm2col ? 2 * p.workspaceBytes : 0);
   if (boveda) {
@@ -197,6 +198,14 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     p.bovedaRows = rows;
     p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
     s.weights_block_cols = size_t(b.blockCols);
+    // The loop reads the compressed weights where its tiles can hold whole blocks; elsewhere
+    // the command path runs with the tiles the blocks were cut for.
+    by_conv_plan_t probe;
+    if (s.tile_rows == 0 &&
+        (by_plan_conv(&hw_.planner, &s, &probe) != BY_OK || probe.path != BY_CONV_LOOP)) {
+      s.path = BY_CONV_COMMANDS;
+      s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+    }
   } else {
     // [kh][kw][cin][cout] is also the 1x1 convolution's [1][1][kh*kw*cin][cout].
     p.weights = putVec(prog_.blob, l.qweights);

@@ -7,6 +7,7 @@
  * rows apart (CONFIG_EX's a_stride). Both loops share the tiles and the local layout; with
  * vector PEs an input-channel block is DIM x lanes channels and the weights are lane-packed.
  * Whether the loops run and with which tiles is the planner's (plan_conv_loop.c). */
+#include "brickyard/boveda.h"
 #include "conv_geom.h"
 
 /* The tiles as loops, in the order of the command path: per images and band of rows (with
@@ -48,6 +49,10 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   l.in_channels = (uint32_t)(c->depthwise ? BY_KB : g->loop_ch);
   l.weight_stride = (uint32_t)by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch);
   const by_elem_t* weights = by_conv_packed_weights(g);
+  if (c->weights_boveda) { /* compressed: entries of DIM-row bands, per band its groups */
+    l.weights_compressed = 1;
+    l.weight_stride = (uint32_t)by_boveda_matrix_col_blocks(c->weights_boveda);
+  }
   l.in_stride = (uint32_t)c->in_ch, l.out_stride = (uint32_t)c->out_ch;
   l.no_pool = c->pool_stride == 0;
   l.activation = c->activation;
@@ -95,6 +100,11 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
                                     pass * g->taps * by_conv_diagonal_block_elems())
                     : (const void*)(weights + kch0 / BY_LANES * by_packed_b_cols(c->out_ch) +
                                     by_packed_b_cols(och0));
+            if (c->weights_boveda) { /* band (tap 0, kch0 / DIM), group och0 / group */
+              const by_boveda_matrix_t* wb = c->weights_boveda;
+              l.weights =
+                  by_boveda_matrix_entry(wb, kch0 / BY_DIM, och0 / by_boveda_matrix_block_cols(wb));
+            }
             if (reuse == BY_CONV_KEEP_INPUT) { /* loaded by the band's first out-channel tile */
               l.a_spad_id = 1 + (int)(band & 1);
               if (n0 != 0)
@@ -174,7 +184,10 @@ void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   by_config_ex_td(df, BY_ACT_NONE, 0, (uint32_t)c->stride, 1,
                   df == BY_DATAFLOW_OS ? c->tensordash : BY_TD_SCHEDULE_A);
   by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, 0);
-  by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch) * sizeof(by_elem_t), 0, 0);
+  if (c->weights_boveda)
+    (void)by_config_ld_compressed(1, c->weights_boveda->stream, 0);
+  else
+    by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch) * sizeof(by_elem_t), 0, 0);
   by_config_ld(2, 0, 0, 0);
   by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
   issue_loops(g, df, t);

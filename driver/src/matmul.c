@@ -200,20 +200,36 @@ static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, con
         l.pad_I = i0 + l.I == bi ? (uint32_t)(bi * BY_DIM - m->I) : 0;
         l.pad_J = j0 + l.J == bj ? (uint32_t)(bj * BY_DIM - m->J) : 0;
         l.pad_K = k0 + l.K == bk ? (uint32_t)(bk * BY_DIM - m->K) : 0;
-        /* A stored transposed (K x I) or B (J x K): the tile's first stored row and column. */
-        l.A = plan->transpose_a ? A + k0 * BY_DIM * lda + i0 * BY_DIM
-                                : A + i0 * BY_DIM * lda + k0 * BY_DIM;
-        l.B = plan->transpose_b ? B + j0 * BY_DIM * ldb + k0 * BY_DIM
-                                : B + k0 * BY_DIM * ldb + j0 * BY_DIM;
+        /* A stored transposed (K x I) or B (J x K): the tile's first stored row and column.
+         * Compressed operands: the loop names the blocks' pointer entries (its moves are the
+         * matrices' blocks: by_plan_matmul keeps the loop only then), the strides count them. */
         l.a_transpose = plan->transpose_a;
         l.b_transpose = plan->transpose_b;
+        if (m->A_boveda) {
+          const size_t g = by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM;
+          l.A = by_boveda_matrix_entry(m->A_boveda, i0, k0 / g);
+          l.a_stride = by_boveda_matrix_col_blocks(m->A_boveda);
+          l.a_compressed = 1;
+        } else {
+          l.A = plan->transpose_a ? A + k0 * BY_DIM * lda + i0 * BY_DIM
+                                  : A + i0 * BY_DIM * lda + k0 * BY_DIM;
+          l.a_stride = lda;
+        }
+        if (m->B_boveda) {
+          const size_t g = by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM;
+          l.B = by_boveda_matrix_entry(m->B_boveda, k0, j0 / g);
+          l.b_stride = by_boveda_matrix_col_blocks(m->B_boveda);
+          l.b_compressed = 1;
+        } else {
+          l.B = plan->transpose_b ? B + j0 * BY_DIM * ldb + k0 * BY_DIM
+                                  : B + k0 * BY_DIM * ldb + j0 * BY_DIM;
+          l.b_stride = ldb;
+        }
         if (m->D && k0 == 0)
           l.D = (const char*)m->D +
                 ((m->repeating_bias ? 0 : i0 * BY_DIM * m->ldd) + j0 * BY_DIM) * d_bytes;
         if (k0 + l.K == bk)
           l.C = (char*)m->C + (i0 * BY_DIM * m->ldc + j0 * BY_DIM) * c_bytes;
-        l.a_stride = lda;
-        l.b_stride = ldb;
         l.d_stride = m->repeating_bias ? 0 : m->ldd;
         l.c_stride = m->ldc;
         l.ex_accumulate = m->D != 0 || k0 > 0;

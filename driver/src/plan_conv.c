@@ -149,10 +149,9 @@ static by_status_t command_tiles(const by_hw_t* hw, const by_conv_shape_t* s,
     return by_plan_conv_tiles_fit(hw, s, g, t->rows, t->tn, t->tk) ? BY_OK : BY_ERR_ARG;
   }
   const size_t group = och_group(hw, s);
-  for (t->tn = g->nblocks; t->tn >= 1; t->tn = (t->tn + 1) / 2) {
-    if (t->tn != g->nblocks && t->tn % group != 0)
-      continue;
-    for (t->tk = g->kblocks; t->tk >= 1; t->tk = (t->tk + 1) / 2) {
+  for (t->tn = g->nblocks;; t->tn = (t->tn + 1) / 2) {
+    /* (Out-channel tiles of whole compressed blocks only; halving ends at one block.) */
+    for (t->tk = g->kblocks; t->tn == g->nblocks || t->tn % group == 0; t->tk = (t->tk + 1) / 2) {
       if (by_plan_conv_tiles_fit(hw, s, g, 1, t->tn, t->tk)) {
         t->rows = 1;
         while (t->rows < g->prows && by_plan_conv_tiles_fit(hw, s, g, t->rows + 1, t->tn, t->tk))

@@ -48,13 +48,15 @@ static size_t loop_max_rows(const by_hw_t* hw, const by_conv_shape_t* s, const b
 }
 
 /* Whether the convolution can run as loops of dataflow df at all: the hardware has that loop,
- * plain weights, one stride, the activations the loops apply, and every size within their
+ * plain weights or compressed ones of one-lane PEs (the loop reads their DIM-row bands), one
+ * stride, the activations the loops apply, and every size within their
  * fields. */
 static int loop_usable(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
                        int df) {
   if (!(df == hw->dataflow_os ? hw->loop_conv_os : hw->loop_conv_ws))
     return 0;
-  if (s->weights_block_cols || s->stride_cols != s->stride ||
+  if ((s->weights_block_cols && (hw->lanes != 1 || s->depthwise || !hw->boveda)) ||
+      s->stride_cols != s->stride ||
       (s->activation != hw->act_none && s->activation != hw->act_relu))
     return 0;
   const size_t sizes[] = {s->in_rows,     g->loop_cols, g->loop_ch,   s->out_ch,  g->orows,
@@ -152,6 +154,16 @@ static int loop_cheaper(loop_cost_t a, loop_cost_t b) {
   return (double)a.bytes / (double)a.macs < (double)b.bytes / (double)b.macs;
 }
 
+/* Compressed weights: a tile's output channels are whole blocks of the compressed matrix
+ * (MAX_BLOCK_LEN output blocks each, or one block over all nb of them), as the loop reads them
+ * (docs/isa.md "LOOP_CONV_WS", compressed weights). */
+static int weight_blocks_fit(const by_hw_t* hw, const by_conv_shape_t* s, size_t nb, size_t tn) {
+  if (!s->weights_block_cols)
+    return 1;
+  const size_t gb = s->weights_block_cols / hw->dim;
+  return (gb == hw->max_block_len && tn % gb == 0) || (gb >= nb && tn >= nb);
+}
+
 /* The best tile with t->tk input-channel blocks: the forced sizes, else the out-channel blocks
  * (halving) and most rows that read the fewest DRAM bytes per MAC (loop_cost; ties: more rows).
  * 0: none fits. */
@@ -164,7 +176,9 @@ static int loop_tile_for_k(const by_hw_t* hw, const by_conv_shape_t* s, const by
   loop_cost_t best = {0, 0};
   for (t->tn = s->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
     size_t rows = fr;
-    if (s->tile_rows)
+    if (!weight_blocks_fit(hw, s, nb, t->tn))
+      rows = 0;
+    else if (s->tile_rows)
       t->rows = fr, rows = loop_fits(hw, s, g, t) ? fr : 0;
     else
       rows = loop_max_rows(hw, s, g, t);

@@ -61,10 +61,24 @@ static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_
     }
 }
 
-/* Whether the tiles run as LOOP_WS: one lane, WS, plain (not compressed) operands. */
-static int loops(const by_hw_t* hw, const by_matmul_shape_t* s, int dataflow) {
-  return hw->lanes == 1 && dataflow == hw->dataflow_ws && !s->a_block_cols && !s->b_block_cols &&
-         hw->loop_ws;
+/* Whether a compressed operand's blocks (block_cols columns; 0: plain) are the moves LOOP_WS
+ * makes of tiles `tile` of a dimension of n DIM tiles: groups of MAX_BLOCK_LEN tiles from each
+ * loop's first tile, so blocks of MAX_BLOCK_LEN tiles with loops starting on them, or one block
+ * over the whole dimension and one loop over it. */
+static int loop_moves_blocks(const by_hw_t* hw, size_t block_cols, size_t tile, size_t n) {
+  const size_t g = block_cols / hw->dim;
+  return (g == hw->max_block_len && tile % g == 0) || (g >= n && tile >= n);
+}
+
+/* Whether the tiles run as LOOP_WS: one lane, WS, compressed operands in the loop's blocks
+ * (tile_j, tile_k 0: not known yet; compressed operands then do not fit, which sizes the
+ * workspace for the command path, the larger). */
+static int loops(const by_hw_t* hw, const by_matmul_shape_t* s, int dataflow, size_t tile_j,
+                 size_t tile_k) {
+  const size_t bj = by_plan_ceil_div(s->J, hw->dim), bk = by_plan_ceil_div(s->K, hw->dim);
+  return hw->lanes == 1 && dataflow == hw->dataflow_ws && hw->loop_ws &&
+         (!s->a_block_cols || (tile_k && loop_moves_blocks(hw, s->a_block_cols, tile_k, bk))) &&
+         (!s->b_block_cols || (tile_j && loop_moves_blocks(hw, s->b_block_cols, tile_j, bj)));
 }
 
 /* The transposes the loops leave to the transposer: one of A and B (WS takes one), A first. */
@@ -108,7 +122,7 @@ by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_mat
   if ((p->tile_k % ka != 0 && p->tile_k != bk) || (p->tile_j % ja != 0 && p->tile_j != bj))
     return BY_ERR_ARG;
   p->k_chunk = p->dataflow == hw->dataflow_ws ? kb : p->tile_k * kb;
-  p->loop = loops(hw, s, p->dataflow);
+  p->loop = loops(hw, s, p->dataflow, p->tile_j, p->tile_k);
   hw_transposes(hw, s, p->loop, &p->transpose_a, &p->transpose_b);
   return BY_OK;
 }
@@ -122,7 +136,7 @@ int by_plan_matmul_packs_b(const by_hw_t* hw, const by_matmul_shape_t* s) {
 size_t by_plan_matmul_workspace_bytes(const by_hw_t* hw, const by_matmul_shape_t* s) {
   int dataflow = 0, ta = 0, tb = 0;
   if (by_plan_dataflow(hw, s->dataflow, &dataflow) == BY_OK)
-    hw_transposes(hw, s, loops(hw, s, dataflow), &ta, &tb);
+    hw_transposes(hw, s, loops(hw, s, dataflow, 0, 0), &ta, &tb);
   const size_t a = s->a_transposed && !ta ? s->I * s->K : 0;
   if (hw->lanes != 1)
     return (a + (by_plan_matmul_packs_b(hw, s)

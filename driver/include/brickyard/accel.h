@@ -133,6 +133,10 @@ typedef struct {
    * tiles in as stored and the computes read them through the transposer, so CONFIG_EX must
    * have the same transposes (by_config_ex_transpose; docs/isa.md "LOOP_WS"). */
   int a_transpose, b_transpose;
+  /* Boveda: A / B are compressed matrices read by the compressed mvin channels 0 / 1, C is
+   * written by compressed MVOUTs (CONFIG_ST compressed): A, B and C then point at pointer
+   * entries and the strides count entries (docs/isa.md "LOOP_WS", compressed operands). */
+  int a_compressed, b_compressed, c_compressed;
 } by_loop_ws_t;
 
 /* Whether this hardware has LOOP_WS: the config the driver was built for (BY_HAS_LOOP_WS) and
@@ -161,7 +165,10 @@ static inline void by_loop_ws(const by_loop_ws_t* l) {
                  BY_FIELD(BY_LOOP_WS_RS1_A_SPAD_ID, l->a_spad_id) |
                  BY_FIELD(BY_LOOP_WS_RS1_B_SPAD_ID, l->b_spad_id),
              BY_FIELD(BY_LOOP_WS_RS2_A_TRANSPOSE, l->a_transpose) |
-                 BY_FIELD(BY_LOOP_WS_RS2_B_TRANSPOSE, l->b_transpose));
+                 BY_FIELD(BY_LOOP_WS_RS2_B_TRANSPOSE, l->b_transpose) |
+                 BY_FIELD(BY_LOOP_WS_RS2_A_COMPRESSED, l->a_compressed) |
+                 BY_FIELD(BY_LOOP_WS_RS2_B_COMPRESSED, l->b_compressed) |
+                 BY_FIELD(BY_LOOP_WS_RS2_C_COMPRESSED, l->c_compressed));
 }
 
 /* LOOP_CONV_WS (configs with loops.conv, BY_HAS_LOOP_CONV_WS; docs/isa.md "LOOP_CONV_WS"): one
@@ -206,6 +213,10 @@ typedef struct {
   int wrot180, trans_weight_1203, trans_weight_0132, trans_output_1203, trans_input_3120;
   uint32_t batch_size, out_channels;
   int input_dilated; /* the input dilated by 2: the window and paddings over the dilated image */
+  /* Boveda: the weights are a compressed matrix of DIM-row bands read by the compressed mvin
+   * channel 1: `weights` names the pointer entry of the tile's first band and group, and
+   * weight_stride counts entries per band (docs/isa.md "LOOP_CONV_WS", compressed weights). */
+  int weights_compressed;
 } by_loop_conv_ws_t;
 
 /* Whether this hardware has LOOP_CONV_WS: the config (BY_HAS_LOOP_CONV_WS) and HW_FEATURES. */
@@ -269,7 +280,8 @@ static inline uint64_t by_loop_conv_rs1(const by_loop_conv_ws_t* l) {
 static inline uint64_t by_loop_conv_rs2(const by_loop_conv_ws_t* l) {
   return BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
          BY_FIELD(BY_LOOP_CONV_WS_RS2_INPUT_DILATED, l->input_dilated) |
-         BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation);
+         BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS2_WEIGHTS_COMPRESSED, l->weights_compressed);
 }
 
 static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {

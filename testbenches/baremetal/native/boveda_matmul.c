@@ -4,7 +4,7 @@
  * ReLU) is computed once with plain moves and once from the compressed A and B (compressed
  * MVINs), over several tiles in every dimension and partial blocks, and both are checked
  * against the driver's CPU reference (cpu.h), the suite's independent one (bm_ref.h) and each
- * other. Also the tile-level commands on their own, a pointer entry the hardware must refuse,
+ * other; with blocks of MAX_BLOCK_LEN tiles LOOP_WS moves them (configs with loops.ws). Also the tile-level commands on their own, a pointer entry the hardware must refuse,
  * and the driver's argument checks. On a config without Boveda it checks that every
  * compressed call is refused without issuing a command, and runs the plain matmuls. */
 #include "bm_ref.h"
@@ -33,6 +33,7 @@ typedef struct {
   int kind; /* values: 0 small (compress well), 1 sparse, 2 full range */
   float scale;
   int relu;
+  int expect_loop; /* compressed blocks the LOOP_WS moves: the loop must run it (loops.ws) */
 } mm_case_t;
 
 static void fill(by_elem_t* p, size_t n, int kind) {
@@ -181,6 +182,8 @@ static void run(const mm_case_t* c) {
    * uses the same tiles so that both sum the same K chunks (OS saturates per K tile). */
   by_matmul_plan_t cplan = {0};
   BM_OK(by_matmul_plan(&m, &cplan));
+  BM_CHECK(!c->expect_loop || !by_has_loop_ws() || cplan.loop,
+           "%s: compressed blocks of MAX_BLOCK_LEN tiles, yet no LOOP_WS", c->name);
 
   fill(A, c->I * c->K, c->kind);
   fill(B, c->K * c->J, c->kind);
@@ -191,9 +194,9 @@ static void run(const mm_case_t* c) {
   const uint64_t r0 = dma_read_bytes(), t0 = by_cycles();
   BM_OK(by_matmul(&m));
   const uint64_t t1 = by_cycles(), r1 = dma_read_bytes();
-  printf("%s: compressed: tiles %lux%lux%lu, A %lu -> %lu bytes, B %lu -> %lu bytes (with "
+  printf("%s: compressed (%s): tiles %lux%lux%lu, A %lu -> %lu bytes, B %lu -> %lu bytes (with "
          "padding), %lu DMA bytes read",
-         c->name, (unsigned long)cplan.tile_i, (unsigned long)cplan.tile_j,
+         c->name, cplan.loop ? "LOOP_WS" : "commands", (unsigned long)cplan.tile_i, (unsigned long)cplan.tile_j,
          (unsigned long)cplan.tile_k, (unsigned long)(c->I * c->K * sizeof(by_elem_t)),
          (unsigned long)a_used, (unsigned long)(c->K * c->J * sizeof(by_elem_t)),
          (unsigned long)b_used, (unsigned long)(r1 - r0));
@@ -283,6 +286,7 @@ static void refusals(void) {
                        2 * BY_DIM,
                        0,
                        1.0f,
+                       0,
                        0};
   fill(A, c.I * c.K, 0);
   fill(B, c.K * c.J, 0);
@@ -385,11 +389,14 @@ int main(void) {
    * last block of each partial; auto tiles with A's blocks as wide as an mvin allows. */
   const mm_case_t cases[] = {
       {"ws_tiles_222", 4 * BY_DIM + 3, 3 * BY_DIM + 2, 5 * BY_DIM + 1, BY_DATAFLOW_WS, 2, 2, 2,
-       2 * BY_DIM, 2 * BY_DIM, 0, 0.25f, 1},
+       2 * BY_DIM, 2 * BY_DIM, 0, 0.25f, 1, 0},
       {"os_auto_sparse", 3 * BY_DIM + 1, 5 * BY_DIM + 3, 7 * BY_DIM + 2, BY_DATAFLOW_OS, 0, 0, 0,
-       BY_MAX_BLOCK_LEN * BY_DIM, BY_DIM, 1, 0.015625f, 0},
+       BY_MAX_BLOCK_LEN * BY_DIM, BY_DIM, 1, 0.015625f, 0, 0},
       {"ws_tiles_111_full_range", 2 * BY_DIM + 1, 2 * BY_DIM + 1, 3 * BY_DIM - 1, BY_DATAFLOW_WS, 1,
-       1, 1, BY_DIM, BY_DIM, 2, 0.00390625f, 0},
+       1, 1, BY_DIM, BY_DIM, 2, 0.00390625f, 0, 0},
+      /* Blocks of MAX_BLOCK_LEN tiles (or one block over a dimension): the loop's own moves. */
+      {"ws_loop_blocks", 2 * BY_DIM + 1, 2 * BY_DIM + 2, 7 * BY_DIM + 2, BY_DATAFLOW_WS, 0, 0, 0,
+       BY_MAX_BLOCK_LEN * BY_DIM, BY_MAX_BLOCK_LEN * BY_DIM, 1, 0.015625f, 1, 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     if ((cases[i].dataflow == BY_DATAFLOW_WS && !BY_HAS_WS) ||
