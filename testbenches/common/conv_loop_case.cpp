@@ -49,6 +49,10 @@ std::string ConvLoopCase::describe() const {
     os << " trans_input_3120";
   if (compressedWeights)
     os << " compressed weights";
+  if (compressedInput)
+    os << " compressed input";
+  if (compressedOutput)
+    os << " compressed output";
   return os.str();
 }
 
@@ -67,6 +71,36 @@ int64_t saturate(int64_t v, int bits) {
 
 int ceilDiv(int a, int b) {
   return (a + b - 1) / b;
+}
+
+// The codec's format for a block of `values` values.
+boveda::BovedaParams blockFormat(const fm::ModelParams& p, size_t values) {
+  boveda::BovedaParams f = p.bovedaFormat;
+  f.blockValues = static_cast<int>(values);
+  return f;
+}
+
+// Worst-case bytes of a block of `values` values (every group at full width).
+uint64_t worstBlockBytes(const fm::ModelParams& p, uint64_t values) {
+  const uint64_t groups =
+      (values + uint64_t(p.bovedaFormat.groupSize) - 1) / uint64_t(p.bovedaFormat.groupSize);
+  const uint64_t bits = uint64_t(p.bovedaFormat.containerBits);
+  return (groups * uint64_t(p.bovedaFormat.maxGroupBits()) + bits - 1) / bits * (bits / 8);
+}
+
+// Compresses `v` as the next block of the stream at `stream` (container `next`, advanced) and
+// writes its pointer entry at `entry` (image offsets from the DRAM base).
+void putBlock(const fm::ModelParams& p, std::vector<uint8_t>& image, uint64_t stream,
+              uint64_t entry, const std::vector<int16_t>& v, uint64_t& next) {
+  const boveda::CompressedTensor ct = boveda::compress(blockFormat(p, v.size()), v);
+  const std::vector<uint8_t> bytes = ct.bytes();
+  std::copy(bytes.begin(), bytes.end(),
+            image.begin() + long(stream + next * uint64_t(p.bovedaFormat.containerBits / 8)));
+  for (int i = 0; i < 4; ++i) {
+    image.at(entry + uint64_t(i)) = static_cast<uint8_t>(next >> (8 * i));
+    image.at(entry + 4 + uint64_t(i)) = static_cast<uint8_t>(ct.numContainers() >> (8 * i));
+  }
+  next += ct.numContainers();
 }
 
 int64_t wrap(int64_t v, int bits) {
@@ -95,6 +129,12 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   if (c.compressedWeights && (!p.boveda || L > 1 || c.transWeight1203 || c.transWeight0132 ||
                               (to < OC && to % group != 0) || (tk < C && tk % dim != 0)))
     throw std::invalid_argument("the loop refuses these compressed weights: " + c.describe());
+  const int chGroup = p.maxBlockLen * kblock; // compressed activations: channels per block
+  if ((c.compressedInput &&
+       (!p.boveda || c.inputDilated || c.transInput3120 || (tk < C && tk % chGroup != 0))) ||
+      (c.compressedOutput &&
+       (!p.boveda || c.poolStride || c.transOutput1203 || (to < OC && to % chGroup != 0))))
+    throw std::invalid_argument("the loop refuses these compressed activations: " + c.describe());
   const int D = c.dilation, KE = c.kernelExtent();
   ConvLoopProgram out;
   out.image.assign(size, 0);
@@ -106,21 +146,30 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   // DRAM layout: input, weights, bias, output, 4 KiB apart at least.
   auto align = [](uint64_t v) { return (v + 0xfff) & ~uint64_t{0xfff}; };
   const uint64_t in = base + 0x1000;
-  const uint64_t w = align(in + uint64_t(c.batch) * H * W * C * ib + 0x100);
+  // Compressed input: the stream at `in` (room for every block at its worst case), the table
+  // after it.
+  const int inGroups = ceilDiv(C, chGroup), outGroups = ceilDiv(OC, chGroup);
+  const uint64_t inBlocks = uint64_t(c.batch) * H * inGroups;
+  const uint64_t inTable = align(in + inBlocks * worstBlockBytes(p, uint64_t(W) * chGroup));
+  const uint64_t inEnd =
+      c.compressedInput ? inTable + inBlocks * 8 : in + uint64_t(c.batch) * H * W * C * ib;
+  const uint64_t w = align(inEnd + 0x100);
   const int tapRows = ceilDiv(C, L); // lane-packed weight rows of a tap (docs/isa.md)
   // Compressed weights: the stream at w (room for every block at its worst case), the pointer
   // table after it.
   const int bands = ceilDiv(C, dim), groups = ceilDiv(OC, group);
-  const uint64_t worstBlock =
-      (uint64_t(ceilDiv(dim * group, p.bovedaFormat.groupSize)) * p.bovedaFormat.maxGroupBits() +
-       uint64_t(p.bovedaFormat.containerBits) - 1) /
-      uint64_t(p.bovedaFormat.containerBits) * uint64_t(p.bovedaFormat.containerBits / 8);
+  const uint64_t worstBlock = worstBlockBytes(p, uint64_t(dim) * group);
   const uint64_t wTable = align(w + uint64_t(K) * K * bands * groups * worstBlock + 0x100);
   const uint64_t wEnd = c.compressedWeights ? wTable + uint64_t(K) * K * bands * groups * 8
                                             : w + uint64_t(K) * K * tapRows * OC * L * ib;
   const uint64_t bias = align(wEnd + 0x100);
   out.output = align(bias + uint64_t(OC) * ab + 0x100);
-  if (out.output + uint64_t(c.batch) * OH * OW * OC * ib > base + size)
+  const uint64_t outBlocks = uint64_t(c.batch) * OH * outGroups;
+  out.outputTable = align(out.output + outBlocks * worstBlockBytes(p, uint64_t(OW) * chGroup));
+  out.outputGroups = outGroups, out.groupCols = chGroup;
+  const uint64_t outEnd = c.compressedOutput ? out.outputTable + outBlocks * 8
+                                             : out.output + uint64_t(c.batch) * OH * OW * OC * ib;
+  if (outEnd > base + size)
     throw std::invalid_argument("conv case does not fit the DRAM window: " + c.describe());
   std::vector<int64_t> x(size_t(c.batch) * H * W * C), wt(size_t(K) * K * C * OC), bv(OC, 0);
   // Input x[b][y][x][i], stored so (NHWC) or, trans_input_3120, [i][y][x][b].
@@ -129,7 +178,21 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
     const size_t ch = i % size_t(C), px = i / size_t(C) % (size_t(H) * W),
                  b = i / (size_t(C) * H * W);
     const size_t at = c.transInput3120 ? (ch * H * W + px) * size_t(c.batch) + b : i;
-    put(out.image, in - base + at * ib, x[i], ib);
+    if (!c.compressedInput)
+      put(out.image, in - base + at * ib, x[i], ib);
+  }
+  if (c.compressedInput) { // block (b, y, g): W pixels x the group's channels
+    uint64_t next = 0;
+    for (int b = 0; b < c.batch; ++b)
+      for (int y = 0; y < H; ++y)
+        for (int g = 0; g < inGroups; ++g) {
+          std::vector<int16_t> v;
+          for (int xx = 0; xx < W; ++xx)
+            for (int i = g * chGroup; i < std::min(C, (g + 1) * chGroup); ++i)
+              v.push_back(static_cast<int16_t>(x[((size_t(b) * H + y) * W + xx) * C + i]));
+          putBlock(p, out.image, in - base,
+                   inTable - base + ((uint64_t(b) * H + y) * inGroups + g) * 8, v, next);
+        }
   }
   // Weights W[tap][i][o] (tap as stored) at packed row tap * tapRows + i / L, element
   // o * L + i % L; one lane, trans_weight_1203: at row (i * K * K + tap); trans_weight_0132: at
@@ -146,26 +209,17 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
       }
   if (c.compressedWeights) { // band (tap, kb) cut into groups, entry (tap*bands + kb)*groups + g
     uint64_t next = 0;
-    const uint64_t cbytes = uint64_t(p.bovedaFormat.containerBits / 8);
     for (int t = 0; t < K * K; ++t)
       for (int kb = 0; kb < bands; ++kb)
         for (int g = 0; g < groups; ++g) {
-          const int cols = std::min(group, OC - g * group);
           std::vector<int16_t> v;
           for (int r = 0; r < dim; ++r)
-            for (int o = g * group; o < g * group + cols; ++o) {
+            for (int o = g * group; o < std::min(OC, (g + 1) * group); ++o) {
               const int i = kb * dim + r;
               v.push_back(static_cast<int16_t>(i < C ? wt[(size_t(t) * C + i) * OC + o] : 0));
             }
-          boveda::BovedaParams f = p.bovedaFormat;
-          f.blockValues = static_cast<int>(v.size());
-          const boveda::CompressedTensor ct = boveda::compress(f, v);
-          const std::vector<uint8_t> bytes = ct.bytes();
-          std::copy(bytes.begin(), bytes.end(), out.image.begin() + long(w - base + next * cbytes));
-          const uint64_t entry = wTable - base + ((uint64_t(t) * bands + kb) * groups + g) * 8;
-          put(out.image, entry, int64_t(next), 4);
-          put(out.image, entry + 4, int64_t(ct.numContainers()), 4);
-          next += ct.numContainers();
+          putBlock(p, out.image, w - base,
+                   wTable - base + ((uint64_t(t) * bands + kb) * groups + g) * 8, v, next);
         }
   }
   if (c.bias)
@@ -248,8 +302,15 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   ex.aTranspose = c.transInput3120;  // the computes read the stored [i][b] blocks transposed
   prog.push_back(fm::configEx(ex));
   // An input MVIN's pixels: C elements apart (trans_input_3120: the batch).
-  prog.push_back(fm::configLd({0, false, 1, static_cast<uint32_t>(c.batch * irows * icols),
-                               fm::floatBits(1), uint64_t(c.transInput3120 ? c.batch : C) * ib}));
+  fm::ConfigLdArgs inputChannel{0,
+                                false,
+                                1,
+                                static_cast<uint32_t>(c.batch * irows * icols),
+                                fm::floatBits(1),
+                                uint64_t(c.transInput3120 ? c.batch : C) * ib};
+  if (c.compressedInput) // the channel's stride is the stream base
+    inputChannel.compressed = true, inputChannel.stride = in;
+  prog.push_back(fm::configLd(inputChannel));
   // The weight rows of a tap: OC x L elements apart, or with trans_weight_1203 K x K rows;
   // trans_weight_0132: its rows (output channels) C elements apart.
   const uint64_t weightStride = c.transWeight0132 ? uint64_t(C) : uint64_t(OC) * L;
@@ -266,6 +327,8 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   fm::ConfigStArgs st;
   st.activation = c.relu ? hw::isa::kActRelu : 0;
   st.stride = static_cast<uint32_t>(OC * ib * (c.transOutput1203 ? c.batch : 1));
+  if (c.compressedOutput) // a new stream at the output region
+    st.compressed = true, st.stride = static_cast<uint32_t>(out.output);
   if (c.poolStride) {
     st.poolStride = static_cast<uint32_t>(c.poolStride),
     st.poolSize = static_cast<uint32_t>(c.poolSize);
@@ -312,6 +375,11 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
           l.weights = wTable + ((uint64_t(k0) / uint64_t(dim)) * groups + uint64_t(o0 / group)) * 8;
           l.weightStride = uint32_t(groups);
         }
+        if (c.compressedInput) { // the entry of row (0, first real row), group k0 / chGroup
+          l.inputCompressed = true, l.inStride = uint32_t(inGroups);
+          l.input =
+              inTable + ((uint64_t(std::max(iy0, 0))) * inGroups + uint64_t(k0 / chGroup)) * 8;
+        }
         l.os = c.os;
         if (c.keep == 1) { // the band's window: loaded by its first out-channel tile
           l.aSpadId = 1 + (r0 / tr) % 2;
@@ -331,11 +399,50 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
                    : c.poolStride ? out.output + uint64_t(o0) * ib
                                   : out.output + (firstPixel * OC + o0) * ib;
         l.act = c.relu ? 1 : 0;
+        if (c.compressedOutput) { // the entry of row (0, r0), group o0 / chGroup
+          l.outputCompressed = true, l.outStride = uint32_t(outGroups);
+          l.output =
+              !lastK ? 0
+                     : out.outputTable + (uint64_t(r0) * outGroups + uint64_t(o0 / chGroup)) * 8;
+        }
         for (const fm::Instruction& i : fm::loopConv(l))
           prog.push_back(i);
         ++out.loops;
       }
   return out;
+}
+
+std::string checkCompressedOutput(const fm::ModelParams& p, const ConvLoopCase& c,
+                                  const ConvLoopProgram& cp, const std::vector<uint8_t>& dram,
+                                  uint64_t base) {
+  const int OH = c.outRows(), OW = c.outCols(), OC = c.outCh;
+  auto get32 = [&](uint64_t addr) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+      v |= uint32_t{dram.at(addr - base + uint64_t(i))} << (8 * i);
+    return v;
+  };
+  const uint64_t cbytes = uint64_t(p.bovedaFormat.containerBits / 8);
+  for (int b = 0; b < c.batch; ++b)
+    for (int y = 0; y < OH; ++y)
+      for (int g = 0; g < cp.outputGroups; ++g) {
+        std::vector<int16_t> v;
+        for (int x = 0; x < OW; ++x)
+          for (int o = g * cp.groupCols; o < std::min(OC, (g + 1) * cp.groupCols); ++o)
+            v.push_back(static_cast<int16_t>(cp.want[((size_t(b) * OH + y) * OW + x) * OC + o]));
+        const boveda::CompressedTensor ct = boveda::compress(blockFormat(p, v.size()), v);
+        const uint64_t entry = cp.outputTable + ((uint64_t(b) * OH + y) * cp.outputGroups + g) * 8;
+        const std::string where = "output block (image " + std::to_string(b) + ", row " +
+                                  std::to_string(y) + ", group " + std::to_string(g) + ")";
+        if (get32(entry + 4) != ct.numContainers())
+          return where + ": " + std::to_string(get32(entry + 4)) + " containers, the codec's " +
+                 std::to_string(ct.numContainers());
+        const uint64_t at = cp.output + uint64_t(get32(entry)) * cbytes;
+        for (size_t i = 0; i < ct.words.size(); ++i)
+          if (get32(at + 4 * i) != ct.words[i])
+            return where + ": stream word " + std::to_string(i) + " differs from the codec's";
+      }
+  return "";
 }
 
 } // namespace by::test

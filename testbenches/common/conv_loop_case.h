@@ -43,6 +43,10 @@ struct ConvLoopCase {
   // tap, MAX_BLOCK_LEN output-channel blocks per block; docs/isa.md, "LOOP_CONV_WS"); the
   // out-channel tiles must then start on those groups.
   bool compressedWeights = false;
+  // Boveda: the input and/or the output as compressed activation tensors, one block per image
+  // row and channel group of MAX_BLOCK_LEN x DIM x lanes channels (docs/isa.md,
+  // "LOOP_CONV_WS"); their channel tiles must start on whole groups, their rows be whole.
+  bool compressedInput = false, compressedOutput = false;
 
   int kernelExtent() const { return (kernel - 1) * dilation + 1; }
   int dilatedRows() const { return inputDilated ? 2 * inRows - 1 : inRows; }
@@ -60,7 +64,17 @@ struct ConvLoopProgram {
   uint64_t output = 0;        // DRAM address of the NHWC output
   std::vector<int64_t> want;  // the expected output elements, NHWC ([y][x][b][o]: transOutput1203)
   int loops = 0;
+  // compressedOutput: the output's pointer table (block (b, y, g) at entry (b x rows + y) x
+  // groups + g) and its stream (`output`), groups of groupCols channels.
+  uint64_t outputTable = 0;
+  int outputGroups = 0, groupCols = 0;
 };
+
+/// compressedOutput: "" if every output block in `dram` (from `base`) is the codec's stream of
+/// the expected values, else what differs first.
+std::string checkCompressedOutput(const funcmodel::ModelParams& p, const ConvLoopCase& c,
+                                  const ConvLoopProgram& cp, const std::vector<uint8_t>& dram,
+                                  uint64_t base);
 
 /// Builds the case for a model with `p`, DRAM [base, base + size), random values from `seed`.
 ConvLoopProgram buildConvLoop(const funcmodel::ModelParams& p, const ConvLoopCase& c, uint64_t base,

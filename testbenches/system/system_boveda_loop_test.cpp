@@ -247,42 +247,110 @@ TEST_F(BovedaLoop, LoopConvWsWithCompressedWeightsMatchesTheReference) {
   runCase("boveda_loop_conv_1x1_kept", c);
 }
 
-// A LOOP_CONV_WS whose weights_compressed is not channel 1's state, or that runs while channel 0
-// or the store path moves compressed blocks (the loop's input and output moves are plain):
-// UNSUPPORTED, nothing issued; the legal loop after them runs.
+// Convolutions through LOOP_CONV_WS reading their input and/or writing their output as
+// compressed activation tensors (one block per image row and channel group), against the
+// direct CPU convolution (the input blocks made by the codec, every output block compared
+// with the codec's stream of the expected values): a 1x1 over two input-channel groups tiled
+// on them, with compressed weights and output; a padded 2x2 writing two output groups; a
+// strided 3x3 over two images reading compressed rows.
+TEST_F(BovedaLoop, LoopConvWsMovesCompressedActivations) {
+  if (!p.loopConv)
+    GTEST_SKIP() << "config has no LOOP_CONV_WS (loops.conv)";
+  const int group = mbl() * row; // channels of an activation block
+  auto runCase = [&](const std::string& name, const ConvLoopCase& c) {
+    SCOPED_TRACE(c.describe());
+    const ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, rng.next());
+    prog = cp.program;
+    image = cp.image;
+    const RunOutcome r = run(name);
+    EXPECT_EQ(r.modelErrors.count, 0u);
+    if (c.compressedOutput) {
+      EXPECT_EQ(checkCompressedOutput(p, c, cp, r.dram, kBase), "");
+      return;
+    }
+    for (size_t i = 0; i < cp.want.size(); ++i)
+      ASSERT_EQ(getElem(r.dram, cp.output + i * p.inputBytes, p.inputBytes), cp.want[i])
+          << "output element " << i;
+  };
+  ConvLoopCase c;
+  c.kernel = 1, c.pad = 0, c.inRows = 3, c.inCols = 5, c.inCh = group + 6, c.outCh = dim + 3;
+  c.tileRows = 1, c.tileKch = group, c.relu = true;
+  c.compressedInput = c.compressedOutput = c.compressedWeights = true;
+  runCase("boveda_loop_conv_1x1_all_compressed", c);
+  c = ConvLoopCase{};
+  c.kernel = 2, c.inRows = 4, c.inCols = 4, c.outCh = group + 3, c.tileRows = 1;
+  c.compressedOutput = true;
+  runCase("boveda_loop_conv_2x2_output_groups", c);
+  c = ConvLoopCase{};
+  c.stride = 2, c.inRows = 7, c.inCols = 7, c.batch = 2, c.inCh = dim + 1, c.outCh = dim;
+  c.compressedInput = true;
+  runCase("boveda_loop_conv_stride2_input", c);
+}
+
+// A LOOP_CONV_WS whose compressed flags are not its channels' state (weights: channel 1, input:
+// channel 0, output: the store path), compressed input rows that are not whole image rows, a
+// compressed pooled output: UNSUPPORTED, nothing issued; the legal loop after each runs.
 TEST_F(BovedaLoop, MismatchedConvLoopChannelsAreRefused) {
   if (!p.loopConv)
     GTEST_SKIP() << "config has no LOOP_CONV_WS (loops.conv)";
   ConvLoopCase c;
   c.compressedWeights = true;
   const ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, rng.next());
-  image = cp.image;
-  prog = cp.program; // set-up and one legal loop (its last 7 commands)
-  const fm::Program legal(prog.end() - 7, prog.end());
-  prog.erase(prog.end() - 7, prog.end());
-  uint32_t refused = 0;
-  auto refuse = [&](const fm::Program& loop) {
-    prog.insert(prog.end(), loop.begin(), loop.end());
-    ++refused;
+  // The case's set-up (CONFIG_EX, CONFIG_LD 0..2, CONFIG_ST) and its one legal loop (CONFIG_1..6,
+  // LOOP_CONV_WS).
+  const fm::Program setup(cp.program.begin(), cp.program.end() - 7);
+  const fm::Program legal(cp.program.end() - 7, cp.program.end());
+  const hw::isa::Command& cmd = hw::isa::command("LOOP_CONV_WS");
+  auto withRs2 = [&](const char* name, uint64_t v) { // the legal loop with one rs2 field set
+    fm::Program l = legal;
+    l.back().rs2 =
+        (l.back().rs2 & ~cmd.rs2Field(name).place(~uint64_t{0})) | cmd.rs2Field(name).place(v);
+    return l;
   };
-  fm::Program plainWeights = legal; // the flag cleared on the compressed channel
-  plainWeights.back().rs2 &=
-      ~hw::isa::command("LOOP_CONV_WS").rs2Field("weights_compressed").place(1);
-  refuse(plainWeights);
-  fm::ConfigLdArgs in;
-  in.channel = 0, in.compressed = true, in.stride = kStream;
-  prog.push_back(fm::configLd(in)); // the input channel compressed
-  refuse(legal);
-  in.compressed = false, in.stride = static_cast<uint64_t>(c.inCh) * p.inputBytes;
-  prog.push_back(fm::configLd(in));
-  prog.insert(prog.end(), legal.begin(), legal.end());
-  const RunOutcome r = run("boveda_loop_conv_refused");
-  EXPECT_EQ(r.modelErrors.code, hw::isa::errorCode("UNSUPPORTED"));
-  EXPECT_EQ(r.modelErrors.funct, hw::isa::kLoopConvWs);
-  EXPECT_EQ(r.modelErrors.count, refused);
-  for (size_t i = 0; i < cp.want.size(); ++i)
-    ASSERT_EQ(getElem(r.dram, cp.output + i * p.inputBytes, p.inputBytes), cp.want[i])
-        << "output element " << i;
+  fm::ConfigLdArgs compressedInput;
+  compressedInput.channel = 0, compressedInput.compressed = true, compressedInput.stride = kStream;
+  fm::ConfigStArgs compressedStore;
+  compressedStore.compressed = true, compressedStore.stride = static_cast<uint32_t>(kOut);
+  // A window whose real columns stop one short of the image row (its right padding 2, not 1).
+  fm::Program shortRows = withRs2("input_compressed", 1);
+  const hw::isa::Field rpad = hw::isa::command("LOOP_CONV_WS_CONFIG_3").rs2Field("rpad");
+  shortRows[2].rs2 = (shortRows[2].rs2 & ~rpad.place(~uint64_t{0})) | rpad.place(2);
+  fm::Program pooled = withRs2("output_compressed", 1);
+  pooled.back().rs2 &= ~cmd.rs2Field("no_pool").place(1);
+  struct Bad {
+    const char* what;
+    fm::Program before, loop, after; // the state the loop meets, then the case's again
+  };
+  const std::vector<Bad> bad = {
+      {"weights_compressed on a compressed channel cleared",
+       {},
+       withRs2("weights_compressed", 0),
+       {}},
+      {"input_compressed on a plain channel 0", {}, withRs2("input_compressed", 1), {}},
+      {"output_compressed with plain MVOUTs", {}, withRs2("output_compressed", 1), {}},
+      {"a plain input on a compressed channel 0",
+       {fm::configLd(compressedInput)},
+       legal,
+       {setup[1]}},
+      {"compressed input rows that are not whole",
+       {fm::configLd(compressedInput)},
+       shortRows,
+       {setup[1]}},
+      {"a compressed pooled output", {fm::configSt(compressedStore)}, pooled, {setup[4]}}};
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.what);
+    image = cp.image;
+    prog = setup;
+    for (const fm::Program* part : {&b.before, &b.loop, &b.after, &legal})
+      prog.insert(prog.end(), part->begin(), part->end());
+    const RunOutcome r = run("boveda_loop_conv_refused");
+    EXPECT_EQ(r.modelErrors.code, hw::isa::errorCode("UNSUPPORTED"));
+    EXPECT_EQ(r.modelErrors.funct, hw::isa::kLoopConvWs);
+    EXPECT_EQ(r.modelErrors.count, 1u);
+    for (size_t i = 0; i < cp.want.size(); ++i)
+      ASSERT_EQ(getElem(r.dram, cp.output + i * p.inputBytes, p.inputBytes), cp.want[i])
+          << "output element " << i;
+  }
 }
 
 } // namespace

@@ -222,6 +222,8 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   bad.push_back(ok), bad.back().krows = bad.back().kcols = 60;            // LOCAL_RANGE: B
   bad.push_back(ok), bad.back().input = uint64_t{1} << 32;                // DMA_ERROR
   bad.push_back(ok), bad.back().weightsCompressed = true; // UNSUPPORTED: channel 1 plain
+  bad.push_back(ok), bad.back().inputCompressed = true;   // UNSUPPORTED: channel 0 plain
+  bad.push_back(ok), bad.back().outputCompressed = true;  // UNSUPPORTED: plain MVOUTs
   for (fm::LoopConvArgs& l : bad)
     l.os = c.os;            // the legal loop's funct
   if (p.hasWs && p.hasOs) { // the other dataflow's loop: UNSUPPORTED

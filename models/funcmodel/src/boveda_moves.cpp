@@ -225,7 +225,9 @@ int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
   if (op.rows == 0 || op.cols == 0 || op.cols > maxCols)
     return f.err.badSize;
   const uint64_t memRows = static_cast<uint64_t>(src.acc() ? params_.accRows : params_.spRows);
-  if (src.row() + (ceilDiv(op.cols, width) - 1) * dim + (op.rows - 1) >= memRows)
+  // Column blocks DIM rows apart, or as far apart as LOOP_CONV_WS's output moves place them.
+  const uint64_t blockStride = loopMvoutBlockStride_ ? loopMvoutBlockStride_ : dim;
+  if (src.row() + (ceilDiv(op.cols, width) - 1) * blockStride + (op.rows - 1) >= memRows)
     return f.err.localRange;
   if (!dramSpanOk(entryAddr, 0, 0, kEntryBytes))
     return f.err.dmaError;
@@ -237,7 +239,7 @@ int FuncModel::execMvoutCompressed(uint64_t rs1, uint64_t rs2) {
   values.reserve(uint64_t{op.rows} * op.cols);
   for (uint64_t r = 0; r < op.rows; ++r)
     for (uint64_t c = 0; c < op.cols; ++c) {
-      const uint64_t row = src.row() + (c / width) * dim + r;
+      const uint64_t row = src.row() + (c / width) * blockStride + r;
       const int e = static_cast<int>(c % width);
       int64_t v = 0;
       if (!src.acc()) {

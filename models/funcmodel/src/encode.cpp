@@ -79,7 +79,9 @@ Program loopConv(const LoopConvArgs& a) {
            put(0, true, "no_pool", a.noPool) |
                put(0, true, "activation", static_cast<uint64_t>(a.act)) |
                put(0, true, "input_dilated", a.inputDilated) |
-               put(0, true, "weights_compressed", a.weightsCompressed) | a.extraRs2}};
+               put(0, true, "weights_compressed", a.weightsCompressed) |
+               put(0, true, "input_compressed", a.inputCompressed) |
+               put(0, true, "output_compressed", a.outputCompressed) | a.extraRs2}};
 }
 
 Program loopWs(const LoopWsArgs& a) {

@@ -122,13 +122,18 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
       (transInput && (transWeight0132 || os || p.lanes > 1)))
     return hw::isa::errorCode("UNSUPPORTED");
   const bool transOutput = field(l, false, "trans_output_1203", rs1) != 0;
-  // Boveda: compressed weights are read band by band through pointer entries, so channel 1 must
-  // move compressed blocks exactly when the loop says so; the input's and the output's moves are
-  // plain (their channels too). Not for the transposed weight layouts or lane-packed weights.
-  const bool weightsCompressed = field(l, true, "weights_compressed", rs2) != 0;
-  if ((weightsCompressed && (!p.boveda || p.lanes > 1 || transWeight0132 ||
-                             field(l, false, "trans_weight_1203", rs1))) ||
-      weightsCompressed != arch.ld[1].compressed || arch.ld[0].compressed || arch.st.compressed)
+  // Boveda: compressed operands are moved through pointer entries, so each channel (the store
+  // path for the output) must move compressed blocks exactly when the loop says so. Not for the
+  // transposed or dilated layouts, lane-packed weights or pooled output.
+  const bool weightsZ = field(l, true, "weights_compressed", rs2) != 0;
+  const bool inputZ = field(l, true, "input_compressed", rs2) != 0;
+  const bool outputZ = field(l, true, "output_compressed", rs2) != 0;
+  if (((weightsZ || inputZ || outputZ) && !p.boveda) ||
+      (weightsZ && (p.lanes > 1 || transWeight0132 || field(l, false, "trans_weight_1203", rs1))) ||
+      (inputZ && (transInput || field(l, true, "input_dilated", rs2))) ||
+      (outputZ && (transOutput || !field(l, true, "no_pool", rs2))) ||
+      weightsZ != arch.ld[1].compressed || inputZ != arch.ld[0].compressed ||
+      outputZ != arch.st.compressed)
     return hw::isa::errorCode("UNSUPPORTED");
   if (arch.ex.dataflow != (os ? hw::kDataflowOS : hw::kDataflowWS) ||
       field(l, true, "downsample", rs2) || field(l, true, "activation", rs2) > 1 ||
@@ -140,6 +145,9 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
       g.lpad + g.rpad > g.icols || (transOutput && g.batchSize == 0) ||
       (transWeight0132 && g.outChannels == 0) || (transInput && g.batchSize == 0))
     return hw::isa::errorCode("BAD_SIZE");
+  // A compressed input or output block is a whole image row.
+  if ((inputZ && g.icols - g.lpad - g.rpad != g.inColDim) || (outputZ && g.ocols != g.outColDim))
+    return hw::isa::errorCode("UNSUPPORTED");
   setBlocks(p, g, transInput);
   Layout lay;
   if (!layout(p, g, lay) || field(l, false, "a_spad_id", rs1) > 2 ||
@@ -180,7 +188,9 @@ public:
         transWeight0132_(field("LOOP_CONV_WS", false, "trans_weight_0132", rs1) != 0),
         transOutput_(field("LOOP_CONV_WS", false, "trans_output_1203", rs1) != 0),
         inputDilated_(field("LOOP_CONV_WS", true, "input_dilated", rs2) != 0),
-        weightsCompressed_(field("LOOP_CONV_WS", true, "weights_compressed", rs2) != 0) {
+        weightsCompressed_(field("LOOP_CONV_WS", true, "weights_compressed", rs2) != 0),
+        inputCompressed_(field("LOOP_CONV_WS", true, "input_compressed", rs2) != 0),
+        outputCompressed_(field("LOOP_CONV_WS", true, "output_compressed", rs2) != 0) {
     setBlocks(p, g_, field("LOOP_CONV_WS", false, "trans_input_3120", rs1) != 0);
     layout(p, g_, lay_);
     const uint64_t half = uint64_t(p.spRows / 2);
@@ -302,7 +312,12 @@ private:
           if (g_.lpad)
             move(hw::isa::kMvin, 0, g_.lpad, cols, a(kb, b, r, 0));
           const uint64_t irow = inputDilated_ ? (r - g_.upad) / 2 : r - g_.upad;
-          if (rcols && !inputDilated_) {
+          if (rcols && inputCompressed_) { // the row's block of this channel group
+            move(hw::isa::kMvin,
+                 g_.input + ((b * g_.inRowDim + irow) * g_.inStride + kb / mbl_) *
+                                hw::isa::kBovedaEntryBytes,
+                 rcols, cols, a(kb, b, r, g_.lpad));
+          } else if (rcols && !inputDilated_) {
             move(hw::isa::kMvin, g_.input + pixel(b, kb, irow, 0) * ib_, rcols, cols,
                  a(kb, b, r, g_.lpad));
           } else if (rcols) {
@@ -429,10 +444,14 @@ private:
           // (the host's store stride steps over them).
           const uint64_t pixel = transOutput_ ? orow * g_.outColDim * g_.batchSize + b
                                               : (b * g_.outRowDim + orow) * g_.outColDim;
-          out_.push_back({uint32_t(hw::isa::kMvout),
-                          g_.output + (pixel * g_.outStride + ob * dim_) * ib_,
-                          operand(g_.ocols, std::min(outBlocks_ * dim_, g_.pochs - ob * dim_),
-                                  c(ob, b, orow, 0))});
+          const uint64_t entry =
+              g_.output + ((b * g_.outRowDim + orow) * g_.outStride + ob / outBlocks_) *
+                              hw::isa::kBovedaEntryBytes;
+          out_.push_back(
+              {uint32_t(hw::isa::kMvout),
+               outputCompressed_ ? entry : g_.output + (pixel * g_.outStride + ob * dim_) * ib_,
+               operand(g_.ocols, std::min(outBlocks_ * dim_, g_.pochs - ob * dim_),
+                       c(ob, b, orow, 0))});
         }
   }
 
@@ -441,7 +460,7 @@ private:
   Layout lay_;
   uint64_t dim_, lanes_, kblock_, ib_, ab_, mbl_, outBlocks_;
   bool loadD_, pool_, rot_, transWeight_, transWeight0132_, transOutput_, inputDilated_,
-      weightsCompressed_, loadA_ = true, loadB_ = true;
+      weightsCompressed_, inputCompressed_, outputCompressed_, loadA_ = true, loadB_ = true;
   uint64_t aRow_ = 0, bRow_ = 0, cRow_ = 0, taps_ = 0;
   std::vector<Instruction> out_;
 };

@@ -368,19 +368,26 @@ void CmdDecoderGenerator::commandClass(vlog::Body& b, IsaFieldWires& f) const {
                  ? "ex_a_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_input_3120") +
                        " || ex_b_t_q != " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_0132")
                  : "1'b0");
-    // Boveda: compressed weights are read through pointer entries on channel 1, which must
-    // move compressed blocks exactly then; the input's and the output's moves are plain.
-    // Without Boveda, or with the transposed weight layouts or vector PEs: UNSUPPORTED.
-    const std::string wz = f("lcx", "LOOP_CONV_WS", "rs2", "weights_compressed");
+    // Boveda: compressed operands are moved through pointer entries, so each channel (the
+    // store path for the output) must move compressed blocks exactly when the loop says so; not
+    // with the transposed or dilated layouts, lane-packed weights or pooled output. Without
+    // Boveda any flag is UNSUPPORTED. (The unroller checks that compressed rows are whole.)
+    auto lc = [&](const char* reg, const char* name) {
+      return f("lcx", "LOOP_CONV_WS", reg, name);
+    };
+    const std::string wz = lc("rs2", "weights_compressed"), iz = lc("rs2", "input_compressed"),
+                      oz = lc("rs2", "output_compressed");
     b.logic("conv_comp_bad", Type::bit(),
-            "the loop's compressed weights are not channel 1's, or a channel it moves plain "
-            "is compressed (Boveda)");
+            "the loop's compressed operands are not the channels' (Boveda)");
     b.assign("conv_comp_bad",
-             !boveda_ ? wz
-                      : wz + " != ld_comp_q[1] || ld_comp_q[0] || st_comp_q ||\n      (" + wz +
-                            " && (" + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_1203") +
-                            " || " + f("lcx", "LOOP_CONV_WS", "rs1", "trans_weight_0132") +
-                            (p_.lanes > 1 ? " || 1'b1" : "") + "))");
+             !boveda_
+                 ? wz + " || " + iz + " || " + oz
+                 : wz + " != ld_comp_q[1] || " + iz + " != ld_comp_q[0] || " + oz +
+                       " != st_comp_q ||\n      (" + wz + " && (" + lc("rs1", "trans_weight_1203") +
+                       " || " + lc("rs1", "trans_weight_0132") + (p_.lanes > 1 ? " || 1'b1" : "") +
+                       ")) ||\n      (" + iz + " && (" + lc("rs1", "trans_input_3120") + " || " +
+                       lc("rs2", "input_dilated") + ")) ||\n      (" + oz + " && (" +
+                       lc("rs1", "trans_output_1203") + " || !" + lc("rs2", "no_pool") + "))");
     b.assign("ex_a_stride_o", "ex_a_stride_q");
     b.assign("ex_c_stride_o", "ex_c_stride_q");
   }

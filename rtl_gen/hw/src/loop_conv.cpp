@@ -123,6 +123,7 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   b.localParam("ElemBytesLog2", num(config::log2Exact(p.iw / 8)));
   if (boveda()) {
     b.localParam("MaxBlockLenLog2", num(config::log2Exact(p.maxBlockLen)));
+    b.localParam("OutBlocksLog2", num(config::log2Exact(p.maxColsAccElems / p.dim)));
     b.localParam("EntryBytesLog2", num(config::log2Exact(int(isa::kBovedaEntryBytes))),
                  "a Boveda pointer entry");
   }
@@ -259,7 +260,9 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
            "input-channel block of a trans_weight_0132 (or compressed) weight load");
   if (boveda())
     regs.add("wz", Type::bit(), "1'b0",
-             "Boveda: the weights are read band by band through pointer entries");
+             "Boveda: the weights are read band by band through pointer entries")
+        .add("iz", Type::bit(), "1'b0", "Boveda: the input rows are read as compressed blocks")
+        .add("oz", Type::bit(), "1'b0", "Boveda: the output rows leave as compressed blocks");
   loops::outputRegister(b, regs);
   regs.add("out_bstride", Type::bits("CountBits"), "'0", "out_*'s block stride (cmd_bstride)");
   const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
@@ -283,7 +286,8 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
   for (const char* n : {"no_pool", "downsample", "input_dilated", "activation"})
     f("lc", "LOOP_CONV_WS", "rs2", n);
   if (boveda())
-    f("lc", "LOOP_CONV_WS", "rs2", "weights_compressed");
+    for (const char* n : {"weights_compressed", "input_compressed", "output_compressed"})
+      f("lc", "LOOP_CONV_WS", "rs2", n);
   b.blank();
 }
 
@@ -374,7 +378,11 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
                std::string(transposer ? "      (lc_trans_input_3120 && (lc_trans_weight_0132 || "
                                         "host_funct_i == FunctLoopConvOs)) ||\n"
                                       : "      lc_trans_weight_0132 || lc_trans_input_3120 ||\n") +
-               "      (lc_trans_output_1203 && !lc_no_pool)");
+               "      (lc_trans_output_1203 && !lc_no_pool)" +
+               std::string(boveda() ? " ||\n      (!chk_bad_size && ((lc_input_compressed && "
+                                      "29'(rcols) != 29'(in_col_dim_q)) ||\n"
+                                      "       (lc_output_compressed && ocols_q != out_col_dim_q)))"
+                                    : ""));
   b.assign("chk_bad_size",
            "batches_q == '0 || orows_q == '0 || ocols_q == '0 || pochs_q == '0 ||\n"
            "      krows_q == '0 || kcols_q == '0 || kchs_q == '0 || stride_q == '0 ||\n"
@@ -502,30 +510,42 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
   b.assign("d_i2", "phase_q == PhB ? 32'(ld_kc_dram) :\n"
                    "      phase_q == PhA ? (32'(it_row_q) - 32'(upad_q)) >> dil_in_q :\n"
                    "      pool_q || c_trans ? '0 : 32'(it_row_q)");
+  // Boveda: a compressed operand's move names its pointer entry (docs/isa.md, "LOOP_CONV_WS"):
+  // weights ((t x tap_bands + kb) x weight_stride + group), input ((b x in_row_dim + row) x
+  // in_stride + group), output ((b x out_row_dim + row) x out_stride + group), 8 bytes each.
+  const std::string plainM2 =
+      "phase_q == PhB ? (tw0132_q ? out_channels_q : tw1203_q ? "
+      "CountBits'(1) : tap_rows) :\n"
+      "      phase_q == PhA ? in_col_dim_q : pool_q ? pool_out_col_dim_q :\n"
+      "      c_trans ? batch_size_q : out_col_dim_q";
+  const std::string plainCol = "phase_q == PhA ? (ti_q ? 32'(it_b_q) << DimLog2 : 32'(it_kb_q) << "
+                               "KBlockLog2) :\n"
+                               "      phase_q == PhB ? (tw0132_q ? 32'(x_kb) : 32'(x_ob)) << "
+                               "KBlockLog2 :\n"
+                               "      32'(x_ob) << DimLog2";
   if (boveda()) {
     b.logic("tap_bands", Type::bits("CountBits"),
             "compressed weights: DIM-row bands of a tap, ceil(in_channels / DIM)");
     b.assign("tap_bands", "CountBits'((17'(in_channels_q) + 17'(Dim - 1)) >> DimLog2)");
+    b.logic("d_z", Type::bit(), "the move names a pointer entry (a compressed operand)");
+    b.assign("d_z", "(phase_q == PhB && wz_q) || (phase_q == PhA && iz_q) || "
+                    "(phase_q == PhC && oz_q)");
+    b.assign("d_m2",
+             "phase_q == PhB && wz_q ? tap_bands : d_z ? CountBits'(1) :\n      " + plainM2);
+  } else {
+    b.assign("d_m2", plainM2);
   }
-  b.assign("d_m2", std::string("phase_q == PhB ? (") + (boveda() ? "wz_q ? tap_bands : " : "") +
-                       "tw0132_q ? out_channels_q : tw1203_q ? CountBits'(1) : "
-                       "tap_rows) :\n"
-                       "      phase_q == PhA ? in_col_dim_q : pool_q ? pool_out_col_dim_q :\n"
-                       "      c_trans ? batch_size_q : out_col_dim_q");
   b.assign("d_i3", std::string("c_trans ? it_b_q : ") +
                        (boveda() ? "phase_q == PhB && wz_q ? lb_kb_q :\n      " : "") +
                        "phase_q == PhB && tw0132_q ? lb_ob_q << DimLog2 :\n"
                        "      phase_q == PhA && dil_in_q ? it_px_q : '0");
   b.assign("d_stride", "phase_q == PhB ? weight_stride_q :\n"
                        "      phase_q == PhA ? (ti_q ? batch_size_q : in_stride_q) : out_stride_q");
-  b.assign("d_col",
-           "phase_q == PhA ? (ti_q ? 32'(it_b_q) << DimLog2 : 32'(it_kb_q) << "
-           "KBlockLog2) :\n"
-           "      phase_q == PhB ? " +
-               std::string(boveda() ? "(wz_q ? 32'(lb_ob_q) >> MaxBlockLenLog2 :\n      " : "") +
-               "(tw0132_q ? 32'(x_kb) : 32'(x_ob)) << KBlockLog2" + (boveda() ? ")" : "") +
-               " :\n"
-               "      32'(x_ob) << DimLog2");
+  b.assign("d_col", boveda() ? "!d_z ? " + plainCol +
+                                   " :\n      phase_q == PhB ? 32'(lb_ob_q) >> MaxBlockLenLog2 :\n"
+                                   "      phase_q == PhA ? 32'(it_kb_q) >> MaxBlockLenLog2 :\n"
+                                   "      32'(it_ob_q) >> OutBlocksLog2"
+                             : plainCol);
   b.assign("d_base", "phase_q == PhB ? weights_q : phase_q == PhA ? input_q :\n"
                      "      phase_q == PhC ? output_q : bias_q");
   b.logic("d_row", Type::bits(33), "i1 * m1 + i2");
@@ -538,7 +558,7 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
   b.assign("dram_addr",
            std::string("(phase_q == PhD && bias_q == '0) || (phase_q == PhA && seg_q != SegReal) "
                        "? '0 :\n      d_base + (d_elems << (phase_q == PhD ? AccBytesLog2 : ") +
-               (boveda() ? "phase_q == PhB && wz_q ? EntryBytesLog2 : " : "") + "ElemBytesLog2))");
+               (boveda() ? "d_z ? EntryBytesLog2 : " : "") + "ElemBytesLog2))");
 }
 
 // The local rows of the current command's operands.
@@ -780,7 +800,9 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("ld_kr_d = '0;").line("ld_kc_d = '0;").line("ld_done_d = !start_load_b;");
     s.line("lb_ob_d = '0;").line("lb_kb_d = '0;");
     if (boveda)
-      s.line("wz_d = lc_weights_compressed;");
+      s.line("wz_d = lc_weights_compressed;")
+          .line("iz_d = lc_input_compressed;")
+          .line("oz_d = lc_output_compressed;");
     s.comment("trans_input_3120: first the computes' strides (PhCfg).");
     phaseAfterLoads(s, {{"lc_trans_input_3120", "PhCfg"},
                         {"!lc_no_bias", "PhD"},

@@ -191,9 +191,21 @@ void loopConvCommands(std::vector<Command>& c) {
          "Boveda: the weights are a compressed matrix of DIM-row bands (a tap's input channels "
          "padded to whole bands with zero rows), read band by band: tap t's band kb, output "
          "block group g at weights + ((t x ceil(in_channels / DIM) + kb) x weight_stride + g) x "
-         "8 (weight_stride in entries). Must equal MVIN channel 1's compressed state (and "
-         "channel 0 and the store path must be plain); not with trans_weight_1203 / _0132 or "
-         "vector PEs; else UNSUPPORTED"}}});
+         "8 (weight_stride in entries). Must equal MVIN channel 1's compressed state; not with "
+         "trans_weight_1203 / _0132 or "
+         "vector PEs; else UNSUPPORTED"},
+        {"input_compressed", 6, 1,
+         "Boveda: the input is a compressed activation tensor, one block per image row and "
+         "channel group (in_col_dim pixels x MAX_BLOCK_LEN x DIM x lanes channels, the last "
+         "fewer): row y of image b, group g at input + ((b x in_row_dim + y) x in_stride + g) x 8 "
+         "(in_stride in entries). The window's real columns must be whole rows; must equal MVIN "
+         "channel 0's compressed state; not with input_dilated or trans_input_3120; else "
+         "UNSUPPORTED"},
+        {"output_compressed", 7, 1,
+         "Boveda: the output leaves as a compressed activation tensor of the same blocks (ocols "
+         "= out_col_dim pixels a block): row y of image b, group g at output + ((b x out_row_dim "
+         "+ y) x out_stride + g) x 8 (out_stride in entries). Unpooled, whole rows; must equal "
+         "CONFIG_ST's compressed state; not with trans_output_1203; else UNSUPPORTED"}}});
   config(1, "the tensor shapes",
          {{"batch_size", 0, 16,
            "images of the whole output tensor: its image pitch with trans_output_1203 (else not "

@@ -95,6 +95,9 @@ struct LoopConvArgs {
   // Boveda: the weights are a compressed matrix of DIM-row bands (weights names a pointer entry,
   // weightStride counts entries; docs/isa.md, "LOOP_CONV_WS", compressed weights).
   bool weightsCompressed = false;
+  // ... the input / the output as compressed activation tensors (input / output name pointer
+  // entries, inStride / outStride count them).
+  bool inputCompressed = false, outputCompressed = false;
   uint32_t batchSize = 0, outChannels = 0;
   uint64_t extraRs1 = 0, extraRs2 = 0; // OR-ed into LOOP_CONV_WS's rs1 / rs2
 };
