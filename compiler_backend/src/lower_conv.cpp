@@ -190,22 +190,24 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
       for (int64_t ci = 0; ci < cin; ++ci)
         std::copy_n(&l.qweights[size_t((tap * cin + ci) * co.c)], co.c,
                     &padded[size_t((tap * cblocks * hw_.dim + ci) * co.c)]);
+    // The loop reads blocks of one output-channel block (DIM x DIM) wherever the driver runs
+    // the convolution as a loop; elsewhere the command path runs with the tiles the (wider)
+    // blocks were cut for.
+    s.weights_block_cols = size_t(hw_.dim);
+    by_conv_plan_t probe;
+    if (s.tile_rows != 0 || by_plan_conv(&hw_.planner, &s, &probe) != BY_OK ||
+        probe.path != BY_CONV_LOOP) {
+      s.weights_block_cols = size_t(nGroup * hw_.dim);
+      s.path = BY_CONV_COMMANDS;
+      s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+    }
     const BovedaMatrix b =
-        compressMatrix(padded, rows, co.c, int(nGroup * hw_.dim), hw_.dim, prog_.config);
+        compressMatrix(padded, rows, co.c, int(s.weights_block_cols), hw_.dim, prog_.config);
     p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
     p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
     p.bovedaBlockCols = b.blockCols;
     p.bovedaRows = rows;
     p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
-    s.weights_block_cols = size_t(b.blockCols);
-    // The loop reads the compressed weights where its tiles can hold whole blocks; elsewhere
-    // the command path runs with the tiles the blocks were cut for.
-    by_conv_plan_t probe;
-    if (s.tile_rows == 0 &&
-        (by_plan_conv(&hw_.planner, &s, &probe) != BY_OK || probe.path != BY_CONV_LOOP)) {
-      s.path = BY_CONV_COMMANDS;
-      s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
-    }
   } else {
     // [kh][kw][cin][cout] is also the 1x1 convolution's [1][1][kh*kw*cin][cout].
     p.weights = putVec(prog_.blob, l.qweights);

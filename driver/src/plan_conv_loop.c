@@ -154,14 +154,11 @@ static int loop_cheaper(loop_cost_t a, loop_cost_t b) {
   return (double)a.bytes / (double)a.macs < (double)b.bytes / (double)b.macs;
 }
 
-/* Compressed weights: a tile's output channels are whole blocks of the compressed matrix
- * (MAX_BLOCK_LEN output blocks each, or one block over all nb of them), as the loop reads them
- * (docs/isa.md "LOOP_CONV_WS", compressed weights). */
-static int weight_blocks_fit(const by_hw_t* hw, const by_conv_shape_t* s, size_t nb, size_t tn) {
-  if (!s->weights_block_cols)
-    return 1;
-  const size_t gb = s->weights_block_cols / hw->dim;
-  return (gb == hw->max_block_len && tn % gb == 0) || (gb >= nb && tn >= nb);
+/* Compressed weights: the loop reads blocks of one DIM-row band and one output-channel block
+ * (docs/isa.md "LOOP_CONV_WS", compressed weights), so the matrix must be cut so; any tile then
+ * holds whole blocks. */
+static int weight_blocks_fit(const by_hw_t* hw, const by_conv_shape_t* s) {
+  return !s->weights_block_cols || s->weights_block_cols == hw->dim;
 }
 
 /* The best tile with t->tk input-channel blocks: the forced sizes, else the out-channel blocks
@@ -176,7 +173,7 @@ static int loop_tile_for_k(const by_hw_t* hw, const by_conv_shape_t* s, const by
   loop_cost_t best = {0, 0};
   for (t->tn = s->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
     size_t rows = fr;
-    if (!weight_blocks_fit(hw, s, nb, t->tn))
+    if (!weight_blocks_fit(hw, s))
       rows = 0;
     else if (s->tile_rows)
       t->rows = fr, rows = loop_fits(hw, s, g, t) ? fr : 0;

@@ -125,9 +125,9 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
       (c.transWeight1203 && c.transWeight0132) || (c.inputDilated && c.tileRows) ||
       (c.transInput3120 && (L > 1 || c.os || p.tensordash || c.transWeight0132)))
     throw std::invalid_argument("the loop refuses this training form: " + c.describe());
-  const int group = p.maxBlockLen * dim; // compressed weights: columns per block
-  if (c.compressedWeights && (!p.boveda || L > 1 || c.transWeight1203 || c.transWeight0132 ||
-                              (to < OC && to % group != 0) || (tk < C && tk % dim != 0)))
+  const int group = dim; // compressed weights: blocks of one band and one output block
+  if (c.compressedWeights &&
+      (!p.boveda || L > 1 || c.transWeight1203 || c.transWeight0132 || (tk < C && tk % dim != 0)))
     throw std::invalid_argument("the loop refuses these compressed weights: " + c.describe());
   const int chGroup = p.maxBlockLen * kblock; // compressed activations: channels per block
   if ((c.compressedInput &&

@@ -213,10 +213,10 @@ TEST_F(BovedaLoop, MismatchedCompressedOperandsAreRefused) {
     }
 }
 
-// Convolutions through LOOP_CONV_WS with the weights compressed by the codec (DIM-row bands
-// of each tap, MAX_BLOCK_LEN output-channel blocks per block), against the direct CPU
-// convolution of conv_loop_case: a 2x2 padded one whose input channels end inside a band and
-// whose output channels span two groups, tiled over rows and input channels; a strided 3x3 with
+// Convolutions through LOOP_CONV_WS with the weights compressed by the codec (DIM x DIM blocks:
+// a DIM-row band of a tap, one output-channel block), against the direct CPU convolution of
+// conv_loop_case: a 2x2 padded one whose input channels end inside a band, tiled over rows,
+// input channels and output channels (tiles of 3 output blocks, the last 2); a strided 3x3 with
 // two bands per tap (the last partial) and rotated weights; 1x1 over two images with the
 // weights kept over the bands.
 TEST_F(BovedaLoop, LoopConvWsWithCompressedWeightsMatchesTheReference) {
@@ -236,8 +236,8 @@ TEST_F(BovedaLoop, LoopConvWsWithCompressedWeightsMatchesTheReference) {
   };
   ConvLoopCase c;
   c.inRows = c.inCols = 6, c.kernel = 2, c.inCh = 2 * dim + 1, c.outCh = mbl() * dim + 3;
-  c.tileRows = 1, c.tileKch = dim, c.relu = true;
-  runCase("boveda_loop_conv_2x2_groups", c);
+  c.tileRows = 1, c.tileKch = dim, c.tileOch = 3 * dim, c.relu = true;
+  runCase("boveda_loop_conv_2x2_tiles", c);
   c = ConvLoopCase{};
   c.stride = 2, c.inRows = 7, c.inCols = 6, c.inCh = 2 * dim - 1, c.outCh = dim + 1;
   c.wrot180 = true;

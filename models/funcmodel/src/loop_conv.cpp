@@ -355,14 +355,14 @@ private:
                std::min(mbl_ * kblock_, g_.kchs - kb * kblock_), bAddr(t, kb, ob));
       return;
     }
-    if (weightsCompressed_) { // one band of DIM rows per move, named by its pointer entry
+    if (weightsCompressed_) { // one DIM x DIM block per move, named by its pointer entry
       const uint64_t tap = kr * g_.kernelDim + kc, bands = ceilDiv(g_.inChannels, dim_);
-      for (uint64_t ob = 0; ob < g_.ochBlocks; ob += mbl_)
-        for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb)
+      for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb)
+        for (uint64_t ob = 0; ob < g_.ochBlocks; ++ob)
           move(hw::isa::kMvin2,
                g_.weights +
-                   ((tap * bands + kb) * g_.weightStride + ob / mbl_) * hw::isa::kBovedaEntryBytes,
-               dim_, std::min(mbl_ * dim_, g_.pochs - ob * dim_), bAddr(t, kb, ob));
+                   ((tap * bands + kb) * g_.weightStride + ob) * hw::isa::kBovedaEntryBytes,
+               dim_, ochCols(ob), bAddr(t, kb, ob));
       return;
     }
     const uint64_t tapRows = transWeight_ ? 1 : ceilDiv(g_.inChannels, lanes_);

@@ -542,7 +542,7 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
   b.assign("d_stride", "phase_q == PhB ? weight_stride_q :\n"
                        "      phase_q == PhA ? (ti_q ? batch_size_q : in_stride_q) : out_stride_q");
   b.assign("d_col", boveda() ? "!d_z ? " + plainCol +
-                                   " :\n      phase_q == PhB ? 32'(lb_ob_q) >> MaxBlockLenLog2 :\n"
+                                   " :\n      phase_q == PhB ? 32'(lb_ob_q) :\n"
                                    "      phase_q == PhA ? 32'(it_kb_q) >> MaxBlockLenLog2 :\n"
                                    "      32'(it_ob_q) >> OutBlocksLog2"
                              : plainCol);
@@ -690,9 +690,9 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
               s.comment("trans_weight_0132: an out-channel block's rows, MAX_BLOCK_LEN input "
                         "blocks as stored");
               s.line("cmd_rs2 = " +
-                     std::string(boveda() ? "wz_q ? " + op("CountBits'(Dim)", "move_o", "b_local") +
-                                                " : "
-                                          : "") +
+                     std::string(boveda()
+                                     ? "wz_q ? " + op("CountBits'(Dim)", "ocw", "b_local") + " : "
+                                     : "") +
                      "tw0132_q ? " + op("ocw", "move_k", "b_local") + " : " +
                      op("tap_load_rows", "move_o << LanesLog2", "b_local") + ";");
             }},
@@ -1008,11 +1008,11 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
                   advance(u, {it.lbKbGroup, it.lbOb}, 0, tapLoaded);
                 },
                 [&](vlog::Stmts& u) {
-                  if (boveda()) // compressed: every band, then the next group of out blocks
+                  if (boveda()) // compressed: a band's out blocks, then the next band
                     u.ifElse(
                         "wz_q",
                         [&](vlog::Stmts& v) {
-                          advance(v, {it.lbKb, it.lbObGroup}, 0, tapLoaded);
+                          advance(v, {it.lbOb, it.lbKb}, 0, tapLoaded);
                         },
                         [&](vlog::Stmts& v) { advance(v, {it.lbObGroup}, 0, tapLoaded); });
                   else

@@ -188,10 +188,11 @@ void loopConvCommands(std::vector<Command>& c) {
         {"activation", 3, 2,
          "0 none or 1 ReLU (the MVOUTs apply CONFIG_ST's activation); others UNSUPPORTED"},
         {"weights_compressed", 5, 1,
-         "Boveda: the weights are a compressed matrix of DIM-row bands (a tap's input channels "
-         "padded to whole bands with zero rows), read band by band: tap t's band kb, output "
-         "block group g at weights + ((t x ceil(in_channels / DIM) + kb) x weight_stride + g) x "
-         "8 (weight_stride in entries). Must equal MVIN channel 1's compressed state; not with "
+         "Boveda: the weights are a compressed matrix of DIM x DIM blocks (a tap's input "
+         "channels padded to whole DIM-row bands with zero rows), one MVIN2 per block: tap t's "
+         "band kb, output-channel block ob at weights + ((t x ceil(in_channels / DIM) + kb) x "
+         "weight_stride + ob) x 8 (weight_stride in entries). Must equal MVIN channel 1's "
+         "compressed state; not with "
          "trans_weight_1203 / _0132 or "
          "vector PEs; else UNSUPPORTED"},
         {"input_compressed", 6, 1,
