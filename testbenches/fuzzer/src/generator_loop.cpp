@@ -4,7 +4,8 @@
 // channels and CONFIG_ST from the loop's strides) and one loop with random bounds, paddings,
 // strides, bias kind, full_C, accumulation, operands already in the scratchpad (address 0), C
 // kept in the accumulator (address 0), A or B stored transposed (with CONFIG_EX's transposes, on
-// configs with the transposer), and now and then an illegal configuration.
+// configs with the transposer), and now and then an illegal configuration (a compressed operand
+// on plain channels among them).
 #include "funcmodel/int_math.h"
 #include "funcmodel/isa_fields.h"
 #include "generator.h"
@@ -80,9 +81,13 @@ void Generation::opLoopWs() {
   int expected = 0;
   const bool illegal = chance(0.12);
   if (illegal && options_.illegalFraction > 0) {
-    switch (uniformInt(0, 5)) {
+    switch (uniformInt(0, 6)) {
     case 0: // a transpose CONFIG_EX does not name
       l.aTranspose = !l.aTranspose, expected = isaFields().err.unsupported;
+      break;
+    case 5: // a compressed operand (Boveda) on the plain channels configured above
+      (chance(0.5) ? l.aCompressed : chance(0.5) ? l.bCompressed : l.cCompressed) = true;
+      expected = isaFields().err.unsupported;
       break;
     case 1:
       l.act = 2, expected = isaFields().err.unsupported;
@@ -281,7 +286,7 @@ void Generation::opLoopConv() {
   }
   emitConfigSt(st, "conv loop: config_st");
   if (expected == 0 && chance(0.12) && options_.illegalFraction > 0) {
-    switch (uniformInt(0, 5)) {
+    switch (uniformInt(0, 6)) {
     case 0:
       l.extraRs1 =
           hw::isa::command("LOOP_CONV_WS").rs1Field(ti ? "dw" : "trans_input_3120").place(1);
@@ -304,6 +309,12 @@ void Generation::opLoopConv() {
       break;
     case 5: // no third half
       l.bSpadId = 3, expected = isaFields().err.localRange;
+      break;
+    case 6: // a compressed operand (Boveda) on the plain channels configured above
+      (chance(0.5)   ? l.weightsCompressed
+       : chance(0.5) ? l.inputCompressed
+                     : l.outputCompressed) = true;
+      expected = isaFields().err.unsupported;
       break;
     default:
       l.orows = static_cast<uint32_t>(accHalf + 1), expected = isaFields().err.localRange;
