@@ -187,8 +187,9 @@ size_t by_boveda_matrix_used_bytes(const by_boveda_matrix_t* m);
 /* BY_OK if the matrix is well formed, its buffers large enough and reachable. */
 by_status_t by_boveda_matrix_check(const by_boveda_matrix_t* m);
 /* The same for a matrix that is only read (already compressed, e.g. weights a compiler laid
- * out): the stream must hold the containers the pointer table names (stream_bytes 0: not
- * checked against a capacity). */
+ * out): with stream_bytes the stream is taken to hold the containers the pointer table names
+ * (the writer's guarantee; the table is not read); with stream_bytes 0 the table is read and
+ * the containers it names must be reachable. */
 by_status_t by_boveda_matrix_check_read(const by_boveda_matrix_t* m);
 
 /* Compresses `src` (m->rows x m->cols, ld elements between rows) into m's stream and table
