@@ -20,7 +20,7 @@
 // with consecutive entries so need no DRAM round trip for their entry. An unaligned entry,
 // or one whose line read failed, is read alone (8 bytes).
 //
-// Pipelining: up to OpSlots (4) compressed operations are in the loader at once, in a queue
+// Pipelining: up to OpSlots (16) compressed operations are in the loader at once, in a queue
 // that every stage walks in order with its own index: lookups (pf: line reads, tag 8'hE0 +
 // line, or entries read alone, tag 8'hC0 + queue entry, before container reads), entries
 // taken from their lines (pr), container reads (tag 8'h80 + reorder entry; the reorder
@@ -77,7 +77,7 @@ BovedaLoaderGenerator::BovedaLoaderGenerator(const AccelParams& p, const BovedaH
   tagBits_ = p.dmaTagBits;
   onChip_ = p.config.boveda.onChip;
   rowsPerContainer_ = h.containerBits / spRow_;
-  kOps_ = 4; // compressed operations in the loader at once
+  kOps_ = 16; // compressed operations in the loader at once
   opBits_ = config::log2Exact(kOps_);
   kLines_ = isa::kBovedaPtrLines; // pointer-line buffer (docs/boveda.md)
   lineBits_ = config::log2Exact(kLines_);
