@@ -42,6 +42,24 @@ protected:
       prog.push_back(i);
   }
 
+  /// Runs a conv_loop_case program (RTL against the model) and checks its output against the
+  /// direct CPU convolution (a compressed output: every block against the codec's stream).
+  void runConv(const std::string& name, const ConvLoopCase& c) {
+    SCOPED_TRACE(c.describe());
+    const ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, rng.next());
+    prog = cp.program;
+    image = cp.image;
+    const RunOutcome r = run(name);
+    EXPECT_EQ(r.modelErrors.count, 0u);
+    if (c.compressedOutput) {
+      EXPECT_EQ(checkCompressedOutput(p, c, cp, r.dram, kBase), "");
+      return;
+    }
+    for (size_t i = 0; i < cp.want.size(); ++i)
+      ASSERT_EQ(getElem(r.dram, cp.output + i * p.inputBytes, p.inputBytes), cp.want[i])
+          << "output element " << i;
+  }
+
   int mbl() const { return p.maxBlockLen; }
   /// Column groups of `tiles` tiles: one pointer entry each.
   int groups(int tiles) const { return (tiles + mbl() - 1) / mbl(); }
@@ -222,29 +240,20 @@ TEST_F(BovedaLoop, MismatchedCompressedOperandsAreRefused) {
 TEST_F(BovedaLoop, LoopConvWsWithCompressedWeightsMatchesTheReference) {
   if (!p.loopConv)
     GTEST_SKIP() << "config has no LOOP_CONV_WS (loops.conv)";
-  auto runCase = [&](const std::string& name, ConvLoopCase c) {
-    c.compressedWeights = true;
-    SCOPED_TRACE(c.describe());
-    const ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, rng.next());
-    prog = cp.program;
-    image = cp.image;
-    const RunOutcome r = run(name);
-    EXPECT_EQ(r.modelErrors.count, 0u);
-    for (size_t i = 0; i < cp.want.size(); ++i)
-      ASSERT_EQ(getElem(r.dram, cp.output + i * p.inputBytes, p.inputBytes), cp.want[i])
-          << "output element " << i;
-  };
   ConvLoopCase c;
+  c.compressedWeights = true;
   c.inRows = c.inCols = 6, c.kernel = 2, c.inCh = 2 * dim + 1, c.outCh = mbl() * dim + 3;
   c.tileRows = 1, c.tileKch = dim, c.tileOch = 3 * dim, c.relu = true;
-  runCase("boveda_loop_conv_2x2_tiles", c);
+  runConv("boveda_loop_conv_2x2_tiles", c);
   c = ConvLoopCase{};
+  c.compressedWeights = true;
   c.stride = 2, c.inRows = 7, c.inCols = 6, c.inCh = 2 * dim - 1, c.outCh = dim + 1;
   c.wrot180 = true;
-  runCase("boveda_loop_conv_stride2_wrot180", c);
+  runConv("boveda_loop_conv_stride2_wrot180", c);
   c = ConvLoopCase{};
+  c.compressedWeights = true;
   c.kernel = 1, c.pad = 0, c.batch = 2, c.inCh = dim + 2, c.outCh = 5, c.tileRows = 1, c.keep = 2;
-  runCase("boveda_loop_conv_1x1_kept", c);
+  runConv("boveda_loop_conv_1x1_kept", c);
 }
 
 // Convolutions through LOOP_CONV_WS reading their input and/or writing their output as
@@ -257,34 +266,19 @@ TEST_F(BovedaLoop, LoopConvWsMovesCompressedActivations) {
   if (!p.loopConv)
     GTEST_SKIP() << "config has no LOOP_CONV_WS (loops.conv)";
   const int group = mbl() * row; // channels of an activation block
-  auto runCase = [&](const std::string& name, const ConvLoopCase& c) {
-    SCOPED_TRACE(c.describe());
-    const ConvLoopProgram cp = buildConvLoop(p, c, kBase, kSize, rng.next());
-    prog = cp.program;
-    image = cp.image;
-    const RunOutcome r = run(name);
-    EXPECT_EQ(r.modelErrors.count, 0u);
-    if (c.compressedOutput) {
-      EXPECT_EQ(checkCompressedOutput(p, c, cp, r.dram, kBase), "");
-      return;
-    }
-    for (size_t i = 0; i < cp.want.size(); ++i)
-      ASSERT_EQ(getElem(r.dram, cp.output + i * p.inputBytes, p.inputBytes), cp.want[i])
-          << "output element " << i;
-  };
   ConvLoopCase c;
   c.kernel = 1, c.pad = 0, c.inRows = 3, c.inCols = 5, c.inCh = group + 6, c.outCh = dim + 3;
   c.tileRows = 1, c.tileKch = group, c.relu = true;
   c.compressedInput = c.compressedOutput = c.compressedWeights = true;
-  runCase("boveda_loop_conv_1x1_all_compressed", c);
+  runConv("boveda_loop_conv_1x1_all_compressed", c);
   c = ConvLoopCase{};
   c.kernel = 2, c.inRows = 4, c.inCols = 4, c.outCh = group + 3, c.tileRows = 1;
   c.compressedOutput = true;
-  runCase("boveda_loop_conv_2x2_output_groups", c);
+  runConv("boveda_loop_conv_2x2_output_groups", c);
   c = ConvLoopCase{};
   c.stride = 2, c.inRows = 7, c.inCols = 7, c.batch = 2, c.inCh = dim + 1, c.outCh = dim;
   c.compressedInput = true;
-  runCase("boveda_loop_conv_stride2_input", c);
+  runConv("boveda_loop_conv_stride2_input", c);
 }
 
 // A LOOP_CONV_WS whose compressed flags are not its channels' state (weights: channel 1, input:

@@ -217,6 +217,10 @@ typedef struct {
    * channel 1: `weights` names the pointer entry of the tile's first band and group, and
    * weight_stride counts entries per band (docs/isa.md "LOOP_CONV_WS", compressed weights). */
   int weights_compressed;
+  /* Boveda: the input / the output as compressed activation tensors (one block per image row and
+   * channel group; `input` / `output` name pointer entries, in_stride / out_stride count them;
+   * mvin channel 0 / CONFIG_ST compressed). Whole rows, unpooled (docs/isa.md "LOOP_CONV_WS"). */
+  int input_compressed, output_compressed;
 } by_loop_conv_ws_t;
 
 /* Whether this hardware has LOOP_CONV_WS: the config (BY_HAS_LOOP_CONV_WS) and HW_FEATURES. */
@@ -281,7 +285,9 @@ static inline uint64_t by_loop_conv_rs2(const by_loop_conv_ws_t* l) {
   return BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |
          BY_FIELD(BY_LOOP_CONV_WS_RS2_INPUT_DILATED, l->input_dilated) |
          BY_FIELD(BY_LOOP_CONV_WS_RS2_ACTIVATION, l->activation) |
-         BY_FIELD(BY_LOOP_CONV_WS_RS2_WEIGHTS_COMPRESSED, l->weights_compressed);
+         BY_FIELD(BY_LOOP_CONV_WS_RS2_WEIGHTS_COMPRESSED, l->weights_compressed) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS2_INPUT_COMPRESSED, l->input_compressed) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS2_OUTPUT_COMPRESSED, l->output_compressed);
 }
 
 static inline void by_loop_conv_ws(const by_loop_conv_ws_t* l) {
