@@ -97,6 +97,7 @@ static void conv_shape(const by_conv_t* c, by_conv_shape_t* s) {
   s->depthwise = c->depthwise, s->bias = c->bias != 0, s->activation = c->activation;
   s->weights_packed = c->weights_packed;
   s->weights_block_cols = c->weights_boveda ? by_boveda_matrix_block_cols(c->weights_boveda) : 0;
+  s->input_compressed = c->input_boveda != 0, s->output_compressed = c->output_boveda != 0;
   s->path = c->path, s->dataflow = c->dataflow;
   s->tile_rows = c->tile_rows, s->tile_och = c->tile_och, s->tile_k = c->tile_k;
   s->tile_batch = c->tile_batch;
@@ -174,6 +175,25 @@ static size_t och_group(const by_conv_t* c) {
   return c->weights_boveda ? by_boveda_matrix_block_cols(c->weights_boveda) / BY_DIM : 1;
 }
 
+/* Compressed activation tensors: Boveda on the accelerator (the driver has no software decoder),
+ * the convolution's input shape and its unpooled output shape (the planner refuses pooling). */
+static by_status_t check_compressed_tensors(const by_conv_t* c, const conv_geom_t* g) {
+  const by_boveda_tensor_t *in = c->input_boveda, *out = c->output_boveda;
+  if (!in && !out)
+    return BY_OK;
+  if (c->on_cpu || !BY_HAS_BOVEDA)
+    return BY_ERR_UNSUPPORTED;
+  if ((in && (in->batch != c->batch || in->rows != c->in_rows || in->cols != c->in_cols ||
+              in->channels != c->in_ch)) ||
+      (out && (out->batch != c->batch || out->rows != g->orows || out->cols != g->ocols ||
+               out->channels != c->out_ch)))
+    return BY_ERR_ARG;
+  by_status_t s = in ? by_boveda_tensor_check(in) : BY_OK;
+  if (s == BY_OK && out)
+    s = by_boveda_tensor_check(out);
+  return s;
+}
+
 /* What by_conv and by_conv_plan work from: the hardware and the convolution as the planner takes
  * them, and the geometry (its c: the convolution). */
 typedef struct {
@@ -184,7 +204,7 @@ typedef struct {
 
 /* The arguments (the shape by the planner's rules), and k filled in. */
 static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
-  if (!c->input || !c->output)
+  if ((!c->input && !c->input_boveda) || (!c->output && !c->output_boveda))
     return BY_ERR_ARG;
   conv_shape(c, &k->s);
   const by_status_t shape = by_plan_conv_check(&k->s);
@@ -208,6 +228,9 @@ static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
   } else if (!c->weights) {
     return BY_ERR_ARG;
   }
+  const by_status_t tensors = check_compressed_tensors(c, g);
+  if (tensors != BY_OK)
+    return tensors;
   const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch * sizeof(by_elem_t);
   const size_t w_bytes = (c->depthwise ? c->in_ch * g->taps
                           : BY_LANES != 1 && c->weights_packed
@@ -215,9 +238,9 @@ static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
                               : g->taps * c->in_ch * c->out_ch) *
                          sizeof(by_elem_t);
   const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch * sizeof(by_elem_t);
-  if (!by_dram_reachable(c->input, in_bytes) ||
+  if ((!c->input_boveda && !by_dram_reachable(c->input, in_bytes)) ||
       (!c->weights_boveda && !by_dram_reachable(c->weights, w_bytes)) ||
-      !by_dram_reachable(c->output, out_bytes) ||
+      (!c->output_boveda && !by_dram_reachable(c->output, out_bytes)) ||
       (c->bias && !by_dram_reachable(c->bias, c->out_ch * sizeof(by_acc_t))))
     return BY_ERR_ADDR;
   return BY_OK;

@@ -54,6 +54,13 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
     l.weight_stride = (uint32_t)by_boveda_matrix_col_blocks(c->weights_boveda);
   }
   l.in_stride = (uint32_t)c->in_ch, l.out_stride = (uint32_t)c->out_ch;
+  /* Compressed activation tensors: entries of whole rows, their groups per row. */
+  const by_boveda_tensor_t *zin = c->input_boveda, *zout = c->output_boveda;
+  const size_t group = by_boveda_tensor_group();
+  if (zin)
+    l.input_compressed = 1, l.in_stride = (uint32_t)by_boveda_tensor_groups(zin);
+  if (zout)
+    l.output_compressed = 1, l.out_stride = (uint32_t)by_boveda_tensor_groups(zout);
   l.no_pool = c->pool_stride == 0;
   l.activation = c->activation;
   for (size_t b0 = 0; b0 < c->batch; b0 += t->batch) {
@@ -91,7 +98,9 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
             const size_t kch_end = c->depthwise ? ch0 + l.pochs : (k0 + t->tk) * BY_KB;
             l.kchs = (uint32_t)((kch_end < g->loop_ch ? kch_end : g->loop_ch) - kch0);
             /* A loop pixel starts every in_ch elements (in_stride), folded or not. */
-            l.input = input + ((b0 * c->in_rows + first_row) * g->loop_cols) * c->in_ch + kch0;
+            l.input =
+                zin ? by_boveda_tensor_entry(zin, b0, first_row, kch0 / group)
+                    : input + ((b0 * c->in_rows + first_row) * g->loop_cols) * c->in_ch + kch0;
             /* Packed row kch0 / lanes of tap 0 (kch0 is a multiple of DIM x lanes), column
              * och0 x lanes. */
             l.weights =
@@ -118,7 +127,9 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
             l.bias = k0 == 0 && c->bias ? c->bias + och0 : 0;
             const int last = k0 + t->tk >= kb;
             /* The band's first pooled row, or without pooling its first conv row (= p0). */
-            l.output = !last ? 0 : c->output + ((b0 * g->prows + p0) * g->pcols) * c->out_ch + och0;
+            l.output = !last  ? 0
+                       : zout ? by_boveda_tensor_entry(zout, b0, p0, och0 / group)
+                              : c->output + ((b0 * g->prows + p0) * g->pcols) * c->out_ch + och0;
             if (df == BY_DATAFLOW_OS)
               by_loop_conv_os(&l);
             else
@@ -183,12 +194,18 @@ void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
    * loop places its blocks itself, docs/isa.md "Local layout"). */
   by_config_ex_td(df, BY_ACT_NONE, 0, (uint32_t)c->stride, 1,
                   df == BY_DATAFLOW_OS ? c->tensordash : BY_TD_SCHEDULE_A);
-  by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, 0);
+  if (c->input_boveda) /* the stream bases (checked by by_conv) */
+    (void)by_config_ld_compressed(0, c->input_boveda->stream, 0);
+  else
+    by_config_ld(0, c->in_ch * sizeof(by_elem_t), 0, 0);
   if (c->weights_boveda)
     (void)by_config_ld_compressed(1, c->weights_boveda->stream, 0);
   else
     by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch) * sizeof(by_elem_t), 0, 0);
   by_config_ld(2, 0, 0, 0);
-  by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
+  if (c->output_boveda) /* a new stream: the loops' MVOUTs append their blocks */
+    (void)by_config_st_compressed(c->output_boveda->stream, c->activation, c->scale);
+  else
+    by_config_st((uint32_t)(c->out_ch * sizeof(by_elem_t)), c->activation, c->scale, 0);
   issue_loops(g, df, t);
 }

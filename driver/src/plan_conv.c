@@ -196,7 +196,8 @@ static by_status_t conv_dataflow(const by_hw_t* hw, const by_conv_shape_t* s, in
  * padding or pooling make the NHWC input a (pixels x in_ch) matrix and the output a (pixels x
  * out_ch) one. The arithmetic is the conv's: WS, K chunks of DIM channels (docs/arithmetic.md). */
 static int matmul_shape(const by_conv_shape_t* s) {
-  return !s->depthwise && !s->weights_block_cols && s->kernel_rows == 1 && s->kernel_cols == 1 &&
+  return !s->depthwise && !s->weights_block_cols && !s->input_compressed &&
+         !s->output_compressed && s->kernel_rows == 1 && s->kernel_cols == 1 &&
          s->stride == 1 && s->stride_cols == 1 && !s->pool_stride && s->pad_top == 0 &&
          s->pad_left == 0 && s->pad_bottom == 0 && s->pad_right == 0;
 }
@@ -252,6 +253,9 @@ by_status_t by_plan_conv_checked(const by_hw_t* hw, const by_conv_shape_t* s,
   by_conv_tiles_t t = {0, 0, 0, 0};
   plan->path = conv_path(hw, s, g, plan->dataflow, &t);
   plan->loop = plan->path == BY_CONV_LOOP;
+  /* Compressed activation tensors: only the loops move their blocks. */
+  if ((s->input_compressed || s->output_compressed) && !plan->loop)
+    return BY_ERR_UNSUPPORTED;
   if (plan->path == BY_CONV_MATMUL)
     st = matmul_tiles(hw, s, &t);
   else if (plan->loop)

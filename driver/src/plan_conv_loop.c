@@ -47,6 +47,33 @@ static size_t loop_max_rows(const by_hw_t* hw, const by_conv_shape_t* s, const b
   return t->rows = lo;
 }
 
+/* Compressed activation tensors (docs/isa.md "LOOP_CONV_WS", compressed activations): Boveda,
+ * dense unfolded convolutions whose output and input blocks are one loop move each (a group of
+ * MAX_BLOCK_LEN x DIM x lanes channels = one output MVOUT's), an unpooled compressed output, and a
+ * compressed input read in whole rows: the windows' real columns reach the image's last one. */
+static int compressed_usable(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g) {
+  if (!s->input_compressed && !s->output_compressed)
+    return 1;
+  if (!hw->boveda || s->depthwise || g->folded ||
+      hw->max_block_len * plan_kb(hw) != hw->mvout_cols_max)
+    return 0;
+  if (s->output_compressed && s->pool_stride)
+    return 0;
+  const size_t icols =
+      (g->ocols - 1) * s->stride + by_plan_kernel_extent(s->kernel_cols, g->dilation);
+  return !s->input_compressed || icols >= s->pad_left + s->in_cols;
+}
+
+/* Tiles of whole channel groups (or every channel) for compressed activations: the input-channel
+ * tiles in MAX_BLOCK_LEN blocks of DIM x lanes, the out-channel tiles in mvout_cols_max / DIM. */
+static int groups_whole(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                        size_t tn, size_t tk) {
+  const size_t kgroup = hw->max_block_len ? hw->max_block_len : 1;
+  const size_t ngroup = hw->mvout_cols_max / hw->dim;
+  return (!s->input_compressed || tk >= g->loop_kblocks || tk % kgroup == 0) &&
+         (!s->output_compressed || tn >= g->loop_nblocks || tn % ngroup == 0);
+}
+
 /* Whether the convolution can run as loops of dataflow df at all: the hardware has that loop,
  * plain weights or compressed ones of one-lane PEs (the loop reads their DIM-row bands), one
  * stride, the activations the loops apply, and every size within their
@@ -68,7 +95,7 @@ static int loop_usable(const by_hw_t* hw, const by_conv_shape_t* s, const by_con
   /* A tile's dpad is at most the bottom padding (its last window row is at most in_rows +
    * pad_bottom - 1), likewise upad, lpad, rpad. */
   return s->stride <= hw->loop_stride_max && s->pad_bottom <= hw->loop_dpad_max &&
-         g->dilation <= hw->loop_dilation_max;
+         g->dilation <= hw->loop_dilation_max && compressed_usable(hw, s, g);
 }
 
 int by_plan_conv_loop_reuse(int depthwise, size_t batch, const by_conv_geom_t* g,
@@ -173,7 +200,7 @@ static int loop_tile_for_k(const by_hw_t* hw, const by_conv_shape_t* s, const by
   loop_cost_t best = {0, 0};
   for (t->tn = s->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
     size_t rows = fr;
-    if (!weight_blocks_fit(hw, s))
+    if (!weight_blocks_fit(hw, s) || !groups_whole(hw, s, g, t->tn, t->tk))
       rows = 0;
     else if (s->tile_rows)
       t->rows = fr, rows = loop_fits(hw, s, g, t) ? fr : 0;

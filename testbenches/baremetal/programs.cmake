@@ -5,7 +5,7 @@ set(BM_PROGRAMS mvin_mvout matmul_raw hazards counters_errors tiled_matmul conv 
   gemmini_compat loop_conv gemmini_more gemmini_train transposes)
 # Programs for Boveda configs (compressed moves); built on tiny's host too, where they check
 # that the driver refuses them.
-set(BM_BOVEDA_PROGRAMS boveda_matmul)
+set(BM_BOVEDA_PROGRAMS boveda_matmul boveda_conv_chain)
 # Programs for vector-PE configs (lanes > 1: lane-packed B); built on tiny's host too, where the
 # packing is the identity.
 set(BM_LANES_PROGRAMS lanes_matmul)
@@ -21,6 +21,7 @@ set(BM_SOURCES_transposes native/transposes.c)
 set(BM_SOURCES_conv native/conv.c)
 set(BM_SOURCES_eltwise native/eltwise.c)
 set(BM_SOURCES_boveda_matmul native/boveda_matmul.c)
+set(BM_SOURCES_boveda_conv_chain native/boveda_conv_chain.c)
 set(BM_SOURCES_lanes_matmul native/lanes_matmul.c)
 set(BM_SOURCES_td_matmul native/td_matmul.c)
 set(BM_SOURCES_loop_matmul native/loop_matmul.c)

@@ -200,6 +200,41 @@ by_status_t by_boveda_compress(const by_boveda_matrix_t* m, const by_elem_t* src
 /* The reverse: compressed MVINs on channel 0, plain MVOUTs into `dst`; fences. */
 by_status_t by_boveda_decompress(const by_boveda_matrix_t* m, by_elem_t* dst, size_t ld);
 
+/* ---- Compressed activation tensors ---------------------------------------------------- */
+
+/* An NHWC tensor of elem_t stored compressed as the convolution loops read and write it
+ * (docs/isa.md "LOOP_CONV_WS", compressed activations): one block per image row and channel
+ * group, block (b, y, g) holding the row's `cols` pixels x the channels g*G .. g*G + G - 1
+ * (G = by_boveda_tensor_group(), the last group fewer) pixel-major, its pointer entry number
+ * (b*rows + y)*groups + g in `table`. A convolution's compressed output is the next one's
+ * compressed input without any host work (by_conv_t's input_boveda / output_boveda). The blocks
+ * go to the stream back to back in the order the producer writes them, and their sizes depend on
+ * the data: the stream is reserved for the worst case (by_boveda_tensor_stream_bytes), what a run
+ * used is read from the table afterwards (by_boveda_tensor_used_bytes). */
+typedef struct by_boveda_tensor {
+  size_t batch, rows, cols, channels;
+  void* stream;        /* container 0 of the stream */
+  size_t stream_bytes; /* its capacity: at least by_boveda_tensor_stream_bytes() */
+  void* table;         /* the pointer table: by_boveda_tensor_table_bytes() */
+} by_boveda_tensor_t;
+
+/* Channels per block: MAX_BLOCK_LEN x DIM x lanes, one loop move (0 without Boveda). */
+size_t by_boveda_tensor_group(void);
+/* Channel groups per row, and blocks in all (0 for an empty shape or without Boveda). */
+size_t by_boveda_tensor_groups(const by_boveda_tensor_t* t);
+size_t by_boveda_tensor_blocks(const by_boveda_tensor_t* t);
+/* Bytes of the table, and of the stream in the worst case (every block incompressible). */
+size_t by_boveda_tensor_table_bytes(const by_boveda_tensor_t* t);
+size_t by_boveda_tensor_stream_bytes(const by_boveda_tensor_t* t);
+/* The address of block (b, y, g)'s pointer entry. */
+void* by_boveda_tensor_entry(const by_boveda_tensor_t* t, size_t b, size_t y, size_t g);
+/* Stream bytes the blocks take, from their pointer entries (after a producer wrote them; fence
+ * first). */
+size_t by_boveda_tensor_used_bytes(const by_boveda_tensor_t* t);
+/* BY_OK if the tensor is well formed and its table and worst-case stream are reachable (a
+ * producer may fill all of it); BY_ERR_UNSUPPORTED without Boveda. */
+by_status_t by_boveda_tensor_check(const by_boveda_tensor_t* t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,7 @@ extern "C" {
 void by_hw_get(by_hw_t* hw);
 
 struct by_boveda_matrix; /* a matrix stored Boveda-compressed (brickyard/boveda.h) */
+struct by_boveda_tensor; /* an activation tensor stored so (brickyard/boveda.h) */
 
 /* ---- Matmul: C = act(scale(A * B + D)) ------------------------------------------------- */
 
@@ -137,6 +138,14 @@ typedef struct by_conv {
    * with zero rows. Out-channel tiles then hold whole column blocks of it (or all of out_ch).
    * No CPU fallback (the driver has no software decoder). */
   const struct by_boveda_matrix* weights_boveda;
+  /* Boveda: the input read from / the output written to a compressed activation tensor
+   * (by_boveda_tensor_t, brickyard/boveda.h: one block per image row and channel group) instead
+   * of `input` / `output`, which are then not used. Only the convolution loops move them, so
+   * BY_ERR_UNSUPPORTED where no loop runs the convolution with tiles of whole channel groups:
+   * depthwise, folded (thin) inputs, a compressed output with pooling, a compressed input whose
+   * windows do not cover whole rows (e.g. a 1x1 stride-2 kernel over an even width), the CPU. */
+  const struct by_boveda_tensor* input_boveda;
+  struct by_boveda_tensor* output_boveda;
   /* How it runs (BY_CONV_*, below): BY_CONV_AUTO (0, the default) or a path forced for A/B
    * comparisons. */
   int path;

@@ -153,6 +153,9 @@ typedef struct {
   /* Boveda-compressed weights: columns per compressed block (0: plain weights); out-channel
    * tiles hold whole blocks. */
   size_t weights_block_cols;
+  /* Boveda-compressed activation tensors (brickyard/boveda.h) as the input / the output: only
+   * the loops move them, in tiles of whole channel groups. */
+  int input_compressed, output_compressed;
   int path;                                       /* BY_CONV_* */
   int dataflow;                                   /* the loop's: BY_DATAFLOW_WS, _OS or _AUTO */
   size_t tile_rows, tile_och, tile_k, tile_batch; /* forced tiles (0: automatic), by_conv_t's */
