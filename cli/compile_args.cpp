@@ -33,6 +33,8 @@ void CompileArgs::add(ArgParser& p) {
   p.number("--seed", "N", "seed of the random calibration samples (default 1)", &seed, 0,
            ~uint64_t(0) >> 1);
   p.flag("--no-boveda-weights", "on Boveda configs keep the weights uncompressed", &noBoveda);
+  p.flag("--no-boveda-activations",
+         "on Boveda configs keep the activations between layers uncompressed", &noBovedaActs);
   p.flag("--no-tensordash", "on TensorDash configs run every layer dense (BY_TD_OFF)",
          &noTensordash);
   p.option("--cache-dir", "DIR", "where driver builds (and run's programs) are cached", &cacheDir);
@@ -62,6 +64,7 @@ compiler::CompileOptions CompileArgs::options() const {
   if (seed)
     o.seed = *seed;
   o.plan.bovedaWeights = !noBoveda;
+  o.plan.bovedaActivations = !noBovedaActs;
   o.plan.tensordash = !noTensordash;
   o.cacheDir = cacheDir;
   if (!quiet)

@@ -17,7 +17,7 @@ struct CompileArgs {
   std::optional<double> percentile;
   std::optional<uint64_t> seed;
   std::vector<std::string> calibFiles;
-  bool noBoveda = false, noTensordash = false, quiet = false;
+  bool noBoveda = false, noBovedaActs = false, noTensordash = false, quiet = false;
 
   /// Registers the options (and the MODEL.onnx positional) on `p`.
   void add(ArgParser& p);

@@ -2,8 +2,26 @@
 
 #include "boveda/codec.h"
 #include "boveda_spec/params.h"
+#include "hwspec/isa.h"
 
 namespace by::compiler {
+
+BovedaTensorBytes activationTensorBytes(int64_t images, int64_t rows, int64_t cols,
+                                        int64_t channels, int64_t group,
+                                        const config::Config& config) {
+  const boveda::BovedaParams params =
+      boveda::paramsFromConfig(config.boveda, config.types.inputWidth, 1);
+  const int64_t container = config.boveda.containerBits;
+  // A block of `values` values at its largest: every group at full width.
+  auto blockBytes = [&](int64_t values) {
+    const int64_t groups = (values + params.groupSize - 1) / params.groupSize;
+    return (groups * params.maxGroupBits() + container - 1) / container * (container / 8);
+  };
+  const int64_t full = channels / group, rest = channels % group;
+  const int64_t row = full * blockBytes(cols * group) + (rest ? blockBytes(cols * rest) : 0);
+  const int64_t blocks = images * rows * (full + (rest ? 1 : 0));
+  return {blocks * int64_t(hw::isa::kBovedaEntryBytes), images * rows * row};
+}
 
 BovedaMatrix compressMatrix(const std::vector<int8_t>& m, int64_t rows, int64_t cols, int blockCols,
                             int dim, const config::Config& config) {

@@ -1,7 +1,8 @@
-// Weights pre-compressed offline by the Boveda reference codec (boveda/codec.h) in the layout
-// the driver's compressed matrices read (brickyard/boveda.h, by_boveda_matrix_t): blocks of
-// DIM rows x blockCols columns, each compressed alone and starting on a container boundary,
-// entry band * colBlocks + colBlock = {first container, containers} little-endian.
+// Boveda layouts the compiler makes. Weights pre-compressed offline by the Boveda reference codec
+// (boveda/codec.h) in the layout the driver's compressed matrices read (brickyard/boveda.h,
+// by_boveda_matrix_t): blocks of DIM rows x blockCols columns, each compressed alone and starting
+// on a container boundary, entry band * colBlocks + colBlock = {first container, containers}
+// little-endian; and the DRAM an activation tensor the loops compress at run time needs.
 #pragma once
 
 #include "config/config.h"
@@ -17,6 +18,16 @@ struct BovedaMatrix {
   std::string table;  // 8-byte pointer entries
   int blockCols = 0;
 };
+
+/// The DRAM a compressed activation tensor takes (brickyard/boveda.h, by_boveda_tensor_t: one
+/// block per image row and channel group of `group` channels): its pointer table, and its stream
+/// in the worst case (every group at full width), as by_boveda_tensor_stream_bytes computes it.
+struct BovedaTensorBytes {
+  int64_t table = 0, stream = 0;
+};
+BovedaTensorBytes activationTensorBytes(int64_t images, int64_t rows, int64_t cols,
+                                        int64_t channels, int64_t group,
+                                        const config::Config& config);
 
 /// Compresses a rows x cols int8 matrix (row-major) for the config's Boveda format.
 BovedaMatrix compressMatrix(const std::vector<int8_t>& m, int64_t rows, int64_t cols, int blockCols,

@@ -18,6 +18,14 @@ std::vector<std::string> statRegisters() {
   return names;
 }
 
+std::vector<std::string> statFields() {
+  std::vector<std::string> f = {"LAYER_CYCLES"};
+  for (const std::string& r : statRegisters())
+    f.push_back(r);
+  f.push_back(kStoredBytesField);
+  return f;
+}
+
 namespace {
 
 /// A float as an exact C literal (hex), with its decimal value in a comment.
@@ -52,9 +60,13 @@ private:
            "))";
   }
   static std::string arena(int64_t offset) { return "(arena + " + std::to_string(offset) + ")"; }
+  static std::string zTensor(int t) { return "z_" + std::to_string(t); }
+  static int64_t alignTo64(int64_t v) { return (v + 63) / 64 * 64; }
   static const char* act(const Layer& l) { return reluOnMvout(l) ? "BY_ACT_RELU" : "BY_ACT_NONE"; }
 
   void header();
+  void compressedTensors();
+  void storedBytes();
   void layer(int li);
   void conv(const Layer& l, const LayerPlan& p, const std::string& out);
   void scaleConv(const Layer& l, const LayerPlan& p, const std::string& out);
@@ -82,7 +94,7 @@ void Emitter::header() {
      << "#include \"brickyard/brickyard.h\"\n\n"
      << "#include <stdint.h>\n#include <stdio.h>\n\n"
      << "#define BY_MODEL_LAYERS " << g_.layers.size() << "\n"
-     << "#define BY_MODEL_STAT_FIELDS " << (1 + statRegisters().size()) << "\n\n"
+     << "#define BY_MODEL_STAT_FIELDS " << statFields().size() << "\n\n"
      << "/* weights.bin (" << p_.blob.size() << " bytes), linked by weights.S. */\n"
      << "extern const unsigned char by_model_weights[];\n\n"
      << "/* Buffers the simulator reads and writes by symbol: not cleared at start-up. */\n"
@@ -95,6 +107,29 @@ void Emitter::header() {
      << "/* Activations and workspaces: " << m.arenaBytes << " bytes, reused as layers finish ("
      << m.naiveBytes << " without reuse). */\n"
      << "static BY_NOINIT by_elem_t arena[" << std::max<int64_t>(m.arenaBytes, 64) << "];\n\n";
+  compressedTensors();
+}
+
+/// The activation tensors stored Boveda-compressed (brickyard/boveda.h by_boveda_tensor_t):
+/// the pointer table at the tensor's arena offset, the stream (its worst case) after it.
+void Emitter::compressedTensors() {
+  const MemoryPlan& m = p_.memory;
+  bool any = false;
+  for (int t = 0; t < int(g_.tensors.size()); ++t) {
+    if (!m.compressed(t))
+      continue;
+    if (!any)
+      o_ << "/* Activations stored compressed (Boveda): {images, rows, cols, channels, stream, "
+            "its worst case, pointer table}. */\n";
+    any = true;
+    const Shape& s = g_.tensors[size_t(t)].shape;
+    const int64_t table = m.offset[size_t(t)], stream = table + alignTo64(m.bovedaTable[size_t(t)]);
+    o_ << "static by_boveda_tensor_t " << zTensor(t) << " = {" << s.n << ", " << s.h << ", " << s.w
+       << ", " << s.c << ", " << arena(stream) << ", " << m.bovedaStream[size_t(t)] << ", "
+       << arena(table) << "}; /* " << g_.tensors[size_t(t)].name << " */\n";
+  }
+  if (any)
+    o_ << "\n";
 }
 
 void Emitter::window(const Window& w, const Shape& in, const char* name) {
@@ -193,7 +228,14 @@ void Emitter::conv(const Layer& l, const LayerPlan& p, const std::string& out) {
   convFields(l, p);
   if (p.bovedaStream.present())
     o_ << "  c.weights_boveda = &weights;\n";
-  o_ << "  c.output = " << out << ";\n";
+  if (p.conv->shape.input_compressed)
+    o_ << "  c.input = 0;\n  c.input_boveda = &" << zTensor(g_.storageOf(l.inputs[0]))
+       << "; /* compressed */\n";
+  if (p.conv->shape.output_compressed)
+    o_ << "  c.output = 0;\n  c.output_boveda = &" << zTensor(g_.storageOf(l.output))
+       << "; /* compressed */\n";
+  else
+    o_ << "  c.output = " << out << ";\n";
   o_ << "  by_status_t s = by_conv(&c);\n";
 }
 
@@ -412,19 +454,21 @@ void Emitter::mainFunction() {
     o_ << "    {\"" << name << "\", layer_" << li << "},\n";
   }
   o_ << "};\n\n/* Performance registers recorded per layer (after the cycles). */\n"
-     << "static const uint32_t counters[BY_MODEL_STAT_FIELDS - 1] = {\n";
+     << "static const uint32_t counters[BY_MODEL_STAT_FIELDS - 2] = {\n";
   for (const std::string& r : statRegisters())
     o_ << "    BY_REG_" << r << "_LO,\n";
-  o_ << "};\n\n"
-     << "int main(void) {\n"
+  o_ << "};\n\n";
+  storedBytes();
+  o_ << "int main(void) {\n"
      << "  for (int i = 0; i < BY_MODEL_LAYERS; ++i) {\n"
      << "    printf(\"[%d/%d] %s\\n\", i + 1, BY_MODEL_LAYERS, layers[i].name);\n"
      << "    by_perf_reset();\n"
      << "    const uint64_t start = by_cycles();\n"
      << "    const by_status_t s = layers[i].run();\n"
      << "    by_model_stats[i][0] = by_cycles() - start;\n"
-     << "    for (int c = 0; c < BY_MODEL_STAT_FIELDS - 1; ++c)\n"
+     << "    for (int c = 0; c < BY_MODEL_STAT_FIELDS - 2; ++c)\n"
      << "      by_model_stats[i][1 + c] = by_perf_read(counters[c]);\n"
+     << "    by_model_stats[i][BY_MODEL_STAT_FIELDS - 1] = stored_bytes(i);\n"
      << "    if (s != BY_OK) {\n"
      << "      const by_error_t e = by_error();\n"
      << "      printf(\"brickyard model: layer %d '%s' failed: %s (accelerator error %s, funct "
@@ -432,6 +476,25 @@ void Emitter::mainFunction() {
      << "             i, layers[i].name, by_status_string(s), by_error_name(e.code), "
         "(unsigned)e.funct);\n"
      << "      return 3;\n    }\n  }\n  return 0;\n}\n";
+}
+
+/// stored_bytes(layer): OUTPUT_STORED_BYTES (compiler/emit_c.h), measured for compressed
+/// tensors from the pointer entries their producer wrote (by_conv fences before it returns).
+void Emitter::storedBytes() {
+  const MemoryPlan& m = p_.memory;
+  o_ << "/* The bytes a layer's output takes in DRAM as stored: a compressed tensor's containers\n"
+        " * (as the run wrote them) and its pointer table, else its raw bytes. */\n"
+     << "static uint64_t stored_bytes(int layer) {\n  switch (layer) {\n";
+  for (int li = 0; li < int(g_.layers.size()); ++li) {
+    const int t = g_.storageOf(g_.layers[size_t(li)].output);
+    o_ << "  case " << li << ": return ";
+    if (m.compressed(t))
+      o_ << "by_boveda_tensor_used_bytes(&" << zTensor(t) << ") + " << m.bovedaTable[size_t(t)];
+    else
+      o_ << g_.tensors[size_t(g_.layers[size_t(li)].output)].shape.elems();
+    o_ << ";\n";
+  }
+  o_ << "  default: return 0;\n  }\n}\n\n";
 }
 
 std::string Emitter::run() {

@@ -396,7 +396,11 @@ void Planner::planMemory() {
             last = lj;
       // A fused table's output is written by the layer before (LayerPlan::writesTo).
       const int first = prog_.layers[li].fusedInto >= 0 ? prog_.layers[li].fusedInto : li;
-      bufs.push_back({t, li, false, first, last, alignUp(shapeOf(t).elems())});
+      // A compressed tensor: its pointer table, then its stream (the worst case).
+      const int64_t bytes =
+          m.compressed(t) ? alignUp(m.bovedaTable[size_t(t)]) + alignUp(m.bovedaStream[size_t(t)])
+                          : alignUp(shapeOf(t).elems());
+      bufs.push_back({t, li, false, first, last, bytes});
     }
     const LayerPlan& p = prog_.layers[li];
     if (p.workspaceBytes > 0)
@@ -449,6 +453,7 @@ Program Planner::run() {
   for (int li = 0; li < int(g_.layers.size()); ++li)
     planLayer(li, prog_.layers[li]);
   fuseTables();
+  compressActivations();
   planMemory();
   const MemoryPlan& m = prog_.memory;
   prog_.dramBytesNeeded =

@@ -46,6 +46,9 @@ private:
                      int64_t n, bool os) const;
   void fuseTables();
   void planMemory();
+  // boveda_activations.cpp
+  void compressActivations();
+  bool loopConv(int layer) const;
   // lower_conv.cpp
   void planConv(const Layer& l, LayerPlan& p);
   bool planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);

@@ -137,10 +137,15 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
   }
   nlohmann::json tensors = nlohmann::json::array();
   for (size_t t = 0; t < g.tensors.size(); ++t)
-    if (p.memory.offset.size() > t && p.memory.offset[t] >= 0)
-      tensors.push_back({{"tensor", g.tensors[t].name},
-                         {"offset", p.memory.offset[t]},
-                         {"bytes", g.tensors[t].shape.elems()}});
+    if (p.memory.offset.size() > t && p.memory.offset[t] >= 0) {
+      nlohmann::json j = {{"tensor", g.tensors[t].name},
+                          {"offset", p.memory.offset[t]},
+                          {"bytes", g.tensors[t].shape.elems()}};
+      if (p.memory.compressed(int(t))) // Boveda: the table, and the stream at its worst
+        j["compressed"] = {{"table_bytes", p.memory.bovedaTable[t]},
+                           {"stream_max_bytes", p.memory.bovedaStream[t]}};
+      tensors.push_back(j);
+    }
   return {
       {"model", o.modelPath},
       {"model_hash", c.modelHash},
@@ -165,13 +170,7 @@ nlohmann::json planJson(const Compiled& c, const CompileOptions& o) {
         {"weights_bytes", int64_t(p.blob.size())},
         {"dram_bytes", p.dramBytesNeeded},
         {"tensors", tensors}}},
-      {"stat_fields",
-       [] {
-         std::vector<std::string> f = {"LAYER_CYCLES"};
-         for (const auto& r : statRegisters())
-           f.push_back(r);
-         return f;
-       }()},
+      {"stat_fields", statFields()},
       {"passes", c.passLog},
       {"notes", p.notes},
   };

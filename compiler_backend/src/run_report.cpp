@@ -12,10 +12,7 @@
 namespace by::compiler {
 
 std::vector<std::string> LayerStats::names() {
-  std::vector<std::string> n = {"LAYER_CYCLES"};
-  for (const std::string& r : statRegisters())
-    n.push_back(r);
-  return n;
+  return statFields();
 }
 
 uint64_t LayerStats::field(const std::string& name) const {
@@ -142,6 +139,22 @@ std::string reportTable(const Compiled& c, const RunReport& r) {
   for (size_t i = 0; i < rows.size(); ++i)
     emit(rows[i], std::to_string(i));
   emit(total, "");
+  // Activations stored compressed (Boveda): their raw bytes and what the run stored.
+  int64_t tensors = 0, raw = 0, stored = 0;
+  for (size_t i = 0; i < g.layers.size() && i < r.layers.size(); ++i)
+    if (c.program.memory.compressed(g.storageOf(g.layers[i].output))) {
+      ++tensors;
+      raw += g.tensors[size_t(g.layers[i].output)].shape.elems();
+      stored += int64_t(r.layers[i].field(kStoredBytesField));
+    }
+  if (tensors) {
+    std::snprintf(line, sizeof line,
+                  "Boveda: %lld activation tensors stored compressed: %s bytes raw, %s stored "
+                  "(%.3f, pointer tables included)\n",
+                  (long long)tensors, support::humanNumber(double(raw)).c_str(),
+                  support::humanNumber(double(stored)).c_str(), double(stored) / double(raw));
+    out += line;
+  }
   return out;
 }
 
@@ -166,6 +179,7 @@ RunRecord runRecord(const Compiled& c, const RunReport& r) {
     l.kernel = kernelName(p.kernel);
     l.onCpu = p.onCpu;
     l.macs = p.macs;
+    l.outputRawBytes = g.tensors[size_t(g.layers[i].output)].shape.elems();
     for (size_t f = 0; f < names.size() && f < r.layers[i].fields.size(); ++f)
       l.counters[names[f]] = r.layers[i].fields[f];
     l.cycles = r.layers[i].field("LAYER_CYCLES");
@@ -213,6 +227,7 @@ void to_json(nlohmann::json& j, const RunLayerRecord& l) {
        {"cycles", l.cycles},
        {"ideal_cycles", l.idealCycles},
        {"utilization", l.utilization},
+       {"output_raw_bytes", l.outputRawBytes},
        {"counters", l.counters}};
 }
 
@@ -226,6 +241,7 @@ void from_json(const nlohmann::json& j, RunLayerRecord& l) {
   l.cycles = j.at("cycles").get<uint64_t>();
   l.idealCycles = j.at("ideal_cycles").get<int64_t>();
   l.utilization = j.at("utilization").get<double>();
+  l.outputRawBytes = j.at("output_raw_bytes").get<int64_t>();
   l.counters = j.at("counters").get<std::map<std::string, uint64_t>>();
 }
 

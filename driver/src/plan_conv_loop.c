@@ -259,3 +259,13 @@ int plan_conv_loop(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_ge
                    by_conv_tiles_t* t) {
   return loop_usable(hw, s, g, df) && loop_tiles(hw, s, g, t);
 }
+
+uint64_t by_plan_conv_loop_bytes(const by_hw_t* hw, const by_conv_shape_t* s,
+                                 const by_conv_plan_t* plan) {
+  if (!plan->loop || by_plan_conv_check(s) != BY_OK)
+    return 0;
+  by_conv_geom_t g;
+  by_plan_conv_geom(hw, s, &g);
+  const by_conv_tiles_t t = {plan->tile_batch, plan->tile_rows, plan->tile_och, plan->tile_k};
+  return loop_cost(hw, s, &g, &t).bytes;
+}

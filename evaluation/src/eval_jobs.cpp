@@ -57,7 +57,7 @@ std::vector<std::string> runArgv(const EvalInputs& in, const EvalRequest& r, con
   if (!in.maxCycles.empty())
     argv.insert(argv.end(), {"--max-cycles", in.maxCycles});
   if (job.kind == Job::Baseline)
-    argv.push_back("--no-boveda-weights");
+    argv.insert(argv.end(), {"--no-boveda-weights", "--no-boveda-activations"});
   return argv;
 }
 
@@ -66,7 +66,7 @@ std::vector<std::string> runArgv(const EvalInputs& in, const EvalRequest& r, con
 /// driver and the simulator.
 std::string runKey(const EvalInputs& in, const EvalRequest& r, const Job& job) {
   std::string counters;
-  for (const std::string& c : compiler::statRegisters())
+  for (const std::string& c : compiler::statFields())
     counters += c + ",";
   std::string key = std::string(kCacheFormat) + "|" + compiler::toolBuildId() + "|" +
                     in.hardware[job.config] + "|" + in.modelHash + "|" + in.inputHash + "|" +
@@ -188,7 +188,7 @@ void executeJob(const EvalInputs& in, const EvalRequest& request, Job& job) {
 
 std::string jobLabel(const EvalInputs& in, const Job& job) {
   const char* kind = job.kind == Job::Run        ? "run"
-                     : job.kind == Job::Baseline ? "run without Boveda weights"
+                     : job.kind == Job::Baseline ? "run without Boveda compression"
                                                  : "area";
   return in.configs[job.config].name + " " + kind;
 }

@@ -95,6 +95,8 @@ LayerReport layerReport(const ConfigRun& r, const config::Derived& d, size_t i, 
   l.tdWindowStalls = src.counter("WINDOW_STALLS");
   l.tdFeedStalls = src.counter("FEED_STALLS");
   l.bovedaCompressedBytes = src.counter("COMPRESSED_BYTES");
+  l.outputRawBytes = src.outputRawBytes;
+  l.outputStoredBytes = int64_t(src.counter("OUTPUT_STORED_BYTES"));
   if (haveBaseline) {
     const compiler::RunLayerRecord& b = r.baseline->layers[i];
     const int64_t raw = int64_t(b.counter("DMA_READ_BYTES") + b.counter("DMA_WRITE_BYTES"));
@@ -128,6 +130,8 @@ void addLayer(Totals& t, const LayerReport& l) {
   t.tdWindowStalls += int64_t(l.tdWindowStalls);
   t.tdFeedStalls += int64_t(l.tdFeedStalls);
   t.bovedaCompressedBytes += int64_t(l.bovedaCompressedBytes);
+  t.outputRawBytes += l.outputRawBytes;
+  t.outputStoredBytes += l.outputStoredBytes;
   if (l.bovedaBytesSaved)
     t.bovedaBytesSaved = t.bovedaBytesSaved.value_or(0) + *l.bovedaBytesSaved;
   if (l.dramBytesUncompressed)
@@ -218,6 +222,8 @@ const std::vector<std::string>& layerColumns() {
                                              "td_window_stalls",
                                              "td_feed_stalls",
                                              "boveda_compressed_bytes",
+                                             "output_raw_bytes",
+                                             "output_stored_bytes",
                                              "boveda_bytes_saved",
                                              "dram_bytes_uncompressed",
                                              "energy_pj",

@@ -64,6 +64,8 @@ void to_json(Json& j, const LayerReport& l) {
        {"td_window_stalls", l.tdWindowStalls},
        {"td_feed_stalls", l.tdFeedStalls},
        {"boveda_compressed_bytes", l.bovedaCompressedBytes},
+       {"output_raw_bytes", l.outputRawBytes},
+       {"output_stored_bytes", l.outputStoredBytes},
        {"dram_bytes_uncompressed", orNull(l.dramBytesUncompressed)},
        {"boveda_bytes_saved", orNull(l.bovedaBytesSaved)}};
   if (l.cyclesUncompressed)
@@ -102,6 +104,8 @@ void from_json(const Json& j, LayerReport& l) {
   l.tdWindowStalls = j.at("td_window_stalls").get<uint64_t>();
   l.tdFeedStalls = j.at("td_feed_stalls").get<uint64_t>();
   l.bovedaCompressedBytes = j.at("boveda_compressed_bytes").get<uint64_t>();
+  l.outputRawBytes = j.at("output_raw_bytes").get<int64_t>();
+  l.outputStoredBytes = j.at("output_stored_bytes").get<int64_t>();
   l.dramBytesUncompressed = optional<int64_t>(j, "dram_bytes_uncompressed");
   l.bovedaBytesSaved = optional<int64_t>(j, "boveda_bytes_saved");
   l.cyclesUncompressed = optional<uint64_t>(j, "cycles_uncompressed");
@@ -132,6 +136,8 @@ void to_json(Json& j, const Totals& t) {
        {"td_window_stalls", t.tdWindowStalls},
        {"td_feed_stalls", t.tdFeedStalls},
        {"boveda_compressed_bytes", t.bovedaCompressedBytes},
+       {"output_raw_bytes", t.outputRawBytes},
+       {"output_stored_bytes", t.outputStoredBytes},
        {"boveda_bytes_saved", orNull(t.bovedaBytesSaved)},
        {"dram_bytes_uncompressed", orNull(t.dramBytesUncompressed)},
        {"utilization", t.utilization}};
@@ -158,6 +164,8 @@ void from_json(const Json& j, Totals& t) {
   t.tdWindowStalls = j.at("td_window_stalls").get<int64_t>();
   t.tdFeedStalls = j.at("td_feed_stalls").get<int64_t>();
   t.bovedaCompressedBytes = j.at("boveda_compressed_bytes").get<int64_t>();
+  t.outputRawBytes = j.at("output_raw_bytes").get<int64_t>();
+  t.outputStoredBytes = j.at("output_stored_bytes").get<int64_t>();
   t.bovedaBytesSaved = optional<int64_t>(j, "boveda_bytes_saved");
   t.dramBytesUncompressed = optional<int64_t>(j, "dram_bytes_uncompressed");
   t.utilization = j.at("utilization").get<double>();

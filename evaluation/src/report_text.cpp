@@ -77,8 +77,9 @@ void cyclesTable(std::ostringstream& o, const EvalReport& report) {
 
 void trafficTable(std::ostringstream& o, const EvalReport& report) {
   o << "\n## Traffic and memories\n\n| config | DRAM read | DRAM write | without Boveda | Boveda "
-       "saved | SP reads | SP writes | ACC reads | ACC writes | TD MACs skipped | TD window "
-       "stalls |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+       "saved | activations raw | activations stored | SP reads | SP writes | ACC reads | ACC "
+       "writes | TD MACs skipped | TD window stalls |\n|---|---|---|---|---|---|---|---|---|---|"
+       "---|---|---|\n";
   for (const ConfigReport& c : report.configs) {
     if (!c.figures)
       continue;
@@ -86,9 +87,9 @@ void trafficTable(std::ostringstream& o, const EvalReport& report) {
     o << "| " << c.name;
     for (const std::string& cell :
          {num(double(t.dramReadBytes)), num(double(t.dramWriteBytes)), num(t.dramBytesUncompressed),
-          num(t.bovedaBytesSaved), num(double(t.spReads)), num(double(t.spWrites)),
-          num(double(t.accReads)), num(double(t.accWrites)), num(double(t.tdMacsSkipped)),
-          num(double(t.tdWindowStalls))})
+          num(t.bovedaBytesSaved), num(double(t.outputRawBytes)), num(double(t.outputStoredBytes)),
+          num(double(t.spReads)), num(double(t.spWrites)), num(double(t.accReads)),
+          num(double(t.accWrites)), num(double(t.tdMacsSkipped)), num(double(t.tdWindowStalls))})
       o << " | " << cell;
     o << " |\n";
   }

@@ -20,6 +20,11 @@ constexpr const char* kStatsSymbol = "by_model_stats";
 /// The performance registers each layer records (from the ISA register table), after the
 /// cycles the host measured: by_model_stats[layer][0] = cycles, [1 + i] = register i.
 std::vector<std::string> statRegisters();
+/// What by_model_stats[layer] holds, in order: LAYER_CYCLES, the registers, and
+/// OUTPUT_STORED_BYTES, the bytes the layer's output takes in DRAM as stored (a compressed
+/// tensor's containers and pointer table as the run wrote them, else its raw bytes).
+constexpr const char* kStoredBytesField = "OUTPUT_STORED_BYTES";
+std::vector<std::string> statFields();
 
 struct EmitInfo {
   std::string modelPath, modelHash, configHash, toolVersion;

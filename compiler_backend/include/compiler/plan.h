@@ -101,14 +101,20 @@ struct LayerPlan {
 /// their own buffers (the simulator fills / dumps them by symbol).
 struct MemoryPlan {
   std::vector<int64_t> offset; // per tensor (storage roots); -1: not in the arena
-  int64_t arenaBytes = 0;      // the peak of the arena
-  int64_t naiveBytes = 0;      // every tensor in its own buffer (for comparison)
+  /// Boveda: per tensor, the pointer table and the worst-case stream of a tensor stored
+  /// compressed (brickyard/boveda.h by_boveda_tensor_t: the table at `offset`, the stream after
+  /// it), 0 and 0 for one stored raw. Empty without compressed tensors.
+  std::vector<int64_t> bovedaTable, bovedaStream;
+  bool compressed(int t) const { return size_t(t) < bovedaTable.size() && bovedaTable[t] > 0; }
+  int64_t arenaBytes = 0; // the peak of the arena
+  int64_t naiveBytes = 0; // every tensor in its own buffer (for comparison)
   int64_t inputBytes = 0, outputBytes = 0;
 };
 
 struct PlanOptions {
-  bool bovedaWeights = true; // compress weights on Boveda configs
-  bool tensordash = true;    // use TensorDash on configs that have it (else BY_TD_OFF)
+  bool bovedaWeights = true;     // compress weights on Boveda configs
+  bool tensordash = true;        // use TensorDash on configs that have it (else BY_TD_OFF)
+  bool bovedaActivations = true; // keep activations compressed between layers on Boveda configs
 };
 
 struct Program {

@@ -58,7 +58,9 @@ struct RunLayerRecord {
   int64_t macs = 0;
   uint64_t cycles = 0;
   int64_t idealCycles = 0;
-  double utilization = 0;                   // 0 for the functional model (untimed)
+  double utilization = 0; // 0 for the functional model (untimed)
+  int64_t outputRawBytes =
+      0; // the layer's output tensor uncompressed (OUTPUT_STORED_BYTES: as stored)
   std::map<std::string, uint64_t> counters; // LAYER_CYCLES and the statistics registers
   /// The counter `name`, 0 when the run did not record it.
   uint64_t counter(const std::string& name) const;

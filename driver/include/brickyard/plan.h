@@ -241,6 +241,11 @@ void by_plan_conv_workspace(const by_hw_t* hw, const by_conv_shape_t* s, by_conv
  * cannot do, a dataflow without a path, or a convolution no loop holds on vector PEs or OS;
  * BY_ERR_ARG for forced tiles that do not fit. */
 by_status_t by_plan_conv(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_plan_t* plan);
+/* The DRAM traffic of a loop plan by the planner's model, which its tile choice minimises: the
+ * loops' reads or writes, whichever is more, in DMA request bytes of the raw operands, plus a
+ * round trip per loop; 0 for a plan that is not a loop. For comparing plans of one shape. */
+uint64_t by_plan_conv_loop_bytes(const by_hw_t* hw, const by_conv_shape_t* s,
+                                 const by_conv_plan_t* plan);
 /* by_plan_conv of a shape that passed by_plan_conv_check, with its geometry. */
 by_status_t by_plan_conv_checked(const by_hw_t* hw, const by_conv_shape_t* s,
                                  const by_conv_geom_t* g, by_conv_plan_t* plan);

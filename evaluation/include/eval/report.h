@@ -64,6 +64,9 @@ struct LayerReport {
   uint64_t dramReadBytes = 0, dramWriteBytes = 0, spReads = 0, spWrites = 0, accReads = 0,
            accWrites = 0, tdMacsSkipped = 0, tdWindowStalls = 0, tdFeedStalls = 0,
            bovedaCompressedBytes = 0;
+  /// The layer's output tensor: raw, and as stored in DRAM (a compressed activation tensor's
+  /// containers and table as the run wrote them; else the raw bytes).
+  int64_t outputRawBytes = 0, outputStoredBytes = 0;
   /// Boveda configs (from the run with the weights uncompressed), else absent (null).
   std::optional<int64_t> dramBytesUncompressed, bovedaBytesSaved;
   std::optional<uint64_t> cyclesUncompressed; // report.json only, Boveda configs only
@@ -79,6 +82,7 @@ struct Totals {
           stallCycles = 0, dramReadBytes = 0, dramWriteBytes = 0, spReads = 0, spWrites = 0,
           accReads = 0, accWrites = 0, tdMacsSkipped = 0, tdWindowStalls = 0, tdFeedStalls = 0,
           bovedaCompressedBytes = 0;
+  int64_t outputRawBytes = 0, outputStoredBytes = 0;              // the activations' footprint
   std::optional<int64_t> bovedaBytesSaved, dramBytesUncompressed; // Boveda configs
   double utilization = 0;                                         // over all layers
 };
