@@ -29,6 +29,13 @@ BovedaTensorBytes activationTensorBytes(int64_t images, int64_t rows, int64_t co
                                         int64_t channels, int64_t group,
                                         const config::Config& config);
 
+/// Whether storing `rawBytes` of weights as `m` saves DRAM bytes (stream and table together
+/// smaller): weights that do not compress (e.g. random ones without zero-awareness, or with a
+/// zero bitmap per group) stay raw, which the compressed form would only make larger.
+inline bool compressionPays(const BovedaMatrix& m, int64_t rawBytes) {
+  return int64_t(m.stream.size() + m.table.size()) < rawBytes;
+}
+
 /// Compresses a rows x cols int8 matrix (row-major) for the config's Boveda format.
 BovedaMatrix compressMatrix(const std::vector<int8_t>& m, int64_t rows, int64_t cols, int blockCols,
                             int dim, const config::Config& config);

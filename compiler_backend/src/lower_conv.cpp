@@ -180,11 +180,15 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   if (!loopConv || s.path == BY_CONV_COMMANDS)
     s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
   p.estDramBytes = t.bytes + (viaIm2col ? 2 * p.workspaceBytes : 0);
+  const by_conv_shape_t plain = s;
+  std::optional<BovedaMatrix> b;
+  int64_t bovedaRows = 0;
   if (boveda) {
     // Compressed weights: each (tap, channel block) of by_conv's input a band of DIM rows
     // (by_conv_t weights_boveda), a tap's last block padded with zero rows.
     const int64_t convTaps = int64_t(convWin.kh) * convWin.kw, cin = convIn.c;
     const int64_t cblocks = (cin + hw_.dim - 1) / hw_.dim, rows = convTaps * cblocks * hw_.dim;
+    bovedaRows = rows;
     std::vector<int8_t> padded(size_t(rows * co.c), 0);
     for (int64_t tap = 0; tap < convTaps; ++tap)
       for (int64_t ci = 0; ci < cin; ++ci)
@@ -201,13 +205,19 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
       s.path = BY_CONV_COMMANDS;
       s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
     }
-    const BovedaMatrix b =
-        compressMatrix(padded, rows, co.c, int(s.weights_block_cols), hw_.dim, prog_.config);
-    p.bovedaStream = put(prog_.blob, b.stream.data(), b.stream.size());
-    p.bovedaTable = put(prog_.blob, b.table.data(), b.table.size());
-    p.bovedaBlockCols = b.blockCols;
-    p.bovedaRows = rows;
-    p.estDramBytes += (int64_t(b.stream.size()) - int64_t(l.qweights.size())) * t.bands;
+    b = compressMatrix(padded, rows, co.c, int(s.weights_block_cols), hw_.dim, prog_.config);
+    if (!compressionPays(*b, int64_t(l.qweights.size()))) { // raw, planned as without Boveda
+      b.reset();
+      s = plain;
+      ++rawWeightLayers_;
+    }
+  }
+  if (b) {
+    p.bovedaStream = put(prog_.blob, b->stream.data(), b->stream.size());
+    p.bovedaTable = put(prog_.blob, b->table.data(), b->table.size());
+    p.bovedaBlockCols = b->blockCols;
+    p.bovedaRows = bovedaRows;
+    p.estDramBytes += (int64_t(b->stream.size()) - int64_t(l.qweights.size())) * t.bands;
   } else {
     // [kh][kw][cin][cout] is also the 1x1 convolution's [1][1][kh*kw*cin][cout].
     p.weights = putVec(prog_.blob, l.qweights);

@@ -138,12 +138,17 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   const int64_t jBlocks = (j + hw_.dim - 1) / hw_.dim;
   const int64_t jGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, jBlocks) : 1;
   std::optional<BovedaMatrix> b;
-  if (boveda) // weights stored compressed, read by compressed mvins
+  if (boveda) { // weights stored compressed, read by compressed mvins, where that saves bytes
     b = compressMatrix(l.qweights, k, j, int(jGroup * hw_.dim), hw_.dim, prog_.config);
+    if (!compressionPays(*b, k * j)) {
+      b.reset();
+      ++rawWeightLayers_;
+    }
+  }
   MatmulCall call;
   by_matmul_shape_t& s = call.shape;
   s.I = size_t(rows), s.J = size_t(j), s.K = size_t(k);
-  s.b_packed = !boveda; // the blob holds B lane-packed (vector PEs)
+  s.b_packed = !b; // the blob holds B lane-packed (vector PEs)
   s.b_block_cols = b ? size_t(b->blockCols) : 0;
   s.dataflow = BY_DATAFLOW_AUTO;
   // The program passes the planner's dataflow and tiles (the driver's automatic choice: the
@@ -452,6 +457,10 @@ Program Planner::run() {
   prog_.layers.resize(g_.layers.size());
   for (int li = 0; li < int(g_.layers.size()); ++li)
     planLayer(li, prog_.layers[li]);
+  if (rawWeightLayers_)
+    prog_.notes.push_back("Boveda: the weights of " + std::to_string(rawWeightLayers_) +
+                          " layers stay uncompressed: their compressed form (stream and pointer "
+                          "table) would not be smaller");
   fuseTables();
   compressActivations();
   planMemory();

@@ -37,6 +37,7 @@ private:
   HwFacts hw_;
   PlanOptions opt_;
   Program prog_;
+  int rawWeightLayers_ = 0; // Boveda: layers whose weights did not compress
 
   const Shape& shapeOf(int t) const { return g_.tensors[t].shape; }
   double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }

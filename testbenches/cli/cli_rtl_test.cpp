@@ -109,12 +109,13 @@ INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
                          configName);
 INSTANTIATE_TEST_SUITE_P(Configs, Synth,
                          ::testing::Values("default", "large32", "td_l16", "td_w1",
-                                           "boveda_onchip_tiny", "tiles2x2", "lanes4", "tiny"),
+                                           "boveda_onchip_tiny", "tiles2x2", "lanes4", "tiny",
+                                           "td8_boveda"),
                          configName);
 #else
 INSTANTIATE_TEST_SUITE_P(Configs, Rtl,
                          ::testing::Values("tiny", "tiles2x2", "lanes4", "td_l4", "boveda_tiny",
-                                           "boveda_l4"),
+                                           "boveda_l4", "td_boveda_l4"),
                          configName);
 // Synthesis in CI: one config per family of modules: TensorDash with vector PEs (the plain
 // decoder and store controller), and boveda_tiny, which is tiny with Boveda (every one-lane
@@ -134,6 +135,6 @@ TEST_P(RtlLarge, LintIsClean) {
 }
 INSTANTIATE_TEST_SUITE_P(Configs, RtlLarge,
                          ::testing::Values("default", "large32", "td_l16", "td_w1",
-                                           "boveda_onchip_tiny"),
+                                           "boveda_onchip_tiny", "td8_boveda"),
                          configName);
 #endif

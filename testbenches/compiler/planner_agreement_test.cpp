@@ -184,8 +184,33 @@ by_matmul_t driverMatmul(const Layer& l, const LayerPlan& p, bool td, int lanes)
   return m;
 }
 
-void checkConv(const Program& prog, const Layer& l, const LayerPlan& p) {
+/// A compressed activation tensor of `t` as model.c declares it (emit_c.cpp compressedTensors):
+/// the compiler's table and worst-case stream sizes, which must be the driver's.
+by_boveda_tensor_t compressedTensor(const Program& prog, const Tensor& t, int index, uintptr_t at) {
+  const Shape& s = t.shape;
+  by_boveda_tensor_t z = {size_t(s.n),
+                          size_t(s.h),
+                          size_t(s.w),
+                          size_t(s.c),
+                          const_cast<void*>(dramAt(at + 0x1000000)),
+                          size_t(prog.memory.bovedaStream[size_t(index)]),
+                          const_cast<void*>(dramAt(at))};
+  EXPECT_EQ(by_boveda_tensor_table_bytes(&z), size_t(prog.memory.bovedaTable[size_t(index)]));
+  EXPECT_EQ(by_boveda_tensor_stream_bytes(&z), z.stream_bytes);
+  return z;
+}
+
+void checkConv(const Program& prog, const Layer& l, const LayerPlan& p, const Graph* g = nullptr) {
   by_conv_t c = driverConv(l, p, prog.config.tensordash.enabled);
+  by_boveda_tensor_t zin{}, zout{};
+  if (p.conv->shape.input_compressed) { // the tensors of a chain (CompressedActivations)
+    zin = compressedTensor(prog, g->tensors[size_t(l.inputs[0])], l.inputs[0], kInput);
+    c.input_boveda = &zin;
+  }
+  if (p.conv->shape.output_compressed) {
+    zout = compressedTensor(prog, g->tensors[size_t(l.output)], l.output, kOutput);
+    c.output_boveda = &zout;
+  }
   by_boveda_matrix_t compressed;
   if (p.bovedaStream.present()) {
     compressed = bovedaMatrix(prog, p, c.out_ch);
@@ -360,6 +385,64 @@ TEST(PlannerAgreement, DriverRunsWhatTheCompilerPlannedForEveryResNetAndMobileNe
   std::printf("%s: %d by_conv layers, %d by_matmul layers, %d on the CPU, %d refused\n",
               cfg.name.c_str(), convs, matmuls, cpu, refused);
   EXPECT_GT(convs + matmuls, 0);
+}
+
+// Activations stored compressed between two convolutions (docs/boveda.md, "Compressed
+// activations"): chains of two layers of layer_shapes.txt's dense unpooled convolutions, the
+// second a 3x3 and a 1x1 convolution over the first's output. Where the compiler compresses the
+// tensor, the driver accepts both calls with the compressed tensors model.c declares, runs them
+// as planned, and sizes the tensor as the compiler's DRAM plan does. On a Boveda config with
+// the convolution loops at least one chain compresses; elsewhere none does.
+TEST(PlannerAgreement, CompressedActivationsBetweenConvolutions) {
+  const config::Config cfg = testConfig();
+  std::mt19937 rng(uint32_t(test::testSeed(28, "compressed activation chains")));
+  int chains = 0, compressed = 0;
+  for (const Row& first : readRows()) {
+    if (first.kind != "conv" || first.pool.present() || first.act == "none")
+      continue;
+    for (int k : {3, 1}) {
+      Row second = first;
+      second.h = (first.h + 2 * first.pad - first.k) / first.stride + 1;
+      second.w = (first.w + 2 * first.pad - first.k) / first.stride + 1;
+      second.cin = first.cout, second.k = k, second.stride = 1, second.pad = k / 2;
+      SCOPED_TRACE(first.str() + " then " + second.str() + " on " + cfg.name);
+      Graph g = oneLayer(first, rng);
+      const Graph tail = oneLayer(second, rng);
+      Tensor y = tail.tensors[size_t(tail.output)];
+      g.tensors[size_t(g.output)].zeroFraction = 0.5;
+      const int out = g.addTensor(y);
+      Layer l2 = tail.layers[0];
+      l2.inputs = {g.output};
+      l2.output = out;
+      g.layers.push_back(l2);
+      g.output = out;
+      Program prog;
+      try {
+        prog = planProgram(g, cfg, PlanOptions{});
+      } catch (const CompileError&) {
+        continue; // a layer the driver cannot run: DriverRunsWhatTheCompilerPlanned covers it
+      }
+      ++chains;
+      const int t = g.layers[0].output;
+      if (!prog.memory.compressed(t))
+        continue;
+      ++compressed;
+      for (size_t li = 0; li < 2; ++li)
+        if (prog.layers[li].conv)
+          checkConv(prog, g.layers[li], prog.layers[li], &g);
+      EXPECT_TRUE(prog.layers[0].conv->shape.output_compressed);
+      EXPECT_TRUE(prog.layers[1].conv->shape.input_compressed);
+    }
+  }
+  by_hw_t hw;
+  by_hw_get(&hw);
+  std::printf("%s: %d of %d conv chains store their tensor compressed\n", cfg.name.c_str(),
+              compressed, chains);
+  EXPECT_GT(chains, 20);
+  if (hw.boveda && (hw.loop_conv_ws || hw.loop_conv_os))
+    EXPECT_GT(compressed, 0);
+  else
+    EXPECT_EQ(compressed, 0);
 }
 
 } // namespace

@@ -9,7 +9,9 @@
  *
  * Every compressed block is checked bit for bit against the suite's reference encoder (bm_ref.h)
  * over the CPU reference's values of that tensor (by_cpu_conv on raw tensors), and the raw outputs
- * against the CPU reference; the loops must have run every step. Then what the driver refuses
+ * against the CPU reference; the loops must have run every step, in each dataflow the config has a
+ * convolution loop for (LOOP_CONV_OS on TensorDash configs, with vector PEs: groups of
+ * MAX_BLOCK_LEN x DIM x lanes channels, weights packed by by_conv). Then what the driver refuses
  * (BY_ERR_UNSUPPORTED: the CPU, the command path, depthwise, a pooled compressed output, a
  * compressed input a window does not read in whole rows; BY_ERR_ARG: a tensor of the wrong shape
  * or a stream below the worst case). On a config without Boveda or without LOOP_CONV_WS every
@@ -30,6 +32,7 @@
 
 static by_elem_t x[MAX_T], w[MAX_W], y_hw[MAX_T];
 static by_acc_t bias[MAX_CH];
+static by_elem_t workspace[MAX_W]; /* vector PEs: the weights by_conv packs */
 static uint64_t streams[3][STREAM_BYTES / 8], tables[3][TABLE_ENTRIES];
 
 /* One convolution of the chain: its shape (input batch x rows x cols x ich), kernel, stride,
@@ -39,6 +42,14 @@ typedef struct {
   size_t rows, cols, ich, och, k, stride, pad, pool;
   size_t tile_och, tile_k;
 } step_t;
+
+/* The loops by_conv runs a convolution through in dataflow df (as loop_conv.c). */
+static int has_loop(int df) {
+  return df == BY_DATAFLOW_OS ? by_has_loop_conv_os() && BY_SPATIAL_OUTPUT_WIDTH >= BY_ACC_WIDTH
+                              : by_has_loop_conv_ws();
+}
+
+static int dataflow = BY_DATAFLOW_WS; /* the chain's loop */
 
 static void setup(by_conv_t* c, const step_t* s, const by_elem_t* in, by_elem_t* out) {
   by_conv_init(c);
@@ -60,7 +71,9 @@ static void setup(by_conv_t* c, const step_t* s, const by_elem_t* in, by_elem_t*
     c->pool_size = 2, c->pool_stride = 2;
   c->tile_och = s->tile_och;
   c->tile_k = s->tile_k;
-  c->dataflow = BY_DATAFLOW_WS;
+  c->dataflow = dataflow;
+  c->workspace = workspace;
+  c->workspace_bytes = sizeof workspace;
 }
 
 static by_boveda_tensor_t tensor(size_t rows, size_t cols, size_t ch, int i) {
@@ -150,8 +163,6 @@ static void refusals(const by_elem_t* t1_raw, size_t t1_ch) {
   BM_CHECK(by_conv(&c) == BY_ERR_UNSUPPORTED, "compressed input on the command path accepted");
   c.path = BY_CONV_AUTO;
   c.depthwise = 1;
-  c.workspace = w;
-  c.workspace_bytes = sizeof w;
   BM_CHECK(by_conv(&c) == BY_ERR_UNSUPPORTED, "compressed input of a depthwise conv accepted");
   c.depthwise = 0;
   c.stride = 2; /* 1x1 stride 2 over an even width: the windows miss the last column */
@@ -170,8 +181,9 @@ static void refusals(const by_elem_t* t1_raw, size_t t1_ch) {
   bm_expect_no_hw_error("refusals");
 }
 
-/* The chain and the refusals (Boveda with LOOP_CONV_WS). */
+/* The chain and the refusals (Boveda with a convolution loop). */
 static void run_chain(void) {
+  printf("dataflow %s\n", dataflow == BY_DATAFLOW_OS ? "OS (LOOP_CONV_OS)" : "WS (LOOP_CONV_WS)");
   const size_t G = by_boveda_tensor_group();
   /* t1: few channels (one group); t2: two groups, the last partial. */
   const size_t c1 = 3 * BY_DIM, c2 = G + 2 * BY_DIM, half = (ROWS + 1) / 2, halfc = COLS / 2;
@@ -208,20 +220,23 @@ static void run_chain(void) {
 int main(void) {
   bm_seed(7001, "boveda_conv_chain");
   by_error_clear();
-  if (BY_HAS_BOVEDA && by_has_loop_conv_ws()) {
+  if (BY_HAS_BOVEDA && (has_loop(BY_DATAFLOW_WS) || has_loop(BY_DATAFLOW_OS))) {
 #if BY_HAS_BOVEDA
-    run_chain();
+    const int dataflows[] = {BY_DATAFLOW_WS, BY_DATAFLOW_OS};
+    for (size_t i = 0; i < 2; ++i)
+      if (has_loop(dataflow = dataflows[i]))
+        run_chain();
 #endif
     return bm_finish("boveda_conv_chain");
   }
-  /* Without Boveda or LOOP_CONV_WS: refused before any command. */
+  /* Without Boveda or a convolution loop: refused before any command. */
   const step_t A = {"A", ROWS, COLS, 2 * BY_DIM, 3 * BY_DIM, 3, 1, 1, 0, 0, 0};
   by_boveda_tensor_t t1 = tensor(ROWS, COLS, A.och, 0);
   by_conv_t c;
   setup(&c, &A, x, y_hw);
   c.output_boveda = &t1;
   BM_CHECK(by_conv(&c) == BY_ERR_UNSUPPORTED, "compressed output without %s accepted",
-           BY_HAS_BOVEDA ? "LOOP_CONV_WS" : "Boveda");
+           BY_HAS_BOVEDA ? "a convolution loop" : "Boveda");
   BM_CHECK(BY_HAS_BOVEDA ||
                (by_boveda_tensor_group() == 0 && by_boveda_tensor_stream_bytes(&t1) == 0),
            "sizes without Boveda");
