@@ -4,9 +4,10 @@
 # for it and run the program on the SystemC SoC with the config's Verilated RTL (built on first
 # use and cached in ~/.cache/brickyard), checking every output bit against the compiler's int8
 # reference and printing the per-layer table; finally a bare-metal driver program (tiled
-# matmul). Synthesis of the 16x16 default takes one to two minutes the first time (then it is
-# cached): the demo synthesises the 4x4 tiny config instead (`brickyard synth
-# out/demo-default` does the default).
+# matmul), after an evaluation of the model on the default and on td8_boveda (the config with
+# all three seed features) side by side. Synthesis of the 16x16 default takes one to two
+# minutes the first time (then it is cached): the demo synthesises the 4x4 tiny config instead
+# (`brickyard synth out/demo-default` does the default).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 name=default
@@ -31,6 +32,12 @@ echo "== brickyard compile: the digits CNN (trained with torch, float ONNX) for 
 echo "== brickyard run: the same model on the SoC with the $name accelerator's RTL"
 "$by" run "$models/digits.onnx" --config "$config" --calib "$models/digits.calib.npy" \
   --input "$models/digits.input.npy"
+echo "== brickyard eval: the same model on $name and on td8_boveda (TensorDash, Boveda and the"
+echo "   loop unrollers in one accelerator of the same peak, SRAMs and bus), side by side"
+"$by" eval "$models/digits.onnx" --configs "$name,td8_boveda" --calib "$models/digits.calib.npy" \
+  --input "$models/digits.input.npy" --no-area -o "$out/eval"
+sed -n '/^## Configs/,/^## Where/p' "$out/eval/report.md" | grep '^|'
+echo "-- the plots: $out/eval/*.png (cycles.png: cycles by cause per config)"
 echo "== a bare-metal driver program on the SoC"
 "$root/scripts/build.sh" "baremetal_sw_$name" >/dev/null # not part of the default build
 echo "-- brickyard sim --config configs/$name.yaml build/baremetal/$name/tiled_matmul.elf"

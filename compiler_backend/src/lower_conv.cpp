@@ -151,16 +151,10 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   p.chunk = ChunkRule{hw_.dim, !viaIm2col, false};
   // Compressed weights are unpacked matrices: one-lane PEs only (the driver's rule).
   const bool boveda = hw_.boveda && opt_.bovedaWeights && hw_.lanes == 1;
-  const int64_t nBlocks = (co.c + hw_.dim - 1) / hw_.dim;
-  // The tiling must leave room for the fused pool's rows. Compressed weights come in blocks of
-  // nGroup out-channel blocks that tiles must not split: the widest block that still fits.
-  int64_t nGroup = boveda ? std::min<int64_t>(hw_.maxBlockLen, nBlocks) : 1;
-  ConvTiles t;
-  for (;; nGroup = std::max<int64_t>(1, nGroup / 2)) {
-    t = chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, nGroup);
-    if (t.rows > 0 || nGroup == 1)
-      break;
-  }
+  // The tiling must leave room for the fused pool's rows. (Compressed weights only go to loops,
+  // whose tiles the driver chooses: the command path's tiles split no block.)
+  const ConvTiles t =
+      chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, 1);
   if (t.rows == 0)
     throw CompileError("layer '" + l.name +
                        "': one output row of the convolution does not fit half the "
@@ -195,19 +189,18 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
         std::copy_n(&l.qweights[size_t((tap * cin + ci) * co.c)], co.c,
                     &padded[size_t((tap * cblocks * hw_.dim + ci) * co.c)]);
     // The loop reads blocks of one output-channel block (DIM x DIM) wherever the driver runs
-    // the convolution as a loop; elsewhere the command path runs with the tiles the (wider)
-    // blocks were cut for.
+    // the convolution as a loop. Elsewhere the weights stay raw: host-issued compressed moves of
+    // the command path cost cycles and, with the tiles wide blocks force, bytes (ResNet-18's
+    // strided 1x1 convolutions on boveda16: 1.9x the cycles, +12% bytes read).
     s.weights_block_cols = size_t(hw_.dim);
     by_conv_plan_t probe;
-    if (s.tile_rows != 0 || by_plan_conv(&hw_.planner, &s, &probe) != BY_OK ||
-        probe.path != BY_CONV_LOOP) {
-      s.weights_block_cols = size_t(nGroup * hw_.dim);
-      s.path = BY_CONV_COMMANDS;
-      s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+    if (s.tile_rows == 0 && by_plan_conv(&hw_.planner, &s, &probe) == BY_OK &&
+        probe.path == BY_CONV_LOOP) {
+      b = compressMatrix(padded, rows, co.c, hw_.dim, hw_.dim, prog_.config);
+      if (!compressionPays(*b, int64_t(l.qweights.size())))
+        b.reset();
     }
-    b = compressMatrix(padded, rows, co.c, int(s.weights_block_cols), hw_.dim, prog_.config);
-    if (!compressionPays(*b, int64_t(l.qweights.size()))) { // raw, planned as without Boveda
-      b.reset();
+    if (!b) { // raw, planned as without Boveda
       s = plain;
       ++rawWeightLayers_;
     }

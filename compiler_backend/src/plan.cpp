@@ -460,7 +460,7 @@ Program Planner::run() {
   if (rawWeightLayers_)
     prog_.notes.push_back("Boveda: the weights of " + std::to_string(rawWeightLayers_) +
                           " layers stay uncompressed: their compressed form (stream and pointer "
-                          "table) would not be smaller");
+                          "table) would not be smaller, or no loop moves them");
   fuseTables();
   compressActivations();
   planMemory();
