@@ -196,10 +196,10 @@ static by_status_t conv_dataflow(const by_hw_t* hw, const by_conv_shape_t* s, in
  * padding or pooling make the NHWC input a (pixels x in_ch) matrix and the output a (pixels x
  * out_ch) one. The arithmetic is the conv's: WS, K chunks of DIM channels (docs/arithmetic.md). */
 static int matmul_shape(const by_conv_shape_t* s) {
-  return !s->depthwise && !s->weights_block_cols && !s->input_compressed &&
-         !s->output_compressed && s->kernel_rows == 1 && s->kernel_cols == 1 &&
-         s->stride == 1 && s->stride_cols == 1 && !s->pool_stride && s->pad_top == 0 &&
-         s->pad_left == 0 && s->pad_bottom == 0 && s->pad_right == 0;
+  return !s->depthwise && !s->weights_block_cols && !s->input_compressed && !s->output_compressed &&
+         s->kernel_rows == 1 && s->kernel_cols == 1 && s->stride == 1 && s->stride_cols == 1 &&
+         !s->pool_stride && s->pad_top == 0 && s->pad_left == 0 && s->pad_bottom == 0 &&
+         s->pad_right == 0;
 }
 
 /* The path, with the loop tiles when it is the loop. Automatic: the matmul for its shapes when
