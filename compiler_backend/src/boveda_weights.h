@@ -29,11 +29,15 @@ BovedaTensorBytes activationTensorBytes(int64_t images, int64_t rows, int64_t co
                                         int64_t channels, int64_t group,
                                         const config::Config& config);
 
-/// Whether storing `rawBytes` of weights as `m` saves DRAM bytes (stream and table together
-/// smaller): weights that do not compress (e.g. random ones without zero-awareness, or with a
-/// zero bitmap per group) stay raw, which the compressed form would only make larger.
-inline bool compressionPays(const BovedaMatrix& m, int64_t rawBytes) {
-  return int64_t(m.stream.size() + m.table.size()) < rawBytes;
+/// Whether storing `rawBytes` of weights as `m` pays: stream and table together at most
+/// `maxPercent` of the raw bytes. A convolution loop's compressed weight moves cost cycles (a
+/// compressed MVIN per DIM x DIM block, the decompressor's group a cycle: ResNet's 512-channel
+/// 3x3 layer took 1.13x the default's cycles), so there weights that barely compress (random
+/// ones: 0.995 zero-aware) stay raw (kConvWeightsMaxPercent); a batch-1 dense layer is bound by
+/// its weight bytes (wide blocks, one per LOOP_WS move), so any saving pays there.
+constexpr int64_t kConvWeightsMaxPercent = 90, kDenseWeightsMaxPercent = 99;
+inline bool compressionPays(const BovedaMatrix& m, int64_t rawBytes, int64_t maxPercent) {
+  return 100 * int64_t(m.stream.size() + m.table.size()) <= maxPercent * rawBytes;
 }
 
 /// Compresses a rows x cols int8 matrix (row-major) for the config's Boveda format.

@@ -61,7 +61,6 @@ private:
   }
   static std::string arena(int64_t offset) { return "(arena + " + std::to_string(offset) + ")"; }
   static std::string zTensor(int t) { return "z_" + std::to_string(t); }
-  static int64_t alignTo64(int64_t v) { return (v + 63) / 64 * 64; }
   static const char* act(const Layer& l) { return reluOnMvout(l) ? "BY_ACT_RELU" : "BY_ACT_NONE"; }
 
   void header();
@@ -123,7 +122,7 @@ void Emitter::compressedTensors() {
             "its worst case, pointer table}. */\n";
     any = true;
     const Shape& s = g_.tensors[size_t(t)].shape;
-    const int64_t table = m.offset[size_t(t)], stream = table + alignTo64(m.bovedaTable[size_t(t)]);
+    const int64_t table = m.offset[size_t(t)], stream = m.bovedaStreamOffset[size_t(t)];
     o_ << "static by_boveda_tensor_t " << zTensor(t) << " = {" << s.n << ", " << s.h << ", " << s.w
        << ", " << s.c << ", " << arena(stream) << ", " << m.bovedaStream[size_t(t)] << ", "
        << arena(table) << "}; /* " << g_.tensors[size_t(t)].name << " */\n";

@@ -197,7 +197,7 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     if (s.tile_rows == 0 && by_plan_conv(&hw_.planner, &s, &probe) == BY_OK &&
         probe.path == BY_CONV_LOOP) {
       b = compressMatrix(padded, rows, co.c, hw_.dim, hw_.dim, prog_.config);
-      if (!compressionPays(*b, int64_t(l.qweights.size())))
+      if (!compressionPays(*b, int64_t(l.qweights.size()), kConvWeightsMaxPercent))
         b.reset();
     }
     if (!b) { // raw, planned as without Boveda

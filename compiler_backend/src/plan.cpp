@@ -140,7 +140,7 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   std::optional<BovedaMatrix> b;
   if (boveda) { // weights stored compressed, read by compressed mvins, where that saves bytes
     b = compressMatrix(l.qweights, k, j, int(jGroup * hw_.dim), hw_.dim, prog_.config);
-    if (!compressionPays(*b, k * j)) {
+    if (!compressionPays(*b, k * j, kDenseWeightsMaxPercent)) {
       b.reset();
       ++rawWeightLayers_;
     }
@@ -153,7 +153,15 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   s.dataflow = BY_DATAFLOW_AUTO;
   // The program passes the planner's dataflow and tiles (the driver's automatic choice: the
   // fewest blocks of A and B moved) explicitly, so that the chunks below are the ones it runs.
-  if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK)
+  // Compressed weights only where LOOP_WS moves them (else the host would issue their moves).
+  by_status_t planned = by_plan_matmul(&hw_.planner, &s, &call.plan);
+  if (b && (planned != BY_OK || !call.plan.loop)) {
+    b.reset();
+    ++rawWeightLayers_;
+    s.b_packed = 1, s.b_block_cols = 0;
+    planned = by_plan_matmul(&hw_.planner, &s, &call.plan);
+  }
+  if (planned != BY_OK)
     throw CompileError("layer '" + l.name + "': no matmul tiling fits the config's memories");
   s.dataflow = call.plan.dataflow;
   s.tile_i = call.plan.tile_i, s.tile_j = call.plan.tile_j, s.tile_k = call.plan.tile_k;
@@ -439,7 +447,10 @@ void Planner::planMemory() {
     placed.push_back(i);
     m.arenaBytes = std::max(m.arenaBytes, at + b.bytes);
   }
+  m.bovedaStreamOffset.assign(m.bovedaTable.size(), 0);
   for (const Buf& b : bufs) {
+    if (b.tensor >= 0 && m.compressed(b.tensor))
+      m.bovedaStreamOffset[size_t(b.tensor)] = b.offset + alignUp(m.bovedaTable[size_t(b.tensor)]);
     if (b.tensor >= 0)
       m.offset[b.tensor] = b.offset;
     else if (b.temp)
@@ -459,8 +470,9 @@ Program Planner::run() {
     planLayer(li, prog_.layers[li]);
   if (rawWeightLayers_)
     prog_.notes.push_back("Boveda: the weights of " + std::to_string(rawWeightLayers_) +
-                          " layers stay uncompressed: their compressed form (stream and pointer "
-                          "table) would not be smaller, or no loop moves them");
+                          " layers stay uncompressed: no loop moves them, or their compressed form "
+                          "(stream and pointer table) would not be smaller enough (convolutions: "
+                          "10%)");
   fuseTables();
   compressActivations();
   planMemory();

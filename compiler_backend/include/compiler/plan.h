@@ -102,9 +102,9 @@ struct LayerPlan {
 struct MemoryPlan {
   std::vector<int64_t> offset; // per tensor (storage roots); -1: not in the arena
   /// Boveda: per tensor, the pointer table and the worst-case stream of a tensor stored
-  /// compressed (brickyard/boveda.h by_boveda_tensor_t: the table at `offset`, the stream after
-  /// it), 0 and 0 for one stored raw. Empty without compressed tensors.
-  std::vector<int64_t> bovedaTable, bovedaStream;
+  /// compressed (brickyard/boveda.h by_boveda_tensor_t: the table at `offset`, the stream at
+  /// `bovedaStreamOffset`, after it), 0 for one stored raw. Empty without compressed tensors.
+  std::vector<int64_t> bovedaTable, bovedaStream, bovedaStreamOffset;
   bool compressed(int t) const { return size_t(t) < bovedaTable.size() && bovedaTable[t] > 0; }
   int64_t arenaBytes = 0; // the peak of the arena
   int64_t naiveBytes = 0; // every tensor in its own buffer (for comparison)
