@@ -75,13 +75,8 @@ by_status_t by_boveda_matrix_check(const by_boveda_matrix_t* m) {
     return BY_ERR_UNSUPPORTED;
   if (!m || !shape_ok(m) || !m->stream || !m->table)
     return BY_ERR_ARG;
-  const size_t need = by_boveda_matrix_stream_bytes(m);
-  if (m->stream_bytes < need)
-    return BY_ERR_ARG;
-  if (!by_dram_reachable(m->stream, need) ||
-      !by_dram_reachable(m->table, by_boveda_matrix_table_bytes(m)))
-    return BY_ERR_ADDR;
-  return BY_OK;
+  return by_boveda_check_buffers(m->stream, m->stream_bytes, by_boveda_matrix_stream_bytes(m),
+                                 m->table, by_boveda_matrix_table_bytes(m));
 }
 
 by_status_t by_boveda_matrix_check_read(const by_boveda_matrix_t* m) {

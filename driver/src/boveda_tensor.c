@@ -60,14 +60,6 @@ by_status_t by_boveda_tensor_check(const by_boveda_tensor_t* t) {
     return BY_ERR_UNSUPPORTED;
   if (!t || !tensor_shape_ok(t) || !t->stream || !t->table)
     return BY_ERR_ARG;
-  const size_t need = by_boveda_tensor_stream_bytes(t);
-  if (t->stream_bytes < need)
-    return BY_ERR_ARG;
-  const by_status_t s = by_boveda_check_base(t->stream);
-  if (s != BY_OK)
-    return s;
-  if (!by_dram_reachable(t->stream, need) ||
-      !by_dram_reachable(t->table, by_boveda_tensor_table_bytes(t)))
-    return BY_ERR_ADDR;
-  return BY_OK;
+  return by_boveda_check_buffers(t->stream, t->stream_bytes, by_boveda_tensor_stream_bytes(t),
+                                 t->table, by_boveda_tensor_table_bytes(t));
 }

@@ -99,6 +99,21 @@ static inline by_status_t by_boveda_check_base(const void* stream) {
   return by_dram(stream) < UINT64_C(0x100000000) ? BY_OK : BY_ERR_ADDR;
 }
 
+/* The buffers of a compressed matrix or tensor that a producer may fill: a stream of
+ * `stream_bytes` holding at least the worst case `need` (else BY_ERR_ARG), its base below 4 GiB,
+ * and the stream's worst case and the table's `table_bytes` reachable (else BY_ERR_ADDR). */
+static inline by_status_t by_boveda_check_buffers(const void* stream, size_t stream_bytes,
+                                                  size_t need, const void* table,
+                                                  size_t table_bytes) {
+  if (stream_bytes < need)
+    return BY_ERR_ARG;
+  const by_status_t s = by_boveda_check_base(stream);
+  if (s != BY_OK)
+    return s;
+  return by_dram_reachable(stream, need) && by_dram_reachable(table, table_bytes) ? BY_OK
+                                                                                  : BY_ERR_ADDR;
+}
+
 /* Makes mvin channel 0..2 compressed: its MVINs read blocks of the stream at `stream`
  * (container 0), named by their pointer entries. block_stride: local rows between column
  * blocks (0 means DIM), as for by_config_ld. Until the channel's next by_config_ld. */
