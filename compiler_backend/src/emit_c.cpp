@@ -392,6 +392,13 @@ void Emitter::layer(int li) {
     o_ << "  by_status_t s = by_softmax(" << os.pixels() << ", " << os.c << ", "
        << tensor(l.inputs[0]) << ", " << out << ", " << blob(p.table, "uint32_t") << ");\n";
     break;
+  case Kernel::LayerNorm: {
+    const std::string params = blob(p.table, "int64_t"); // the gains, then the biases
+    o_ << "  by_status_t s = by_layernorm(" << os.pixels() << ", " << os.c << ", "
+       << tensor(l.inputs[0]) << ", " << out << ", " << params << ", " << params << " + " << os.c
+       << ", UINT64_C(" << l.lnEps << "), " << l.qmin << ", " << l.qmax << ");\n";
+    break;
+  }
   case Kernel::Clamp:
     o_ << "  by_status_t s = by_clamp(" << os.elems() << ", " << tensor(l.inputs[0]) << ", " << out
        << ", " << l.qmin << ", " << l.qmax << ");\n";

@@ -43,6 +43,8 @@ const char* layerKindName(LayerKind kind) {
     return "mul";
   case LayerKind::Resize:
     return "resize";
+  case LayerKind::LayerNorm:
+    return "layernorm";
   }
   return "?";
 }

@@ -262,6 +262,23 @@ void floatSoftmax(const Shape& s, const std::vector<float>& x, std::vector<float
   }
 }
 
+void floatLayerNorm(const Layer& l, const Shape& s, const std::vector<float>& x,
+                    std::vector<float>& y) {
+  for (int64_t r = 0; r < s.pixels(); ++r) {
+    const float* xr = &x[r * s.c];
+    double mean = 0, var = 0;
+    for (int c = 0; c < s.c; ++c)
+      mean += xr[c];
+    mean /= s.c;
+    for (int c = 0; c < s.c; ++c)
+      var += (xr[c] - mean) * (xr[c] - mean);
+    const double inv = 1.0 / std::sqrt(var / s.c + l.epsilon);
+    for (int c = 0; c < s.c; ++c)
+      y[r * s.c + c] =
+          applyAct(l.act, float((xr[c] - mean) * inv * l.weights[size_t(c)] + l.bias[size_t(c)]));
+  }
+}
+
 // ---- int8 -------------------------------------------------------------------------------------
 
 /// The mvout path: requantize an accumulator, saturate to int8, clamp to the activation.
@@ -437,6 +454,9 @@ FloatValues runFloat(const Graph& g, const std::vector<float>& input) {
     case LayerKind::Softmax:
       floatSoftmax(is, x, y);
       break;
+    case LayerKind::LayerNorm:
+      floatLayerNorm(l, is, x, y);
+      break;
     case LayerKind::Clamp:
       for (size_t i = 0; i < y.size(); ++i)
         y[i] = applyAct(l.act, x[i]);
@@ -534,6 +554,10 @@ Int8Values runInt8(const Graph& g, const std::vector<int8_t>& input,
       for (int64_t r = 0; r < is.pixels(); ++r)
         softmaxRow(&x[r * is.c], &y[r * is.c], is.c, l.expTable);
       break;
+    case LayerKind::LayerNorm:
+      for (int64_t r = 0; r < is.pixels(); ++r)
+        layerNormRow(&x[r * is.c], &y[r * is.c], is.c, l);
+      break;
     case LayerKind::Clamp:
       for (size_t i = 0; i < y.size(); ++i)
         y[i] = int8_t(std::clamp<int>(x[i], l.qmin, l.qmax));
@@ -575,7 +599,7 @@ Int8Values runInt8(const Graph& g, const std::vector<int8_t>& input,
 std::vector<float> onnxToNhwc(const Tensor& t, const std::vector<float>& onnx) {
   const Shape& s = t.shape;
   std::vector<float> out(onnx.size());
-  if (t.onnxShape.size() != 4 && t.onnxShape.size() != 3)
+  if ((t.onnxShape.size() != 4 && t.onnxShape.size() != 3) || t.channelsLast)
     return onnx;
   for (int n = 0; n < s.n; ++n)
     for (int c = 0; c < s.c; ++c)
@@ -588,7 +612,7 @@ std::vector<float> onnxToNhwc(const Tensor& t, const std::vector<float>& onnx) {
 
 template <typename T> std::vector<T> nhwcToOnnxT(const Tensor& t, const std::vector<T>& nhwc) {
   const Shape& s = t.shape;
-  if (t.onnxShape.size() != 4 && t.onnxShape.size() != 3)
+  if ((t.onnxShape.size() != 4 && t.onnxShape.size() != 3) || t.channelsLast)
     return nhwc;
   std::vector<T> out(nhwc.size());
   for (int n = 0; n < s.n; ++n)
@@ -626,6 +650,44 @@ void softmaxRow(const int8_t* x, int8_t* y, int n, const std::vector<uint32_t>& 
     const uint64_t num = 127 * e, q = num / sum, r = num % sum;
     const uint64_t up = (2 * r > sum || (2 * r == sum && (q & 1))) ? 1 : 0;
     y[i] = int8_t(q + up);
+  }
+}
+
+namespace {
+uint64_t isqrt64(uint64_t v) {
+  uint64_t r = 0, bit = uint64_t(1) << 62;
+  while (bit > v)
+    bit >>= 2;
+  for (; bit; bit >>= 2) {
+    if (v >= r + bit) {
+      v -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+  }
+  return r;
+}
+} // namespace
+
+void layerNormRow(const int8_t* x, int8_t* y, int c, const Layer& l) {
+  // D_j = c x_j - sum is the deviation in units of s/c; sum(D^2)/c = c sum(x^2) - sum^2
+  // exactly. The root is at 2^12 of its units, so D_j * 2^36 / root is the normalized value
+  // at 2^24, through a reciprocal at 2^52 and a shift (docs/compiler.md, "Layer
+  // normalization"). Shifts round down.
+  int64_t sum = 0, squares = 0;
+  for (int j = 0; j < c; ++j) {
+    sum += x[j];
+    squares += x[j] * x[j];
+  }
+  const uint64_t var = uint64_t(int64_t(c) * squares - sum * sum);
+  const uint64_t root = isqrt64((var << 24) + l.lnEps);
+  const int64_t recip = var ? int64_t((uint64_t(1) << 52) / root) : 0;
+  for (int j = 0; j < c; ++j) {
+    const int64_t xhat = ((int64_t(c) * x[j] - sum) * recip) >> 16;
+    const int64_t r =
+        (((xhat * l.lnGain[size_t(j)]) >> 24) + l.lnBias[size_t(j)] + (int64_t(1) << 15)) >> 16;
+    y[j] = int8_t(std::clamp<int64_t>(r, l.qmin, l.qmax));
   }
 }
 

@@ -46,6 +46,20 @@ void Importer::requireSingleOutput() {
     }
 }
 
+int Importer::newLike(int x) {
+  const int y = newTensor(tensor(x).shape, tensor(x).onnxShape);
+  g_.tensors[y].chwFrom = tensor(x).chwFrom;
+  g_.tensors[y].channelsLast = tensor(x).channelsLast;
+  return y;
+}
+
+bool Importer::lastAxisOnly(const std::vector<int64_t>& dims) {
+  for (size_t i = 0; i + 1 < dims.size(); ++i)
+    if (dims[i] != 1)
+      return false;
+  return true;
+}
+
 int Importer::newTensor(const Shape& shape, const std::vector<int64_t>& onnxShape) {
   Tensor t;
   t.name = node_ && node_->output_size() ? node_->output(0) : "input";
@@ -441,7 +455,29 @@ void Importer::matmul() {
   if (!input(1).isConst())
     throw err("the right-hand side is an activation; only MatMul by a constant (weight) matrix "
               "is supported");
-  dense(x, cst(1), false, 1.0f, nullptr, 1.0f, 0);
+  if (!tensor(x).channelsLast) {
+    dense(x, cst(1), false, 1.0f, nullptr, 1.0f, 0);
+    return;
+  }
+  // [N, H, W, C] x [C, J]: a 1x1 convolution whose output is viewed channels-last too.
+  const Const& w = cst(1);
+  const int c = tensor(x).shape.c;
+  if (w.dims.size() != 2 || w.dims[0] != c)
+    throw err("weights have shape " + dimsString(w.dims) + "; expected [" + std::to_string(c) +
+              ", J] for the channels-last " + dimsString(tensor(x).onnxShape));
+  const int j = int(w.dims[1]);
+  Const kernel; // [J, C, 1, 1]
+  kernel.dims = {j, c, 1, 1};
+  kernel.dataType = w.dataType;
+  kernel.qscale = w.qscale;
+  kernel.values.resize(size_t(j) * c);
+  for (int r = 0; r < c; ++r)
+    for (int o = 0; o < j; ++o)
+      kernel.values[size_t(o) * c + r] = w.values[size_t(r) * j + o];
+  conv(x, kernel, nullptr, 0);
+  Tensor& y = g_.tensors[values_[node_->output(0)].tensor];
+  y.channelsLast = true;
+  y.onnxShape = {y.shape.n, y.shape.h, y.shape.w, y.shape.c};
 }
 
 void Importer::add() {
@@ -463,10 +499,10 @@ void Importer::add() {
     throw err("inputs have shapes " + dimsString(tensor(a.tensor).onnxShape) + " and " +
               dimsString(tensor(b.tensor).onnxShape) +
               "; only the element-wise sum of equal shapes is supported (no broadcasting)");
-  if (tensor(a.tensor).chwFrom != tensor(b.tensor).chwFrom)
-    throw err("inputs are flattened from different layouts");
-  const int y = newTensor(tensor(a.tensor).shape, tensor(a.tensor).onnxShape);
-  g_.tensors[y].chwFrom = tensor(a.tensor).chwFrom;
+  if (tensor(a.tensor).chwFrom != tensor(b.tensor).chwFrom ||
+      tensor(a.tensor).channelsLast != tensor(b.tensor).channelsLast)
+    throw err("inputs are flattened from different layouts or viewed in different axis orders");
+  const int y = newLike(a.tensor);
   addLayer(LayerKind::Add, {a.tensor, b.tensor}, y);
   setActivation(y);
 }
@@ -477,7 +513,9 @@ void Importer::addConstant(int x, const Const& c) {
   const int rank = rankOf(x);
   const int64_t n = c.numel();
   bool perChannel = n == 1 || (n == s.c && (c.dims.size() == 1 ? rank == 2 : true));
-  if (n == s.c && c.dims.size() >= 2) {
+  if (tensor(x).channelsLast && n > 1)
+    perChannel = n == s.c && lastAxisOnly(c.dims);
+  else if (n == s.c && c.dims.size() >= 2) {
     // [1, C] for 2-D; [C, 1, 1] or [1, C, 1, 1] for 4-D.
     const size_t r = c.dims.size();
     perChannel = (rank == 2 && r == 2 && c.dims[0] == 1) ||
@@ -490,8 +528,7 @@ void Importer::addConstant(int x, const Const& c) {
               " is not supported; only a per-channel constant (a bias)");
   if (tensor(x).chwFrom && n != 1)
     throw err("adding a per-channel constant to a flattened map is not supported");
-  const int y = newTensor(s, tensor(x).onnxShape);
-  g_.tensors[y].chwFrom = tensor(x).chwFrom;
+  const int y = newLike(x);
   Layer& l = addLayer(LayerKind::Add, {x}, y);
   l.bias.resize(s.c);
   for (int i = 0; i < s.c; ++i)
@@ -569,8 +606,7 @@ void Importer::activation(const std::string& op) {
     setActivation(x);
     return;
   }
-  const int y = newTensor(tensor(x).shape, tensor(x).onnxShape);
-  g_.tensors[y].chwFrom = tensor(x).chwFrom; // element-wise: the layout carries over
+  const int y = newLike(x); // element-wise: the layout carries over
   addLayer(LayerKind::Clamp, {x}, y).act = a;
   setActivation(y);
 }
@@ -892,7 +928,8 @@ bool Importer::foldConstants() {
   if (op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten" ||
       op == "Identity") {
     Const c = cst(0);
-    c.dims = {c.numel()}; // shape constants are used as flat lists
+    if (op != "Identity") // shape constants are used as flat lists; Identity keeps its dims
+      c.dims = {c.numel()};
     setConst(std::move(c));
     return true;
   }
@@ -1165,8 +1202,10 @@ void Importer::dispatch() {
   if (op == "Slice")
     return slice();
   if (op == "Sigmoid" || op == "Tanh" || op == "HardSigmoid" || op == "HardSwish" ||
-      op == "LeakyRelu" || op == "Elu" || op == "PRelu")
+      op == "LeakyRelu" || op == "Elu" || op == "PRelu" || op == "Gelu")
     return pointwise(op);
+  if (op == "LayerNormalization")
+    return layerNorm();
   if (op == "Mul")
     return mul();
   if (op == "Div" || op == "Sub")
@@ -1189,16 +1228,19 @@ void Importer::dispatch() {
     return qlinearConv();
   if (op == "QLinearMatMul")
     return qlinearMatMul();
-  throw err("op '" + op +
-            "' is not supported. Supported ops: Conv, Gemm, MatMul, Relu, Clip, "
-            "BatchNormalization, Add, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, "
-            "Flatten, Reshape, Squeeze, Unsqueeze, Concat, Pad, Identity, Dropout, Softmax, "
-            "Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, PRelu, Mul, Div, Sub, "
-            "ReduceMean, ReduceMax, ReduceSum, Resize, ConvTranspose, Transpose (channel shuffle), "
-            "Split, "
-            "Slice, "
-            "QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, QLinearAdd "
-            "(docs/compiler.md)");
+  throw err(
+      "op '" + op +
+      "' is not supported. Supported ops: Conv, Gemm, MatMul, Relu, Clip, "
+      "BatchNormalization, Add, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, "
+      "Flatten, Reshape, Squeeze, Unsqueeze, Concat, Pad, Identity, Dropout, Softmax, "
+      "Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, PRelu, Gelu (also as torch's Erf "
+      "chain), LayerNormalization (also as torch's ReduceMean chain), Mul, Div, Sub, "
+      "ReduceMean, ReduceMax, ReduceSum, Resize, ConvTranspose, Transpose (channel shuffle, "
+      "channels-last views), "
+      "Split, "
+      "Slice, "
+      "QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, QLinearAdd "
+      "(docs/compiler.md)");
 }
 
 Graph Importer::run() {
@@ -1206,6 +1248,7 @@ Graph Importer::run() {
   checkOpsets();
   importInputs();
   runShapeInference();
+  fuseDecomposedOps(model_, inferred_);
   for (const auto& init : model_.graph().initializer()) {
     try {
       values_[init.name()] = Value{-1, onnxio::readTensor(init)};

@@ -99,9 +99,27 @@ void Importer::transpose() {
     setActivation(x);
     return;
   }
+  // [N, C, H, W] <-> [N, H, W, C]: the physical data is NHWC either way, so the result is a
+  // view of the same storage in the other axis order.
+  const Tensor& xt = tensor(x);
+  const bool toLast = perm == std::vector<int64_t>{0, 2, 3, 1} && !xt.channelsLast;
+  const bool toFirst = perm == std::vector<int64_t>{0, 3, 1, 2} && xt.channelsLast;
+  if ((toLast || toFirst) && !xt.chwFrom) {
+    Tensor view;
+    view.name = node_->output(0);
+    view.shape = xt.shape;
+    view.channelsLast = toLast;
+    view.onnxShape = toLast ? std::vector<int64_t>{xt.shape.n, xt.shape.h, xt.shape.w, xt.shape.c}
+                            : std::vector<int64_t>{xt.shape.n, xt.shape.c, xt.shape.h, xt.shape.w};
+    view.aliasOf = x;
+    view.fixedScale = xt.fixedScale;
+    setActivation(g_.addTensor(std::move(view)));
+    return;
+  }
   throw err("transpose " + dimsString(perm) + " of " + dimsString(tensor(x).onnxShape) +
             " is not supported; only the channel shuffle's (Reshape to [N, g, C/g, H, W], "
-            "Transpose perm [0, 2, 1, 3, 4], Reshape back)");
+            "Transpose perm [0, 2, 1, 3, 4], Reshape back) and the channels-last view of a map "
+            "(perm [0, 2, 3, 1]) and back (perm [0, 3, 1, 2])");
 }
 
 int Importer::sliceChannels(int x, int begin, int count, const std::string& name) {

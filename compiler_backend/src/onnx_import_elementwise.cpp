@@ -33,9 +33,13 @@ void Importer::pointwise(const std::string& op) {
         throw err("a slope per channel is not supported; only one slope for the tensor");
     fn = PointwiseFn::LeakyRelu;
     alpha = float(slope.values.at(0));
+  } else if (op == "Gelu") {
+    if (onnxio::attrString(*node_, "approximate", "none") != "none")
+      throw err("approximate = '" + onnxio::attrString(*node_, "approximate", "") +
+                "' is not supported; only the exact GELU (approximate = 'none')");
+    fn = PointwiseFn::Gelu;
   }
-  const int y = newTensor(tensor(x).shape, tensor(x).onnxShape);
-  g_.tensors[y].chwFrom = tensor(x).chwFrom; // element-wise: the layout carries over
+  const int y = newLike(x); // element-wise: the layout carries over
   Layer& l = addLayer(LayerKind::Pointwise, {x}, y);
   l.fn = fn;
   l.alpha = alpha;
@@ -48,7 +52,9 @@ void Importer::scaleByConstant(int x, const Const& c, bool reciprocal) {
   const int64_t n = c.numel();
   // A scalar, or one value per channel: [C] on [N, C]; [C, 1, 1] or [1, C, 1, 1] on a map.
   bool perChannel = n == 1;
-  if (n == s.c && n > 1) {
+  if (tensor(x).channelsLast && n > 1) {
+    perChannel = n == s.c && lastAxisOnly(c.dims);
+  } else if (n == s.c && n > 1) {
     const size_t r = c.dims.size();
     const int rank = rankOf(x);
     perChannel = (rank == 2 && (r == 1 || (r == 2 && c.dims[0] == 1))) ||
@@ -60,8 +66,7 @@ void Importer::scaleByConstant(int x, const Const& c, bool reciprocal) {
               dimsString(tensor(x).onnxShape) +
               " is not supported; only a scalar or one value per channel");
   // y = x * c: a depthwise 1x1 convolution by c (folded into the layer before when it can be).
-  const int y = newTensor(s, tensor(x).onnxShape);
-  g_.tensors[y].chwFrom = tensor(x).chwFrom;
+  const int y = newLike(x);
   Layer& l = addLayer(LayerKind::Conv, {x}, y);
   l.depthwise = true;
   l.weights.resize(size_t(s.c));
@@ -97,8 +102,9 @@ void Importer::mul() {
               "; only equal shapes or a [N, C, 1, 1] factor on an [N, C, H, W] map are supported");
   if (tensor(x).chwFrom != tensor(s).chwFrom && same)
     throw err("inputs are flattened from different layouts");
-  const int y = newTensor(tensor(x).shape, tensor(x).onnxShape);
-  g_.tensors[y].chwFrom = tensor(x).chwFrom;
+  if (tensor(x).channelsLast != tensor(s).channelsLast)
+    throw err("inputs are viewed in different axis orders (one channels-last)");
+  const int y = newLike(x);
   addLayer(LayerKind::Mul, {x, s}, y);
   setActivation(y);
 }
@@ -116,6 +122,61 @@ void Importer::divSub(bool div) {
   for (double& v : negated.values)
     v = -v;
   addConstant(a.tensor, negated);
+}
+
+bool Importer::readsChannelsLast(const std::string& op) {
+  static const char* const kOps[] = {"Transpose",   "LayerNormalization",
+                                     "MatMul",      "Add",
+                                     "Sub",         "Mul",
+                                     "Div",         "Gelu",
+                                     "Relu",        "Clip",
+                                     "Sigmoid",     "Tanh",
+                                     "HardSigmoid", "HardSwish",
+                                     "LeakyRelu",   "Elu",
+                                     "PRelu",       "Identity",
+                                     "Dropout"};
+  for (const char* o : kOps)
+    if (op == o)
+      return true;
+  return false;
+}
+
+void Importer::layerNorm() {
+  requireSingleOutput();
+  const int x = act(0);
+  const Tensor& xt = tensor(x);
+  const int rank = rankOf(x);
+  int64_t axis = onnxio::attrInt(*node_, "axis", -1);
+  if (axis < 0)
+    axis += rank;
+  // The channels are the last axis of a channels-last view or of an [N, C] matrix.
+  if (axis != rank - 1 || !(xt.channelsLast || rank == 2) || xt.chwFrom)
+    throw err("normalizing from axis " + std::to_string(axis) + " of " + dimsString(xt.onnxShape) +
+              " is not supported; only over the channels: the last axis of [N, C] or of a "
+              "channels-last view [N, H, W, C] (Transpose perm [0, 2, 3, 1]) (the op, or "
+              "torch's ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div chain from this node)");
+  const int c = xt.shape.c;
+  auto perChannel = [&](int i, double dflt) {
+    std::vector<float> v = std::vector<float>(size_t(c), float(dflt)); // input missing: dflt
+    if (!hasInput(i))
+      return v;
+    const Const& k = cst(i);
+    if (k.numel() != c && k.numel() != 1)
+      throw err("input " + std::to_string(i) + " has shape " + dimsString(k.dims) + "; expected [" +
+                std::to_string(c) + "]");
+    for (int j = 0; j < c; ++j)
+      v[size_t(j)] = float(k.values[k.numel() == 1 ? 0 : size_t(j)]);
+    return v;
+  };
+  const float epsilon = onnxio::attrFloat(*node_, "epsilon", 1e-5f);
+  if (!(epsilon >= 0) || !std::isfinite(epsilon))
+    throw err("epsilon must be a finite number >= 0");
+  const int y = newLike(x);
+  Layer& l = addLayer(LayerKind::LayerNorm, {x}, y);
+  l.weights = perChannel(1, 1.0);
+  l.bias = perChannel(2, 0.0);
+  l.epsilon = epsilon;
+  setActivation(y);
 }
 
 void Importer::reduce(const std::string& op) {

@@ -34,6 +34,11 @@ struct ShuffleView {
   bool transposed = false;
 };
 
+/// LayerNormalization and Gelu put back together from the primitive chains exporters write
+/// (onnx_import_patterns.cpp); `shapes` are ONNX shape inference's.
+void fuseDecomposedOps(onnx::ModelProto& model,
+                       const std::map<std::string, std::vector<int64_t>>& shapes);
+
 class Importer {
 public:
   Importer(onnx::ModelProto& model, const std::string& path, const ImportOptions& options)
@@ -78,8 +83,15 @@ private:
     if (v.isConst())
       throw err("input '" + node_->input(i) +
                 "' is a constant; the compiler expects an activation there");
+    if (g_.tensors[v.tensor].channelsLast && !readsChannelsLast(node_->op_type()))
+      throw err("input '" + node_->input(i) + "' is a channels-last view " +
+                dimsString(g_.tensors[v.tensor].onnxShape) +
+                " (a Transpose perm [0, 2, 3, 1]); only Transpose back, LayerNormalization, "
+                "MatMul and element-wise ops may read it");
     return v.tensor;
   }
+  /// Ops that handle a channels-last view (Tensor::channelsLast) of a map themselves.
+  static bool readsChannelsLast(const std::string& op);
   const Const& cst(int i) const {
     const Value& v = input(i);
     if (!v.isConst())
@@ -97,6 +109,10 @@ private:
   void requireSingleOutput();
 
   int newTensor(const Shape& shape, const std::vector<int64_t>& onnxShape);
+  /// A tensor of x's shape and layout (an element-wise op's output).
+  int newLike(int x);
+  /// A constant of these dims broadcasts along the last axis only ([C], [1, 1, 1, C]).
+  static bool lastAxisOnly(const std::vector<int64_t>& dims);
   Layer& addLayer(LayerKind kind, std::vector<int> inputs, int output);
   const Tensor& tensor(int id) const { return g_.tensors[id]; }
   /// The activation's ONNX rank, checking it is one the compiler handles.
@@ -132,8 +148,9 @@ private:
   void softmax();
   // ---- element-wise ops, products and reductions (onnx_import_elementwise.cpp) ----
   void pointwise(const std::string& op); // Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, ...
-  void mul();                            // Mul of two activations, or by a constant
-  void divSub(bool div);                 // Div / Sub of an activation by a constant
+  void layerNorm();      // LayerNormalization over the channels (last axis of a channels-last view)
+  void mul();            // Mul of two activations, or by a constant
+  void divSub(bool div); // Div / Sub of an activation by a constant
   /// A per-channel constant product: a depthwise 1x1 convolution the passes fold.
   void scaleByConstant(int x, const Const& c, bool reciprocal);
   void reduce(const std::string& op); // ReduceMean / ReduceMax / ReduceSum over H and W

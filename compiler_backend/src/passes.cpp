@@ -33,6 +33,23 @@ bool onlyConsumer(const Graph& g, int t, int layer) {
   return users.size() == 1 && users[0] == layer;
 }
 
+/// The tensor a layer's input `t` really reads for a per-channel fold: t itself, or what t
+/// relabels when t is a view in the other axis order (Transpose to or from channels-last) that
+/// only `layer` reads, of a tensor nothing else reads.
+int foldSource(const Graph& g, int t, int layer) {
+  const Tensor& v = g.tensors[t];
+  if (v.aliasOf < 0)
+    return t;
+  const int src = v.aliasOf;
+  const Tensor& s = g.tensors[src];
+  const bool view = s.aliasOf < 0 && v.shape == s.shape && v.channelsLast != s.channelsLast &&
+                    !v.chwFrom && !s.chwFrom;
+  if (!view || t == g.output || src == g.output || g.consumers(t) != std::vector<int>{layer} ||
+      g.aliasGroup(src).size() != 2 || !g.consumers(src).empty())
+    return t;
+  return src;
+}
+
 /// `into` absorbs `from` (which read into's output): into takes from's output and names.
 void absorb(Graph& g, int into, int from) {
   Layer& a = g.layers[into];
@@ -85,15 +102,18 @@ void foldBatchNormAndBias(Graph& g) {
     const bool biasAdd = l.kind == LayerKind::Add && l.inputs.size() == 1;
     if (!bn && !biasAdd)
       continue;
-    const int p = producerOf(g, l.inputs[0]);
+    const int src = foldSource(g, l.inputs[0], i);
+    const int p = producerOf(g, src);
     const bool foldable = p >= 0 && g.layers[p].hasWeights() && g.layers[p].act.none() &&
                           !g.layers[p].pool.present() && !g.layers[p].channelPermutation &&
-                          onlyConsumer(g, l.inputs[0], i) && g.tensors[l.inputs[0]].fixedScale == 0;
+                          (src != l.inputs[0] || onlyConsumer(g, src, i)) &&
+                          g.tensors[src].fixedScale == 0 && g.tensors[l.inputs[0]].fixedScale == 0;
 
     if (foldable) {
       const int c = g.tensors[l.output].shape.c;
       std::vector<float> a = bn ? l.weights : std::vector<float>(size_t(c), 1.0f);
-      scaleChannels(g, g.layers[p], a, l.bias);
+      std::vector<float> b = l.bias.empty() ? std::vector<float>(size_t(c), 0.0f) : l.bias;
+      scaleChannels(g, g.layers[p], a, b); // a Mul or Div by constants has no bias
       note("folded " + l.onnxOps[0] + " '" + l.name + "' into '" + g.layers[p].name + "'");
       absorb(g, p, i);
       --i;

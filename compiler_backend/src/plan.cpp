@@ -44,6 +44,8 @@ const char* kernelName(Kernel k) {
     return "by_copy";
   case Kernel::Softmax:
     return "by_softmax";
+  case Kernel::LayerNorm:
+    return "by_layernorm";
   case Kernel::Clamp:
     return "by_clamp";
   case Kernel::Reorder:
@@ -292,6 +294,15 @@ void Planner::planLayer(int li, LayerPlan& p) {
     p.cpuReason = "softmax (exp table)";
     p.table = putVec(prog_.blob, l.expTable);
     break;
+  case LayerKind::LayerNorm: {
+    p.kernel = Kernel::LayerNorm;
+    p.onCpu = true;
+    p.cpuReason = "layer normalization (a mean and a root per pixel)";
+    std::vector<int64_t> params(l.lnGain.begin(), l.lnGain.end()); // gains, then biases
+    params.insert(params.end(), l.lnBias.begin(), l.lnBias.end());
+    p.table = putVec(prog_.blob, params);
+    break;
+  }
   case LayerKind::Clamp:
     p.kernel = Kernel::Clamp;
     p.onCpu = true;

@@ -22,7 +22,11 @@ struct BadModel {
 const std::vector<BadModel> kBad = {
     {"unsupported_op", {"node 'erf' (Erf)", "not supported", "Supported ops"}},
     {"dilated_pool", {"node 'dilpool' (MaxPool)", "dilations", "only 1"}},
-    {"nhwc_transpose", {"node 'to_nhwc' (Transpose)", "[0, 2, 3, 1]", "channel shuffle"}},
+    {"swap_hw_transpose",
+     {"node 'swap_hw' (Transpose)", "[0, 1, 3, 2]", "channel shuffle", "channels-last"}},
+    {"conv_of_nhwc_view", {"node 'conv_nhwc' (Conv)", "channels-last view", "Transpose back"}},
+    {"layernorm_over_width",
+     {"(LayerNormalization)", "axis 3 of [1, 4, 8, 8]", "only over the channels"}},
     {"dynamic_shape", {"dimension 2", "'height'", "fixed shape"}},
     {"asymmetric_qdq", {"node 'quant_in' (QuantizeLinear)", "zero point 3", "ActivationSymmetric"}},
     {"matmul_activations", {"node 'gram' (MatMul)", "activation"}},

@@ -115,6 +115,11 @@ OPS = {
                                           keepdim=bool(a.get("keepdims", 1))),
     "ReduceSum": lambda i, a: torch.sum(i[0], reduce_axes(a, i), keepdim=bool(a.get("keepdims", 1))),
     "Transpose": lambda i, a: i[0].permute(a["perm"]),
+    "Sub": lambda i, a: i[0] - i[1],
+    "Div": lambda i, a: i[0] / i[1],
+    "Pow": lambda i, a: torch.pow(i[0], i[1]),
+    "Sqrt": lambda i, a: torch.sqrt(i[0]),
+    "Erf": lambda i, a: torch.erf(i[0]),
     "Split": lambda i, a: torch.split(i[0], [int(v) for v in i[1]], a.get("axis", 0)),
 }
 

@@ -51,11 +51,28 @@ def models():
          helper.make_node("MaxPool", ["h"], ["y"], name="dilpool", kernel_shape=[2, 2],
                           dilations=[2, 2])],
         {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 4, 6, 6])
-    # A transpose that is not a channel shuffle's (into NHWC).
-    m["nhwc_transpose"] = model(
+    # A transpose that is neither a channel shuffle's nor a channels-last view (H and W swap).
+    m["swap_hw_transpose"] = model(
         [conv("conv1", "x", "h", "w", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-         helper.make_node("Transpose", ["h"], ["y"], name="to_nhwc", perm=[0, 2, 3, 1])],
-        {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 8, 8, 4])
+         helper.make_node("Transpose", ["h"], ["y"], name="swap_hw", perm=[0, 1, 3, 2])],
+        {"w": weights(4, 3, 3, 3)}, [1, 3, 8, 8], [1, 4, 8, 8])
+    # A channels-last view read by a convolution (it would read H as the channels).
+    m["conv_of_nhwc_view"] = model(
+        [helper.make_node("Transpose", ["x"], ["t"], name="to_nhwc", perm=[0, 2, 3, 1]),
+         conv("conv_nhwc", "t", "y", "w", kernel_shape=[1, 1])],
+        {"w": weights(4, 8, 1, 1)}, [1, 3, 8, 8], [1, 4, 8, 3])
+    # torch's layer normalization chain over the last axis of an NCHW map: over W, not the
+    # channels.
+    m["layernorm_over_width"] = model(
+        [helper.make_node("ReduceMean", ["x"], ["m"], name="ln_mean", axes=[-1]),
+         helper.make_node("Sub", ["x", "m"], ["d"], name="ln_sub"),
+         helper.make_node("Pow", ["d", "two"], ["p"], name="ln_pow"),
+         helper.make_node("ReduceMean", ["p"], ["v"], name="ln_var", axes=[-1]),
+         helper.make_node("Add", ["v", "eps"], ["e"], name="ln_eps"),
+         helper.make_node("Sqrt", ["e"], ["s"], name="ln_sqrt"),
+         helper.make_node("Div", ["d", "s"], ["y"], name="ln_div")],
+        {"two": np.array(2.0, np.float32), "eps": np.array(1e-5, np.float32)},
+        [1, 4, 8, 8], [1, 4, 8, 8])
     # A spatial dimension that is symbolic.
     m["dynamic_shape"] = model(
         [conv("c", "x", "y", "w", kernel_shape=[1, 1])],

@@ -9,7 +9,9 @@ opset 6 attributes), BatchNormalization, Add (residual), MaxPool, AveragePool,
 GlobalAveragePool, Flatten, Reshape, Squeeze, Concat, Pad, Identity, Dropout and Softmax; and
 those the compiler is gaining for issue 29 (zoo_ops): grouped Conv (channel multipliers too),
 Sigmoid, HardSigmoid, HardSwish, Tanh, LeakyRelu, SiLU (Mul(x, Sigmoid(x))), broadcast Mul
-(squeeze-and-excitation), ReduceMean, Transpose with 5-D Reshape (channel shuffle) and Split.
+(squeeze-and-excitation), ReduceMean, Transpose with 5-D Reshape (channel shuffle) and Split;
+and ConvNeXt's (convnext_block): channels-last Transposes, MatMul on them, torch's layer
+normalization and exact GELU chains (Sub, Pow, Sqrt, Div, Erf).
 
     /usr/bin/python3 testbenches/compiler/make_models.py OUT_DIR
 
@@ -19,6 +21,7 @@ interpreter (NCHW, written from the ONNX operator specs), the independent refere
 compiler's float interpreter is tested against. check_models_torch.py checks that reference
 against torch's operators for the float models.
 """
+import math
 import os
 import sys
 
@@ -404,6 +407,16 @@ def run_numpy(model, x):
             fn = np.mean if op == "ReduceMean" else np.sum
             y = fn(i[0], axis=None if axes is None else tuple(int(a) for a in axes),
                    keepdims=bool(attr(node, "keepdims", 1)))
+        elif op == "Sub":
+            y = i[0] - i[1]
+        elif op == "Div":
+            y = i[0] / i[1]
+        elif op == "Pow":
+            y = np.power(i[0], i[1])
+        elif op == "Sqrt":
+            y = np.sqrt(i[0])
+        elif op == "Erf":
+            y = np.vectorize(math.erf)(i[0])
         elif op == "Transpose":
             y = np.transpose(i[0], attr(node, "perm"))  # None reverses the axes
         elif op == "Split":
@@ -602,8 +615,63 @@ def seg_head():
     return b.model([1, 3, 16, 16], out, [1, 4, 16, 16], 13), [1, 3, 16, 16]
 
 
+def convnext_block():
+    """A ConvNeXt stage as torch (opset 13) exports torchvision's convnext_tiny (issue 29): a
+    patchify stem (2x2 stride 2) and LayerNorm2d (Transpose to channels-last, the ReduceMean /
+    Sub / Pow / ReduceMean / Add / Sqrt / Div / Mul / Add chain, Transpose back); a block: a 7x7
+    depthwise conv, Transpose, LayerNorm (its gain through an Identity, as torch shares
+    weights), MatMul + Add (Linear), the exact GELU (Div by sqrt(2), Erf, Add 1, Mul, Mul 0.5),
+    MatMul + Add, Transpose back, the layer scale (Mul by [C, 1, 1]) and the residual Add;
+    the head's LayerNorm2d on the pooled [N, C, 1, 1] map, Flatten, GELU in its other form
+    (x * 0.5 first, Mul by 1/sqrt(2)) and Gemm."""
+    b = Builder("convnext_block", 11)
+    r = b.rng
+
+    def scalar(v):
+        return b.const("c", np.array(v, np.float32))
+
+    def layer_norm(x, c, gain_identity=False):
+        mean = b.node("ReduceMean", [x], axes=[-1])
+        d = b.node("Sub", [x, mean])
+        var = b.node("ReduceMean", [b.node("Pow", [d, scalar(2.0)])], axes=[-1])
+        n = b.node("Div", [d, b.node("Sqrt", [b.node("Add", [var, scalar(1e-6)])])])
+        gain = b.const("gamma", r.uniform(0.5, 1.5, c).astype(np.float32))
+        if gain_identity:
+            gain = b.node("Identity", [gain])
+        y = b.node("Mul", [n, gain])
+        return b.node("Add", [y, b.const("beta", r.normal(0, 0.1, c).astype(np.float32))])
+
+    def layer_norm_2d(x, c):
+        h = b.node("Transpose", [x], perm=[0, 2, 3, 1])
+        return b.node("Transpose", [layer_norm(h, c)], perm=[0, 3, 1, 2])
+
+    def linear(x, k, n):
+        w = r.normal(0, np.sqrt(2.0 / k), (k, n)).astype(np.float32)
+        y = b.node("MatMul", [x, b.const("w", w)])
+        return b.node("Add", [b.const("b", r.normal(0, 0.1, n).astype(np.float32)), y])
+
+    def gelu(x):
+        e = b.node("Erf", [b.node("Div", [x, scalar(np.sqrt(2.0))])])
+        return b.node("Mul", [b.node("Mul", [x, b.node("Add", [e, scalar(1.0)])]), scalar(0.5)])
+
+    def gelu_half_first(x):
+        e = b.node("Erf", [b.node("Mul", [x, scalar(1 / np.sqrt(2.0))])])
+        return b.node("Mul", [b.node("Mul", [x, scalar(0.5)]), b.node("Add", [scalar(1.0), e])])
+
+    stem = layer_norm_2d(b.conv("input", 3, 16, 2, stride=2, pads=[0, 0, 0, 0]), 16)   # 8 x 8
+    h = b.node("Transpose", [b.conv(stem, 16, 16, 7, group=16)], perm=[0, 2, 3, 1])
+    h = linear(gelu(linear(layer_norm(h, 16, gain_identity=True), 16, 64)), 64, 16)
+    h = b.node("Transpose", [h], perm=[0, 3, 1, 2])
+    scale = b.const("layer_scale", r.uniform(0.2, 0.6, (16, 1, 1)).astype(np.float32))
+    h = b.node("Add", [b.node("Mul", [scale, h]), stem])
+    h = layer_norm_2d(b.node("GlobalAveragePool", [h]), 16)
+    h = gelu_half_first(b.node("Flatten", [h], axis=1))
+    out = b.gemm(h, 16, 10)
+    return b.model([1, 3, 16, 16], out, [1, 10], 13), [1, 3, 16, 16]
+
+
 MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn,
-          oversized_bias, zoo_ops, seg_head]
+          oversized_bias, zoo_ops, seg_head, convnext_block]
 
 
 def main():

@@ -40,6 +40,10 @@ struct Tensor {
   /// The scale a pre-quantized model (QDQ, QLinear*) gives this tensor; 0: calibrate it.
   double fixedScale = 0;
   double zeroFraction = 0; // exact zeros in calibration (TensorDash side choice)
+  /// A 4-D map viewed channels-last: its ONNX shape is [N, H, W, C] (a Transpose perm
+  /// [0, 2, 3, 1] of an [N, C, H, W] map), the same physical NHWC data. Ops over the last
+  /// axis (LayerNormalization, MatMul) then work on the channels.
+  bool channelsLast = false;
 };
 
 enum class LayerKind {
@@ -58,6 +62,7 @@ enum class LayerKind {
   Pointwise,     // a function of each element (Sigmoid, HardSwish, ...): an int8 table
   Mul,           // element-wise product; the second factor of the same shape or per channel
   Resize,        // nearest or bilinear resampling of H and W (Resize, Upsample)
+  LayerNorm,     // normalization over the channels of each pixel (+ per-channel gain, bias)
 };
 const char* layerKindName(LayerKind kind);
 
@@ -153,6 +158,12 @@ struct Layer {
   std::vector<uint32_t> expTable;
   /// Pointwise: the int8 output for each int8 input x, at index x + 128.
   std::vector<int8_t> table;
+  /// LayerNorm (docs/compiler.md, "Layer normalization"): epsilon (float model); the gain and
+  /// bias per channel in output units x 2^16 and epsilon in the integer variance's units.
+  float epsilon = 1e-5f;
+  std::vector<int32_t> lnGain;
+  std::vector<int64_t> lnBias;
+  uint64_t lnEps = 0;
 
   bool hasWeights() const { return kind == LayerKind::Conv || kind == LayerKind::Dense; }
   std::string opsString() const; // "Conv+BatchNormalization+Relu"

@@ -54,6 +54,16 @@ by_status_t by_avgpool(const by_window_t* w, const by_elem_t* input, by_elem_t* 
 by_status_t by_softmax(size_t rows, size_t cols, const by_elem_t* input, by_elem_t* output,
                        const uint32_t* exp_table);
 
+/* Layer normalization over the channels of each of `pixels` rows (CPU; docs/compiler.md,
+ * "Layer normalization"), in integers: with D_j = channels * x_j - sum(x),
+ * V = channels * sum(x^2) - sum(x)^2 (= sum(D^2) / channels), R = floor(2^52 / isqrt(V * 2^24
+ * + eps)) (0 if V = 0) and X_j = (D_j * R) >> 16 (the normalized x_j times 2^24):
+ * out_j = clamp((((X_j * gain[j]) >> 24) + bias[j] + 2^15) >> 16, lo, hi), shifts rounding
+ * down. gain and bias are the per-channel gain and bias in output units times 2^16
+ * (|gain| < 2^31); eps is epsilon * channels^2 / s_in^2 times 2^24. channels <= 4096. */
+by_status_t by_layernorm(size_t pixels, size_t channels, const by_elem_t* input, by_elem_t* output,
+                         const int64_t* gain, const int64_t* bias, uint64_t eps, int lo, int hi);
+
 /* out[i] = min(max(in[i], lo), hi) (CPU). */
 by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo, int hi);
 
