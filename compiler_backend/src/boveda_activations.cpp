@@ -5,11 +5,13 @@
 // with no host work and no copy. The loops take such tensors only in tiles of whole channel
 // groups, whole rows and unpooled, so each candidate's producer and consumers are planned again
 // by the driver's planner with the flags, and the tensor stays raw where one of them would no
-// longer run as a loop or their tiles would move more bytes.
+// longer run as a loop or their tiles would move more bytes; so does a tensor that the
+// calibration sample shows barely compressing (Tensor::storedFraction).
 #include "boveda_weights.h"
 #include "planner.h"
 
 #include <algorithm>
+#include <string>
 
 namespace by::compiler::lowering {
 
@@ -54,6 +56,14 @@ void Planner::compressActivations() {
       ok = ok && loopConv(r) && g_.layers[size_t(r)].inputs.size() == 1;
     if (!ok)
       continue;
+    // Tensors the calibration sample shows barely compressing stay raw.
+    const double stored = g_.tensors[size_t(t)].storedFraction;
+    if (stored > 0 && 100 * stored > double(kActivationsMaxPercent)) {
+      prog_.notes.push_back("activations '" + g_.tensors[size_t(t)].name +
+                            "' stay raw: compressed they took " + std::to_string(stored) +
+                            " of their bytes on the calibration sample");
+      continue;
+    }
     // The calls with the flags, each still a loop (or the tensor stays raw).
     std::vector<std::pair<int, ConvCall>> calls = {{lp, *producer.conv}};
     calls[0].second.shape.output_compressed = 1;

@@ -4,6 +4,8 @@
 #include "boveda_spec/params.h"
 #include "hwspec/isa.h"
 
+#include <algorithm>
+
 namespace by::compiler {
 
 BovedaTensorBytes activationTensorBytes(int64_t images, int64_t rows, int64_t cols,
@@ -21,6 +23,28 @@ BovedaTensorBytes activationTensorBytes(int64_t images, int64_t rows, int64_t co
   const int64_t row = full * blockBytes(cols * group) + (rest ? blockBytes(cols * rest) : 0);
   const int64_t blocks = images * rows * (full + (rest ? 1 : 0));
   return {blocks * int64_t(hw::isa::kBovedaEntryBytes), images * rows * row};
+}
+
+int64_t activationStoredBytes(const std::vector<int8_t>& nhwc, int64_t images, int64_t rows,
+                              int64_t cols, int64_t channels, int64_t group,
+                              const config::Config& config) {
+  const int64_t containerBytes = config.boveda.containerBits / 8;
+  int64_t bytes = 0;
+  std::vector<int8_t> block;
+  for (int64_t row = 0; row < images * rows; ++row)
+    for (int64_t c0 = 0; c0 < channels; c0 += group) {
+      const int64_t width = std::min(group, channels - c0);
+      block.clear();
+      for (int64_t x = 0; x < cols; ++x) {
+        const auto first = nhwc.begin() + (row * cols + x) * channels + c0;
+        block.insert(block.end(), first, first + width);
+      }
+      const boveda::BovedaParams params =
+          boveda::paramsFromConfig(config.boveda, config.types.inputWidth, int(block.size()));
+      bytes += int64_t(boveda::compress(params, block).numContainers()) * containerBytes +
+               int64_t(hw::isa::kBovedaEntryBytes);
+    }
+  return bytes;
 }
 
 BovedaMatrix compressMatrix(const std::vector<int8_t>& m, int64_t rows, int64_t cols, int blockCols,

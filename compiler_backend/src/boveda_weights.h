@@ -29,6 +29,18 @@ BovedaTensorBytes activationTensorBytes(int64_t images, int64_t rows, int64_t co
                                         int64_t channels, int64_t group,
                                         const config::Config& config);
 
+/// The bytes an NHWC int8 tensor of `images` x `rows` x `cols` x `channels` takes as a compressed
+/// activation tensor (blocks of one image row and `group` channels, each compressed alone and
+/// padded to whole containers, plus one pointer entry each), by the reference codec.
+int64_t activationStoredBytes(const std::vector<int8_t>& nhwc, int64_t images, int64_t rows,
+                              int64_t cols, int64_t channels, int64_t group,
+                              const config::Config& config);
+
+/// Activations are stored compressed only where the calibration sample shrinks to at most this
+/// share (compressed moves cost the loader a pointer entry and a block's padding; a tensor
+/// without ReLU zeros, as MobileNetV2's linear bottlenecks, compresses to more than raw).
+constexpr int64_t kActivationsMaxPercent = 90;
+
 /// Whether storing `rawBytes` of weights as `m` pays: stream and table together at most
 /// `maxPercent` of the raw bytes. A convolution loop's compressed weight moves cost cycles (a
 /// compressed MVIN per DIM x DIM block, the decompressor's group a cycle: ResNet's 512-channel

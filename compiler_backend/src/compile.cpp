@@ -1,5 +1,6 @@
 #include "compiler/compile.h"
 
+#include "boveda_weights.h"
 #include "brickyard_version.h"
 #include "compiler/emit_c.h"
 #include "compiler/error.h"
@@ -101,6 +102,26 @@ std::vector<std::vector<float>> calibrationInputs(const CompileOptions& o, const
   return samples;
 }
 
+/// Boveda configs: how small each map would be stored compressed between layers
+/// (Tensor::storedFraction), measured on the first calibration sample's int8 values (the
+/// compiler keeps tensors that barely compress raw).
+void measureStoredFractions(Graph& g, const std::vector<float>& sample,
+                            const config::Config& config) {
+  if (!config.boveda.enabled)
+    return;
+  const HwFacts hw = hwFacts(config);
+  const int64_t group = int64_t(hw.maxBlockLen) * hw.kb;
+  const Int8Values q =
+      runInt8(g, quantizeInput(sample, g.tensors[g.input].scale), {}, intWidths(config));
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    const Shape& s = g.tensors[t].shape;
+    if (g.storageOf(int(t)) != int(t) || q[t].empty() || s.h * s.w == 1 || group <= 0)
+      continue;
+    g.tensors[t].storedFraction =
+        double(activationStoredBytes(q[t], s.n, s.h, s.w, s.c, group, config)) / double(s.elems());
+  }
+}
+
 } // namespace
 
 Compiled compileModel(const CompileOptions& o) {
@@ -125,6 +146,7 @@ Compiled compileModel(const CompileOptions& o) {
                                    : " samples"));
   c.calib = calibrate(c.graph, samples, o.calib);
   c.quant = quantize(c.graph, c.calib);
+  measureStoredFractions(c.graph, samples.front(), o.config);
   say(o,
       "planning " + std::to_string(c.graph.layers.size()) + " layers for '" + o.config.name + "'");
   c.program = planProgram(c.graph, o.config, o.plan);

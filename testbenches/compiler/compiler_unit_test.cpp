@@ -20,11 +20,13 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <limits>
 #include <map>
 #include <random>
 #include <set>
+#include <unistd.h>
 
 namespace by::compiler {
 namespace {
@@ -139,6 +141,32 @@ TEST(Quantize, LayerNormIntegersFollowTheFloatNormalization) {
       }
     }
   }
+}
+
+TEST(Boveda, ActivationsAreStoredCompressedOnlyWhereTheCalibrationSampleShrinks) {
+  // td_boveda_l4 (zero-aware Boveda, conv loops), boveda_chain: the post-ReLU tensor between
+  // the first two convolutions compresses; the next one has no ReLU (few zeros, as MobileNetV2's
+  // linear bottlenecks) and would take more than its raw bytes, which the compiler measures on
+  // the calibration sample: it keeps that one raw and says so in the plan's notes.
+  CompileOptions o;
+  o.modelPath = modelPath("boveda_chain");
+  o.config =
+      config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/testbenches/configs/td_boveda_l4.yaml");
+  o.calibRandom = 1;
+  const Compiled c = compileModel(o);
+  ASSERT_EQ(c.graph.layers.size(), 3u);
+  const int relu = c.graph.layers[0].output, linear = c.graph.layers[1].output;
+  const double reluStored = c.graph.tensors[size_t(relu)].storedFraction;
+  const double linearStored = c.graph.tensors[size_t(linear)].storedFraction;
+  EXPECT_TRUE(c.program.memory.compressed(relu));
+  EXPECT_GT(reluStored, 0.3);
+  EXPECT_LT(reluStored, 0.9);
+  EXPECT_FALSE(c.program.memory.compressed(linear));
+  EXPECT_GT(linearStored, 0.9);
+  int notes = 0;
+  for (const std::string& note : c.program.notes)
+    notes += note.find("' stay raw: compressed they took") != std::string::npos;
+  EXPECT_EQ(notes, 1);
 }
 
 TEST(Import, PassesFoldWhatTheyShould) {

@@ -670,8 +670,18 @@ def convnext_block():
     return b.model([1, 3, 16, 16], out, [1, 10], 13), [1, 3, 16, 16]
 
 
+def boveda_chain():
+    """Three 3x3 convolutions of 16 channels at 16x16 (issue 28): a ReLU after the first (a
+    tensor of zeros that Boveda compresses), none after the second (a linear tensor that would
+    not shrink); the compiler's choice of what to store compressed is tested on it."""
+    b = Builder("boveda_chain", 12)
+    h = b.node("Relu", [b.conv("input", 16, 16, 3)])
+    out = b.conv(b.conv(h, 16, 16, 3), 16, 16, 3)
+    return b.model([1, 16, 16, 16], out, [1, 16, 16, 16], 13), [1, 16, 16, 16]
+
+
 MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn,
-          oversized_bias, zoo_ops, seg_head, convnext_block]
+          oversized_bias, zoo_ops, seg_head, convnext_block, boveda_chain]
 
 
 def main():

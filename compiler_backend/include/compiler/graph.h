@@ -44,6 +44,10 @@ struct Tensor {
   /// [0, 2, 3, 1] of an [N, C, H, W] map), the same physical NHWC data. Ops over the last
   /// axis (LayerNormalization, MatMul) then work on the channels.
   bool channelsLast = false;
+  /// Boveda configs: the bytes the tensor would take stored compressed between layers (its
+  /// blocks and pointer entries) over its raw bytes, on the first calibration sample; 0: not
+  /// measured.
+  double storedFraction = 0;
 };
 
 enum class LayerKind {
