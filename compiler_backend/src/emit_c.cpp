@@ -284,20 +284,14 @@ void Emitter::copyOps(const Layer& l) {
   const Shape& os = g_.tensors[l.output].shape;
   const std::string out = tensor(l.output);
   o_ << "  by_status_t s = BY_OK;\n";
-  if (l.kind == LayerKind::Concat) {
-    int c0 = 0;
-    for (int t : l.inputs) {
-      const int c = g_.tensors[t].shape.c;
-      o_ << "  if (s == BY_OK)\n    s = by_copy(" << os.pixels() << ", " << c << ", " << tensor(t)
-         << ", " << c << ", " << out << " + " << c0 << ", " << os.c << ", 0);\n";
-      c0 += c;
+  if (l.kind == LayerKind::Concat || l.kind == LayerKind::Slice) {
+    // One strided 2-D copy per input (Graph::copyOf: along channels, rows or columns).
+    for (size_t i = 0; i < l.inputs.size(); ++i) {
+      const Copy2d c = g_.copyOf(l, i);
+      o_ << "  if (s == BY_OK)\n    s = by_copy(" << c.rows << ", " << c.cols << ", "
+         << tensor(l.inputs[i]) << " + " << c.src << ", " << c.lds << ", " << out << " + " << c.dst
+         << ", " << c.ldd << ", 0);\n";
     }
-    return;
-  }
-  if (l.kind == LayerKind::Slice) {
-    const int c = g_.tensors[l.inputs[0]].shape.c;
-    o_ << "  s = by_copy(" << os.pixels() << ", " << os.c << ", " << tensor(l.inputs[0]) << " + "
-       << l.sliceBegin << ", " << c << ", " << out << ", " << os.c << ", 0);\n";
     return;
   }
   // Pad: zeros everywhere, then the input into the interior, one image at a time.

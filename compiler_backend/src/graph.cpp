@@ -213,4 +213,44 @@ int64_t Graph::macs(const Layer& l) const {
   }
 }
 
+namespace {
+/// Elements before axis k of NHWC (runs), the extent of axis k, and the elements inside one
+/// index of it.
+struct AxisSplit {
+  int64_t outer, extent, inner;
+};
+AxisSplit splitAt(const Shape& s, int k) {
+  switch (k) {
+  case 1:
+    return {s.n, s.h, int64_t(s.w) * s.c};
+  case 2:
+    return {int64_t(s.n) * s.h, s.w, s.c};
+  default:
+    return {s.pixels(), s.c, 1};
+  }
+}
+} // namespace
+
+Copy2d Graph::copyOf(const Layer& l, size_t i) const {
+  const AxisSplit out = splitAt(tensors[l.output].shape, l.axis);
+  Copy2d c;
+  c.rows = out.outer;
+  if (l.kind == LayerKind::Slice) {
+    const AxisSplit in = splitAt(tensors[l.inputs[0]].shape, l.axis);
+    c.cols = out.extent * out.inner;
+    c.src = l.sliceBegin * in.inner;
+    c.lds = in.extent * in.inner;
+    c.ldd = c.cols;
+    return c;
+  }
+  int64_t offset = 0; // Concat: the inputs before i along the axis
+  for (size_t k = 0; k < i; ++k)
+    offset += splitAt(tensors[l.inputs[k]].shape, l.axis).extent;
+  c.cols = splitAt(tensors[l.inputs[i]].shape, l.axis).extent * out.inner;
+  c.lds = c.cols;
+  c.dst = offset * out.inner;
+  c.ldd = out.extent * out.inner;
+  return c;
+}
+
 } // namespace by::compiler

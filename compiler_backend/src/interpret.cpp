@@ -71,25 +71,24 @@ void maxPool(const std::vector<T>& in, const Shape& s, const Window& w, std::vec
   });
 }
 
+/// One strided 2-D copy (Graph::copyOf).
+template <typename T> void copy2d(const Copy2d& c, const T* src, T* dst) {
+  for (int64_t r = 0; r < c.rows; ++r)
+    std::copy_n(src + c.src + r * c.lds, c.cols, dst + c.dst + r * c.ldd);
+}
+
+/// Every input of a Concat into its place along the layer's axis (Graph::copyOf).
 template <typename T>
 void concat(const Graph& g, const Layer& l, const std::vector<const std::vector<T>*>& ins,
             std::vector<T>& out) {
-  const Shape& os = g.tensors[l.output].shape;
-  int c0 = 0;
-  for (size_t i = 0; i < l.inputs.size(); ++i) {
-    const int c = g.tensors[l.inputs[i]].shape.c;
-    for (int64_t p = 0; p < os.pixels(); ++p)
-      std::copy_n(ins[i]->data() + p * c, c, out.data() + p * os.c + c0);
-    c0 += c;
-  }
+  for (size_t i = 0; i < l.inputs.size(); ++i)
+    copy2d(g.copyOf(l, i), ins[i]->data(), out.data());
 }
 
-/// Channels [sliceBegin, sliceBegin + out.c) of every pixel.
+/// Indices [sliceBegin, sliceBegin + extent) along the layer's axis.
 template <typename T>
 void slice(const Graph& g, const Layer& l, const std::vector<T>& in, std::vector<T>& out) {
-  const Shape &is = g.tensors[l.inputs[0]].shape, &os = g.tensors[l.output].shape;
-  for (int64_t p = 0; p < os.pixels(); ++p)
-    std::copy_n(in.data() + p * is.c + l.sliceBegin, os.c, out.data() + p * os.c);
+  copy2d(g.copyOf(l, 0), in.data(), out.data());
 }
 
 /// Element-wise product a * b, b of a's shape or one value per image and channel: calls

@@ -762,31 +762,61 @@ void Importer::squeeze(bool un) {
   reshapeLike(d);
 }
 
+int Importer::nhwcAxis(int x, int64_t axis, const char* what) const {
+  const Tensor& t = tensor(x);
+  const int64_t rank = int64_t(t.onnxShape.size());
+  if (axis < 0)
+    axis += rank;
+  int k = -1;
+  if (t.chwFrom)
+    k = -1; // a flattened map's columns are not in ONNX order
+  else if (rank == 4)
+    k = t.channelsLast ? int(axis) : axis == 1 ? 3 : axis == 2 ? 1 : axis == 3 ? 2 : -1;
+  else if (rank == 3) // [N, C, L]: one row of L pixels
+    k = axis == 1 ? 3 : axis == 2 ? 2 : -1;
+  else if (rank == 2)
+    k = axis == 1 ? 3 : -1;
+  if (k < 1 || k > 3)
+    throw err(std::string(what) + " along axis " + std::to_string(axis) + " of " +
+              dimsString(t.onnxShape) +
+              " is not supported; only along the channels, rows or columns of a map (not the "
+              "batch, nor a flattened map's columns)");
+  return k;
+}
+
+namespace {
+int& extentOf(Shape& s, int axis) {
+  return axis == 1 ? s.h : axis == 2 ? s.w : s.c;
+}
+} // namespace
+
 void Importer::concat() {
   std::vector<int> ins;
   for (int i = 0; i < node_->input_size(); ++i)
     ins.push_back(act(i));
   const auto& d0 = tensor(ins[0]).onnxShape;
-  int64_t axis = onnxio::attrInt(*node_, "axis", 1);
-  if (axis < 0)
-    axis += int64_t(d0.size());
-  if (axis != 1)
-    throw err("concatenation along axis " + std::to_string(axis) +
-              " is not supported; only the channel axis 1");
-  Shape out = tensor(ins[0]).shape;
-  out.c = 0;
+  int64_t onnxAxis = onnxio::attrInt(*node_, "axis", 1);
+  if (onnxAxis < 0)
+    onnxAxis += int64_t(d0.size());
+  const int axis = nhwcAxis(ins[0], onnxAxis, "concatenation");
+  Shape out = tensor(ins[0]).shape, others = out; // others: the shape outside the axis
+  extentOf(out, axis) = extentOf(others, axis) = 0;
   for (int t : ins) {
     const Tensor& tt = tensor(t);
-    if (tt.chwFrom || tt.onnxShape.size() != d0.size() || tt.shape.n != out.n ||
-        tt.shape.h != out.h || tt.shape.w != out.w)
+    Shape rest = tt.shape;
+    extentOf(rest, axis) = 0;
+    if (tt.chwFrom || tt.channelsLast != tensor(ins[0]).channelsLast ||
+        tt.onnxShape.size() != d0.size() || rest != others)
       throw err("input '" + tt.name + "' of shape " + dimsString(tt.onnxShape) +
-                " does not match " + dimsString(d0) + " outside the channel axis");
-    out.c += tt.shape.c;
+                " does not match " + dimsString(d0) + " outside axis " + std::to_string(onnxAxis));
+    Shape each = tt.shape;
+    extentOf(out, axis) += extentOf(each, axis);
   }
   std::vector<int64_t> onnxShape = d0;
-  onnxShape[1] = out.c;
+  onnxShape[size_t(onnxAxis)] = extentOf(out, axis);
   const int y = newTensor(out, onnxShape);
-  addLayer(LayerKind::Concat, ins, y);
+  g_.tensors[y].channelsLast = tensor(ins[0]).channelsLast;
+  addLayer(LayerKind::Concat, ins, y).axis = axis;
   setActivation(y);
 }
 

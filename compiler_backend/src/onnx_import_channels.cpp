@@ -1,8 +1,10 @@
 // ONNX import of the ops that regroup channels: grouped convolutions (their weights), channel
-// shuffle (Reshape to 5-D, Transpose, Reshape back), Split and Slice along the channel axis.
+// shuffle (Reshape to 5-D, Transpose, Reshape back), channels-last views, and Split and Slice
+// along channels, rows or columns (strided DMA copies).
 #include "onnx_importer.h"
 
 #include <algorithm>
+#include <array>
 
 namespace by::compiler::importer {
 
@@ -122,17 +124,23 @@ void Importer::transpose() {
             "(perm [0, 2, 3, 1]) and back (perm [0, 3, 1, 2])");
 }
 
-int Importer::sliceChannels(int x, int begin, int count, const std::string& name) {
+int Importer::sliceAlong(int x, int axis, int begin, int count, const std::string& name) {
   const Tensor& xt = tensor(x);
-  if (xt.chwFrom)
-    throw err("slicing the channels of a flattened map is not supported");
   Shape s = xt.shape;
-  s.c = count;
+  (axis == 1 ? s.h : axis == 2 ? s.w : s.c) = count;
+  // The ONNX dimension of that axis (NCHW, channels-last, [N, C, L] or [N, C]).
+  const size_t rank = xt.onnxShape.size();
+  const size_t onnxAxis = xt.channelsLast ? size_t(axis)
+                          : axis == 3     ? 1
+                          : rank == 3     ? 2
+                                          : size_t(axis + 1);
   std::vector<int64_t> onnxShape = xt.onnxShape;
-  onnxShape[1] = count;
+  onnxShape[onnxAxis] = count;
   const int y = newTensor(s, onnxShape);
   g_.tensors[y].name = name;
+  g_.tensors[y].channelsLast = xt.channelsLast;
   Layer& l = addLayer(LayerKind::Slice, {x}, y);
+  l.axis = axis;
   l.sliceBegin = begin;
   return y;
 }
@@ -140,13 +148,12 @@ int Importer::sliceChannels(int x, int begin, int count, const std::string& name
 void Importer::split() {
   const int x = act(0);
   const Tensor& xt = tensor(x);
-  int64_t axis = onnxio::attrInt(*node_, "axis", 0);
-  if (axis < 0)
-    axis += int64_t(xt.onnxShape.size());
-  if (axis != 1)
-    throw err("splitting along axis " + std::to_string(axis) + " of " + dimsString(xt.onnxShape) +
-              " is not supported; only along the channel axis 1");
-  const int outputs = node_->output_size(), c = xt.shape.c;
+  int64_t onnxAxis = onnxio::attrInt(*node_, "axis", 0);
+  if (onnxAxis < 0)
+    onnxAxis += int64_t(xt.onnxShape.size());
+  const int axis = nhwcAxis(x, onnxAxis, "splitting");
+  const int outputs = node_->output_size();
+  const int64_t extent = xt.onnxShape[size_t(onnxAxis)];
   std::vector<int64_t> parts;
   if (g_.opset >= 13 ? hasInput(1) : onnxio::findAttr(*node_, "split") != nullptr) {
     if (g_.opset >= 13)
@@ -155,30 +162,29 @@ void Importer::split() {
     else
       parts = onnxio::attrInts(*node_, "split", {});
   } else {
-    if (c % outputs != 0)
-      throw err(std::to_string(c) + " channels do not split into " + std::to_string(outputs) +
-                " equal parts");
-    parts.assign(size_t(outputs), c / outputs);
+    if (extent % outputs != 0)
+      throw err("axis " + std::to_string(onnxAxis) + " of " + std::to_string(extent) +
+                " does not split into " + std::to_string(outputs) + " equal parts");
+    parts.assign(size_t(outputs), extent / outputs);
   }
   int64_t total = 0;
   for (int64_t p : parts)
     total += p;
-  if (int(parts.size()) != outputs || total != c)
-    throw err("split " + dimsString(parts) + " does not divide " + std::to_string(c) +
-              " channels into " + std::to_string(outputs) + " outputs");
+  if (int(parts.size()) != outputs || total != extent)
+    throw err("split " + dimsString(parts) + " does not divide axis " + std::to_string(onnxAxis) +
+              " of " + std::to_string(extent) + " into " + std::to_string(outputs) + " outputs");
   int begin = 0;
   for (int i = 0; i < outputs; ++i) {
     if (parts[i] <= 0)
       throw err("split " + dimsString(parts) + " has an empty part");
     if (!node_->output(i).empty())
-      setOutput(i, Value{sliceChannels(x, begin, int(parts[i]), node_->output(i)), {}});
+      setOutput(i, Value{sliceAlong(x, axis, begin, int(parts[i]), node_->output(i)), {}});
     begin += int(parts[i]);
   }
 }
 
 void Importer::slice() {
-  const int x = act(0);
-  const Tensor& xt = tensor(x);
+  int x = act(0);
   if (g_.opset < 10)
     throw err("Slice before opset 10 (attributes) is not supported");
   const Const &starts = cst(1), &ends = cst(2);
@@ -193,11 +199,15 @@ void Importer::slice() {
     for (double v : cst(4).values)
       if (v != 1)
         throw err("steps other than 1 are not supported");
-  const int64_t rank = int64_t(xt.onnxShape.size());
-  int begin = 0, end = xt.shape.c;
+  const std::vector<int64_t> dims = tensor(x).onnxShape;
+  const int64_t rank = int64_t(dims.size());
+  // One Slice layer per axis that is cut (a crop of rows and columns is two copies).
+  std::vector<std::array<int64_t, 3>> cuts; // ONNX axis, begin, end
   for (size_t i = 0; i < axes.size(); ++i) {
     const int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
-    const int64_t dim = axis >= 0 && axis < rank ? xt.onnxShape[size_t(axis)] : 0;
+    if (axis < 0 || axis >= rank)
+      throw err("axis " + std::to_string(axes[i]) + " is out of range for " + dimsString(dims));
+    const int64_t dim = dims[size_t(axis)];
     auto clampIndex = [&](double v) {
       int64_t k = v < -9e18 ? -dim - 1 : v > 9e18 ? dim : int64_t(v);
       if (k < 0)
@@ -205,21 +215,18 @@ void Importer::slice() {
       return std::clamp<int64_t>(k, 0, dim);
     };
     const int64_t b = clampIndex(starts.values.at(i)), e = clampIndex(ends.values.at(i));
-    if (b == 0 && e == dim)
-      continue; // the whole axis
-    if (axis != 1)
-      throw err("slicing along axis " + std::to_string(axis) + " of " + dimsString(xt.onnxShape) +
-                " is not supported; only along the channel axis 1");
-    begin = int(b);
-    end = int(e);
+    if (e <= b)
+      throw err("the slice is empty");
+    if (b != 0 || e != dim)
+      cuts.push_back({axis, b, e});
   }
-  if (end <= begin)
-    throw err("the slice is empty");
-  if (begin == 0 && end == xt.shape.c) {
-    setActivation(x);
-    return;
+  for (size_t i = 0; i < cuts.size(); ++i) {
+    const auto [axis, b, e] = cuts[i];
+    const std::string name =
+        i + 1 == cuts.size() ? node_->output(0) : node_->output(0) + "#" + std::to_string(axis);
+    x = sliceAlong(x, nhwcAxis(x, axis, "slicing"), int(b), int(e - b), name);
   }
-  setActivation(sliceChannels(x, begin, end - begin, node_->output(0)));
+  setActivation(x);
 }
 
 } // namespace by::compiler::importer

@@ -165,8 +165,11 @@ private:
   void transpose();
   void split();
   void slice();
-  /// A Slice layer taking `count` channels of x from `begin`.
-  int sliceChannels(int x, int begin, int count, const std::string& name);
+  /// The NHWC axis (1 H, 2 W, 3 C) of ONNX axis `axis` of activation x; an error naming
+  /// `what` for the batch axis or a flattened map.
+  int nhwcAxis(int x, int64_t axis, const char* what) const;
+  /// A Slice layer taking `count` indices of x along NHWC `axis` from `begin`.
+  int sliceAlong(int x, int axis, int begin, int count, const std::string& name);
   void constantNode();
   bool foldConstants(); // Shape/Gather/... over constants; true if handled
   // QDQ and QLinear*

@@ -102,7 +102,7 @@ OPS = {
     "Squeeze": lambda i, a: squeeze(i[0], [int(v) for v in i[1]]),
     "Concat": lambda i, a: torch.cat(i, a["axis"]),
     "Shape": lambda i, a: torch.tensor(i[0].shape, dtype=torch.int64),
-    "Slice": lambda i, a: i[0][int(i[1][0]):int(i[2][0])],
+    "Slice": lambda i, a: slice_(i),
     "Pad": lambda i, a: pad(i[0], [int(v) for v in i[1]]),
     "Identity": lambda i, a: i[0],
     "Dropout": lambda i, a: i[0],
@@ -132,6 +132,15 @@ def hard_sigmoid(i, a):
 
 
 OPS["HardSigmoid"] = hard_sigmoid
+
+
+def slice_(i):
+    """ONNX Slice with steps 1: torch.narrow per axis."""
+    y = i[0]
+    axes = [int(v) for v in i[3]] if len(i) > 3 else list(range(len(i[1])))
+    for a, b, e in zip(axes, i[1], i[2]):
+        y = torch.narrow(y, a, int(b), int(e) - int(b))
+    return y
 
 
 def run_torch(model, x):

@@ -33,9 +33,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kModels = {"mlp",        "lenet",       "resnet_block",
-                                          "mbv2_block", "pool_concat", "oversized_bias",
-                                          "zoo_ops",    "seg_head",    "convnext_block"};
+const std::vector<std::string> kModels = {
+    "mlp",     "lenet",    "resnet_block",   "mbv2_block",    "pool_concat", "oversized_bias",
+    "zoo_ops", "seg_head", "convnext_block", "spatial_copies"};
 
 std::string modelPath(const std::string& name, const std::string& suffix = ".onnx") {
   return std::string(BY_SOURCE_DIR) + "/testbenches/compiler/models/" + name + suffix;

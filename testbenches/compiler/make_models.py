@@ -361,8 +361,12 @@ def run_numpy(model, x):
             y = np.concatenate(i, axis=attr(node, "axis"))
         elif op == "Shape":
             y = np.array(i[0].shape, np.int64)
-        elif op == "Slice":  # the test models slice 1-D shape tensors
-            y = i[0][int(i[1][0]):int(i[2][0])]
+        elif op == "Slice":  # starts, ends, axes (default all), steps 1
+            axes = i[3].astype(np.int64) if len(i) > 3 else range(len(i[1]))
+            index = [slice(None)] * i[0].ndim
+            for a, b, e in zip(axes, i[1].astype(np.int64), i[2].astype(np.int64)):
+                index[int(a)] = slice(int(b), int(e))
+            y = i[0][tuple(index)]
         elif op == "Pad":
             p = i[1].astype(np.int64)
             r = len(p) // 2
@@ -680,8 +684,25 @@ def boveda_chain():
     return b.model([1, 16, 16, 16], out, [1, 16, 16, 16], 13), [1, 16, 16, 16]
 
 
+def spatial_copies():
+    """Slice, Split and Concat along rows and columns (issue 29): a crop of rows and columns
+    (one Slice over axes 2 and 3), a Split of the columns, a Concat of the halves along the rows
+    (bottom first) and one along the columns; opset 13."""
+    b = Builder("spatial_copies", 13)
+    h = b.node("Relu", [b.conv("input", 8, 8, 3)])                                 # 8 x 8
+    crop = b.node("Slice", [h, b.const("starts", np.array([1, 2], np.int64)),
+                            b.const("ends", np.array([7, 8], np.int64)),
+                            b.const("axes", np.array([2, 3], np.int64))])           # 6 x 6
+    left, right = b.node("Split", [crop, b.const("split", np.array([3, 3], np.int64))],
+                         n_out=2, axis=3)                                           # 6 x 3 each
+    tall = b.node("Concat", [right, left], axis=2)                                  # 12 x 3
+    wide = b.node("Concat", [b.node("Relu", [b.conv(tall, 8, 8, 3)]), tall], axis=-1)  # 12 x 6
+    out = b.conv(wide, 8, 4, 1)
+    return b.model([1, 8, 8, 8], out, [1, 4, 12, 6], 13), [1, 8, 8, 8]
+
+
 MODELS = [mlp, lenet, resnet_block, mbv2_block, pool_concat, qdq_cnn, qlinear_cnn,
-          oversized_bias, zoo_ops, seg_head, convnext_block, boveda_chain]
+          oversized_bias, zoo_ops, seg_head, convnext_block, boveda_chain, spatial_copies]
 
 
 def main():

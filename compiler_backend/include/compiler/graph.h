@@ -57,12 +57,12 @@ enum class LayerKind {
   MaxPool,       // stand-alone max pooling
   AvgPool,       // average pooling
   GlobalAvgPool, // mean over all pixels of a channel
-  Concat,        // channel concatenation
+  Concat,        // concatenation along channels, rows or columns
   Pad,           // constant zero padding of H and W
   Softmax,       // over the channels of each row
   Clamp,         // stand-alone activation (Relu, Clip) that could not be fused
   Reorder,       // a flattened map from NHWC order into ONNX's CHW order
-  Slice,         // a range of channels (Split, Slice, one piece of a grouped convolution)
+  Slice,         // a range of channels, rows or columns (Split, Slice, a grouped conv's piece)
   Pointwise,     // a function of each element (Sigmoid, HardSwish, ...): an int8 table
   Mul,           // element-wise product; the second factor of the same shape or per channel
   Resize,        // nearest or bilinear resampling of H and W (Resize, Upsample)
@@ -135,8 +135,9 @@ struct Layer {
   /// Conv: a channel permutation (channel shuffle) with 0/1 weights, output in the input's scale
   /// (an exact copy on the array). No pass may fold anything into it.
   bool channelPermutation = false;
-  int sliceBegin = 0;                    // Slice: the first channel taken
-  ResizeRule resize;                     // Resize
+  int axis = 3;       // Concat, Slice: the NHWC axis they work along (1 H, 2 W, 3 C)
+  int sliceBegin = 0; // Slice: the first index taken along `axis`
+  ResizeRule resize;  // Resize
   PointwiseFn fn = PointwiseFn::Sigmoid; // Pointwise
   float alpha = 0, beta = 0;             // Pointwise: the function's parameters
   /// Conv dense [kh][kw][cin][cout]; Conv depthwise [c][kh][kw]; Dense [K][J] (rows in the
@@ -173,6 +174,12 @@ struct Layer {
   std::string opsString() const; // "Conv+BatchNormalization+Relu"
 };
 
+/// One strided 2-D copy of elements: `rows` runs of `cols`, source runs `lds` apart from
+/// element `src` of the source tensor, destination runs `ldd` apart from element `dst`.
+struct Copy2d {
+  int64_t rows = 0, cols = 0, src = 0, lds = 0, dst = 0, ldd = 0;
+};
+
 struct Graph {
   std::string name;
   std::vector<Tensor> tensors;
@@ -189,6 +196,9 @@ struct Graph {
   int addTensor(Tensor t);
   /// Number of multiply-accumulates of a layer (0 for data movement).
   int64_t macs(const Layer& l) const;
+  /// The copy that moves input `i` of a Concat, or the input of a Slice, into its place in the
+  /// output: along `axis` of NHWC data, a run is the axis's extent times everything inside it.
+  Copy2d copyOf(const Layer& l, size_t i) const;
 };
 
 } // namespace by::compiler
