@@ -294,6 +294,19 @@ void Emitter::copyOps(const Layer& l) {
     }
     return;
   }
+  if (l.kind == LayerKind::Resize) {
+    // Replication by integer factors (Planner's replicates): every input row's pixels, each
+    // into the fw columns of its block, for each of the fh output rows of the block.
+    const Shape& is = g_.tensors[l.inputs[0]].shape;
+    const int fh = os.h / is.h, fw = os.w / is.w;
+    o_ << "  for (size_t r = 0; r < " << int64_t(is.n) * is.h << " && s == BY_OK; ++r)\n"
+       << "    for (size_t dy = 0; dy < " << fh << " && s == BY_OK; ++dy)\n"
+       << "      for (size_t dx = 0; dx < " << fw << " && s == BY_OK; ++dx)\n"
+       << "        s = by_copy(" << is.w << ", " << is.c << ", " << tensor(l.inputs[0]) << " + r * "
+       << int64_t(is.w) * is.c << ", " << is.c << ", " << out << " + ((r * " << fh << " + dy) * "
+       << os.w << " + dx) * " << os.c << ", " << int64_t(fw) * os.c << ", 0);\n";
+    return;
+  }
   // Pad: zeros everywhere, then the input into the interior, one image at a time.
   const Shape& is = g_.tensors[l.inputs[0]].shape;
   const Window& w = l.window;

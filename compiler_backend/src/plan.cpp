@@ -112,6 +112,20 @@ int64_t alignUp(int64_t v) {
   return (v + kAlign - 1) / kAlign * kAlign;
 }
 
+bool replicates(const ResizeRule& r, int in, int out, double scale) {
+  if (out % in != 0)
+    return false;
+  const int factor = out / in;
+  const std::vector<ResizeTap> taps = resizeTaps(r, in, out, scale);
+  for (int o = 0; o < out; ++o) {
+    const ResizeTap& t = taps[size_t(o)];
+    // The int8 blend (256 - w1) x[i0] + w1 x[i1] is x[i0] exactly when w1 = 0 or i1 = i0.
+    if (t.i0 != o / factor || (t.w1 != 0 && t.i1 != t.i0))
+      return false;
+  }
+  return true;
+}
+
 BlobRange put(std::string& blob, const void* data, size_t bytes) {
   blob.resize(size_t(alignUp(int64_t(blob.size()))), '\0');
   BlobRange r{int64_t(blob.size()), int64_t(bytes)};
@@ -323,11 +337,18 @@ void Planner::planLayer(int li, LayerPlan& p) {
     p.table = putVec(prog_.blob, l.table);
     break;
   case LayerKind::Resize: {
+    const Shape &is = shapeOf(l.inputs[0]), &os = shapeOf(l.output);
+    if (replicates(l.resize, is.h, os.h, l.resize.scaleH) &&
+        replicates(l.resize, is.w, os.w, l.resize.scaleW)) {
+      // Each input pixel repeated into a block of output pixels: DMA copies (copyOps).
+      p.kernel = Kernel::Copy;
+      p.estDramBytes = shapeOf(l.inputs[0]).elems() + os.elems();
+      break;
+    }
     p.kernel = Kernel::Resize;
     p.onCpu = true;
     p.cpuReason = "resampling (a blend of up to four pixels per output)";
     // The taps of the rows, then of the columns: {i0, i1, w1} each (by_resize).
-    const Shape &is = shapeOf(l.inputs[0]), &os = shapeOf(l.output);
     std::vector<int32_t> table;
     for (const auto& [in, out, scale] :
          {std::tuple{is.h, os.h, l.resize.scaleH}, std::tuple{is.w, os.w, l.resize.scaleW}})

@@ -14,6 +14,11 @@ namespace by::compiler::lowering {
 
 /// Appends bytes to the weights blob at the next 64-byte boundary.
 BlobRange put(std::string& blob, const void* data, size_t bytes);
+/// Whether a Resize axis of `in` -> `out` elements only repeats each input index out / in
+/// times (nearest modes with an integer factor, e.g. torch's Upsample(scale_factor=2)): then the
+/// layer is DMA copies, exact.
+bool replicates(const ResizeRule& r, int in, int out, double scale);
+
 template <typename T> BlobRange putVec(std::string& blob, const std::vector<T>& v) {
   return put(blob, v.data(), v.size() * sizeof(T));
 }
