@@ -177,22 +177,19 @@ private:
       return;
     std::vector<int> chain = {meanNode, sub, pow, var, addEps, sqrt, div};
     std::string out = node(div).output(0), gain, bias;
-    if (const int mul = soleConsumer(out, "Mul"); mul >= 0) {
-      const auto g = other(node(mul), out);
-      if (g && isConstant(*g)) {
-        gain = *g;
-        out = node(mul).output(0);
-        chain.push_back(mul);
-        if (const int add = soleConsumer(out, "Add"); add >= 0) {
-          const auto b = other(node(add), out);
-          if (b && isConstant(*b)) {
-            bias = *b;
-            out = node(add).output(0);
-            chain.push_back(add);
-          }
-        }
-      }
-    }
+    // The optional gain (Mul by a constant), then the bias (Add of one).
+    auto takeConstant = [&](const char* op, std::string& operand) {
+      const int n = soleConsumer(out, op);
+      const auto c = n >= 0 ? other(node(n), out) : std::nullopt;
+      if (!c || !isConstant(*c))
+        return false;
+      operand = *c;
+      out = node(n).output(0);
+      chain.push_back(n);
+      return true;
+    };
+    if (takeConstant("Mul", gain))
+      takeConstant("Add", bias);
     onnx::NodeProto ln;
     ln.set_op_type("LayerNormalization");
     ln.set_name(mean.name().empty() ? out : mean.name());
