@@ -2,6 +2,7 @@
 #include "compiler/emit_c.h"
 
 #include "hwspec/isa.h"
+#include "planner.h"
 
 #include <cmath>
 #include <cstdio>
@@ -77,6 +78,7 @@ private:
               bool declareStatus = true);
   void window(const Window& w, const Shape& in, const char* name);
   void copyOps(const Layer& l);
+  void resizeOps(const Layer& l, const LayerPlan& p, const std::string& out);
   void mainFunction();
 };
 
@@ -280,6 +282,39 @@ void Emitter::im2colMatmul(const Layer& l, const LayerPlan& p, const std::string
   matmul(l, p, "a", out, false);
 }
 
+// Resize on the array (lower_resize.cpp): per image, the rows' matrix times the image taken as
+// H x (W C), into the workspace; then per output row, the columns' matrix times that row.
+void Emitter::resizeOps(const Layer& l, const LayerPlan& p, const std::string& out) {
+  const Shape &is = g_.tensors[l.inputs[0]].shape, &os = g_.tensors[l.output].shape;
+  const lowering::ResizePasses r = lowering::resizePasses(is, os);
+  const by_matmul_shape_t &rows = r.rows, &cols = r.cols;
+  const std::string matrices = blob(p.weights, "by_elem_t");
+  o_ << "  by_elem_t* mid = " << arena(p.workspaceOffset) << "; /* " << rows.I << " x " << rows.J
+     << " */\n"
+     << "  by_matmul_t m;\n  by_matmul_init(&m);\n"
+     << "  m.scale = " << floatLiteral(1.0f / kResizeOne) << "; /* the matrices are in 1/"
+     << kResizeOne << " */\n"
+     << "  m.workspace = " << arena(p.workspaceOffset + r.midBytes)
+     << ";\n  m.workspace_bytes = " << p.workspaceBytes - r.midBytes << ";\n";
+  if (p_.config.tensordash.enabled)
+    tensorDash(p, "m");
+  o_ << "  by_status_t s = BY_OK;\n"
+     << "  for (size_t n = 0; n < " << is.n << " && s == BY_OK; ++n) {\n"
+     << "    m.I = " << rows.I << ", m.K = " << rows.K << ", m.J = " << rows.J << ";\n"
+     << "    m.A = " << matrices << ", m.lda = " << rows.K << ";\n"
+     << "    m.B = " << tensor(l.inputs[0]) << " + n * " << int64_t(is.h) * is.w * is.c
+     << ", m.ldb = " << rows.J << ";\n"
+     << "    m.C = mid, m.ldc = " << rows.J << ", m.activation = BY_ACT_NONE;\n"
+     << "    s = by_matmul(&m);\n"
+     << "    for (size_t y = 0; y < " << os.h << " && s == BY_OK; ++y) {\n"
+     << "      m.I = " << cols.I << ", m.K = " << cols.K << ", m.J = " << cols.J << ";\n"
+     << "      m.A = " << matrices << " + " << rows.I * rows.K << ", m.lda = " << cols.K << ";\n"
+     << "      m.B = mid + y * " << rows.J << ", m.ldb = " << cols.J << ";\n"
+     << "      m.C = " << out << " + (n * " << os.h << " + y) * " << int64_t(os.w) * os.c
+     << ", m.ldc = " << cols.J << ", m.activation = " << act(l) << ";\n"
+     << "      s = by_matmul(&m);\n    }\n  }\n";
+}
+
 void Emitter::copyOps(const Layer& l) {
   const Shape& os = g_.tensors[l.output].shape;
   const std::string out = tensor(l.output);
@@ -411,9 +446,7 @@ void Emitter::layer(int li) {
        << ", " << l.qmin << ", " << l.qmax << ");\n";
     break;
   case Kernel::Resize:
-    o_ << "  by_status_t s = by_resize(" << is.n << ", " << is.h << ", " << is.w << ", " << is.c
-       << ", " << os.h << ", " << os.w << ", " << blob(p.table, "int32_t") << ", "
-       << tensor(l.inputs[0]) << ", " << out << ");\n";
+    resizeOps(l, p, out);
     break;
   case Kernel::FusedTable:
     o_ << "  by_status_t s = BY_OK; /* layer " << p.fusedInto << "'s mvout applied the table */\n";

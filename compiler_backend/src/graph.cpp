@@ -123,7 +123,7 @@ std::vector<ResizeTap> resizeTaps(const ResizeRule& r, int in, int out, double s
       t.i0 = int(std::floor(src));
       t.i1 = std::min(t.i0 + 1, in - 1);
       t.lambda = src - t.i0;
-      t.w1 = int(std::lround(256.0 * t.lambda));
+      t.w1 = int(std::lround(kResizeOne * t.lambda));
     } else {
       const double f = std::floor(src), frac = src - f;
       const double i = r.nearest == "floor"  ? f
@@ -134,6 +134,18 @@ std::vector<ResizeTap> resizeTaps(const ResizeRule& r, int in, int out, double s
     }
   }
   return taps;
+}
+
+std::vector<int8_t> resizeMatrix(const ResizeRule& r, int in, int out, double scale) {
+  std::vector<int8_t> m(size_t(out) * size_t(in), 0);
+  const std::vector<ResizeTap> taps = resizeTaps(r, in, out, scale);
+  for (int o = 0; o < out; ++o) {
+    const ResizeTap& t = taps[size_t(o)];
+    int8_t* row = m.data() + size_t(o) * size_t(in);
+    row[t.i0] = int8_t(row[t.i0] + kResizeOne - t.w1);
+    row[t.i1] = int8_t(row[t.i1] + t.w1);
+  }
+  return m;
 }
 
 namespace {

@@ -294,6 +294,40 @@ int64_t addChunk(int64_t acc, int64_t part, const ChunkRule& r, const IntWidths&
   return golden::wrap(acc + leaving, w.accBits);
 }
 
+/// Resize as the array runs it (docs/compiler.md, "Resize"): per image, the rows' matrix
+/// (resizeMatrix, 1/64 steps) times the image taken as H x (W C), requantized by 1/64 to int8;
+/// then per output row the columns' matrix times that row (W x C), requantized by 1/64 with the
+/// layer's clamp. A sum holds two taps of at most 64 x 128, so no chunk rule applies.
+void int8Resize(const Graph& g, const Layer& l, const std::vector<int8_t>& x,
+                std::vector<int8_t>& y, const IntWidths& iw) {
+  const Shape &is = g.tensors[l.inputs[0]].shape, &os = g.tensors[l.output].shape;
+  const std::vector<int8_t> rows = resizeMatrix(l.resize, is.h, os.h, l.resize.scaleH);
+  const std::vector<int8_t> cols = resizeMatrix(l.resize, is.w, os.w, l.resize.scaleW);
+  const float scale = 1.0f / kResizeOne;
+  const int64_t inRow = int64_t(is.w) * is.c, outRow = int64_t(os.w) * os.c;
+  std::vector<int8_t> mid(size_t(os.h * inRow));
+  for (int64_t n = 0; n < is.n; ++n) {
+    const int8_t* image = x.data() + n * is.h * inRow;
+    for (int64_t oy = 0; oy < os.h; ++oy)
+      for (int64_t e = 0; e < inRow; ++e) {
+        int64_t acc = 0;
+        for (int64_t iy = 0; iy < is.h; ++iy)
+          acc += int64_t(rows[size_t(oy * is.h + iy)]) * image[iy * inRow + e];
+        mid[size_t(oy * inRow + e)] =
+            int8_t(golden::saturate(golden::accScale(acc, scale, iw.accBits), 8));
+      }
+    int8_t* out = y.data() + n * os.h * outRow;
+    for (int64_t oy = 0; oy < os.h; ++oy)
+      for (int64_t ox = 0; ox < os.w; ++ox)
+        for (int64_t c = 0; c < os.c; ++c) {
+          int64_t acc = 0;
+          for (int64_t ix = 0; ix < is.w; ++ix)
+            acc += int64_t(cols[size_t(ox * is.w + ix)]) * mid[size_t((oy * is.w + ix) * is.c + c)];
+          out[(oy * os.w + ox) * os.c + c] = requantize(acc, scale, l, iw);
+        }
+  }
+}
+
 void int8Conv(const Graph& g, const Layer& l, const std::vector<int8_t>& x, std::vector<int8_t>& y,
               const ChunkRule& rule, const IntWidths& iw) {
   const Shape& in = g.tensors[l.inputs[0]].shape;
@@ -576,17 +610,9 @@ Int8Values runInt8(const Graph& g, const std::vector<int8_t>& input,
         y[size_t(i)] = requantize(int64_t(a) * b, l.multiplier, l, iw);
       });
       break;
-    case LayerKind::Resize: {
-      // Weights in 1/256 steps, the sum in 1/65536 steps rounded half up (docs/compiler.md).
-      std::vector<int64_t> acc(y.size(), 0);
-      forEachResizeTap(
-          g, l, [&](int64_t o, int64_t i, const ResizeTap& ty, const ResizeTap& tx, int a, int b) {
-            acc[size_t(o)] += int64_t(a ? ty.w1 : 256 - ty.w1) * (b ? tx.w1 : 256 - tx.w1) * x[i];
-          });
-      for (size_t i = 0; i < y.size(); ++i)
-        y[i] = int8_t((acc[i] + 32768) >> 16);
+    case LayerKind::Resize:
+      int8Resize(g, l, x, y, iw);
       break;
-    }
     }
     v[g.storageOf(l.output)] = std::move(y);
   }

@@ -55,7 +55,7 @@ const char* kernelName(Kernel k) {
   case Kernel::Mul:
     return "by_mul";
   case Kernel::Resize:
-    return "by_resize";
+    return "resize_matmuls";
   case Kernel::FusedTable:
     return "(mvout table)";
   }
@@ -336,27 +336,9 @@ void Planner::planLayer(int li, LayerPlan& p) {
                              : " (an int8 table; the config has no mvout table)");
     p.table = putVec(prog_.blob, l.table);
     break;
-  case LayerKind::Resize: {
-    const Shape &is = shapeOf(l.inputs[0]), &os = shapeOf(l.output);
-    if (replicates(l.resize, is.h, os.h, l.resize.scaleH) &&
-        replicates(l.resize, is.w, os.w, l.resize.scaleW)) {
-      // Each input pixel repeated into a block of output pixels: DMA copies (copyOps).
-      p.kernel = Kernel::Copy;
-      p.estDramBytes = shapeOf(l.inputs[0]).elems() + os.elems();
-      break;
-    }
-    p.kernel = Kernel::Resize;
-    p.onCpu = true;
-    p.cpuReason = "resampling (a blend of up to four pixels per output)";
-    // The taps of the rows, then of the columns: {i0, i1, w1} each (by_resize).
-    std::vector<int32_t> table;
-    for (const auto& [in, out, scale] :
-         {std::tuple{is.h, os.h, l.resize.scaleH}, std::tuple{is.w, os.w, l.resize.scaleW}})
-      for (const ResizeTap& t : resizeTaps(l.resize, in, out, scale))
-        table.insert(table.end(), {t.i0, t.i1, t.w1});
-    p.table = putVec(prog_.blob, table);
+  case LayerKind::Resize:
+    planResize(l, p);
     break;
-  }
   case LayerKind::Mul: {
     const bool perChannel = shapeOf(l.inputs[1]) != shapeOf(l.inputs[0]);
     const LayerPlan before = p;

@@ -1,7 +1,8 @@
 // Internal to the lowering (compiler/plan.h): the Planner, which lowers a quantized graph layer
 // by layer onto driver calls, and what its files share. plan.cpp holds the layers' dispatch,
 // matmuls and the memory plan; lower_conv.cpp convolutions, depthwise convolutions and average
-// pooling on by_conv, each call planned by the driver's planner (brickyard/plan.h).
+// pooling on by_conv, each call planned by the driver's planner (brickyard/plan.h);
+// lower_resize.cpp resampling as products by interpolation matrices.
 #pragma once
 
 #include "compiler/plan.h"
@@ -12,12 +13,23 @@
 
 namespace by::compiler::lowering {
 
+/// `v` rounded up to the arena's and blob's 64-byte alignment.
+int64_t alignUp(int64_t v);
 /// Appends bytes to the weights blob at the next 64-byte boundary.
 BlobRange put(std::string& blob, const void* data, size_t bytes);
 /// Whether a Resize axis of `in` -> `out` elements only repeats each input index out / in
 /// times (nearest modes with an integer factor, e.g. torch's Upsample(scale_factor=2)): then the
 /// layer is DMA copies, exact.
 bool replicates(const ResizeRule& r, int in, int out, double scale);
+
+/// The two products of a Resize on the array (lower_resize.cpp): `rows`, per image, the rows'
+/// matrix times the image as H x (W C); `cols`, per output row, the columns' matrix times that
+/// row (W x C). The intermediate image takes `midBytes` (aligned) at the workspace's start.
+struct ResizePasses {
+  by_matmul_shape_t rows{}, cols{};
+  int64_t midBytes = 0;
+};
+ResizePasses resizePasses(const Shape& in, const Shape& out);
 
 template <typename T> BlobRange putVec(std::string& blob, const std::vector<T>& v) {
   return put(blob, v.data(), v.size() * sizeof(T));
@@ -62,6 +74,8 @@ private:
   bool planScaleConv(const Layer& l, LayerPlan& p);
   void planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in);
   bool planAvgPoolConv(const Layer& l, LayerPlan& p);
+  // lower_resize.cpp
+  void planResize(const Layer& l, LayerPlan& p);
   bool planMaxPoolConv(const Layer& l, LayerPlan& p);
   bool planOnesConv(const Layer& l, LayerPlan& p, by_conv_shape_t s, Kernel kernel, int64_t taps);
   bool nonNegative(int t) const;

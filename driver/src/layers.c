@@ -368,39 +368,6 @@ by_status_t by_mul(size_t batch, size_t pixels, size_t channels, const by_elem_t
   return BY_OK;
 }
 
-by_status_t by_resize(size_t batch, size_t in_rows, size_t in_cols, size_t channels,
-                      size_t out_rows, size_t out_cols, const int32_t* taps, const by_elem_t* input,
-                      by_elem_t* output) {
-  if (!taps || !input || !output || input == output)
-    return BY_ERR_ARG;
-  const int32_t* col_taps = taps + 3 * out_rows;
-  for (size_t n = 0; n < batch; ++n)
-    for (size_t y = 0; y < out_rows; ++y) {
-      const int32_t* ty = taps + 3 * y;
-      if ((size_t)ty[0] >= in_rows || (size_t)ty[1] >= in_rows)
-        return BY_ERR_ARG;
-      for (size_t x = 0; x < out_cols; ++x) {
-        const int32_t* tx = col_taps + 3 * x;
-        if ((size_t)tx[0] >= in_cols || (size_t)tx[1] >= in_cols)
-          return BY_ERR_ARG;
-        const int64_t w[4] = {(int64_t)(256 - ty[2]) * (256 - tx[2]),
-                              (int64_t)(256 - ty[2]) * tx[2], (int64_t)ty[2] * (256 - tx[2]),
-                              (int64_t)ty[2] * tx[2]};
-        const by_elem_t* p[4] = {
-            input + ((n * in_rows + (size_t)ty[0]) * in_cols + (size_t)tx[0]) * channels,
-            input + ((n * in_rows + (size_t)ty[0]) * in_cols + (size_t)tx[1]) * channels,
-            input + ((n * in_rows + (size_t)ty[1]) * in_cols + (size_t)tx[0]) * channels,
-            input + ((n * in_rows + (size_t)ty[1]) * in_cols + (size_t)tx[1]) * channels};
-        by_elem_t* o = output + ((n * out_rows + y) * out_cols + x) * channels;
-        for (size_t c = 0; c < channels; ++c) {
-          const int64_t acc = w[0] * p[0][c] + w[1] * p[1][c] + w[2] * p[2][c] + w[3] * p[3][c];
-          o[c] = (by_elem_t)((acc + 32768) >> 16);
-        }
-      }
-    }
-  return BY_OK;
-}
-
 by_status_t by_nhwc_to_chw(size_t batch, size_t rows, size_t cols, size_t channels,
                            const by_elem_t* input, by_elem_t* output) {
   if (!input || !output || input == output)

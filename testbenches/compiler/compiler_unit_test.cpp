@@ -236,7 +236,7 @@ TEST(Import, ZooOpsBecomeTheLayersTheirSemanticsNeed) {
 }
 
 TEST(Import, ResizeTapsFollowOnnxCoordinates) {
-  // Worked by hand from the ONNX Resize spec: {i0, i1, w1 in 1/256}.
+  // Worked by hand from the ONNX Resize spec: {i0, i1, w1 in 1/64}.
   auto taps = [](ResizeRule r, int in, int out, double scale) {
     std::vector<std::array<int, 3>> v;
     for (const ResizeTap& t : resizeTaps(r, in, out, scale))
@@ -246,11 +246,11 @@ TEST(Import, ResizeTapsFollowOnnxCoordinates) {
   ResizeRule linear;
   linear.linear = true; // half_pixel: src = (x + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25
   EXPECT_EQ(taps(linear, 2, 4, 2.0),
-            (std::vector<std::array<int, 3>>{{0, 1, 0}, {0, 1, 64}, {0, 1, 192}, {1, 1, 0}}));
+            (std::vector<std::array<int, 3>>{{0, 1, 0}, {0, 1, 16}, {0, 1, 48}, {1, 1, 0}}));
   linear.coordinates = "align_corners"; // src = x * 2 / 4 = 0, 0.5, 1, 1.5, 2
   EXPECT_EQ(
       taps(linear, 3, 5, 5.0 / 3),
-      (std::vector<std::array<int, 3>>{{0, 1, 0}, {0, 1, 128}, {1, 2, 0}, {1, 2, 128}, {2, 2, 0}}));
+      (std::vector<std::array<int, 3>>{{0, 1, 0}, {0, 1, 32}, {1, 2, 0}, {1, 2, 32}, {2, 2, 0}}));
   ResizeRule nearest;
   nearest.coordinates = "asymmetric";
   nearest.nearest = "floor"; // src = x / 2 = 0, 0.5, 1, 1.5
@@ -262,6 +262,35 @@ TEST(Import, ResizeTapsFollowOnnxCoordinates) {
   nearest.nearest = "round_prefer_ceil"; // 0.5 -> 1, 1.5 -> 2, clamped to 1
   EXPECT_EQ(taps(nearest, 2, 4, 2.0)[1][0], 1);
   EXPECT_EQ(taps(nearest, 2, 4, 2.0)[3][0], 1);
+}
+
+TEST(Import, ResizeMatricesBlendTwoTapsIn64ths) {
+  // The matrices the array multiplies by (docs/compiler.md "Resize"), out x in, worked by hand.
+  ResizeRule linear;
+  linear.linear = true; // half_pixel 2 -> 4: taps {0, 1, 0}, {0, 1, 16}, {0, 1, 48}, {1, 1, 0}
+  EXPECT_EQ(resizeMatrix(linear, 2, 4, 2.0), (std::vector<int8_t>{64, 0, 48, 16, 16, 48, 0, 64}));
+  linear.coordinates = "align_corners"; // 3 -> 2: src = 0, 2
+  EXPECT_EQ(resizeMatrix(linear, 3, 2, 2.0 / 3), (std::vector<int8_t>{64, 0, 0, 0, 0, 64}));
+  ResizeRule nearest;
+  nearest.coordinates = "asymmetric";
+  nearest.nearest = "floor"; // 4 -> 3 at scale 3/4: src = 0, 4/3, 8/3 -> 0, 1, 2
+  EXPECT_EQ(resizeMatrix(nearest, 4, 3, 0.75),
+            (std::vector<int8_t>{64, 0, 0, 0, 0, 64, 0, 0, 0, 0, 64, 0}));
+  // Every row of every form sums to 64 (a constant map stays constant), non-negative.
+  for (const std::string coords :
+       {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric"})
+    for (const auto& [in, out] : {std::pair{7, 17}, {28, 224}, {17, 5}, {1, 3}, {3, 1}}) {
+      linear.coordinates = coords;
+      const std::vector<int8_t> m = resizeMatrix(linear, in, out, double(out) / in);
+      for (int o = 0; o < out; ++o) {
+        int sum = 0;
+        for (int i = 0; i < in; ++i) {
+          EXPECT_GE(m[size_t(o * in + i)], 0);
+          sum += m[size_t(o * in + i)];
+        }
+        EXPECT_EQ(sum, kResizeOne) << coords << " " << in << " -> " << out << " row " << o;
+      }
+    }
 }
 
 TEST(Quantize, AChannelShuffleIsAnExactCopyAndTablesFollowTheFunction) {
@@ -656,6 +685,44 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
       EXPECT_EQ(l.conv->plan.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
     }
     EXPECT_EQ(convs, 6);
+  }
+}
+
+// seg_head's bilinear Resizes (4x4 -> 8x8 half_pixel, 8x8 -> 16x16 align_corners) run on the
+// array as two products by the interpolation matrices, with one lane and with vector PEs (where
+// the driver packs the map, B, in the workspace after the intermediate image); its nearest x2
+// upsampling is DMA copies. Bit-exactness on the RTL: compiler_run_seg_head_*.
+TEST(Plan, ResizeRunsOnTheArrayAsTwoProductsByInterpolationMatrices) {
+  for (const char* cfg : {"configs/tiny.yaml", "configs/lanes4.yaml"}) {
+    SCOPED_TRACE(cfg);
+    CompileOptions o;
+    o.modelPath = modelPath("seg_head");
+    o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/" + cfg);
+    o.calibRandom = 1;
+    const Compiled c = compileModel(o);
+    int products = 0, copies = 0;
+    for (const LayerPlan& p : c.program.layers) {
+      const Layer& l = c.graph.layers[size_t(p.layer)];
+      if (l.kind != LayerKind::Resize)
+        continue;
+      SCOPED_TRACE(l.name);
+      EXPECT_FALSE(p.onCpu) << p.cpuReason;
+      const Shape &is = c.graph.tensors[l.inputs[0]].shape, &os = c.graph.tensors[l.output].shape;
+      if (p.kernel == Kernel::Copy) {
+        ++copies;
+        continue;
+      }
+      ++products;
+      ASSERT_EQ(p.kernel, Kernel::Resize);
+      EXPECT_EQ(p.weights.bytes, int64_t(os.h) * is.h + int64_t(os.w) * is.w);
+      const int64_t mid = int64_t(os.h) * is.w * is.c;
+      EXPECT_GE(p.workspaceBytes, mid);
+      if (c.program.config.array.lanes > 1) { // B packed by the driver
+        EXPECT_GT(p.workspaceBytes, (mid + 63) / 64 * 64);
+      }
+    }
+    EXPECT_EQ(products, 2);
+    EXPECT_EQ(copies, 1);
   }
 }
 

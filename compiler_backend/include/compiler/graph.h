@@ -96,8 +96,11 @@ const char* pointwiseFnName(PointwiseFn fn);
 /// The real function: f(x) with the layer's alpha and beta.
 double applyPointwise(PointwiseFn fn, double x, double alpha, double beta);
 
+/// The int8 weight 1 of a Resize blend: weights are in 1/64 steps, so that 1 fits an int8 matrix
+/// entry and the mvout's scale 1/64 is exact (docs/compiler.md, "Resize").
+constexpr int kResizeOne = 64;
 /// One output index of a Resize axis: the two input indices it blends and the weight of the
-/// second, exactly (float model) and in 1/256 steps (int8: w1 = round(256 * lambda)).
+/// second, exactly (float model) and in 1/64 steps (int8: w1 = round(64 * lambda)).
 struct ResizeTap {
   int i0 = 0, i1 = 0;
   double lambda = 0;
@@ -112,6 +115,9 @@ struct ResizeRule {
 };
 /// The taps of one axis of `in` -> `out` elements at `scale` (ONNX Resize semantics).
 std::vector<ResizeTap> resizeTaps(const ResizeRule& r, int in, int out, double scale);
+/// The same axis as an `out` x `in` int8 matrix in 1/64 steps, row o = (64 - w1) at i0 plus w1
+/// at i1: every row sums to 64. The array resamples an axis as the product by this matrix.
+std::vector<int8_t> resizeMatrix(const ResizeRule& r, int in, int out, double scale);
 
 /// Max pooling the hardware applies on a convolution's way out (mvout).
 struct FusedPool {

@@ -37,7 +37,7 @@ enum class Kernel {
   Reorder,      // by_nhwc_to_chw (CPU)
   Lookup,       // by_lookup: an int8 table per element (CPU)
   Mul,          // by_mul: element-wise product (CPU)
-  Resize,       // by_resize: nearest / bilinear resampling (CPU)
+  Resize,       // resampling: two by_matmul passes by interpolation matrices
   FusedTable,   // none: a pointwise table the layer before applies on its mvout
 };
 const char* kernelName(Kernel k);

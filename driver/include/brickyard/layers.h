@@ -86,14 +86,6 @@ by_status_t by_lookup(size_t n, const by_elem_t* input, by_elem_t* output, const
 by_status_t by_mul(size_t batch, size_t pixels, size_t channels, const by_elem_t* a,
                    const by_elem_t* b, int b_per_channel, by_elem_t* output, float scale);
 
-/* Resampling of an NHWC map's rows and columns (CPU), nearest or bilinear as the compiler's
- * taps say: taps holds {i0, i1, w1} per output row, then per output column; an output blends
- * input rows i0, i1 and columns i0, i1 with weights (256 - w1, w1) each, and the sum of the
- * four products (in 1/65536) is rounded half up. */
-by_status_t by_resize(size_t batch, size_t in_rows, size_t in_cols, size_t channels,
-                      size_t out_rows, size_t out_cols, const int32_t* taps, const by_elem_t* input,
-                      by_elem_t* output);
-
 /* A flattened NHWC map written in CHW order (per batch element) (CPU). */
 by_status_t by_nhwc_to_chw(size_t batch, size_t rows, size_t cols, size_t channels,
                            const by_elem_t* input, by_elem_t* output);
