@@ -137,7 +137,7 @@ void Emitter::window(const Window& w, const Shape& in, const char* name) {
   o_ << "  const by_window_t " << name << " = {" << in.n << ", " << in.h << ", " << in.w << ", "
      << in.c << ", " << w.kh << ", " << w.kw << ", " << w.strideH << ", " << w.strideW << ", "
      << w.padT << ", " << w.padL << ", " << w.padB << ", " << w.padR << ", " << (w.ceilMode ? 1 : 0)
-     << "};\n";
+     << ", " << w.dilH << "};\n";
 }
 
 /// The by_conv_t of the layer's call (LayerPlan::conv: the shape the driver's planner planned).
@@ -154,6 +154,7 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
      << "  c.explicit_pads = 1;\n  c.pad_top = " << s.pad_top << ";\n  c.pad_left = " << s.pad_left
      << ";\n  c.pad_bottom = " << s.pad_bottom << ";\n  c.pad_right = " << s.pad_right << ";\n"
      << "  c.depthwise = " << s.depthwise << ";\n"
+     << "  c.dilation = " << s.dilation << ";\n"
      << "  c.input = " << (im2col ? std::string("a") : tensor(l.inputs[0])) << ";\n";
   if (p.weights.present())
     o_ << "  c.weights = " << blob(p.weights, "by_elem_t") << ";\n";

@@ -162,10 +162,10 @@ int windowOut(int in, int padA, int padB, int k, int stride, bool ceil) {
 } // namespace
 
 int Window::outH(int inH) const {
-  return windowOut(inH, padT, padB, kh, strideH, ceilMode);
+  return windowOut(inH, padT, padB, spanH(), strideH, ceilMode);
 }
 int Window::outW(int inW) const {
-  return windowOut(inW, padL, padR, kw, strideW, ceilMode);
+  return windowOut(inW, padL, padR, spanW(), strideW, ceilMode);
 }
 
 std::string Layer::opsString() const {

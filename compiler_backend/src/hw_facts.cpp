@@ -76,6 +76,7 @@ by_conv_shape_t convShape(const HwFacts& hw, const Shape& in, const Window& w, i
   s.in_ch = size_t(in.c), s.out_ch = size_t(outCh);
   s.kernel_rows = size_t(w.kh), s.kernel_cols = size_t(w.kw);
   s.stride = size_t(w.strideH), s.stride_cols = size_t(w.strideW);
+  s.dilation = size_t(w.dilH); // the importer keeps dilH == dilW
   s.pad_top = size_t(w.padT), s.pad_left = size_t(w.padL);
   s.pad_bottom = size_t(w.padB), s.pad_right = size_t(w.padR);
   if (pool.present()) {

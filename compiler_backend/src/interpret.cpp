@@ -22,7 +22,7 @@ template <typename F> void forEachPixel(const Shape& out, F&& f) {
 
 /// Input pixel offset of tap (ky, kx) for output (n, oy, ox), or -1 in the padding.
 int64_t tapOffset(const Shape& in, const Window& w, int n, int oy, int ox, int ky, int kx) {
-  const int iy = oy * w.strideH + ky - w.padT, ix = ox * w.strideW + kx - w.padL;
+  const int iy = oy * w.strideH + ky * w.dilH - w.padT, ix = ox * w.strideW + kx * w.dilW - w.padL;
   if (iy < 0 || iy >= in.h || ix < 0 || ix >= in.w)
     return -1;
   return ((int64_t(n) * in.h + iy) * in.w + ix) * in.c;

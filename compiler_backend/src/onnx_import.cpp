@@ -311,8 +311,15 @@ void Importer::conv(int x, const Const& w, const Const* b, double outFixedScale)
       throw err("dilations " + dimsString(dil) + " must be two numbers in 1..64");
     dilH = int(dil[0]);
     dilW = int(dil[1]);
-    // A dilated kernel is the kernel of its whole span with zeros between the taps.
     win = windowAttrs(in, (kh - 1) * dilH + 1, (kw - 1) * dilW + 1, true);
+    // by_conv takes one dilation for both axes (an axis of one tap has none): the kernel keeps
+    // its taps, dilated. Else the kernel becomes that of its whole span, zeros between the taps.
+    if (kh == 1 || kw == 1 || dilH == dilW) {
+      win.kh = kh;
+      win.kw = kw;
+      win.dilH = win.dilW = kh > 1 ? dilH : kw > 1 ? dilW : 1;
+      dilH = dilW = 1; // nothing to expand
+    }
   }
   if (win.outH(in.h) <= 0 || win.outW(in.w) <= 0)
     throw err("the kernel does not fit the input with its padding");

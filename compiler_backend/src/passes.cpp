@@ -161,6 +161,62 @@ void foldPadding(Graph& g) {
   }
 }
 
+/// The kernel taps [first, last] of one axis that some output reads inside the image (`out`
+/// outputs over `in` pixels); the taps outside read only padding, whatever the output. A tap
+/// whose span of positions overlaps the image counts as inside (with a stride it may step over
+/// it: then keeping it is merely not the least).
+std::pair<int, int> tapsInside(int in, int out, int taps, int dil, int stride, int padBefore) {
+  int first = taps, last = -1;
+  for (int t = 0; t < taps; ++t) {
+    const int64_t lo = int64_t(t) * dil - padBefore, hi = lo + int64_t(out - 1) * stride;
+    if (hi >= 0 && lo < in) {
+      first = std::min(first, t);
+      last = t;
+    }
+  }
+  return {first, last};
+}
+
+/// Crops a convolution's kernel to the taps that read inside the image: a dilated kernel on a
+/// small map (DeepLabV3's ASPP, dilation 12 to 36) often has only its centre inside, so that it
+/// is a 1x1 convolution. Exact: the cropped taps only ever multiplied padding.
+void cropPaddingTaps(Graph& g) {
+  for (Layer& l : g.layers) {
+    if (l.kind != LayerKind::Conv)
+      continue;
+    const Shape& in = g.tensors[l.inputs[0]].shape;
+    Window& w = l.window;
+    const auto [r0, r1] = tapsInside(in.h, w.outH(in.h), w.kh, w.dilH, w.strideH, w.padT);
+    const auto [c0, c1] = tapsInside(in.w, w.outW(in.w), w.kw, w.dilW, w.strideW, w.padL);
+    if (r0 > r1 || c0 > c1 || (r0 == 0 && r1 == w.kh - 1 && c0 == 0 && c1 == w.kw - 1))
+      continue;
+    Window c = w;
+    c.kh = r1 - r0 + 1, c.kw = c1 - c0 + 1;
+    c.padT -= r0 * w.dilH, c.padB -= (w.kh - 1 - r1) * w.dilH;
+    c.padL -= c0 * w.dilW, c.padR -= (w.kw - 1 - c1) * w.dilW;
+    if (c.padT < 0 || c.padB < 0 || c.padL < 0 || c.padR < 0)
+      continue; // the window cannot say it without a negative padding
+    if (c.kh == 1 && c.kw == 1)
+      c.dilH = c.dilW = 1;
+    const size_t taps = size_t(w.kh) * w.kw, per = l.weights.size() / taps;
+    std::vector<float> cropped(size_t(c.kh) * c.kw * per);
+    for (int i = 0; i < c.kh; ++i)
+      for (int j = 0; j < c.kw; ++j)
+        for (size_t v = 0; v < per; ++v) {
+          const size_t from = size_t(r0 + i) * w.kw + size_t(c0 + j), to = size_t(i) * c.kw + j;
+          if (l.depthwise) // [c][kh][kw]
+            cropped[v * c.kh * c.kw + to] = l.weights[v * taps + from];
+          else // [kh][kw][cin][cout]
+            cropped[to * per + v] = l.weights[from * per + v];
+        }
+    note("cropped the " + std::to_string(w.kh) + "x" + std::to_string(w.kw) + " kernel of '" +
+         l.name + "' to " + std::to_string(c.kh) + "x" + std::to_string(c.kw) +
+         ": its other taps read only padding");
+    l.weights = std::move(cropped);
+    w = c;
+  }
+}
+
 void fuseActivations(Graph& g) {
   for (int i = 0; i < int(g.layers.size()); ++i) {
     Layer& c = g.layers[i];
@@ -380,6 +436,7 @@ std::vector<std::string> runPasses(Graph& g, const PassOptions& options) {
   gLog = &log;
   foldBatchNormAndBias(g);
   foldPadding(g);
+  cropPaddingTaps(g);
   fuseActivations(g);
   fusePooling(g);
   fuseGatedActivations(g);

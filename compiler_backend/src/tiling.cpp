@@ -86,15 +86,16 @@ double im2colIssueCycles(const HwFacts& hw, const Shape& in, const Window& w) {
   int64_t pieces = 0;
   for (int64_t oy = 0; oy < oh; ++oy)
     for (int ky = 0; ky < w.kh; ++ky) {
-      const int64_t iy = oy * w.strideH + ky - w.padT;
+      const int64_t iy = oy * w.strideH + int64_t(ky) * w.dilH - w.padT;
       for (int kx = 0; kx < w.kw; ++kx) {
+        const int64_t dx = int64_t(kx) * w.dilW; // the tap's column in the window
         if (iy < 0 || iy >= in.h) {
           ++pieces; // a zero row
           continue;
         }
         // Columns before the image, inside it, after it (driver/src/layers.c by_im2col).
-        const int64_t xlo = w.padL > kx ? (w.padL - kx + w.strideW - 1) / w.strideW : 0;
-        const int64_t last = in.w - 1 + w.padL - kx;
+        const int64_t xlo = w.padL > dx ? (w.padL - dx + w.strideW - 1) / w.strideW : 0;
+        const int64_t last = in.w - 1 + w.padL - dx;
         const int64_t xhi = last < 0 ? 0 : std::min<int64_t>(ow, last / w.strideW + 1);
         pieces += (xlo > 0) + (xhi > xlo) + (ow > xhi);
       }

@@ -24,12 +24,18 @@ static size_t window_out(size_t in, size_t pa, size_t pb, size_t k, size_t s, in
   return out;
 }
 
+static size_t window_dilation(const by_window_t* w) {
+  return w->dilation > 1 ? w->dilation : 1;
+}
+
 size_t by_window_out_rows(const by_window_t* w) {
-  return window_out(w->in_rows, w->pad_top, w->pad_bottom, w->kernel_rows, w->stride_rows,
+  return window_out(w->in_rows, w->pad_top, w->pad_bottom,
+                    by_plan_kernel_extent(w->kernel_rows, w->dilation), w->stride_rows,
                     w->ceil_mode);
 }
 size_t by_window_out_cols(const by_window_t* w) {
-  return window_out(w->in_cols, w->pad_left, w->pad_right, w->kernel_cols, w->stride_cols,
+  return window_out(w->in_cols, w->pad_left, w->pad_right,
+                    by_plan_kernel_extent(w->kernel_cols, w->dilation), w->stride_cols,
                     w->ceil_mode);
 }
 
@@ -37,6 +43,11 @@ static int window_ok(const by_window_t* w) {
   return w && w->batch && w->in_rows && w->in_cols && w->channels && w->kernel_rows &&
          w->kernel_cols && w->stride_rows && w->stride_cols && by_window_out_rows(w) &&
          by_window_out_cols(w);
+}
+
+/* The pools take adjacent taps only. */
+static int pool_window_ok(const by_window_t* w) {
+  return window_ok(w) && window_dilation(w) == 1;
 }
 
 /* ---- copies ------------------------------------------------------------------------------ */
@@ -109,7 +120,7 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
   if (!window_ok(w) || !input || !dst)
     return BY_ERR_ARG;
   const size_t oh = by_window_out_rows(w), ow = by_window_out_cols(w), ch = w->channels;
-  const size_t taps = w->kernel_rows * w->kernel_cols, k = taps * ch;
+  const size_t taps = w->kernel_rows * w->kernel_cols, k = taps * ch, d = window_dilation(w);
   if (ldd < k)
     return BY_ERR_ARG;
   if (!by_dram_reachable(input, w->batch * w->in_rows * w->in_cols * ch * sizeof(by_elem_t)) ||
@@ -128,7 +139,8 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
   for (size_t b = 0; b < w->batch; ++b)
     for (size_t oy = 0; oy < oh; ++oy)
       for (size_t t = 0; t < taps; ++t) {
-        const size_t ky = t / w->kernel_cols, kx = t % w->kernel_cols;
+        /* The tap's row and column in the window (taps `dilation` pixels apart). */
+        const size_t ky = t / w->kernel_cols * d, kx = t % w->kernel_cols * d;
         const long iy = (long)(oy * w->stride_rows + ky) - (long)w->pad_top;
         /* Output columns that read inside the image: [xlo, xhi). */
         size_t xlo = 0, xhi = 0;
@@ -164,7 +176,7 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
 /* ---- CPU layers ------------------------------------------------------------------------- */
 
 by_status_t by_maxpool(const by_window_t* w, const by_elem_t* input, by_elem_t* output) {
-  if (!window_ok(w) || !input || !output)
+  if (!pool_window_ok(w) || !input || !output)
     return BY_ERR_ARG;
   const size_t oh = by_window_out_rows(w), ow = by_window_out_cols(w), ch = w->channels;
   for (size_t b = 0; b < w->batch; ++b)
@@ -190,7 +202,7 @@ by_status_t by_maxpool(const by_window_t* w, const by_elem_t* input, by_elem_t* 
 
 by_status_t by_avgpool(const by_window_t* w, const by_elem_t* input, by_elem_t* output, float scale,
                        const float* scales, int activation) {
-  if (!window_ok(w) || !input || !output)
+  if (!pool_window_ok(w) || !input || !output)
     return BY_ERR_ARG;
   const size_t oh = by_window_out_rows(w), ow = by_window_out_cols(w), ch = w->channels;
   for (size_t b = 0; b < w->batch; ++b)

@@ -264,6 +264,35 @@ TEST(Import, ResizeTapsFollowOnnxCoordinates) {
   EXPECT_EQ(taps(nearest, 2, 4, 2.0)[3][0], 1);
 }
 
+// seg_head's dilated convolutions (make_models.py): dilation 2 stays a 3x3 kernel whose taps are
+// 2 pixels apart (by_conv's dilation: no MACs on zeros); dilations (1, 2) become the 3x5 kernel
+// of their span, zeros between the taps; the ASPP-style dilation 6 on a 4x4 map is cropped to
+// its centre tap, a 1x1 convolution, by runPasses (the other taps read only padding). The float
+// model of every form still matches the numpy reference (checked against torch).
+TEST(Import, DilatedKernelsKeepTheirTapsAndTapsOnPaddingAreCropped) {
+  Graph g = importOnnxFile(modelPath("seg_head"));
+  runPasses(g);
+  std::vector<Window> convs;
+  std::vector<size_t> weights;
+  for (const Layer& l : g.layers)
+    if (l.kind == LayerKind::Conv) {
+      convs.push_back(l.window);
+      weights.push_back(l.weights.size());
+    }
+  ASSERT_GE(convs.size(), 5u);
+  const Window &d2 = convs[1], &d12 = convs[2], &dw = convs[3], &aspp = convs[4];
+  EXPECT_EQ(std::tuple(d2.kh, d2.kw, d2.dilH, d2.dilW, d2.padT), std::tuple(3, 3, 2, 2, 2));
+  EXPECT_EQ(weights[1], size_t(9 * 8 * 16));
+  EXPECT_EQ(std::tuple(d12.kh, d12.kw, d12.dilH, d12.dilW), std::tuple(3, 5, 1, 1));
+  EXPECT_EQ(weights[2], size_t(15 * 16 * 16));
+  EXPECT_EQ(std::tuple(dw.kh, dw.kw, dw.dilH, dw.strideH), std::tuple(3, 3, 2, 2));
+  EXPECT_EQ(std::tuple(aspp.kh, aspp.kw, aspp.dilH, aspp.padT, aspp.padB, aspp.padL, aspp.padR),
+            std::tuple(1, 1, 1, 0, 0, 0, 0));
+  EXPECT_EQ(weights[4], size_t(16 * 16));
+  const std::vector<float> want = toFloat(readNpy(modelPath("seg_head", ".output.npy")));
+  EXPECT_LT(relError(runModelFloat(g, "seg_head"), want), 1e-5);
+}
+
 TEST(Import, ResizeMatricesBlendTwoTapsIn64ths) {
   // The matrices the array multiplies by (docs/compiler.md "Resize"), out x in, worked by hand.
   ResizeRule linear;

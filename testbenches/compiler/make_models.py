@@ -64,7 +64,8 @@ class Builder:
         sh, sw = (stride, stride) if isinstance(stride, int) else stride
         if pads is None:
             pads = [kh // 2, kw // 2, kh // 2, kw // 2]
-        extra = {"dilations": [dilation, dilation]} if dilation != 1 else {}
+        dh, dw = (dilation, dilation) if isinstance(dilation, int) else dilation
+        extra = {"dilations": [dh, dw]} if (dh, dw) != (1, 1) else {}
         return self.node("Conv", inputs, "conv", kernel_shape=[kh, kw], strides=[sh, sw],
                          pads=pads, group=group, **extra)
 
@@ -583,16 +584,21 @@ def zoo_ops():
 
 
 def seg_head():
-    """A small LRASPP-style segmentation head (issue 29): a dilated 3x3 conv and a dilated
-    depthwise conv, a squeeze-and-excitation scale (Sigmoid, Mul), bilinear Resize to sizes
+    """A small LRASPP-style segmentation head (issue 29): a dilated 3x3 conv, one with unequal
+    dilations, a dilated depthwise conv, an ASPP-style dilation-6 conv, a squeeze-and-excitation scale (Sigmoid, Mul), bilinear Resize to sizes
     computed from the map's Shape (Slice, Concat of constants) (half_pixel), nearest Resize by scales (asymmetric, floor), bilinear Resize with
     align_corners, a strided grouped ConvTranspose (U-Net upsampling), and a per-pixel class map
     as the output; opset 13."""
     b = Builder("seg_head", 10)
     low = b.node("Relu", [b.conv("input", 3, 8, 3, stride=2)])              # 8 x 8
     h = b.node("Relu", [b.conv(low, 8, 16, 3, pads=[2, 2, 2, 2], dilation=2)])
+    # Unequal dilations (rows adjacent, columns 2 apart): the kernel of the whole span.
+    h = b.node("Relu", [b.conv(h, 16, 16, 3, pads=[1, 2, 1, 2], dilation=(1, 2))])
     h = b.node("Relu", [b.conv(h, 16, 16, 3, stride=2, pads=[2, 2, 2, 2], group=16,
                                dilation=2)])                                # 4 x 4
+    # A DeepLabV3 ASPP branch: dilation 6 on the 4 x 4 map, only the centre tap inside it.
+    h = b.node("Add", [h, b.node("Relu", [b.conv(h, 16, 16, 3, pads=[6, 6, 6, 6],
+                                                 dilation=6)])])
     high = h
     s = b.node("Sigmoid", [b.conv(b.node("GlobalAveragePool", [h]), 16, 16, 1)])
     h = b.node("Mul", [b.node("Relu", [b.conv(h, 16, 16, 1)]), s])

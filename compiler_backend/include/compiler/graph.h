@@ -83,10 +83,16 @@ struct Activation {
 struct Window {
   int kh = 1, kw = 1, strideH = 1, strideW = 1;
   int padT = 0, padL = 0, padB = 0, padR = 0;
+  /// Convolutions: taps dil pixels apart (ONNX dilations; 1: adjacent). The importer keeps a
+  /// dilation only where the driver's by_conv takes it (one value for both axes).
+  int dilH = 1, dilW = 1;
   bool ceilMode = false;        // pools: output size rounds up
   bool countIncludePad = false; // AveragePool: padding counts in the divisor
   int outH(int inH) const;
   int outW(int inW) const;
+  /// The input rows (columns) one output pixel's taps span.
+  int spanH() const { return (kh - 1) * dilH + 1; }
+  int spanW() const { return (kw - 1) * dilW + 1; }
   bool symmetricPads() const { return padT == padB && padL == padR && padT == padL; }
 };
 

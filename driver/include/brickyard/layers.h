@@ -21,7 +21,8 @@ typedef struct {
   size_t batch, in_rows, in_cols, channels;
   size_t kernel_rows, kernel_cols, stride_rows, stride_cols;
   size_t pad_top, pad_left, pad_bottom, pad_right;
-  int ceil_mode; /* output sizes round up (ONNX ceil_mode) */
+  int ceil_mode;   /* output sizes round up (ONNX ceil_mode) */
+  size_t dilation; /* kernel taps this many pixels apart (0, 1: adjacent); by_im2col only */
 } by_window_t;
 
 size_t by_window_out_rows(const by_window_t* w);
