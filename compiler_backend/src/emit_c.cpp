@@ -4,6 +4,7 @@
 #include "hwspec/isa.h"
 #include "planner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -79,6 +80,7 @@ private:
   void window(const Window& w, const Shape& in, const char* name);
   void copyOps(const Layer& l);
   void resizeOps(const Layer& l, const LayerPlan& p, const std::string& out);
+  void avgPoolRegionOps(const Layer& l, const LayerPlan& p, const std::string& out);
   void mainFunction();
 };
 
@@ -283,6 +285,52 @@ void Emitter::im2colMatmul(const Layer& l, const LayerPlan& p, const std::string
   matmul(l, p, "a", out, false);
 }
 
+// Average pooling whose divisor varies (padding not counted, ceil mode) on the array: per image,
+// per run of output rows with one count of image rows, per count of image columns, the
+// depthwise convolution by ones with that divisor's scale over the run's input rows; where the
+// columns differ in count it writes the workspace, and copies take the columns of its count.
+void Emitter::avgPoolRegionOps(const Layer& l, const LayerPlan& p, const std::string& out) {
+  const Shape &is = g_.tensors[l.inputs[0]].shape, &os = g_.tensors[l.output].shape;
+  const lowering::AvgPoolRegions r = lowering::avgPoolRegions(l.window, is, os);
+  const int64_t convWs = int64_t(p.conv->plan.workspace_bytes), outRow = int64_t(os.w) * os.c;
+  const bool viaTemp = !r.oneColCount();
+  convFields(l, p);
+  o_ << "  c.batch = 1;\n  c.tile_rows = 0;\n  c.tile_och = 0;\n  c.tile_k = 0;\n"
+     << "  c.pad_right = " << r.padR << ";\n  c.workspace_bytes = " << convWs << ";\n"
+     << "  by_elem_t* const region = "
+     << (viaTemp ? arena(p.workspaceOffset + lowering::alignUp(convWs)) : std::string("0"))
+     << ";\n  by_status_t s = BY_OK;\n"
+     << "  for (size_t n = 0; n < " << is.n << " && s == BY_OK; ++n) {\n";
+  std::vector<int> counts = r.colCount;
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  for (const lowering::PoolRowRun& run : r.rowRuns)
+    for (int cc : counts) {
+      const std::string dst = out + " + (n * " + std::to_string(os.h) + " + " +
+                              std::to_string(run.row0) + ") * " + std::to_string(outRow);
+      o_ << "    /* output rows " << run.row0 << ".." << run.row0 + run.rows - 1 << ": windows of "
+         << run.count << " x " << cc << " image pixels */\n"
+         << "    c.input = " << tensor(l.inputs[0]) << " + (n * " << is.h << " + " << run.in0
+         << ") * " << int64_t(is.w) * is.c << ";\n"
+         << "    c.in_rows = " << run.inRows << ", c.pad_top = " << run.padT
+         << ", c.pad_bottom = " << run.padB << ";\n"
+         << "    c.scale = " << floatLiteral(l.poolScales.at(size_t(run.count * cc))) << ";\n"
+         << "    c.output = " << (viaTemp ? std::string("region") : dst) << ";\n"
+         << "    if (s == BY_OK)\n      s = by_conv(&c);\n";
+      for (int x = 0; viaTemp && x < os.w;) {
+        int end = x;
+        while (end < os.w && r.colCount[size_t(end)] == r.colCount[size_t(x)])
+          ++end;
+        if (r.colCount[size_t(x)] == cc)
+          o_ << "    if (s == BY_OK)\n      s = by_copy(" << run.rows << ", "
+             << int64_t(end - x) * os.c << ", region + " << int64_t(x) * os.c << ", " << outRow
+             << ", " << dst << " + " << int64_t(x) * os.c << ", " << outRow << ", 0);\n";
+        x = end;
+      }
+    }
+  o_ << "  }\n";
+}
+
 // Resize on the array (lower_resize.cpp): per image, the rows' matrix times the image taken as
 // H x (W C), into the workspace; then per output row, the columns' matrix times that row.
 void Emitter::resizeOps(const Layer& l, const LayerPlan& p, const std::string& out) {
@@ -393,9 +441,14 @@ void Emitter::layer(int li) {
   switch (p.kernel) {
   case Kernel::Conv:
   case Kernel::Im2colConv:
-  case Kernel::AvgPoolConv:
   case Kernel::MaxPoolConv:
     conv(l, p, out);
+    break;
+  case Kernel::AvgPoolConv:
+    if (l.poolScales.empty())
+      conv(l, p, out);
+    else
+      avgPoolRegionOps(l, p, out);
     break;
   case Kernel::ScaleConv:
     scaleConv(l, p, out);

@@ -283,20 +283,79 @@ void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
 }
 
+namespace {
+// How many of a window's `taps` positions lie inside an image of `size` pixels, for output `o`.
+int tapsInside(int o, int stride, int taps, int padBefore, int size) {
+  const int first = o * stride - padBefore;
+  return std::max(0, std::min(first + taps, size) - std::max(first, 0));
+}
+} // namespace
+
+bool AvgPoolRegions::oneColCount() const {
+  return std::all_of(colCount.begin(), colCount.end(), [&](int c) { return c == colCount[0]; });
+}
+
+int64_t AvgPoolRegions::tempBytes(const Shape& out) const {
+  int rows = 0;
+  for (const PoolRowRun& r : rowRuns)
+    rows = std::max(rows, r.rows);
+  return oneColCount() ? 0 : int64_t(rows) * out.w * out.c;
+}
+
+AvgPoolRegions avgPoolRegions(const Window& w, const Shape& in, const Shape& out) {
+  AvgPoolRegions r;
+  for (int oy = 0; oy < out.h; ++oy) {
+    const int count = tapsInside(oy, w.strideH, w.kh, w.padT, in.h);
+    if (r.rowRuns.empty() || r.rowRuns.back().count != count)
+      r.rowRuns.push_back(PoolRowRun{oy, 0, count});
+    ++r.rowRuns.back().rows;
+  }
+  for (PoolRowRun& run : r.rowRuns) {
+    const int first = run.row0 * w.strideH - w.padT;                        // the first window row
+    const int last = (run.row0 + run.rows - 1) * w.strideH - w.padT + w.kh; // past the last one
+    run.in0 = std::max(first, 0);
+    run.inRows = std::min(last, in.h) - run.in0;
+    run.padT = run.in0 - first;
+    run.padB = last - std::min(last, in.h);
+  }
+  for (int ox = 0; ox < out.w; ++ox)
+    r.colCount.push_back(tapsInside(ox, w.strideW, w.kw, w.padL, in.w));
+  r.padR = (out.w - 1) * w.strideW + w.kw - in.w - w.padL;
+  return r;
+}
+
 // Average pooling = a depthwise convolution by ones, scaled by 1 / window, where the driver's
-// planner runs it on the array (with the tiles of the time estimate).
+// planner runs it on the array (with the tiles of the time estimate). Where the divisor varies
+// (padding not counted, ceil mode), one such convolution per region of one divisor
+// (avgPoolRegions), the driver tiling each.
 bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   const Shape& in = shapeOf(l.inputs[0]);
   const Shape& out = shapeOf(l.output);
-  const ConvTiles t = chooseConvTiles(hw_, in, l.window, out.c, true, FusedPool{});
-  by_conv_shape_t s = convCallShape(l, in, l.window, true, false);
+  Window w = l.window;
+  const bool regions = !l.poolScales.empty();
+  if (regions) { // the whole layer's call, as the driver checks it: the output's exact size
+    const AvgPoolRegions r = avgPoolRegions(l.window, in, out);
+    if (std::any_of(r.rowRuns.begin(), r.rowRuns.end(),
+                    [](const PoolRowRun& run) { return run.count == 0; }) ||
+        std::count(r.colCount.begin(), r.colCount.end(), 0))
+      return false; // a window wholly in the padding (none by ONNX's rules): the CPU's zeros
+    w.ceilMode = false;
+    w.padB = std::max(w.padB, (out.h - 1) * w.strideH + w.kh - in.h - w.padT);
+    w.padR = std::max(w.padR, avgPoolRegions(l.window, in, out).padR);
+  }
+  const ConvTiles t = chooseConvTiles(hw_, in, w, out.c, true, FusedPool{});
+  by_conv_shape_t s = convCallShape(l, in, w, true, false);
   s.bias = 0;
-  s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+  if (!regions)
+    s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   if (!planOnesConv(l, p, s, Kernel::AvgPoolConv, taps))
     return false;
   p.estDramBytes = t.bytes;
   p.macs = in.n * int64_t(out.h) * out.w * out.c * taps;
+  if (regions) {
+    p.workspaceBytes = alignUp(p.workspaceBytes) + avgPoolRegions(l.window, in, out).tempBytes(out);
+  }
   return true;
 }
 

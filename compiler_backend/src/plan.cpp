@@ -277,13 +277,11 @@ void Planner::planLayer(int li, LayerPlan& p) {
     p.estDramBytes = shapeOf(l.inputs[0]).elems() + shapeOf(l.output).elems();
     break;
   case LayerKind::AvgPool:
-    if (l.poolScales.empty() && planAvgPoolConv(l, p))
+    if (planAvgPoolConv(l, p))
       break;
     p.kernel = Kernel::AvgPool;
     p.onCpu = true;
-    p.cpuReason = !l.poolScales.empty()
-                      ? "average pooling that does not count the padding"
-                      : "average pooling on the array needs one-lane PEs and WS, or a conv loop";
+    p.cpuReason = "average pooling on the array needs one-lane PEs and WS, or a conv loop";
     if (!l.poolScales.empty())
       p.table = putVec(prog_.blob, l.poolScales);
     break;

@@ -31,6 +31,25 @@ struct ResizePasses {
 };
 ResizePasses resizePasses(const Shape& in, const Shape& out);
 
+/// Average pooling that does not count the padding (or whose ceil mode adds windows past the
+/// image) on the array (lower_conv.cpp): its outputs in regions of one divisor, each a depthwise
+/// convolution by ones with that divisor's scale. A row run is output rows whose windows hold
+/// `count` image rows; the columns go by how many image columns their windows hold.
+struct PoolRowRun {
+  int row0 = 0, rows = 0, count = 0;
+  int in0 = 0, inRows = 0, padT = 0, padB = 0; // the input rows its convolution reads
+};
+struct AvgPoolRegions {
+  std::vector<PoolRowRun> rowRuns;
+  std::vector<int> colCount; // per output column
+  int padR = 0;              // right padding that gives the output's width (ceil mode)
+  bool oneColCount() const;
+  /// One row run's output at full width (where the columns differ in count, the convolutions
+  /// write there and copies take each column run of the run's count).
+  int64_t tempBytes(const Shape& out) const;
+};
+AvgPoolRegions avgPoolRegions(const Window& w, const Shape& in, const Shape& out);
+
 template <typename T> BlobRange putVec(std::string& blob, const std::vector<T>& v) {
   return put(blob, v.data(), v.size() * sizeof(T));
 }

@@ -717,6 +717,36 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
   }
 }
 
+// pool_concat's average poolings, the one that counts the padding, the one that does not (a
+// 3x3 window, stride 1, padding 1: divisors 4, 6 and 9) and the ceil-mode one, all run on the
+// array as depthwise convolutions by ones, the last two in regions of one divisor (each region a
+// call with its scale, the regions of several column counts through the workspace). Their
+// results against the int8 reference: compiler_run_pool_concat_*.
+TEST(Plan, AveragePoolingOfEveryFormRunsOnTheArray) {
+  CompileOptions o;
+  o.modelPath = modelPath("pool_concat");
+  o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml");
+  o.calibRandom = 1;
+  const Compiled c = compileModel(o);
+  int pools = 0, regions = 0;
+  for (const LayerPlan& p : c.program.layers) {
+    const Layer& l = c.graph.layers[size_t(p.layer)];
+    if (l.kind != LayerKind::AvgPool)
+      continue;
+    SCOPED_TRACE(l.name);
+    ++pools;
+    EXPECT_FALSE(p.onCpu) << p.cpuReason;
+    EXPECT_EQ(p.kernel, Kernel::AvgPoolConv);
+    if (l.poolScales.empty())
+      continue;
+    ++regions;
+    ASSERT_TRUE(p.conv);
+    EXPECT_GT(p.workspaceBytes, int64_t(p.conv->plan.workspace_bytes)); // the region buffer
+  }
+  EXPECT_EQ(pools, 3);
+  EXPECT_EQ(regions, 2);
+}
+
 // seg_head's bilinear Resizes (4x4 -> 8x8 half_pixel, 8x8 -> 16x16 align_corners) run on the
 // array as two products by the interpolation matrices, with one lane and with vector PEs (where
 // the driver packs the map, B, in the workspace after the intermediate image); its nearest x2

@@ -172,7 +172,8 @@ def mbv2_block():
 
 
 def pool_concat():
-    """Max / average / global pooling, a channel Concat of three branches, Pad into a conv with
+    """Max / average / global pooling (average pooling that counts the padding, that does not,
+    and in ceil mode), a channel Concat of four branches, Pad into a conv with
     unequal strides, Identity, Dropout and Squeeze; a non-square image; opset 13."""
     b = Builder("pool_concat", 5)
     y = b.node("Relu", [b.conv("input", 4, 8, 3)])
@@ -181,10 +182,14 @@ def pool_concat():
     m = b.node("MaxPool", [y], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1])
     v = b.node("AveragePool", [y], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1],
                count_include_pad=1)
-    h = b.node("Concat", [a, m, v], axis=1)
-    h = b.node("Relu", [b.conv(h, 24, 16, 1, pads=[0, 0, 0, 0])])
+    # Padding not counted (TensorFlow's SAME average pooling): the divisor varies at the borders.
+    e = b.node("AveragePool", [y], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1])
+    h = b.node("Concat", [a, m, v, e], axis=1)
+    h = b.node("Relu", [b.conv(h, 32, 16, 1, pads=[0, 0, 0, 0])])
     h = b.node("MaxPool", [h], kernel_shape=[2, 2], strides=[2, 2])
-    h = b.node("AveragePool", [h], kernel_shape=[2, 2], strides=[1, 1])
+    # 6 x 5 -> 4 x 3: ceil mode adds a window that ends past the padding (counted neither).
+    h = b.node("AveragePool", [h], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+               ceil_mode=1)
     pads = b.const("pads", np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64))
     h = b.node("Pad", [h, pads], mode="constant")
     h = b.node("Relu", [b.conv(h, 16, 8, 3, stride=(2, 1), pads=[0, 0, 0, 0])])
@@ -293,6 +298,19 @@ def run_numpy(model, x):
                 y = np.take(y, np.clip(idx, 0, n_in - 1).astype(int), axis=2 + d)
         return y
 
+    def ceil_pads(node, x, k, st):
+        """The pads, the bottom and right ones grown by ceil mode: the output size rounds up, and
+        the last window must start inside the input or its leading pad."""
+        pads = list(attr(node, "pads", [0] * 4))
+        if attr(node, "ceil_mode", 0):
+            for d in range(2):
+                size = x.shape[2 + d] + pads[d] + pads[d + 2]
+                o = -(-(size - k[d]) // st[d]) + 1
+                if (o - 1) * st[d] >= x.shape[2 + d] + pads[d]:
+                    o -= 1
+                pads[d + 2] += max(0, (o - 1) * st[d] + k[d] - size)
+        return pads
+
     def pool(x, k, s, pads, fn, pad_value):
         x = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])),
                    constant_values=pad_value)
@@ -333,21 +351,17 @@ def run_numpy(model, x):
             y = i[0] + i[1]
         elif op == "MaxPool":
             k, st = attr(node, "kernel_shape"), attr(node, "strides")
-            pads = list(attr(node, "pads", [0] * 4))
-            if attr(node, "ceil_mode", 0):
-                # Output size rounded up; the last window must start inside the input or its
-                # leading pad; the padding it reaches past is -inf like the rest.
-                for d in range(2):
-                    size = i[0].shape[2 + d] + pads[d] + pads[d + 2]
-                    o = -(-(size - k[d]) // st[d]) + 1
-                    if (o - 1) * st[d] >= i[0].shape[2 + d] + pads[d]:
-                        o -= 1
-                    pads[d + 2] += max(0, (o - 1) * st[d] + k[d] - size)
+            pads = ceil_pads(node, i[0], k, st)
             y = pool(i[0], k, st, pads, np.max, -np.inf)
         elif op == "AveragePool":
-            k = attr(node, "kernel_shape")
-            y = pool(i[0], k, attr(node, "strides"), attr(node, "pads", [0] * 4), np.sum, 0)
-            y = y / (k[0] * k[1])  # count_include_pad=1
+            k, st = attr(node, "kernel_shape"), attr(node, "strides")
+            pads = ceil_pads(node, i[0], k, st)
+            y = pool(i[0], k, st, pads, np.sum, 0)
+            if attr(node, "count_include_pad", 0) and not attr(node, "ceil_mode", 0):
+                y = y / (k[0] * k[1])
+            else:  # the image pixels in each window
+                assert not attr(node, "count_include_pad", 0), "not used by the models"
+                y = y / pool(np.ones_like(i[0][:, :1]), k, st, pads, np.sum, 0)
         elif op == "GlobalAveragePool":
             y = i[0].mean(axis=(2, 3), keepdims=True)
         elif op == "Flatten":
