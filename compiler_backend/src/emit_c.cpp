@@ -331,15 +331,13 @@ void Emitter::avgPoolRegionOps(const Layer& l, const LayerPlan& p, const std::st
   o_ << "  }\n";
 }
 
-// Resize on the array (lower_resize.cpp): per image, the rows' matrix times the image taken as
-// H x (W C), into the workspace; then per output row, the columns' matrix times that row.
+// Resize on the array (lower_resize.cpp): per image, one axis into the workspace, then the
+// other; the rows' product is one call over the image, the columns' one a call per image row.
 void Emitter::resizeOps(const Layer& l, const LayerPlan& p, const std::string& out) {
   const Shape &is = g_.tensors[l.inputs[0]].shape, &os = g_.tensors[l.output].shape;
   const lowering::ResizePasses r = lowering::resizePasses(is, os);
-  const by_matmul_shape_t &rows = r.rows, &cols = r.cols;
   const std::string matrices = blob(p.weights, "by_elem_t");
-  o_ << "  by_elem_t* mid = " << arena(p.workspaceOffset) << "; /* " << rows.I << " x " << rows.J
-     << " */\n"
+  o_ << "  by_elem_t* mid = " << arena(p.workspaceOffset) << ";\n"
      << "  by_matmul_t m;\n  by_matmul_init(&m);\n"
      << "  m.scale = " << floatLiteral(1.0f / kResizeOne) << "; /* the matrices are in 1/"
      << kResizeOne << " */\n"
@@ -348,20 +346,26 @@ void Emitter::resizeOps(const Layer& l, const LayerPlan& p, const std::string& o
   if (p_.config.tensordash.enabled)
     tensorDash(p, "m");
   o_ << "  by_status_t s = BY_OK;\n"
-     << "  for (size_t n = 0; n < " << is.n << " && s == BY_OK; ++n) {\n"
-     << "    m.I = " << rows.I << ", m.K = " << rows.K << ", m.J = " << rows.J << ";\n"
-     << "    m.A = " << matrices << ", m.lda = " << rows.K << ";\n"
-     << "    m.B = " << tensor(l.inputs[0]) << " + n * " << int64_t(is.h) * is.w * is.c
-     << ", m.ldb = " << rows.J << ";\n"
-     << "    m.C = mid, m.ldc = " << rows.J << ", m.activation = BY_ACT_NONE;\n"
-     << "    s = by_matmul(&m);\n"
-     << "    for (size_t y = 0; y < " << os.h << " && s == BY_OK; ++y) {\n"
-     << "      m.I = " << cols.I << ", m.K = " << cols.K << ", m.J = " << cols.J << ";\n"
-     << "      m.A = " << matrices << " + " << rows.I * rows.K << ", m.lda = " << cols.K << ";\n"
-     << "      m.B = mid + y * " << rows.J << ", m.ldb = " << cols.J << ";\n"
-     << "      m.C = " << out << " + (n * " << os.h << " + y) * " << int64_t(os.w) * os.c
-     << ", m.ldc = " << cols.J << ", m.activation = " << act(l) << ";\n"
-     << "      s = by_matmul(&m);\n    }\n  }\n";
+     << "  for (size_t n = 0; n < " << is.n << " && s == BY_OK; ++n) {\n";
+  const auto pass = [&](const lowering::ResizePass& q, const std::string& src,
+                        const std::string& dst, const char* activation) {
+    const by_matmul_shape_t& s = q.shape;
+    o_ << "    /* the " << (q.rows ? "rows" : "columns") << ": " << s.I << " x " << s.K
+       << " matrix times " << (q.calls > 1 ? std::to_string(q.calls) + " blocks of " : "") << s.K
+       << " x " << s.J << " */\n"
+       << "    m.I = " << s.I << ", m.K = " << s.K << ", m.J = " << s.J << ";\n"
+       << "    m.A = " << matrices << (q.rows ? "" : " + " + std::to_string(os.h * is.h))
+       << ", m.lda = " << s.K << ";\n"
+       << "    m.ldb = " << s.J << ", m.ldc = " << s.J << ", m.activation = " << activation << ";\n"
+       << "    for (size_t b = 0; b < " << q.calls << " && s == BY_OK; ++b) {\n"
+       << "      m.B = " << src << " + b * " << q.inStride << ";\n"
+       << "      m.C = " << dst << " + b * " << q.outStride << ";\n"
+       << "      s = by_matmul(&m);\n    }\n";
+  };
+  pass(r.first, tensor(l.inputs[0]) + " + n * " + std::to_string(int64_t(is.h) * is.w * is.c),
+       "mid", "BY_ACT_NONE");
+  pass(r.second, "mid", out + " + n * " + std::to_string(int64_t(os.h) * os.w * os.c), act(l));
+  o_ << "  }\n";
 }
 
 void Emitter::copyOps(const Layer& l) {

@@ -294,37 +294,51 @@ int64_t addChunk(int64_t acc, int64_t part, const ChunkRule& r, const IntWidths&
   return golden::wrap(acc + leaving, w.accBits);
 }
 
-/// Resize as the array runs it (docs/compiler.md, "Resize"): per image, the rows' matrix
-/// (resizeMatrix, 1/64 steps) times the image taken as H x (W C), requantized by 1/64 to int8;
-/// then per output row the columns' matrix times that row (W x C), requantized by 1/64 with the
-/// layer's clamp. A sum holds two taps of at most 64 x 128, so no chunk rule applies.
+/// One axis of a Resize as the array runs it: for each of `blocks` blocks of an image, the
+/// `out` x `in` matrix m (1/64 steps) times the block taken as `in` rows of `cols` values
+/// (`stride` between the blocks of x and of y), requantized by 1/64 (`clampTo`: the layer's clamp,
+/// else plain int8 saturation).
+void resizeAxis(const std::vector<int8_t>& m, int64_t out, int64_t in, int64_t cols, int64_t blocks,
+                const int8_t* x, int64_t xStride, int8_t* y, int64_t yStride, const Layer* clampTo,
+                const IntWidths& iw) {
+  const float scale = 1.0f / kResizeOne;
+  for (int64_t b = 0; b < blocks; ++b)
+    for (int64_t o = 0; o < out; ++o)
+      for (int64_t e = 0; e < cols; ++e) {
+        int64_t acc = 0;
+        for (int64_t i = 0; i < in; ++i)
+          acc += int64_t(m[size_t(o * in + i)]) * x[b * xStride + i * cols + e];
+        y[b * yStride + o * cols + e] =
+            clampTo ? requantize(acc, scale, *clampTo, iw)
+                    : int8_t(golden::saturate(golden::accScale(acc, scale, iw.accBits), 8));
+      }
+}
+
+/// Resize as the array runs it (docs/compiler.md, "Resize"): per image, one axis then the other
+/// (resizeColumnsFirst), each a product by its matrix (resizeMatrix, 1/64 steps) requantized by
+/// 1/64, the intermediate to int8, the output with the layer's clamp. The rows' product takes an
+/// image as H x (W C); the columns' one each image row as W x C. A sum holds two taps of at most
+/// 64 x 128, so no chunk rule applies.
 void int8Resize(const Graph& g, const Layer& l, const std::vector<int8_t>& x,
                 std::vector<int8_t>& y, const IntWidths& iw) {
   const Shape &is = g.tensors[l.inputs[0]].shape, &os = g.tensors[l.output].shape;
   const std::vector<int8_t> rows = resizeMatrix(l.resize, is.h, os.h, l.resize.scaleH);
   const std::vector<int8_t> cols = resizeMatrix(l.resize, is.w, os.w, l.resize.scaleW);
-  const float scale = 1.0f / kResizeOne;
-  const int64_t inRow = int64_t(is.w) * is.c, outRow = int64_t(os.w) * os.c;
-  std::vector<int8_t> mid(size_t(os.h * inRow));
+  const bool colsFirst = resizeColumnsFirst(is, os);
+  const Shape mid{1, colsFirst ? is.h : os.h, colsFirst ? os.w : is.w, is.c};
+  std::vector<int8_t> m(size_t(mid.elems()));
   for (int64_t n = 0; n < is.n; ++n) {
-    const int8_t* image = x.data() + n * is.h * inRow;
-    for (int64_t oy = 0; oy < os.h; ++oy)
-      for (int64_t e = 0; e < inRow; ++e) {
-        int64_t acc = 0;
-        for (int64_t iy = 0; iy < is.h; ++iy)
-          acc += int64_t(rows[size_t(oy * is.h + iy)]) * image[iy * inRow + e];
-        mid[size_t(oy * inRow + e)] =
-            int8_t(golden::saturate(golden::accScale(acc, scale, iw.accBits), 8));
-      }
-    int8_t* out = y.data() + n * os.h * outRow;
-    for (int64_t oy = 0; oy < os.h; ++oy)
-      for (int64_t ox = 0; ox < os.w; ++ox)
-        for (int64_t c = 0; c < os.c; ++c) {
-          int64_t acc = 0;
-          for (int64_t ix = 0; ix < is.w; ++ix)
-            acc += int64_t(cols[size_t(ox * is.w + ix)]) * mid[size_t((oy * is.w + ix) * is.c + c)];
-          out[(oy * os.w + ox) * os.c + c] = requantize(acc, scale, l, iw);
-        }
+    const int8_t* image = x.data() + n * is.h * is.w * is.c;
+    int8_t* out = y.data() + n * os.h * os.w * os.c;
+    if (colsFirst) {
+      resizeAxis(cols, os.w, is.w, is.c, is.h, image, int64_t(is.w) * is.c, m.data(),
+                 int64_t(os.w) * os.c, nullptr, iw);
+      resizeAxis(rows, os.h, is.h, int64_t(os.w) * os.c, 1, m.data(), 0, out, 0, &l, iw);
+    } else {
+      resizeAxis(rows, os.h, is.h, int64_t(is.w) * is.c, 1, image, 0, m.data(), 0, nullptr, iw);
+      resizeAxis(cols, os.w, is.w, is.c, os.h, m.data(), int64_t(is.w) * is.c, out,
+                 int64_t(os.w) * os.c, &l, iw);
+    }
   }
 }
 

@@ -1,9 +1,11 @@
 // Resize on the array (docs/compiler.md, "Resize"). Each axis of a resampling is the product by
-// a constant interpolation matrix (resizeMatrix: 1/64 steps, two taps a row): per image, the
-// rows' matrix (H' x H) times the image taken as an H x (W C) matrix, into the workspace; then,
-// per output row, the columns' matrix (W' x W) times that row (W x C). Both mvouts scale by
-// 1/64, exactly. The map is the B operand, so nothing is transposed: an NHWC image is already
-// H x (W C), and each of its rows W x C. Nearest upsampling by integer factors is DMA copies.
+// a constant interpolation matrix (resizeMatrix: 1/64 steps, two taps a row): the rows' matrix
+// (H' x H) times an image taken as an H x (W C) matrix, one call; the columns' matrix (W' x W)
+// times each of its rows (W x C), a call per row. Per image, one axis into the workspace, then
+// the other (resizeColumnsFirst: the columns first where that makes fewer, smaller calls). Both
+// mvouts scale by 1/64, exactly. The map is the B operand, so nothing is transposed: an NHWC
+// image is already H x (W C), and each of its rows W x C. Nearest upsampling by integer factors
+// is DMA copies.
 #include "compiler/error.h"
 #include "planner.h"
 #include "tiling.h"
@@ -18,13 +20,34 @@ double zeroFraction(const std::vector<int8_t>& m) {
 }
 } // namespace
 
+namespace {
+ResizePass rowsPass(int64_t in, int64_t out, int64_t rowElems) {
+  ResizePass p;
+  p.rows = true;
+  p.shape.I = size_t(out), p.shape.K = size_t(in), p.shape.J = size_t(rowElems);
+  p.shape.dataflow = BY_DATAFLOW_AUTO;
+  return p;
+}
+ResizePass colsPass(int64_t in, int64_t out, int64_t channels, int64_t rows) {
+  ResizePass p;
+  p.shape.I = size_t(out), p.shape.K = size_t(in), p.shape.J = size_t(channels);
+  p.shape.dataflow = BY_DATAFLOW_AUTO;
+  p.calls = rows, p.inStride = in * channels, p.outStride = out * channels;
+  return p;
+}
+} // namespace
+
 ResizePasses resizePasses(const Shape& in, const Shape& out) {
   ResizePasses r;
-  r.rows.I = size_t(out.h), r.rows.K = size_t(in.h), r.rows.J = size_t(in.w) * size_t(in.c);
-  r.cols.I = size_t(out.w), r.cols.K = size_t(in.w), r.cols.J = size_t(in.c);
-  for (by_matmul_shape_t* s : {&r.rows, &r.cols})
-    s->dataflow = BY_DATAFLOW_AUTO;
-  r.midBytes = alignUp(int64_t(out.h) * in.w * in.c);
+  if (resizeColumnsFirst(in, out)) {
+    r.first = colsPass(in.w, out.w, in.c, in.h);
+    r.second = rowsPass(in.h, out.h, int64_t(out.w) * in.c);
+    r.midBytes = alignUp(int64_t(in.h) * out.w * in.c);
+  } else {
+    r.first = rowsPass(in.h, out.h, int64_t(in.w) * in.c);
+    r.second = colsPass(in.w, out.w, in.c, out.h);
+    r.midBytes = alignUp(int64_t(out.h) * in.w * in.c);
+  }
   return r;
 }
 
@@ -48,18 +71,19 @@ void Planner::planResize(const Layer& l, LayerPlan& p) {
   ResizePasses passes = resizePasses(is, os);
   int64_t packing = 0;
   p.estDramBytes = 0;
-  for (by_matmul_shape_t* s : {&passes.rows, &passes.cols}) {
+  for (const ResizePass* pass : {&passes.first, &passes.second}) {
     by_matmul_plan_t plan;
-    if (by_plan_matmul(&hw_.planner, s, &plan) != BY_OK)
+    const by_matmul_shape_t& s = pass->shape;
+    if (by_plan_matmul(&hw_.planner, &s, &plan) != BY_OK)
       throw CompileError("layer '" + l.name +
                          "': no matmul tiling of its resampling fits the config's memories");
-    packing = std::max<int64_t>(packing, int64_t(by_plan_matmul_workspace_bytes(&hw_.planner, s)));
-    const int64_t calls = s == &passes.rows ? is.n : int64_t(is.n) * os.h;
-    p.estDramBytes += calls * matmulDramBytes(hw_, int64_t(s->I), int64_t(s->J), int64_t(s->K),
-                                              int64_t(plan.tile_i), int64_t(plan.tile_j));
-    if (s == &passes.rows) {
+    packing = std::max<int64_t>(packing, int64_t(by_plan_matmul_workspace_bytes(&hw_.planner, &s)));
+    p.estDramBytes += is.n * pass->calls *
+                      matmulDramBytes(hw_, int64_t(s.I), int64_t(s.J), int64_t(s.K),
+                                      int64_t(plan.tile_i), int64_t(plan.tile_j));
+    if (pass == &passes.first) {
       p.dataflow = dataflowName(hw_, plan.dataflow);
-      setTensorDash(p, zeros, {}, int64_t(s->K), int64_t(s->J),
+      setTensorDash(p, zeros, {}, int64_t(s.K), int64_t(s.J),
                     plan.dataflow == hw_.planner.dataflow_os);
     }
   }

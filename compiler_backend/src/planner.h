@@ -22,11 +22,18 @@ BlobRange put(std::string& blob, const void* data, size_t bytes);
 /// layer is DMA copies, exact.
 bool replicates(const ResizeRule& r, int in, int out, double scale);
 
-/// The two products of a Resize on the array (lower_resize.cpp): `rows`, per image, the rows'
-/// matrix times the image as H x (W C); `cols`, per output row, the columns' matrix times that
-/// row (W x C). The intermediate image takes `midBytes` (aligned) at the workspace's start.
+/// One product of a Resize on the array (lower_resize.cpp): the rows' matrix times an image as
+/// H x (W C), one call; or the columns' matrix times each of its rows (W x C), `calls` calls
+/// whose B and C are `inStride` and `outStride` elements apart.
+struct ResizePass {
+  by_matmul_shape_t shape{};
+  bool rows = false;
+  int64_t calls = 1, inStride = 0, outStride = 0;
+};
+/// Both products in their order (resizeColumnsFirst); the intermediate image takes `midBytes`
+/// (aligned) at the workspace's start.
 struct ResizePasses {
-  by_matmul_shape_t rows{}, cols{};
+  ResizePass first, second;
   int64_t midBytes = 0;
 };
 ResizePasses resizePasses(const Shape& in, const Shape& out);

@@ -747,10 +747,11 @@ TEST(Plan, AveragePoolingOfEveryFormRunsOnTheArray) {
   EXPECT_EQ(regions, 2);
 }
 
-// seg_head's bilinear Resizes (4x4 -> 8x8 half_pixel, 8x8 -> 16x16 align_corners) run on the
-// array as two products by the interpolation matrices, with one lane and with vector PEs (where
-// the driver packs the map, B, in the workspace after the intermediate image); its nearest x2
-// upsampling is DMA copies. Bit-exactness on the RTL: compiler_run_seg_head_*.
+// seg_head's bilinear Resizes (4x4 -> 8x8 half_pixel, 8x8 -> 16x16 align_corners, both columns
+// first; 16x16 -> 12x20 pytorch_half_pixel, rows first) run on the array as two products by the
+// interpolation matrices, with one lane and with vector PEs (where the driver packs the map, B,
+// in the workspace after the intermediate image); its nearest x2 upsampling is DMA copies.
+// Bit-exactness on the RTL: compiler_run_seg_head_*.
 TEST(Plan, ResizeRunsOnTheArrayAsTwoProductsByInterpolationMatrices) {
   for (const char* cfg : {"configs/tiny.yaml", "configs/lanes4.yaml"}) {
     SCOPED_TRACE(cfg);
@@ -759,7 +760,7 @@ TEST(Plan, ResizeRunsOnTheArrayAsTwoProductsByInterpolationMatrices) {
     o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/" + cfg);
     o.calibRandom = 1;
     const Compiled c = compileModel(o);
-    int products = 0, copies = 0;
+    int products = 0, copies = 0, firstOrders = 0;
     for (const LayerPlan& p : c.program.layers) {
       const Layer& l = c.graph.layers[size_t(p.layer)];
       if (l.kind != LayerKind::Resize)
@@ -774,13 +775,16 @@ TEST(Plan, ResizeRunsOnTheArrayAsTwoProductsByInterpolationMatrices) {
       ++products;
       ASSERT_EQ(p.kernel, Kernel::Resize);
       EXPECT_EQ(p.weights.bytes, int64_t(os.h) * is.h + int64_t(os.w) * is.w);
-      const int64_t mid = int64_t(os.h) * is.w * is.c;
+      const bool colsFirst = resizeColumnsFirst(is, os);
+      const int64_t mid = colsFirst ? int64_t(is.h) * os.w * is.c : int64_t(os.h) * is.w * is.c;
+      firstOrders += colsFirst ? 1 : 0;
       EXPECT_GE(p.workspaceBytes, mid);
       if (c.program.config.array.lanes > 1) { // B packed by the driver
         EXPECT_GT(p.workspaceBytes, (mid + 63) / 64 * 64);
       }
     }
-    EXPECT_EQ(products, 2);
+    EXPECT_EQ(products, 3);
+    EXPECT_EQ(firstOrders, 2); // the two upsamplings columns first, the last one rows first
     EXPECT_EQ(copies, 1);
   }
 }

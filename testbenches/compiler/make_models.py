@@ -601,8 +601,9 @@ def seg_head():
     """A small LRASPP-style segmentation head (issue 29): a dilated 3x3 conv, one with unequal
     dilations, a dilated depthwise conv, an ASPP-style dilation-6 conv, a squeeze-and-excitation scale (Sigmoid, Mul), bilinear Resize to sizes
     computed from the map's Shape (Slice, Concat of constants) (half_pixel), nearest Resize by scales (asymmetric, floor), bilinear Resize with
-    align_corners, a strided grouped ConvTranspose (U-Net upsampling), and a per-pixel class map
-    as the output; opset 13."""
+    align_corners, a strided grouped ConvTranspose (U-Net upsampling), a bilinear Resize to fewer
+    rows and more columns (pytorch_half_pixel), and a per-pixel class map as the output; opset
+    13."""
     b = Builder("seg_head", 10)
     low = b.node("Relu", [b.conv("input", 3, 8, 3, stride=2)])              # 8 x 8
     h = b.node("Relu", [b.conv(low, 8, 16, 3, pads=[2, 2, 2, 2], dilation=2)])
@@ -636,7 +637,11 @@ def seg_head():
     lin = b.node("Resize", [h, empty, empty, sizes2], mode="linear",
                  coordinate_transformation_mode="align_corners")
     out = b.node("Add", [near, lin])                                        # 16 x 16
-    return b.model([1, 3, 16, 16], out, [1, 4, 16, 16], 13), [1, 3, 16, 16]
+    # Fewer rows, more columns (the rows' product first on the array), pytorch_half_pixel.
+    sizes3 = b.const("sizes", np.array([1, 4, 12, 20], np.int64))
+    out = b.node("Resize", [out, empty, empty, sizes3], mode="linear",
+                 coordinate_transformation_mode="pytorch_half_pixel")      # 12 x 20
+    return b.model([1, 3, 16, 16], out, [1, 4, 12, 20], 13), [1, 3, 16, 16]
 
 
 def convnext_block():

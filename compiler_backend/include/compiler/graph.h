@@ -124,6 +124,13 @@ std::vector<ResizeTap> resizeTaps(const ResizeRule& r, int in, int out, double s
 /// The same axis as an `out` x `in` int8 matrix in 1/64 steps, row o = (64 - w1) at i0 plus w1
 /// at i1: every row sums to 64. The array resamples an axis as the product by this matrix.
 std::vector<int8_t> resizeMatrix(const ResizeRule& r, int in, int out, double scale);
+/// Whether a Resize of `in` to `out` resamples the columns first (per input row, then the rows
+/// of the whole image) rather than the rows first: where it has fewer input rows than output
+/// rows, so that the per-row products are fewer and smaller. The int8 result depends on the
+/// order (the intermediate is rounded), so the reference and the program both ask this.
+inline bool resizeColumnsFirst(const Shape& in, const Shape& out) {
+  return in.h < out.h;
+}
 
 /// Max pooling the hardware applies on a convolution's way out (mvout).
 struct FusedPool {
