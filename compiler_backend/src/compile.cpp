@@ -131,7 +131,7 @@ Compiled compileModel(const CompileOptions& o) {
                        std::to_string(o.config.types.inputWidth) +
                        "-bit inputs; the compiler quantizes to int8 (types.input_width: 8)");
   const std::string bytes = readFile(o.modelPath);
-  c.modelHash = support::hashHex(bytes);
+  c.modelHash = modelContentHash(bytes, o.modelPath);
   ImportOptions io;
   io.batch = o.batch;
   say(o, "importing " + o.modelPath);

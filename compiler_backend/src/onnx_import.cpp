@@ -3,13 +3,16 @@
 #include "compiler/onnx_import.h"
 
 #include "onnx_importer.h"
+#include "support/hash.h"
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
+#include <set>
 #include <sstream>
 #include <variant>
 
@@ -1321,6 +1324,11 @@ Graph importOnnxBytes(const std::string& bytes, const std::string& path,
   if (!model.has_graph() || model.graph().node_size() == 0)
     throw CompileError(path + ": the model has no graph nodes");
   try {
+    onnxio::inlineExternalData(model, std::filesystem::path(path).parent_path().string());
+  } catch (const std::exception& e) {
+    throw CompileError(path + ": " + e.what());
+  }
+  try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {
     std::string what = e.what();
@@ -1332,6 +1340,25 @@ Graph importOnnxBytes(const std::string& bytes, const std::string& path,
   } catch (const CompileError& e) {
     throw CompileError(path + ": " + e.what());
   }
+}
+
+std::string modelContentHash(const std::string& bytes, const std::string& path) {
+  std::string content = bytes;
+  onnx::ModelProto model;
+  if (model.ParseFromString(bytes)) {
+    std::set<std::string> files;
+    for (const onnx::TensorProto& t : model.graph().initializer())
+      for (const onnx::StringStringEntryProto& kv : t.external_data())
+        if (t.data_location() == onnx::TensorProto::EXTERNAL && kv.key() == "location")
+          files.insert(kv.value());
+    for (const std::string& f : files) {
+      std::ifstream in(std::filesystem::path(path).parent_path() / f, std::ios::binary);
+      std::ostringstream s;
+      s << in.rdbuf();
+      content += "\n" + f + "\n" + s.str();
+    }
+  }
+  return support::hashHex(content);
 }
 
 Graph importOnnxFile(const std::string& path, const ImportOptions& options) {

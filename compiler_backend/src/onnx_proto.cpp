@@ -1,6 +1,8 @@
 #include "onnx_proto.h"
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace by::compiler::onnxio {
@@ -60,6 +62,44 @@ float halfToFloat(uint16_t h) {
 }
 
 } // namespace
+
+void inlineExternalData(onnx::ModelProto& model, const std::string& dir) {
+  for (onnx::TensorProto& t : *model.mutable_graph()->mutable_initializer()) {
+    if (t.data_location() != onnx::TensorProto::EXTERNAL)
+      continue;
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const onnx::StringStringEntryProto& kv : t.external_data()) {
+      if (kv.key() == "location")
+        location = kv.value();
+      else if (kv.key() == "offset")
+        offset = std::stoll(kv.value());
+      else if (kv.key() == "length")
+        length = std::stoll(kv.value());
+    }
+    const std::string what = "tensor '" + t.name() + "' stores its data in an external file";
+    if (location.empty() || std::filesystem::path(location).is_absolute())
+      throw std::runtime_error(what + " but names no location relative to the model");
+    const std::filesystem::path file = std::filesystem::path(dir) / location;
+    std::ifstream f(file, std::ios::binary | std::ios::ate);
+    if (!f)
+      throw std::runtime_error(what + ", '" + file.string() + "', which cannot be opened");
+    const int64_t size = int64_t(f.tellg());
+    if (length < 0)
+      length = size - offset;
+    if (offset < 0 || length < 0 || offset + length > size)
+      throw std::runtime_error(what + ", '" + file.string() + "', of " + std::to_string(size) +
+                               " bytes; it names bytes " + std::to_string(offset) + ".." +
+                               std::to_string(offset + length));
+    std::string data(size_t(length), '\0');
+    f.seekg(offset);
+    if (!f.read(data.data(), length))
+      throw std::runtime_error(what + ", '" + file.string() + "', which cannot be read");
+    t.set_raw_data(std::move(data));
+    t.clear_external_data();
+    t.set_data_location(onnx::TensorProto::DEFAULT);
+  }
+}
 
 Const readTensor(const onnx::TensorProto& t) {
   using TP = onnx::TensorProto;

@@ -25,6 +25,12 @@ struct Const {
 /// typed fields). Throws std::runtime_error with a reason for other types or a size mismatch.
 Const readTensor(const onnx::TensorProto& t);
 
+/// Reads the initializers whose data lies in external files (ONNX's external data, as models over
+/// 2 GiB are saved: `location` relative to the model's directory `dir`, `offset`, `length`) into
+/// their raw_data, so that the checker and the importer see one self-contained model. Throws
+/// std::runtime_error naming the tensor and the file it cannot read.
+void inlineExternalData(onnx::ModelProto& model, const std::string& dir);
+
 /// Attribute access with the ONNX defaults filled in by the caller.
 const onnx::AttributeProto* findAttr(const onnx::NodeProto& n, const std::string& name);
 int64_t attrInt(const onnx::NodeProto& n, const std::string& name, int64_t dflt);

@@ -87,7 +87,7 @@ EvalInputs prepareInputs(const EvalRequest& r) {
   loadConfigs(r, in);
   in.model = fs::absolute(r.model).string();
   const std::string modelBytes = compiler::readFile(r.model);
-  in.modelHash = support::hashHex(modelBytes);
+  in.modelHash = compiler::modelContentHash(modelBytes, r.model);
   compiler::Graph g = compiler::importOnnxBytes(modelBytes, r.model); // CompileError: node, op
   compiler::runPasses(g);
   for (const config::Config& c : in.configs)

@@ -47,7 +47,7 @@ std::vector<ModelInfo> checkModels(const SweepSpec& spec) {
     ModelInfo info;
     try {
       const std::string bytes = compiler::readFile(m.path);
-      info.hash = support::hashHex(bytes);
+      info.hash = compiler::modelContentHash(bytes, m.path);
       info.graph = compiler::importOnnxBytes(bytes, m.path); // names the node and its op
       compiler::runPasses(info.graph);
       if (!m.input.empty()) {

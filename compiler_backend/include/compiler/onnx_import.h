@@ -19,8 +19,13 @@ struct ImportOptions {
 
 /// Reads and imports a model file. Throws CompileError for a file that is not a usable model.
 Graph importOnnxFile(const std::string& path, const ImportOptions& options = {});
-/// The same from the serialized bytes of a model (`path` is only used in messages).
+/// The same from the serialized bytes of a model (`path` locates the files of tensors stored as
+/// external data, relative to its directory, and names the model in messages).
 Graph importOnnxBytes(const std::string& bytes, const std::string& path,
                       const ImportOptions& options = {});
+/// What identifies a model in caches: the hash of its bytes and of the external data files its
+/// tensors name (read as they are; a file that is missing hashes as absent, and the import then
+/// says so).
+std::string modelContentHash(const std::string& bytes, const std::string& path);
 
 } // namespace by::compiler
