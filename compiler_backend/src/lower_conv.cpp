@@ -320,7 +320,9 @@ AvgPoolRegions avgPoolRegions(const Window& w, const Shape& in, const Shape& out
   }
   for (int ox = 0; ox < out.w; ++ox)
     r.colCount.push_back(tapsInside(ox, w.strideW, w.kw, w.padL, in.w));
-  r.padR = (out.w - 1) * w.strideW + w.kw - in.w - w.padL;
+  // The least right padding that gives the output's width (none where the stride leaves the
+  // image's last columns unread).
+  r.padR = std::max(0, (out.w - 1) * w.strideW + w.kw - in.w - w.padL);
   return r;
 }
 

@@ -18,9 +18,7 @@ namespace {
 double zeroFraction(const std::vector<int8_t>& m) {
   return double(std::count(m.begin(), m.end(), int8_t(0))) / double(m.size());
 }
-} // namespace
 
-namespace {
 ResizePass rowsPass(int64_t in, int64_t out, int64_t rowElems) {
   ResizePass p;
   p.rows = true;
