@@ -45,6 +45,16 @@ config::Config tiny() {
   return config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml");
 }
 
+/// A test model compiled for a config (a path under the source tree), calibrated on one seeded
+/// random sample.
+Compiled compileForTest(const std::string& model, const std::string& configPath) {
+  CompileOptions o;
+  o.modelPath = modelPath(model);
+  o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/" + configPath);
+  o.calibRandom = 1;
+  return compileModel(o);
+}
+
 std::vector<float> toFloat(const NpyArray& a) {
   return std::vector<float>(a.values.begin(), a.values.end());
 }
@@ -148,12 +158,7 @@ TEST(Boveda, ActivationsAreStoredCompressedOnlyWhereTheCalibrationSampleShrinks)
   // the first two convolutions compresses; the next one has no ReLU (few zeros, as MobileNetV2's
   // linear bottlenecks) and would take more than its raw bytes, which the compiler measures on
   // the calibration sample: it keeps that one raw and says so in the plan's notes.
-  CompileOptions o;
-  o.modelPath = modelPath("boveda_chain");
-  o.config =
-      config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/testbenches/configs/td_boveda_l4.yaml");
-  o.calibRandom = 1;
-  const Compiled c = compileModel(o);
+  const Compiled c = compileForTest("boveda_chain", "testbenches/configs/td_boveda_l4.yaml");
   ASSERT_EQ(c.graph.layers.size(), 3u);
   const int relu = c.graph.layers[0].output, linear = c.graph.layers[1].output;
   const double reluStored = c.graph.tensors[size_t(relu)].storedFraction;
@@ -693,12 +698,8 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
   for (const Want& want : {Want{"tiny", {"Conv_34"}},                  // DIM 4: 5 >= 4
                            Want{"default", {"Conv_14", "Conv_34"}}}) { // DIM 16
     SCOPED_TRACE(want.config);
-    CompileOptions o;
-    o.modelPath = modelPath("resnet_block");
-    o.config =
-        config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/" + want.config + ".yaml");
-    o.calibRandom = 1;
-    const Compiled c = compileModel(o);
+    const Compiled c =
+        compileForTest("resnet_block", std::string("configs/") + want.config + ".yaml");
     int convs = 0;
     for (const LayerPlan& l : c.program.layers) {
       if (l.kernel != Kernel::Conv)
@@ -723,11 +724,7 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
 // call with its scale, the regions of several column counts through the workspace). Their
 // results against the int8 reference: compiler_run_pool_concat_*.
 TEST(Plan, AveragePoolingOfEveryFormRunsOnTheArray) {
-  CompileOptions o;
-  o.modelPath = modelPath("pool_concat");
-  o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml");
-  o.calibRandom = 1;
-  const Compiled c = compileModel(o);
+  const Compiled c = compileForTest("pool_concat", "configs/tiny.yaml");
   int pools = 0, regions = 0;
   for (const LayerPlan& p : c.program.layers) {
     const Layer& l = c.graph.layers[size_t(p.layer)];
@@ -755,11 +752,7 @@ TEST(Plan, AveragePoolingOfEveryFormRunsOnTheArray) {
 TEST(Plan, ResizeRunsOnTheArrayAsTwoProductsByInterpolationMatrices) {
   for (const char* cfg : {"configs/tiny.yaml", "configs/lanes4.yaml"}) {
     SCOPED_TRACE(cfg);
-    CompileOptions o;
-    o.modelPath = modelPath("seg_head");
-    o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/" + cfg);
-    o.calibRandom = 1;
-    const Compiled c = compileModel(o);
+    const Compiled c = compileForTest("seg_head", cfg);
     int products = 0, copies = 0, firstOrders = 0;
     for (const LayerPlan& p : c.program.layers) {
       const Layer& l = c.graph.layers[size_t(p.layer)];
@@ -797,11 +790,7 @@ TEST(Plan, ResizeRunsOnTheArrayAsTwoProductsByInterpolationMatrices) {
 TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
   for (const char* cfg : {"configs/td8.yaml", "testbenches/configs/td_l4.yaml"}) {
     SCOPED_TRACE(cfg);
-    CompileOptions o;
-    o.modelPath = modelPath("resnet_block");
-    o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/" + cfg);
-    o.calibRandom = 1;
-    const Compiled c = compileModel(o);
+    const Compiled c = compileForTest("resnet_block", cfg);
     int convs = 0;
     for (const LayerPlan& l : c.program.layers) {
       SCOPED_TRACE(c.graph.layers[size_t(l.layer)].name);
@@ -840,11 +829,7 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
     }
     EXPECT_EQ(convs, 7); // six convolutions and the classifier, a 1x1 convolution without LOOP_WS
   }
-  CompileOptions o;
-  o.modelPath = modelPath("resnet_block");
-  o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/lanes4.yaml");
-  o.calibRandom = 1;
-  const Compiled c = compileModel(o);
+  const Compiled c = compileForTest("resnet_block", "configs/lanes4.yaml");
   int im2col = 0;
   for (const LayerPlan& l : c.program.layers)
     im2col += l.kernel == Kernel::Im2colMatmul;
