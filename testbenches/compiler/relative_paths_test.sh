@@ -26,7 +26,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 grep -q "bit-exact" run.log || fail "run did not report its check"
 
 "$brickyard" eval ../../data/mlp.onnx --configs ../../data/my_tiny.yaml \
-    --input ../../data/mlp.input.npy --model func --calib-random 1 -o evaluation/mlp \
+    --input ../../data/mlp.input.npy --model func --calib-random 1 -o evaluation/mlp --no-area \
     > eval.log || fail "eval exit $?"
 [ -s evaluation/mlp/report.md ] && [ -s evaluation/mlp/layers.csv ] || fail "eval wrote no report"
 echo "relative paths: compile, run and eval from $PWD: ok"
