@@ -38,6 +38,14 @@ std::string floatLiteral(float f) {
   return std::string(hex) + " /* " + dec + " */";
 }
 
+/// A double as an exact C literal (hex), with its decimal value in a comment.
+std::string doubleLiteral(double d) {
+  char hex[64], dec[64];
+  std::snprintf(hex, sizeof hex, "%a", d);
+  std::snprintf(dec, sizeof dec, "%.17g", d);
+  return std::string(hex) + " /* " + dec + " */";
+}
+
 class Emitter {
 public:
   Emitter(const Graph& g, const Program& p, const EmitInfo& info) : g_(g), p_(p), info_(info) {}
@@ -492,13 +500,12 @@ void Emitter::layer(int li) {
     o_ << "  by_status_t s = by_softmax(" << os.pixels() << ", " << os.c << ", "
        << tensor(l.inputs[0]) << ", " << out << ", " << blob(p.table, "uint32_t") << ");\n";
     break;
-  case Kernel::LayerNorm: {
-    const std::string params = blob(p.table, "int64_t"); // the gains, then the biases
+  case Kernel::LayerNorm:
     o_ << "  by_status_t s = by_layernorm(" << os.pixels() << ", " << os.c << ", "
-       << tensor(l.inputs[0]) << ", " << out << ", " << params << ", " << params << " + " << os.c
-       << ", UINT64_C(" << l.lnEps << "), " << l.qmin << ", " << l.qmax << ");\n";
+       << tensor(l.inputs[0]) << ", " << out << ", " << doubleLiteral(l.lnScale) << ", "
+       << doubleLiteral(l.lnEps) << ", " << l.qmin << ", " << l.qmax << ", "
+       << (p.workspaceBytes > 0 ? arena(p.workspaceOffset) : std::string("0")) << ");\n";
     break;
-  }
   case Kernel::Clamp:
     o_ << "  by_status_t s = by_clamp(" << os.elems() << ", " << tensor(l.inputs[0]) << ", " << out
        << ", " << l.qmin << ", " << l.qmax << ");\n";

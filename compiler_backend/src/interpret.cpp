@@ -263,6 +263,10 @@ void floatSoftmax(const Shape& s, const std::vector<float>& x, std::vector<float
 
 void floatLayerNorm(const Layer& l, const Shape& s, const std::vector<float>& x,
                     std::vector<float>& y) {
+  // The importer's layer has its gain and bias; after splitLayerNormAffine they are a layer of
+  // their own and the normalization has none.
+  auto gain = [&](int c) { return l.weights.empty() ? 1.0 : double(l.weights[size_t(c)]); };
+  auto bias = [&](int c) { return l.bias.empty() ? 0.0 : double(l.bias[size_t(c)]); };
   for (int64_t r = 0; r < s.pixels(); ++r) {
     const float* xr = &x[r * s.c];
     double mean = 0, var = 0;
@@ -273,8 +277,7 @@ void floatLayerNorm(const Layer& l, const Shape& s, const std::vector<float>& x,
       var += (xr[c] - mean) * (xr[c] - mean);
     const double inv = 1.0 / std::sqrt(var / s.c + l.epsilon);
     for (int c = 0; c < s.c; ++c)
-      y[r * s.c + c] =
-          applyAct(l.act, float((xr[c] - mean) * inv * l.weights[size_t(c)] + l.bias[size_t(c)]));
+      y[r * s.c + c] = applyAct(l.act, float((xr[c] - mean) * inv * gain(c) + bias(c)));
   }
 }
 
@@ -692,41 +695,21 @@ void softmaxRow(const int8_t* x, int8_t* y, int n, const std::vector<uint32_t>& 
   }
 }
 
-namespace {
-uint64_t isqrt64(uint64_t v) {
-  uint64_t r = 0, bit = uint64_t(1) << 62;
-  while (bit > v)
-    bit >>= 2;
-  for (; bit; bit >>= 2) {
-    if (v >= r + bit) {
-      v -= r + bit;
-      r = (r >> 1) + bit;
-    } else {
-      r >>= 1;
-    }
-  }
-  return r;
-}
-} // namespace
-
 void layerNormRow(const int8_t* x, int8_t* y, int c, const Layer& l) {
-  // D_j = c x_j - sum is the deviation in units of s/c; sum(D^2)/c = c sum(x^2) - sum^2
-  // exactly. The root is at 2^12 of its units, so D_j * 2^36 / root is the normalized value
-  // at 2^24, through a reciprocal at 2^52 and a shift (docs/compiler.md, "Layer
-  // normalization"). Shifts round down.
-  int64_t sum = 0, squares = 0;
+  int64_t s1 = 0, s2 = 0;
   for (int j = 0; j < c; ++j) {
-    sum += x[j];
-    squares += x[j] * x[j];
+    s1 += x[j];
+    s2 += x[j] * x[j];
   }
-  const uint64_t var = uint64_t(int64_t(c) * squares - sum * sum);
-  const uint64_t root = isqrt64((var << 24) + l.lnEps);
-  const int64_t recip = var ? int64_t((uint64_t(1) << 52) / root) : 0;
+  const double v = double(int64_t(c) * s2 - s1 * s1) + l.lnEps; // the integer part is exact
+  const float scale = v > 0 ? float(l.lnScale / std::sqrt(v)) : 0.0f;
+  // D = -round(64 s1 / c), halves up: floor((128 s1 + c) / (2 c)).
+  const int64_t n = 2 * kLayerNormOne * s1 + c, d = 2 * int64_t(c);
+  const int64_t centering = -(n / d - (n % d != 0 && n < 0 ? 1 : 0));
   for (int j = 0; j < c; ++j) {
-    const int64_t xhat = ((int64_t(c) * x[j] - sum) * recip) >> 16;
-    const int64_t r =
-        (((xhat * l.lnGain[size_t(j)]) >> 24) + l.lnBias[size_t(j)] + (int64_t(1) << 15)) >> 16;
-    y[j] = int8_t(std::clamp<int64_t>(r, l.qmin, l.qmax));
+    const int64_t a = kLayerNormOne * x[j] + centering;
+    const int64_t q = golden::saturate(golden::accScale(a, scale, 32), 8);
+    y[j] = int8_t(std::clamp<int64_t>(q, l.qmin, l.qmax));
   }
 }
 

@@ -93,7 +93,116 @@ void scaleChannels(Graph& g, Layer& p, const std::vector<float>& a, const std::v
   p.fixedWeightScale = 0; // the folded weights are no longer the pre-quantized ones
 }
 
+/// Whether `l` reads its first input through weights per input channel with no padding: a
+/// Dense, or a dense convolution whose taps all lie inside the image.
+bool weighsChannelsUnpadded(const Layer& l) {
+  if (l.kind == LayerKind::Dense)
+    return true;
+  const Window& w = l.window;
+  return l.kind == LayerKind::Conv && !l.depthwise && l.groups == 1 && !l.channelPermutation &&
+         w.padT == 0 && w.padL == 0 && w.padB == 0 && w.padR == 0;
+}
+
+/// Folds the channel affine map x a + b over `c` channels into consumer `l`'s weights (input
+/// channel of weight i: i / cout mod c for a convolution, row mod c for a Dense).
+void foldIntoWeights(Graph& g, Layer& l, const std::vector<float>& a, const std::vector<float>& b,
+                     int c) {
+  const int cout = g.tensors[l.output].shape.c;
+  if (l.bias.empty())
+    l.bias.assign(size_t(cout), 0.0f);
+  std::vector<double> shift(size_t(cout), 0.0);
+  for (size_t i = 0; i < l.weights.size(); ++i) {
+    const size_t ch = (i / size_t(cout)) % size_t(c), o = i % size_t(cout);
+    shift[o] += double(l.weights[i]) * b[ch];
+    l.weights[i] *= a[ch];
+  }
+  for (int o = 0; o < cout; ++o)
+    l.bias[size_t(o)] = float(l.bias[size_t(o)] + shift[size_t(o)]);
+  l.fixedWeightScale = 0;
+}
+
 } // namespace
+
+void splitLayerNormAffine(Graph& g) {
+  for (int i = 0; i < int(g.layers.size()); ++i) {
+    Layer& l = g.layers[i];
+    if (l.kind != LayerKind::LayerNorm)
+      continue;
+    const bool identity =
+        std::all_of(l.weights.begin(), l.weights.end(), [](float v) { return v == 1.0f; }) &&
+        std::all_of(l.bias.begin(), l.bias.end(), [](float v) { return v == 0.0f; });
+    if (identity && l.act.none()) {
+      l.weights.clear();
+      l.bias.clear();
+      continue;
+    }
+    Tensor z = g.tensors[l.output];
+    z.name = l.name + ".normalized";
+    z.aliasOf = -1;
+    z.fixedScale = 0;
+    const int zId = g.addTensor(std::move(z));
+    Layer affine;
+    affine.kind = LayerKind::Conv;
+    affine.depthwise = true;
+    affine.name = l.name + "/affine";
+    affine.onnxNodes = l.onnxNodes;
+    affine.onnxOps = {"LayerNormalization"};
+    affine.inputs = {zId};
+    affine.output = l.output;
+    affine.weights = std::move(l.weights);
+    affine.bias = std::move(l.bias);
+    affine.act = l.act;
+    l.weights.clear();
+    l.bias.clear();
+    l.act = Activation{};
+    l.output = zId;
+    g.layers.insert(g.layers.begin() + i + 1, std::move(affine));
+    ++i;
+  }
+}
+
+void foldAffineIntoConsumers(Graph& g) {
+  for (int i = 0; i < int(g.layers.size()); ++i) {
+    const Layer& l = g.layers[i];
+    const bool lnAffine = l.kind == LayerKind::Conv && l.depthwise && !l.onnxOps.empty() &&
+                          l.onnxOps[0] == "LayerNormalization";
+    if (!lnAffine || !l.act.none() || l.pool.present())
+      continue;
+    const int t = l.output, src = l.inputs[0];
+    const auto group = g.aliasGroup(t);
+    const auto users = g.consumers(t);
+    const bool foldable =
+        !users.empty() && std::find(group.begin(), group.end(), g.output) == group.end() &&
+        g.tensors[t].fixedScale == 0 && std::all_of(users.begin(), users.end(), [&](int u) {
+          const Layer& c = g.layers[size_t(u)];
+          return weighsChannelsUnpadded(c) && c.inputs.size() == 1 &&
+                 g.storageOf(c.inputs[0]) == g.storageOf(t) && !g.tensors[c.inputs[0]].chwFrom;
+        });
+    if (!foldable) {
+      note("layer normalization '" + l.name +
+           "': gain and bias run as a depthwise 1x1 "
+           "convolution (a reader pads or is not a convolution or matmul)");
+      continue;
+    }
+    const int c = g.tensors[t].shape.c;
+    const std::vector<float> a = l.weights,
+                             b = l.bias.empty() ? std::vector<float>(size_t(c), 0.0f) : l.bias;
+    std::string names;
+    for (int u : users) {
+      Layer& consumer = g.layers[size_t(u)];
+      foldIntoWeights(g, consumer, a, b, c);
+      if (consumer.inputs[0] == t)
+        consumer.inputs[0] = src;
+      names += (names.empty() ? "'" : ", '") + consumer.name + "'";
+    }
+    for (int v : group)
+      if (g.tensors[v].aliasOf == t)
+        g.tensors[v].aliasOf = src;
+    note("layer normalization '" + l.name + "': gain and bias folded into " + names);
+    g.layers.erase(g.layers.begin() + i);
+    --i;
+  }
+}
 
 void foldBatchNormAndBias(Graph& g) {
   for (int i = 0; i < int(g.layers.size()); ++i) {
@@ -434,9 +543,11 @@ void restoreOutputLayout(Graph& g) {
 std::vector<std::string> runPasses(Graph& g, const PassOptions& options) {
   std::vector<std::string> log;
   gLog = &log;
+  splitLayerNormAffine(g);
   foldBatchNormAndBias(g);
   foldPadding(g);
   cropPaddingTaps(g);
+  foldAffineIntoConsumers(g);
   fuseActivations(g);
   fusePooling(g);
   fuseGatedActivations(g);

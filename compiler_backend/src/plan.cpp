@@ -307,12 +307,19 @@ void Planner::planLayer(int li, LayerPlan& p) {
     p.table = putVec(prog_.blob, l.expTable);
     break;
   case LayerKind::LayerNorm: {
+    // by_layernorm: the sums and the normalized values on the array, a scale per pixel on the
+    // host (by_plan_layernorm_on_array: the same rule as the driver's).
     p.kernel = Kernel::LayerNorm;
-    p.onCpu = true;
-    p.cpuReason = "layer normalization (a mean and a root per pixel)";
-    std::vector<int64_t> params(l.lnGain.begin(), l.lnGain.end()); // gains, then biases
-    params.insert(params.end(), l.lnBias.begin(), l.lnBias.end());
-    p.table = putVec(prog_.blob, params);
+    const Shape& s = shapeOf(l.output);
+    if (by_plan_layernorm_on_array(&hw_.planner, l.qmin, l.qmax)) {
+      p.workspaceBytes =
+          int64_t(by_plan_layernorm_workspace_bytes(&hw_.planner, size_t(s.pixels())));
+      p.estDramBytes = 3 * s.elems() + p.workspaceBytes; // read twice, written once; the sums
+    } else {
+      p.onCpu = true;
+      p.cpuReason = hw_.planner.transposer ? "layer normalization with a clamp the mvout lacks"
+                                           : "layer normalization (its sums need the transposer)";
+    }
     break;
   }
   case LayerKind::Clamp:

@@ -218,31 +218,14 @@ void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>
 
 } // namespace
 
-void layerNormIntegers(Layer& l, int c, double sIn, double sOut) {
-  if (c > 4096)
+void layerNormConstants(Layer& l, int c, double sIn, double sOut) {
+  if (c > 65536)
     throw CompileError("layer normalization '" + l.name + "' over " + std::to_string(c) +
-                       " channels; the integer form takes up to 4096");
-  constexpr double kOne = 65536.0;
-  l.lnGain.resize(size_t(c));
-  l.lnBias.resize(size_t(c));
-  for (int j = 0; j < c; ++j) {
-    const double g = std::round(double(l.weights[size_t(j)]) / sOut * kOne);
-    const double b = std::round(double(l.bias[size_t(j)]) / sOut * kOne);
-    // The normalized value at 2^24 is below 2^30 (|x^| <= sqrt(c) <= 64), so its product with
-    // the gain stays below 2^61; the bias stays far from 2^63.
-    if (!(std::abs(g) < 2147483648.0) || !(std::abs(b) < double(int64_t(1) << 50)))
-      throw CompileError("layer normalization '" + l.name + "': channel " + std::to_string(j) +
-                         "'s gain or bias is too large for the output scale " + sig(sOut));
-    l.lnGain[size_t(j)] = int32_t(g);
-    l.lnBias[size_t(j)] = int64_t(b);
-  }
-  // The variance term (c sum(x^2) - sum^2) 2^24 stays below 2^14 c^2 2^24 <= 2^62 (c <= 4096);
-  // epsilon's below 2^62 keeps the sum below 2^63.
-  const double e = std::round(double(l.epsilon) * c * c / (sIn * sIn) * 16777216.0);
-  if (!(e < double(uint64_t(1) << 62)))
-    throw CompileError("layer normalization '" + l.name + "': epsilon " + sig(l.epsilon) +
-                       " is too large for the input scale " + sig(sIn));
-  l.lnEps = uint64_t(e);
+                       " channels; by_layernorm takes up to 65536");
+  // scale = k / sqrt(V + e) with V = c^2 var in input units^2 (by_layernorm): the normalized
+  // value (64 x - 64 mean) c / (64 sqrt(V + e)) in output units.
+  l.lnScale = double(c) / (kLayerNormOne * sOut);
+  l.lnEps = double(l.epsilon) * c * c / (sIn * sIn);
 }
 
 std::vector<int8_t> pointwiseTable(const Layer& l, double sIn, double sOut) {
@@ -428,7 +411,7 @@ QuantResult quantize(Graph& g, const Calibration& calib) {
       l.expTable = softmaxTable(sIn);
       break;
     case LayerKind::LayerNorm:
-      layerNormIntegers(l, g.tensors[l.inputs[0]].shape.c, sIn, sOut);
+      layerNormConstants(l, g.tensors[l.inputs[0]].shape.c, sIn, sOut);
       break;
     case LayerKind::Pointwise:
       l.table = pointwiseTable(l, sIn, sOut);

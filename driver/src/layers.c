@@ -252,53 +252,6 @@ by_status_t by_softmax(size_t rows, size_t cols, const by_elem_t* input, by_elem
 }
 
 /* floor(sqrt(v)), bit by bit: exact, and the host has no FPU. */
-static uint64_t isqrt64(uint64_t v) {
-  uint64_t r = 0, bit = UINT64_C(1) << 62;
-  while (bit > v)
-    bit >>= 2;
-  for (; bit; bit >>= 2) {
-    if (v >= r + bit) {
-      v -= r + bit;
-      r = (r >> 1) + bit;
-    } else {
-      r >>= 1;
-    }
-  }
-  return r;
-}
-
-by_status_t by_layernorm(size_t pixels, size_t channels, const by_elem_t* input, by_elem_t* output,
-                         const int64_t* gain, const int64_t* bias, uint64_t eps, int lo, int hi) {
-  if (!input || !output || !gain || !bias || channels == 0 || channels > 4096 || lo > hi)
-    return BY_ERR_ARG;
-  for (size_t j = 0; j < channels; ++j) /* x^ 2^24 * gain stays below 2^61 */
-    if (gain[j] >= (INT64_C(1) << 31) || gain[j] <= -(INT64_C(1) << 31))
-      return BY_ERR_ARG;
-  const int64_t c = (int64_t)channels;
-  for (size_t p = 0; p < pixels; ++p) {
-    const by_elem_t* x = input + p * channels;
-    by_elem_t* y = output + p * channels;
-    int64_t sum = 0, squares = 0;
-    for (size_t j = 0; j < channels; ++j) {
-      sum += x[j];
-      squares += x[j] * x[j];
-    }
-    /* sum(D^2) / c = c * squares - sum^2 exactly, below 2^38 */
-    const uint64_t var = (uint64_t)(c * squares - sum * sum);
-    const uint64_t root = isqrt64((var << 24) + eps); /* >= 2^12 unless var = 0 */
-    /* x^ * 2^24 = D * 2^36 / root = (D * recip) >> 16; recip <= 2^40 (0 when every D is 0) */
-    const int64_t recip = var ? (int64_t)((UINT64_C(1) << 52) / root) : 0;
-    /* D * recip as x * a - b: the same integer, one multiply less per element */
-    const int64_t a = c * recip, b = sum * recip;
-    for (size_t j = 0; j < channels; ++j) {
-      const int64_t xhat = (x[j] * a - b) >> 16; /* x^ * 2^24 */
-      const int64_t r = (((xhat * gain[j]) >> 24) + bias[j] + (INT64_C(1) << 15)) >> 16;
-      y[j] = (by_elem_t)(r < lo ? lo : r > hi ? hi : r);
-    }
-  }
-  return BY_OK;
-}
-
 by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo, int hi) {
   if (!input || !output || lo > hi)
     return BY_ERR_ARG;

@@ -94,39 +94,43 @@ TEST(Import, FloatInterpreterMatchesNumpyBeforeAndAfterPasses) {
 
 TEST(Import, ConvNextChainsBecomeLayerNormAndGelu) {
   // torch's LayerNorm and GELU chains fuse into one layer each; the channels-last Transposes
-  // are views (no layer); the layer scale after the Transpose back folds into the MatMul.
+  // are views (no layer); the layer scale after the Transpose back folds into the MatMul. The
+  // normalizations' gains and biases become layers of their own, and the block's (read by the
+  // MatMul, a 1x1 convolution) folds into it; the stem's is read by a padded convolution and
+  // the head's by a GELU: those two stay.
   Graph g = importOnnxFile(modelPath("convnext_block"));
   runPasses(g);
-  int norms = 0, gelus = 0, mulConvs = 0;
+  int norms = 0, gelus = 0, mulConvs = 0, affines = 0;
   for (const Layer& l : g.layers) {
     norms += l.kind == LayerKind::LayerNorm;
     gelus += l.kind == LayerKind::Pointwise && l.fn == PointwiseFn::Gelu;
     mulConvs += l.kind == LayerKind::Conv && l.depthwise && l.onnxOps[0] == "Mul";
+    affines += l.kind == LayerKind::Conv && l.depthwise && l.onnxOps[0] == "LayerNormalization";
+    if (l.kind == LayerKind::LayerNorm) {
+      EXPECT_TRUE(l.weights.empty() && l.bias.empty()) << l.name;
+    }
     for (const std::string& op : l.onnxOps)
       EXPECT_TRUE(op != "Transpose" && op != "Erf" && op != "Sqrt") << op << " in " << l.name;
   }
   EXPECT_EQ(norms, 3);
   EXPECT_EQ(gelus, 2);
   EXPECT_EQ(mulConvs, 0);
-  EXPECT_EQ(g.layers.size(), 12u);
+  EXPECT_EQ(affines, 2);
+  EXPECT_EQ(g.layers.size(), 14u);
 }
 
-TEST(Quantize, LayerNormIntegersFollowTheFloatNormalization) {
-  // layerNormRow against the float normalization of the same int8 row, for rows of one
-  // outlier, constant rows (the output is the bias) and random ones (seed 29).
+TEST(Quantize, LayerNormFollowsTheFloatNormalization) {
+  // layerNormRow (by_layernorm's definition: exact sums, a scale per pixel, 64 x - round(64
+  // mean) through accScale) against the float normalization of the same int8 row, for rows of
+  // one outlier, constant rows (the output is 0) and random ones (seed 29).
   for (int c : {2, 16, 96, 768}) {
     Layer l;
     l.kind = LayerKind::LayerNorm;
     l.epsilon = 1e-5f;
     std::mt19937 rng(29);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    for (int j = 0; j < c; ++j) {
-      l.weights.push_back(1.0f + 0.5f * u(rng));
-      l.bias.push_back(0.3f * u(rng));
-    }
     const double sIn = 0.05, sOut = 4.0 / 127; // outputs to 4 (clipped beyond: outliers)
-    layerNormIntegers(l, c, sIn, sOut);
-    const Layer& q = l;
+    layerNormConstants(l, c, sIn, sOut);
     for (int pattern = 0; pattern < 3; ++pattern) {
       SCOPED_TRACE("c " + std::to_string(c) + " pattern " + std::to_string(pattern));
       std::vector<int8_t> x(static_cast<size_t>(c), 7);
@@ -135,16 +139,14 @@ TEST(Quantize, LayerNormIntegersFollowTheFloatNormalization) {
       for (int j = 0; pattern == 2 && j < c; ++j)
         x[size_t(j)] = int8_t(std::lround(127 * u(rng)));
       std::vector<int8_t> y(static_cast<size_t>(c));
-      layerNormRow(x.data(), y.data(), c, q);
+      layerNormRow(x.data(), y.data(), c, l);
       double mean = 0, var = 0;
       for (int8_t v : x)
         mean += v * sIn / c;
       for (int8_t v : x)
         var += (v * sIn - mean) * (v * sIn - mean) / c;
       for (int j = 0; j < c; ++j) {
-        const double want =
-            (x[size_t(j)] * sIn - mean) / std::sqrt(var + q.epsilon) * q.weights[size_t(j)] +
-            q.bias[size_t(j)];
+        const double want = (x[size_t(j)] * sIn - mean) / std::sqrt(var + l.epsilon);
         const double clipped = std::clamp(want, -128 * sOut, 127 * sOut);
         EXPECT_NEAR(y[size_t(j)] * sOut, clipped, 0.51 * sOut + 1e-3 * std::abs(want))
             << "channel " << j;

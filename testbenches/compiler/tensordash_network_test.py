@@ -3,7 +3,9 @@
 
   placement: every CI model compiles for the TensorDash config with no CPU layer that the dense
              twin does not also have (plan.json's on_cpu), so TensorDash never costs a layer its
-             accelerator path.
+             accelerator path. One known exception is reported, not failed: layer
+             normalization, whose per-pixel sums need CONFIG_EX's transposer, which vector-PE
+             configs lack (docs/compiler.md, "Layer normalization").
   speed:     a post-ReLU model runs bit-exact on both configs' RTL co-simulation (brickyard run
              exits 0 only then), and the TensorDash config takes fewer cycles, in total and in
              the accelerator's layers. Cycles are deterministic: this is not a timing test.
@@ -31,7 +33,13 @@ def cpu_layers(binary, model_dir, model, config, work):
               "-o", out, "--calib-random", "2", "--quiet")
     with open(os.path.join(out, "plan.json")) as f:
         plan = json.load(f)
-    return {layer["name"]: layer["kind"] for layer in plan["layers"] if layer["on_cpu"]}
+    return {layer["name"]: (layer["kind"], layer.get("cpu_reason", ""))
+            for layer in plan["layers"] if layer["on_cpu"]}
+
+
+def needs_transposer(kind_reason):
+    kind, reason = kind_reason
+    return kind == "layernorm" and "transposer" in reason
 
 
 def placement(binary, model_dir, td, dense, work, models):
@@ -42,6 +50,10 @@ def placement(binary, model_dir, td, dense, work, models):
         extra = sorted(set(on_td) - set(on_dense))
         print(f"{model}: CPU layers on TensorDash {sorted(on_td.items())}, "
               f"on the dense twin {sorted(on_dense.items())}")
+        gap = [name for name in extra if needs_transposer(on_td[name])]
+        if gap:
+            print(f"KNOWN GAP: {model}: layer normalization on the CPU without the transposer: {gap}")
+        extra = [name for name in extra if name not in gap]
         if extra:
             print(f"FAIL: {model}: on the CPU only with TensorDash: {extra}")
             failed = True

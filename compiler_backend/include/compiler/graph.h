@@ -66,7 +66,7 @@ enum class LayerKind {
   Pointwise,     // a function of each element (Sigmoid, HardSwish, ...): an int8 table
   Mul,           // element-wise product; the second factor of the same shape or per channel
   Resize,        // nearest or bilinear resampling of H and W (Resize, Upsample)
-  LayerNorm,     // normalization over the channels of each pixel (+ per-channel gain, bias)
+  LayerNorm,     // normalization over the channels of each pixel (gain and bias: a layer after)
 };
 const char* layerKindName(LayerKind kind);
 
@@ -105,6 +105,9 @@ double applyPointwise(PointwiseFn fn, double x, double alpha, double beta);
 /// The int8 weight 1 of a Resize blend: weights are in 1/64 steps, so that 1 fits an int8 matrix
 /// entry and the mvout's scale 1/64 is exact (docs/compiler.md, "Resize").
 constexpr int kResizeOne = 64;
+/// The unit of layer normalization's centered values: 64 x - round(64 mean) (by_layernorm's
+/// BY_LAYERNORM_ONE), so that the mean's rounding is at most 1/128 of an input step.
+constexpr int kLayerNormOne = 64;
 /// One output index of a Resize axis: the two input indices it blends and the weight of the
 /// second, exactly (float model) and in 1/64 steps (int8: w1 = round(64 * lambda)).
 struct ResizeTap {
@@ -182,12 +185,11 @@ struct Layer {
   std::vector<uint32_t> expTable;
   /// Pointwise: the int8 output for each int8 input x, at index x + 128.
   std::vector<int8_t> table;
-  /// LayerNorm (docs/compiler.md, "Layer normalization"): epsilon (float model); the gain and
-  /// bias per channel in output units x 2^16 and epsilon in the integer variance's units.
+  /// LayerNorm (docs/compiler.md, "Layer normalization"): epsilon (float model); after
+  /// quantization by_layernorm's k = channels / (64 s_out) and e = epsilon channels^2 / s_in^2.
+  /// Its gain and bias (`weights`, `bias`) move to a layer of their own (splitLayerNormAffine).
   float epsilon = 1e-5f;
-  std::vector<int32_t> lnGain;
-  std::vector<int64_t> lnBias;
-  uint64_t lnEps = 0;
+  double lnScale = 0, lnEps = 0;
 
   bool hasWeights() const { return kind == LayerKind::Conv || kind == LayerKind::Dense; }
   std::string opsString() const; // "Conv+BatchNormalization+Relu"

@@ -53,8 +53,9 @@ std::vector<uint32_t> softmaxTable(double scaleIn);
 /// Softmax of one row of int8 logits through the table: out = round(127 * e / sum) with
 /// e = table[max - x], ties to even, in integers.
 void softmaxRow(const int8_t* x, int8_t* y, int n, const std::vector<uint32_t>& table);
-/// Layer normalization of one pixel's `c` int8 channels with the layer's integer parameters
-/// (Layer::lnGain, lnBias, lnEps; docs/compiler.md "Layer normalization"), in integers.
+/// Layer normalization of one pixel's `c` int8 channels with the layer's constants
+/// (Layer::lnScale, lnEps; docs/compiler.md "Layer normalization"): exact sums, the pixel's
+/// scale in double then float, 64 x - round(64 mean) through the mvout's accScale.
 void layerNormRow(const int8_t* x, int8_t* y, int c, const Layer& l);
 
 } // namespace by::compiler

@@ -13,6 +13,13 @@ namespace by::compiler {
 /// folded into the Conv / Dense before them when that layer's output feeds nothing else; the
 /// ones that cannot be folded stay depthwise 1x1 convolutions.
 void foldBatchNormAndBias(Graph& g);
+/// Each LayerNorm's gain and bias moved into a layer of their own after it (a depthwise 1x1
+/// convolution): the normalization runs on the array without them (docs/compiler.md, "Layer
+/// normalization").
+void splitLayerNormAffine(Graph& g);
+/// Such a gain and bias folded into the layers reading them when each is a Dense or a dense
+/// convolution without padding (exact: W'[.., c, o] = W a_c, b'_o = b_o + sum W b_c).
+void foldAffineIntoConsumers(Graph& g);
 /// Zero Pad layers folded into the padding of the convolution (or count-including average
 /// pool) that is their only consumer.
 void foldPadding(Graph& g);

@@ -32,7 +32,7 @@ enum class Kernel {
   MaxPool,      // by_maxpool (CPU)
   Copy,         // by_copy: Concat, Slice, Pad
   Softmax,      // by_softmax (CPU)
-  LayerNorm,    // by_layernorm (CPU)
+  LayerNorm,    // by_layernorm (the array where the config has the transposer, else the CPU)
   Clamp,        // by_clamp (CPU)
   Reorder,      // by_nhwc_to_chw (CPU)
   Lookup,       // by_lookup: an int8 table per element (CPU)

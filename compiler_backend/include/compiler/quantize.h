@@ -61,9 +61,10 @@ struct QuantResult {
 /// is round(f(x sIn) / sOut), saturated.
 std::vector<int8_t> pointwiseTable(const Layer& l, double sIn, double sOut);
 
-/// A LayerNorm layer's integer parameters (Layer::lnGain, lnBias, lnEps) for its input and
-/// output scales; a CompileError if they do not fit (docs/compiler.md, "Layer normalization").
-void layerNormIntegers(Layer& l, int channels, double sIn, double sOut);
+/// A LayerNorm layer's constants (Layer::lnScale, lnEps) for its input and output scales; a
+/// CompileError if the layer has more channels than by_layernorm takes (docs/compiler.md,
+/// "Layer normalization").
+void layerNormConstants(Layer& l, int channels, double sIn, double sOut);
 
 /// Quantizes the graph in place (scales, int8 weights, int32 biases, multipliers, clamps,
 /// softmax tables); may insert requantizing layers. Throws CompileError for a model whose

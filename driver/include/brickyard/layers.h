@@ -55,15 +55,22 @@ by_status_t by_avgpool(const by_window_t* w, const by_elem_t* input, by_elem_t* 
 by_status_t by_softmax(size_t rows, size_t cols, const by_elem_t* input, by_elem_t* output,
                        const uint32_t* exp_table);
 
-/* Layer normalization over the channels of each of `pixels` rows (CPU; docs/compiler.md,
- * "Layer normalization"), in integers: with D_j = channels * x_j - sum(x),
- * V = channels * sum(x^2) - sum(x)^2 (= sum(D^2) / channels), R = floor(2^52 / isqrt(V * 2^24
- * + eps)) (0 if V = 0) and X_j = (D_j * R) >> 16 (the normalized x_j times 2^24):
- * out_j = clamp((((X_j * gain[j]) >> 24) + bias[j] + 2^15) >> 16, lo, hi), shifts rounding
- * down. gain and bias are the per-channel gain and bias in output units times 2^16
- * (|gain| < 2^31); eps is epsilon * channels^2 / s_in^2 times 2^24. channels <= 4096. */
+/* Layer normalization over the channels of each of `pixels` rows, without gain and bias (the
+ * compiler applies those as a layer of their own or folds them into the next one; docs/
+ * compiler.md, "Layer normalization"). Per pixel, with S1 = sum(x) and S2 = sum(x^2) (exact)
+ * and V = channels * S2 - S1^2:
+ *   scale = V + e > 0 ? (float)(k / sqrt((double)V + e)) : 0      (IEEE double, then float)
+ *   D     = -floor((2 * BY_LAYERNORM_ONE * S1 + channels) / (2 * channels))   (-round(64 mean))
+ *   out_j = clamp(saturate(accScale(BY_LAYERNORM_ONE * x_j + D, scale), 8), lo, hi)
+ * k is channels / (BY_LAYERNORM_ONE * output scale), e is epsilon * channels^2 / input scale^2.
+ * Where by_plan_layernorm_on_array holds (one lane, WS, the transposer) the sums and the
+ * products run on the array and the host computes scale and D per pixel; elsewhere the CPU does
+ * all of it, with the same result. workspace: by_layernorm_workspace_bytes(pixels) bytes
+ * (none on the CPU). channels <= 2^16; lo <= hi. */
+#define BY_LAYERNORM_ONE 64
+size_t by_layernorm_workspace_bytes(size_t pixels);
 by_status_t by_layernorm(size_t pixels, size_t channels, const by_elem_t* input, by_elem_t* output,
-                         const int64_t* gain, const int64_t* bias, uint64_t eps, int lo, int hi);
+                         double k, double e, int lo, int hi, void* workspace);
 
 /* out[i] = min(max(in[i], lo), hi) (CPU). */
 by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo, int hi);

@@ -95,6 +95,21 @@ static inline size_t by_plan_pool_size(size_t conv, size_t size, size_t stride, 
   return stride ? (conv + 2 * padding - size) / stride + 1 : conv;
 }
 
+/* ---- Layer normalization (by_layernorm, brickyard/layers.h) ---------------------------- */
+
+/* Whether by_layernorm runs on the array: its per-pixel sums need WS with a transposed B, and
+ * the clamp [lo, hi] must be the MVOUT's saturation, with or without ReLU. */
+static inline int by_plan_layernorm_on_array(const by_hw_t* hw, int lo, int hi) {
+  const int max = (1 << (hw->input_width - 1)) - 1;
+  return hw->ws && hw->transposer && hw->lanes == 1 && hi == max && (lo == 0 || lo == -max - 1);
+}
+/* The workspace by_layernorm needs for `pixels` rows on the array: per pixel a row of DIM
+ * sums (later the centering term), the plain sum and the scale, and two DIM x DIM constants. */
+static inline size_t by_plan_layernorm_workspace_bytes(const by_hw_t* hw, size_t pixels) {
+  const size_t rows = by_plan_ceil_div(pixels, hw->dim) * hw->dim;
+  return rows * (hw->dim + 2) * 4 + 2 * hw->dim * hw->dim;
+}
+
 /* ---- Matmul ---------------------------------------------------------------------------- */
 
 /* A matmul C[I x J] = A[I x K] B[K x J] as the planner sees it (by_matmul_t without data). */
