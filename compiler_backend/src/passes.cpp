@@ -170,18 +170,25 @@ void foldAffineIntoConsumers(Graph& g) {
       continue;
     const int t = l.output, src = l.inputs[0];
     const auto group = g.aliasGroup(t);
-    const auto users = g.consumers(t);
-    const bool foldable =
-        !users.empty() && std::find(group.begin(), group.end(), g.output) == group.end() &&
-        g.tensors[t].fixedScale == 0 && std::all_of(users.begin(), users.end(), [&](int u) {
-          const Layer& c = g.layers[size_t(u)];
-          return weighsChannelsUnpadded(c) && c.inputs.size() == 1 &&
-                 g.storageOf(c.inputs[0]) == g.storageOf(t) && !g.tensors[c.inputs[0]].chwFrom;
-        });
-    if (!foldable) {
-      note("layer normalization '" + l.name +
-           "': gain and bias run as a depthwise 1x1 "
-           "convolution (a reader pads or is not a convolution or matmul)");
+    std::vector<int> users; // readers of t and of its views (a Transpose back, a Flatten)
+    for (int v : group)
+      for (int u : g.consumers(v))
+        users.push_back(u);
+    std::string blocker;
+    if (std::find(group.begin(), group.end(), g.output) != group.end() || users.empty())
+      blocker = "it is the model's output";
+    else if (g.tensors[t].fixedScale != 0)
+      blocker = "the model fixes its scale";
+    for (int u : users) {
+      const Layer& c = g.layers[size_t(u)];
+      if (blocker.empty() &&
+          (!weighsChannelsUnpadded(c) || c.inputs.size() != 1 ||
+           g.storageOf(c.inputs[0]) != g.storageOf(t) || g.tensors[c.inputs[0]].chwFrom))
+        blocker = "'" + c.name + "' reads it and is not a Dense or an unpadded dense convolution";
+    }
+    if (!blocker.empty()) {
+      note("layer normalization '" + l.name + "': gain and bias run as a depthwise 1x1 "
+           "convolution (" + blocker + ")");
       continue;
     }
     const int c = g.tensors[t].shape.c;
