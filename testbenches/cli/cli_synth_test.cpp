@@ -97,22 +97,22 @@ INSTANTIATE_TEST_SUITE_P(Configs, Flows, ::testing::Values("tiny", "td_l4"), con
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Flows);
 
 TEST(SynthCache, SocOnlyChangeHitsEveryModule) {
-  // boveda_tiny: cli_rtl_test's Synth test of CI synthesizes it into the same cache, so in a CI
+  // td_boveda_l4: cli_rtl_test's Synth test of CI synthesizes it into the same cache, so in a CI
   // run the first synthesis here is mostly cache hits too (the check is the second one's).
-  const json first = synthesize(generate(configPath("boveda_tiny"), "soc/boveda_tiny"));
-  // boveda_tiny with another DRAM latency: the RTL is the same but for the config hash in each
+  const json first = synthesize(generate(configPath("td_boveda_l4"), "soc/td_boveda_l4"));
+  // td_boveda_l4 with another DRAM latency: the RTL is the same but for the config hash in each
   // file's first line.
-  std::ifstream in(configPath("boveda_tiny"));
+  std::ifstream in(configPath("td_boveda_l4"));
   std::stringstream text;
   text << in.rdbuf();
   std::string config = text.str();
   const std::string from = "latency_cycles: 20", to = "latency_cycles: 37";
   ASSERT_NE(config.find(from), std::string::npos);
   config.replace(config.find(from), from.size(), to);
-  const fs::path changed = outputDir("soc") / "boveda_tiny_soc.yaml";
+  const fs::path changed = outputDir("soc") / "td_boveda_l4_soc.yaml";
   fs::create_directories(changed.parent_path());
   std::ofstream(changed) << config;
-  const json second = synthesize(generate(changed.string(), "soc/boveda_tiny_soc"));
+  const json second = synthesize(generate(changed.string(), "soc/td_boveda_l4_soc"));
 
   const json& s = second["synthesis"];
   EXPECT_TRUE(s["elaboration_cached"].get<bool>());
