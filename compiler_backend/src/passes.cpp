@@ -90,7 +90,6 @@ void scaleChannels(Graph& g, Layer& p, const std::vector<float>& a, const std::v
   }
   for (int o = 0; o < cout; ++o)
     p.bias[o] = p.bias[o] * a[o] + b[o];
-  p.fixedWeightScale = 0; // the folded weights are no longer the pre-quantized ones
 }
 
 /// Whether `l` reads its first input through weights per input channel with no padding: a
@@ -118,7 +117,6 @@ void foldIntoWeights(Graph& g, Layer& l, const std::vector<float>& a, const std:
   }
   for (int o = 0; o < cout; ++o)
     l.bias[size_t(o)] = float(l.bias[size_t(o)] + shift[size_t(o)]);
-  l.fixedWeightScale = 0;
 }
 
 } // namespace
@@ -185,10 +183,14 @@ void foldAffineIntoConsumers(Graph& g) {
           (!weighsChannelsUnpadded(c) || c.inputs.size() != 1 ||
            g.storageOf(c.inputs[0]) != g.storageOf(t) || g.tensors[c.inputs[0]].chwFrom))
         blocker = "'" + c.name + "' reads it and is not a Dense or an unpadded dense convolution";
+      else if (blocker.empty() && c.fixedWeightScale != 0)
+        blocker = "'" + c.name + "' has the model's int8 weights (folding would re-quantize them)";
     }
     if (!blocker.empty()) {
-      note("layer normalization '" + l.name + "': gain and bias run as a depthwise 1x1 "
-           "convolution (" + blocker + ")");
+      note("layer normalization '" + l.name +
+           "': gain and bias run as a depthwise 1x1 "
+           "convolution (" +
+           blocker + ")");
       continue;
     }
     const int c = g.tensors[t].shape.c;
@@ -222,6 +224,7 @@ void foldBatchNormAndBias(Graph& g) {
     const int p = producerOf(g, src);
     const bool foldable = p >= 0 && g.layers[p].hasWeights() && g.layers[p].act.none() &&
                           !g.layers[p].pool.present() && !g.layers[p].channelPermutation &&
+                          g.layers[p].fixedWeightScale == 0 && // (the model's int8 weights stay)
                           (src != l.inputs[0] || onlyConsumer(g, src, i)) &&
                           g.tensors[src].fixedScale == 0 && g.tensors[l.inputs[0]].fixedScale == 0;
 

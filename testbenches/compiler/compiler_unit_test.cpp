@@ -119,6 +119,25 @@ TEST(Import, ConvNextChainsBecomeLayerNormAndGelu) {
   EXPECT_EQ(g.layers.size(), 14u);
 }
 
+TEST(Import, LayerNormAffineStaysBeforePreQuantizedWeights) {
+  // A pre-quantized model (QDQ) fixes its int8 weights: folding the normalization's gain and
+  // bias into them would re-quantize them silently. Marked so, the MatMul that took the fold
+  // above keeps its weights, and the affine stays a layer with a note saying why.
+  Graph g = importOnnxFile(modelPath("convnext_block"));
+  for (Layer& l : g.layers)
+    if (l.hasWeights() && !l.depthwise)
+      l.fixedWeightScale = 1.0;
+  const std::vector<std::string> log = runPasses(g);
+  int affines = 0;
+  for (const Layer& l : g.layers)
+    affines += l.kind == LayerKind::Conv && l.depthwise && l.onnxOps[0] == "LayerNormalization";
+  EXPECT_EQ(affines, 3);
+  const auto said = std::count_if(log.begin(), log.end(), [](const std::string& s) {
+    return s.find("has the model's int8 weights") != std::string::npos;
+  });
+  EXPECT_EQ(said, 1);
+}
+
 TEST(Quantize, LayerNormFollowsTheFloatNormalization) {
   // layerNormRow (by_layernorm's definition: exact sums, a scale per pixel, 64 x - round(64
   // mean) through accScale) against the float normalization of the same int8 row, for rows of
