@@ -12,6 +12,9 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace fs = std::filesystem;
 using by::test::CliResult;
@@ -98,6 +101,62 @@ TEST_P(Synth, SynthReportsEveryModule) {
   EXPECT_GT(design["logic_transistors"].get<long long>(), 0);
   EXPECT_TRUE(fs::exists(out / "reports" / "synth.txt"));
 }
+
+#ifndef BY_LARGE_CONFIGS
+// Configs a user may write that no shipped one is: tiny with one choice changed. Each generated
+// module's optional parts follow its config's choices, so each choice is linted once (a WS-only
+// mesh once left the execute controller's OS output shift unread).
+struct Variant {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> edits; // a line of tiny.yaml -> its lines
+};
+class RtlVariant : public ::testing::TestWithParam<Variant> {};
+TEST_P(RtlVariant, LintIsClean) {
+  std::ifstream in(std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml");
+  std::string text;
+  int edited = 0;
+  for (std::string line; std::getline(in, line);) {
+    for (const auto& [from, to] : GetParam().edits)
+      if (line == from) {
+        line = to;
+        ++edited;
+      }
+    text += (line == "name: tiny" ? "name: " + GetParam().name : line) + "\n";
+  }
+  ASSERT_EQ(edited, int(GetParam().edits.size())) << "tiny.yaml changed: update the variant";
+  const fs::path dir = fs::path(BY_BINARY_DIR) / "test-output" / "cli_rtl_test" / GetParam().name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path config = dir / "config.yaml";
+  std::ofstream(config) << text;
+  CliResult g = runBrickyard({"gen", config.string(), "-o", (dir / "out").string(), "--quiet"});
+  ASSERT_EQ(g.status, 0) << g.err;
+  CliResult r = runBrickyard({"lint", (dir / "out").string()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verilator 0 warnings 0 errors, iverilog 0 warnings 0 errors"),
+            std::string::npos)
+      << r.out;
+}
+INSTANTIATE_TEST_SUITE_P(
+    Tiny, RtlVariant,
+    ::testing::Values(
+        Variant{"ws_only", {{"  dataflow: both", "  dataflow: ws"}}},
+        Variant{"os_only", {{"  dataflow: both", "  dataflow: os"}, {"  ws: true", "  ws: false"}}},
+        Variant{"no_loops", {{"  ws: true", "  ws: false"}, {"  conv: true", "  conv: false"}}},
+        Variant{"no_table",
+                {{"  table: true # the mvout's function table (docs/isa.md, "
+                  "\"Function table\")",
+                  "  table: false"}}},
+        Variant{"one_bank", {{"    banks: 4", "    banks: 1"}}},
+        Variant{"int16",
+                {{"  input_width: 8", "  input_width: 16"},
+                 {"  table: true # the mvout's function table (docs/isa.md, \"Function table\")",
+                  "  table: false"}}},
+        Variant{"dim2",
+                {{"  mesh_rows: 4", "  mesh_rows: 2"}, {"  mesh_cols: 4", "  mesh_cols: 2"}}},
+        Variant{"bus32", {{"  bus_width: 64", "  bus_width: 32"}}}),
+    [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });
+#endif
 
 #ifdef BY_LARGE_CONFIGS
 // The slow build (cli_rtl_large_test): lint and synthesis of the large configs, and synthesis of

@@ -66,8 +66,9 @@ ExecuteControllerGenerator::ExecuteControllerGenerator(const AccelParams& p)
                   {"acc", Type::bit()},
                   {"accumulate", Type::bit()},
                   {"relu", Type::bit()},
-                  {"shift", Type::bits("ShiftBits")},
                   {"entry", Type::bits("OpBits")}};
+  if (p_.array.hasOs) // the OS results' shift: a WS-only mesh has none
+    drainFields_.push_back({"shift", Type::bits("ShiftBits")});
   if (tdB_) // the ended accumulation scheduled B: its drained rows are columns of C
     drainFields_.push_back({"tr", Type::bit()});
 }
@@ -101,7 +102,8 @@ vlog::Module ExecuteControllerGenerator::build() const {
   b.blank();
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, cur_c_cols, "
-                          "stream_idx, nxt_q, cur_q, wb_row, acc_rdata_i, b_rdata, d_rdata}");
+                          "stream_idx, nxt_q, cur_q, wb_row, acc_rdata_i, b_rdata, d_rdata" +
+                              std::string(p_.array.hasOs ? "" : ", cur_shift") + "}");
   return m;
 }
 
@@ -165,7 +167,8 @@ void ExecuteControllerGenerator::localParams(vlog::Body& b) const {
   b.localParam("OutWidth", num(p.ow), "spatial output width");
   b.localParam("BWidth", num(a.bWidth()));
   b.localParam("DWidth", num(a.dWidth()));
-  b.localParam("ShiftBits", num(p.shiftBits), "the OS output shift");
+  if (a.hasOs)
+    b.localParam("ShiftBits", num(p.shiftBits), "the OS output shift");
   b.localParam("DimBits", num(p.dimBits), "holds 0..DIM");
   b.localParam("DistBits", num(p.dimBits + 1), "holds 0..2*DIM: beats to a flip");
   if (!td_ || tdB_) // the transposers' columns
@@ -680,7 +683,8 @@ void ExecuteControllerGenerator::stageD(vlog::Body& b) const {
   b.logic("d_valid_q", Type::bit());
   b.logic("d_prop_q", Type::bit());
   b.logic("d_ws_q", Type::bit());
-  b.logic("d_shift_q", Type::bits("ShiftBits"));
+  if (p_.array.hasOs) // the OS results' shift (a WS-only mesh has no such input)
+    b.logic("d_shift_q", Type::bits("ShiftBits"));
   if (td_)
     b.logic("d_td_q", Type::bit(), "a TensorDash beat: a and b come from the front end");
   b.logic("d_compute_q", Type::bit());
@@ -999,8 +1003,9 @@ void ExecuteControllerGenerator::nextOperations(vlog::Stmts& n) const {
               .line("pend_acc_d = cur_c_acc;")
               .line("pend_accumulate_d = cur_c_accumulate;")
               .line("pend_relu_d = cur_relu;")
-              .line("pend_shift_d = cur_shift;")
               .line("pend_entry_d = cur_entry_q;");
+          if (p_.array.hasOs)
+            t.line("pend_shift_d = cur_shift;");
           if (tdB_)
             t.line("pend_tr_d = cur_td_side;");
         },
@@ -1089,8 +1094,9 @@ void ExecuteControllerGenerator::stageDRegisters(vlog::Body& b) const {
   b.flops(vlog::FlopsItem(valid));
   std::vector<vlog::Flop> beat = {
       {"d_prop_q", "flip_now ? !prop_q : prop_q"},
-      {"d_ws_q", "is_compute ? cur_ws : stream_on ? ev_ws : draining ? 1'b0 : cur_ws"},
-      {"d_shift_q", "dr_shift"}};
+      {"d_ws_q", "is_compute ? cur_ws : stream_on ? ev_ws : draining ? 1'b0 : cur_ws"}};
+  if (p_.array.hasOs)
+    beat.emplace_back("d_shift_q", "dr_shift");
   if (td_) { // OS compute beats come from the TensorDash front end (d_td_q)
     beat.emplace_back("d_a_src_q", "need_a ? SrcSp : SrcZero");
     beat.emplace_back("d_a_cols_q", "cur_a_cols");
