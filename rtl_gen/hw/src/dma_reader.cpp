@@ -224,21 +224,18 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
   b.assign("r_pos", "id_pos[r_idx]");
   b.assign("r_bad", "(m_axi_rresp_i != 2'b00) | (m_axi_rlast_i != id_last[r_idx])");
   b.assign("m_axi_rready_o", "1'b1");
-  b.logicArray("slot_data_q", Type::bits("BufW"), "Slots", "each slot's beats", kWires);
-  // Each beat of each slot written under its own compare, with constant indices: written as
-  // slot_data_q[r_slot][r_pos*DataWidth +: DataWidth], a variable word times a variable
-  // part-select, Yosys elaborated a decision tree over every (slot, offset) pair: 52 s and
-  // 59,187 cells for the default's reader instead of 20 s and 36,482 (issue 17).
-  vlog::SeqItem& data = b.clocked();
-  data.clocked.ifElse("r_fire", [](vlog::Stmts& s) {
-    s.forLoop("i", "Slots", [](vlog::Stmts& t) {
-      t.forLoop("p", "BufBeats", [](vlog::Stmts& u) {
-        u.ifElse("32'(r_slot) == i && 32'(r_pos) == p", [](vlog::Stmts& v) {
-          v.line("slot_data_q[i][p*DataWidth +: DataWidth] <= m_axi_rdata_i;");
-        });
-      });
-    });
-  });
+  b.logicArray("slot_data", Type::bits("BufW"), "Slots", "each slot's beats", kWires);
+  // Each beat of each slot a register of its own, loaded under its own compare: written as
+  // slot_data[r_slot][r_pos*DataWidth +: DataWidth], a variable word times a variable
+  // part-select, Yosys elaborated a decision tree over every (slot, offset) pair (issue 17).
+  // Generate loops, not procedural ones: Verilator does not unroll a procedural loop of more
+  // than 64 iterations, and a narrow bus with long requests has more beats than that (32-bit
+  // bus, max_bytes 256: 65).
+  vlog::Body& beat = b.genFor("i", "Slots", "gen_slot_data").genFor("p", "BufBeats", "gen_beat");
+  beat.logic("data_q", Type::bits("DataWidth"));
+  beat.clocked().clocked.ifElse("r_fire && 32'(r_slot) == i && 32'(r_pos) == p",
+                                [](vlog::Stmts& v) { v.line("data_q <= m_axi_rdata_i;"); });
+  beat.assign("slot_data[i][p*DataWidth +: DataWidth]", "data_q");
   b.blank();
 
   // --- Slot state.
@@ -294,7 +291,7 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
   b.assign("resp_tag_o", "slot_tag_q[resp_slot_q]");
   b.assign("resp_error_o", "slot_error[resp_slot_q]");
   b.assign("resp_data_o",
-           "RespW'(slot_data_q[resp_slot_q] >> {slot_offset_q[resp_slot_q], 3'b000}) & "
+           "RespW'(slot_data[resp_slot_q] >> {slot_offset_q[resp_slot_q], 3'b000}) & "
            "resp_keep");
   b.blank();
 
