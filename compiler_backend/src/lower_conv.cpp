@@ -77,7 +77,7 @@ bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, c
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.kb, true, false};
   p.weights = putVec(prog_.blob, packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
   if (!l.qbias.empty())
-    p.bias = putVec(prog_.blob, l.qbias);
+    p.bias = putBias(l);
   const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});
   p.estDramBytes = t.bytes;
   setTensorDash(p, calibZeros(l.inputs[0]), l.qweights, taps * in.c, co.c, os);
@@ -216,7 +216,7 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
     p.weights = putVec(prog_.blob, l.qweights);
   }
   if (!l.qbias.empty())
-    p.bias = putVec(prog_.blob, l.qbias);
+    p.bias = putBias(l);
   planPooling(l, p, co);
   recordConv(l, p, s);
   if (!viaIm2col) // a thin input's folded loop needs its padded copy
@@ -228,7 +228,7 @@ void Planner::planDepthwise(const Layer& l, LayerPlan& p) {
   p.kernel = Kernel::Conv;
   p.weights = putVec(prog_.blob, l.qweights);
   if (!l.qbias.empty())
-    p.bias = putVec(prog_.blob, l.qbias);
+    p.bias = putBias(l);
   planDepthwiseCall(l, p, in);
 }
 

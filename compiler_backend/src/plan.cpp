@@ -200,7 +200,7 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
     p.weights = putVec(prog_.blob, packB(l.qweights, k, j, hw_.lanes));
   }
   if (!l.qbias.empty())
-    p.bias = putVec(prog_.blob, l.qbias);
+    p.bias = putBias(l);
   setTensorDash(p, zerosA, l.qweights, k, j, os);
 }
 
@@ -244,6 +244,36 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
   p.tdReason = text;
 }
 
+// A layer's int32 biases as the driver reads them: by_acc_t, the config's accumulator width
+// (the quantizer bounds them for 32 bits; a narrower accumulator must hold each as it is).
+BlobRange Planner::putBias(const Layer& l) {
+  switch (prog_.config.types.accWidth) {
+  case 64:
+    return putVec(prog_.blob, std::vector<int64_t>(l.qbias.begin(), l.qbias.end()));
+  case 16: {
+    std::vector<int16_t> narrow;
+    for (int32_t b : l.qbias) {
+      if (b < INT16_MIN || b > INT16_MAX)
+        throw CompileError("layer '" + l.name + "': its quantized bias " + std::to_string(b) +
+                           " does not fit the config's 16-bit accumulator (types.acc_width)");
+      narrow.push_back(int16_t(b));
+    }
+    return putVec(prog_.blob, narrow);
+  }
+  default:
+    return putVec(prog_.blob, l.qbias);
+  }
+}
+
+// Residual add and global average pooling sum chunks in the accumulator: an accumulator of
+// fewer than DIM rows holds none (by_plan_eltwise_chunk_cols), and the driver would refuse.
+void Planner::eltwiseOnCpuIfNoChunk(LayerPlan& p) const {
+  if (by_plan_eltwise_chunk_cols(&hw_.planner) != 0)
+    return;
+  p.onCpu = true;
+  p.cpuReason = "the accumulator holds fewer than DIM rows, the chunk the kernel sums in";
+}
+
 void Planner::planLayer(int li, LayerPlan& p) {
   const Layer& l = g_.layers[li];
   p.layer = li;
@@ -271,10 +301,12 @@ void Planner::planLayer(int li, LayerPlan& p) {
   case LayerKind::Add:
     p.kernel = Kernel::Resadd;
     p.estDramBytes = 3 * shapeOf(l.output).elems();
+    eltwiseOnCpuIfNoChunk(p);
     break;
   case LayerKind::GlobalAvgPool:
     p.kernel = Kernel::GlobalAvg;
     p.estDramBytes = shapeOf(l.inputs[0]).elems() + shapeOf(l.output).elems();
+    eltwiseOnCpuIfNoChunk(p);
     break;
   case LayerKind::AvgPool:
     if (planAvgPoolConv(l, p))
@@ -317,8 +349,13 @@ void Planner::planLayer(int li, LayerPlan& p) {
       p.estDramBytes = 3 * s.elems() + p.workspaceBytes; // read twice, written once; the sums
     } else {
       p.onCpu = true;
-      p.cpuReason = hw_.planner.transposer ? "layer normalization with a clamp the mvout lacks"
-                                           : "layer normalization (its sums need the transposer)";
+      const by_hw_t& h = hw_.planner;
+      p.cpuReason = !h.transposer ? "layer normalization (its sums need the transposer)"
+                    : by_plan_layernorm_on_array(&h, -(1 << (h.input_width - 1)),
+                                                 (1 << (h.input_width - 1)) - 1)
+                        ? "layer normalization with a clamp the mvout lacks"
+                        : "layer normalization (its sums of squares would not be exact in the "
+                          "spatial output or accumulator width)";
     }
     break;
   }

@@ -93,6 +93,8 @@ private:
   // boveda_activations.cpp
   void compressActivations();
   bool loopConv(int layer) const;
+  void eltwiseOnCpuIfNoChunk(LayerPlan& p) const;
+  BlobRange putBias(const Layer& l);
   // lower_conv.cpp
   void planConv(const Layer& l, LayerPlan& p);
   bool planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co);

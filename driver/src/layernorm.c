@@ -73,9 +73,9 @@ typedef struct {
   size_t pixels, channels, blocks, chunk; /* chunk: column blocks one pass holds */
   uint32_t buffers;                       /* 2: double-buffered, else 1 */
   const by_elem_t* x;
-  int32_t* squares; /* DIM per pixel: a row of the block's products, later the D row */
-  int32_t* sums;    /* one per pixel */
-  float* scales;    /* one per pixel */
+  by_acc_t* squares; /* DIM per pixel: a row of the block's products, later the D row */
+  by_acc_t* sums;    /* one per pixel */
+  float* scales;     /* one per pixel */
 } ln_array_t;
 
 static uint32_t block_cols(const ln_array_t* a, size_t b) {
@@ -107,7 +107,7 @@ static void move_in(const ln_array_t* a, uint32_t i, size_t r0, uint32_t n, size
  * squares (the block times its transpose, on the diagonal). */
 static void sums_on_array(const ln_array_t* a) {
   by_config_ex_transpose(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 0, 1);
-  by_config_st((uint32_t)(BY_DIM * sizeof(int32_t)), BY_ACT_NONE, 1.0f, 0);
+  by_config_st((uint32_t)(BY_DIM * sizeof(by_acc_t)), BY_ACT_NONE, 1.0f, 0);
   uint32_t xi = 0, si = 0; /* the input and the sums buffers in use */
   for (size_t r0 = 0; r0 < a->pixels; r0 += BY_DIM, si = (si + 1) % a->buffers) {
     const uint32_t n = by_block_size(a->pixels, r0 / BY_DIM);
@@ -134,10 +134,10 @@ static void sums_on_array(const ln_array_t* a) {
 static void scales_on_host(const ln_array_t* a, size_t r0, uint32_t n, double k, double e) {
   const int64_t c = (int64_t)a->channels;
   for (size_t p = r0; p < r0 + n; ++p) {
-    int32_t* row = a->squares + p * BY_DIM;
+    by_acc_t* row = a->squares + p * BY_DIM;
     const int64_t s1 = a->sums[p];
     a->scales[p] = pixel_scale(s1, row[p % BY_DIM], c, k, e);
-    const int32_t d = (int32_t)centering(s1, c);
+    const by_acc_t d = (by_acc_t)centering(s1, c);
     for (size_t j = 0; j < BY_DIM; ++j)
       row[j] = d;
   }
@@ -147,7 +147,7 @@ static void scales_on_host(const ln_array_t* a, size_t r0, uint32_t n, double k,
  * a block's scales while the array works on the block before. */
 static void normalize_on_array(const ln_array_t* a, by_elem_t* y, int act, double k, double e) {
   by_config_ex(BY_DATAFLOW_WS, BY_ACT_NONE, 0, 1, 1);
-  by_config_ld(2, BY_DIM * sizeof(int32_t), 0, 0);
+  by_config_ld(2, BY_DIM * sizeof(by_acc_t), 0, 0);
   int first = 1;  /* 64 I stays in the array for the whole pass */
   uint32_t i = 0; /* the buffer in use */
   for (size_t r0 = 0; r0 < a->pixels; r0 += BY_DIM) {
@@ -204,7 +204,7 @@ static by_status_t layernorm_array(size_t pixels, size_t channels, const by_elem
     return BY_ERR_UNSUPPORTED;
   a.chunk = chunk;
   a.x = input;
-  a.squares = (int32_t*)workspace;
+  a.squares = (by_acc_t*)workspace;
   a.sums = a.squares + rows * BY_DIM;
   a.scales = (float*)(a.sums + rows);
   by_elem_t* ones = (by_elem_t*)(a.scales + rows);

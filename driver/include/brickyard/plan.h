@@ -95,19 +95,38 @@ static inline size_t by_plan_pool_size(size_t conv, size_t size, size_t stride, 
   return stride ? (conv + 2 * padding - size) / stride + 1 : conv;
 }
 
+/* ---- Residual add and global average pooling (by_resadd, by_global_average) ------------- */
+
+/* Columns of one chunk: the two kernels sum up to DIM rows of a chunk in the accumulator, in
+ * blocks of DIM columns that lie DIM rows apart, and chunks rotate through slots of that many
+ * accumulator rows. A chunk is one MVOUT row (mvout_cols_max columns) where the accumulator holds
+ * two such slots, else as many whole blocks as half of it holds (one block where it holds one);
+ * 0 where it holds not even DIM rows: then the kernels run on the CPU. */
+static inline size_t by_plan_eltwise_chunk_cols(const by_hw_t* hw) {
+  if (hw->acc_rows >= 2 * hw->mvout_cols_max)
+    return hw->mvout_cols_max;
+  const size_t half = hw->acc_rows / 2 / hw->dim * hw->dim;
+  return half ? half : hw->acc_rows >= hw->dim ? hw->dim : 0;
+}
+
 /* ---- Layer normalization (by_layernorm, brickyard/layers.h) ---------------------------- */
 
 /* Whether by_layernorm runs on the array: its per-pixel sums need WS with a transposed B, and
- * the clamp [lo, hi] must be the MVOUT's saturation, with or without ReLU. */
+ * the clamp [lo, hi] must be the MVOUT's saturation, with or without ReLU. The sums must be
+ * exact: a compute's DIM squares (up to 2^(2 input_width - 2) each) within the spatial output
+ * width, a pixel's sums (up to 65536 channels) within the accumulator's 32 bits or more. */
 static inline int by_plan_layernorm_on_array(const by_hw_t* hw, int lo, int hi) {
   const int max = (1 << (hw->input_width - 1)) - 1;
-  return hw->ws && hw->transposer && hw->lanes == 1 && hi == max && (lo == 0 || lo == -max - 1);
+  const uint64_t squares = (uint64_t)hw->dim << (2 * hw->input_width - 2);
+  return hw->ws && hw->transposer && hw->lanes == 1 && hi == max && (lo == 0 || lo == -max - 1) &&
+         hw->acc_width >= 32 && squares < (UINT64_C(1) << (hw->spatial_output_width - 1));
 }
 /* The workspace by_layernorm needs for `pixels` rows on the array: per pixel a row of DIM
- * sums (later the centering term), the plain sum and the scale, and two DIM x DIM constants. */
+ * sums (later the centering term) and the plain sum (acc_t), and the scale (float); two DIM x
+ * DIM constants (elem_t). */
 static inline size_t by_plan_layernorm_workspace_bytes(const by_hw_t* hw, size_t pixels) {
   const size_t rows = by_plan_ceil_div(pixels, hw->dim) * hw->dim;
-  return rows * (hw->dim + 2) * 4 + 2 * hw->dim * hw->dim;
+  return rows * ((hw->dim + 1) * hw->acc_bytes + 4) + 2 * hw->dim * hw->dim * hw->elem_bytes;
 }
 
 /* ---- Matmul ---------------------------------------------------------------------------- */
