@@ -154,10 +154,6 @@ INSTANTIATE_TEST_SUITE_P(
                   "  table: false"}}},
         Variant{"dim2",
                 {{"  mesh_rows: 4", "  mesh_rows: 2"}, {"  mesh_cols: 4", "  mesh_cols: 2"}}},
-        Variant{"dim1_boveda",
-                {{"  mesh_rows: 4", "  mesh_rows: 1"},
-                 {"  mesh_cols: 4", "  mesh_cols: 1"},
-                 {"loops:", "compression:\n  boveda:\n    enabled: true\nloops:"}}},
         Variant{"long_requests",
                 {{"  bus_width: 64", "  bus_width: 32"}, {"  max_bytes: 64", "  max_bytes: 256"}}}),
     [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });

@@ -638,11 +638,8 @@ void BovedaLoaderGenerator::writer(vlog::Body& b, StateRegs& regs) const {
   b.assign("piece_fire", "piece_valid && sp_ready_i");
   b.assign("eng_sp_row", num(p.spRowBits) +
                              "'(32'(wr_row) + 32'(wr_blk_q) * 32'(wr_block_stride) + 32'(wr_r_q))");
-  if (p.spElems == 1) // a one-element row (DIM 1, one lane): the mask is a single bit
-    b.assign("eng_sp_mask", "32'(want) > 0");
-  else
-    b.comb().forLoop("e", "RowElems",
-                     [](vlog::Stmts& s) { s.line("eng_sp_mask[e] = 32'(e) < 32'(want);"); });
+  b.comb().forLoop("e", "RowElems",
+                   [](vlog::Stmts& s) { s.line("eng_sp_mask[e] = 32'(e) < 32'(want);"); });
   b.assign("sp_valid_o", "piece_valid || pl_sp_valid_i");
   b.assign("sp_row_o", "piece_valid ? eng_sp_row : pl_sp_row_i");
   b.assign("sp_data_o", "piece_valid ? piece_data : pl_sp_data_i");
