@@ -132,10 +132,7 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   b.localParam("SizeBits", num(rowsBits),
                "local row counts: a half's rows + 1 fit (larger products are clamped)");
   b.localParam("AddrBits", "32", "a local address");
-  int rowBits = 1;
-  while ((1 << rowBits) < std::max(p.derived.spRows, p.derived.accRows))
-    ++rowBits;
-  b.localParam("RowBits", num(rowBits),
+  b.localParam("RowBits", num(rowBits()),
                "a row within the scratchpad or accumulator (products of a legal loop's "
                "iterators and sizes stay below it)");
   for (const char* e : {"NONE", "UNSUPPORTED", "BAD_SIZE", "LOCAL_RANGE", "DMA_ERROR"})
@@ -636,6 +633,13 @@ void LoopConvGenerator::loopStart(vlog::Body& b) const {
 
 // The command of the phase from the sizes and addresses (docs/isa.md, "LOOP_CONV_WS"), and
 // whether the sequencer advances.
+int LoopConvGenerator::rowBits() const {
+  int bits = 1;
+  while ((1 << bits) < std::max(p_.derived.spRows, p_.derived.accRows))
+    ++bits;
+  return bits;
+}
+
 void LoopConvGenerator::commandMux(vlog::Body& b) const {
   b.logic("first", Type::bit(),
           "WS: the first compute of a weight block (it preloads the weights); OS: the first of "
@@ -654,11 +658,14 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
   b.logic("rows_c", Type::bits("CountBits"),
           "rows of a compute: its pixels (trans_input_3120: its images)");
   b.assign("rows_c", "ti_q ? imgs : pixels");
-  b.logic("ti_c_stride", Type::bits("RowBits"),
+  // CONFIG_EX's c_stride has CountBits: a scratchpad of more rows than that would leave the
+  // product's top bits unread.
+  const std::string tiBits = rowBits() > 16 ? "CountBits" : "RowBits";
+  b.logic("ti_c_stride", Type::bits(tiBits),
           "trans_input_3120: C rows between a compute's images (orows x ocols, unpooled x "
           "och_blocks)");
-  b.assign("ti_c_stride", "RowBits'(orows_q) * (pool_q ? RowBits'(1) : RowBits'(och_blocks)) * "
-                          "RowBits'(ocols_q)");
+  b.assign("ti_c_stride", tiBits + "'(orows_q) * (pool_q ? " + tiBits + "'(1) : " + tiBits +
+                              "'(och_blocks)) * " + tiBits + "'(ocols_q)");
   b.logic("cfg_a", Type::bits("CountBits"), "PhCfg's a_stride: the loop's (icols), then the old");
   b.logic("cfg_c", Type::bits("CountBits"), "PhCfg's c_stride");
   b.assign("cfg_a", "cfg_done_q ? old_a_stride_q : CountBits'(icols)");

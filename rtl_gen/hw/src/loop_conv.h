@@ -23,6 +23,7 @@ private:
   void localRows(vlog::Body& b) const;
   void loopStart(vlog::Body& b) const;
   void commandMux(vlog::Body& b) const;
+  int rowBits() const; // RowBits: a row of the scratchpad or the accumulator
   void nextConfig(vlog::Stmts& n) const;
   void nextSequence(vlog::Stmts& n) const;
   // Boveda: the loop may read compressed weights (weights_compressed).
