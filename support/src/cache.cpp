@@ -10,15 +10,17 @@ namespace by::support {
 
 namespace fs = std::filesystem;
 
+// Absolute: cache entries are built by tools that run in other directories (a relative
+// --cache-dir once reached the cross compiler as a relative include path).
 fs::path cacheRoot(const fs::path& given) {
   if (!given.empty())
-    return given;
+    return fs::absolute(given);
   if (const char* dir = std::getenv("BRICKYARD_CACHE_DIR"); dir && *dir)
-    return dir;
+    return fs::absolute(dir);
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return fs::path(xdg) / "brickyard";
+    return fs::absolute(fs::path(xdg) / "brickyard");
   if (const char* home = std::getenv("HOME"); home && *home)
-    return fs::path(home) / ".cache" / "brickyard";
+    return fs::absolute(fs::path(home) / ".cache" / "brickyard");
   throw std::runtime_error(
       "no cache directory: set BRICKYARD_CACHE_DIR or HOME, or pass --cache-dir");
 }

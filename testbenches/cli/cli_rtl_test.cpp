@@ -160,6 +160,14 @@ INSTANTIATE_TEST_SUITE_P(
                 {{"  mesh_rows: 4", "  mesh_rows: 2"}, {"  mesh_cols: 4", "  mesh_cols: 2"}}},
         // (the scratchpad's capacity: its line comes first) 131072 rows: 17 row bits
         Variant{"large_scratchpad", {{"    capacity_kib: 4", "    capacity_kib: 512"}}},
+        // TensorDash on a 2x2 array of 4-lane PEs: tiles of 2 rows, writes of up to 4
+        Variant{"td_small_tiles",
+                {{"  mesh_rows: 4", "  mesh_rows: 2"},
+                 {"  mesh_cols: 4", "  mesh_cols: 2"},
+                 {"  lanes: 1", "  lanes: 4"},
+                 {"    banks: 4", "    banks: 4\n    rows_per_word: 4"},
+                 {"  ws: true", "  ws: false"},
+                 {"loops:", "sparsity:\n  tensordash:\n    enabled: true\nloops:"}}},
         Variant{"long_requests",
                 {{"  bus_width: 64", "  bus_width: 32"}, {"  max_bytes: 64", "  max_bytes: 256"}}}),
     [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });

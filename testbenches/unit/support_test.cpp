@@ -159,6 +159,10 @@ TEST(Cache, CacheRootFollowsTheEnvironment) {
   setenv("BRICKYARD_CACHE_DIR", "/some/where", 1);
   EXPECT_EQ(cacheRoot(), fs::path("/some/where"));
   EXPECT_EQ(cacheRoot("/given"), fs::path("/given"));
+  // Relative ones become absolute (tools that fill the cache run in other directories).
+  EXPECT_EQ(cacheRoot("rel/c"), fs::current_path() / "rel" / "c");
+  setenv("BRICKYARD_CACHE_DIR", "rel", 1);
+  EXPECT_EQ(cacheRoot(), fs::current_path() / "rel");
   unsetenv("BRICKYARD_CACHE_DIR");
   setenv("XDG_CACHE_HOME", "/xdg", 1);
   EXPECT_EQ(cacheRoot(), fs::path("/xdg/brickyard"));

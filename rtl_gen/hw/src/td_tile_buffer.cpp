@@ -10,6 +10,8 @@
 
 #include "text_util.h"
 
+#include <algorithm>
+
 namespace by::hw {
 
 using vlog::Type;
@@ -52,12 +54,14 @@ vlog::Module TdTileBufferGenerator::build() const {
   // transistors of multiplexers less).
   const int words = p.spWordRows;
   b.localParam("Words", num(words), "rows a write brings at most");
-  b.logic("wr_rot", Type::bits("Words*RowWidth"), "slot j: row (j - wr_first_i) % Words");
+  // (a tile of fewer rows than a write may bring uses as many slots as it has rows)
+  b.localParam("Slots", num(std::min(words, p.dim)), "slots of the rotated write");
+  b.logic("wr_rot", Type::bits("Slots*RowWidth"), "slot j: row (j - wr_first_i) % Words");
   if (words == 1) {
     b.assign("wr_rot", "wr_data_i");
   } else {
     const int sb = config::log2Exact(words);
-    vlog::Body& slot = b.genFor("j", "Words", "gen_rot");
+    vlog::Body& slot = b.genFor("j", "Slots", "gen_rot");
     slot.logic("from", Type::bits(sb));
     slot.assign("from", num(sb) + "'(j) - " + num(sb) + "'(wr_first_i)");
     slot.assign("wr_rot[j*RowWidth +: RowWidth]", "wr_data_i[32'(from)*RowWidth +: RowWidth]");
