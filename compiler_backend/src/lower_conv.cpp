@@ -348,7 +348,9 @@ bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   const ConvTiles t = chooseConvTiles(hw_, in, w, out.c, true, FusedPool{});
   by_conv_shape_t s = convCallShape(l, in, w, true, false);
   s.bias = 0;
-  if (!regions)
+  // One lane: the compiler's tiles. Vector PEs run the depthwise loop, whose passes the driver
+  // sizes (a pass moves `lanes` channel blocks: one-lane tiles overran the accumulator).
+  if (!regions && hw_.lanes == 1)
     s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   if (!planOnesConv(l, p, s, Kernel::AvgPoolConv, taps))
