@@ -268,6 +268,11 @@ void BankedMemory::banks(vlog::Body& b) const {
   b.logicArray("bank_rdata", Type::bits(rw), "Banks", "SRAM read data", "mem2reg");
   b.logicArray("bank_merged", Type::bits(rw), "Banks", "read data with the last write merged",
                "mem2reg");
+  // A bank reads at most once per cycle, so the row a one-row client asked for is picked once
+  // per bank, not once per client out of every bank's word (td8: about 110 k transistors).
+  if (words_)
+    b.logicArray("bank_row", Type::bits("RowWidth"), "Banks",
+                 "the row of the word a one-row client read", "mem2reg");
   vlog::Body& bank = b.genFor("bk", "Banks", "gen_bank");
   bank.logic("re", Type::bit());
   bank.logic("raddr", Type::bits(addrBits));
@@ -280,6 +285,10 @@ void BankedMemory::banks(vlog::Body& b) const {
   bank.logic("last_wdata_q", Type::bits(rw));
   bank.logic("last_wmask_q", Type::bits(elems));
   bank.logic("raddr_q", Type::bits(addrBits), "address of the read in flight");
+  if (words_) {
+    bank.logic("rslot", Type::bits("SlotBits"), "row of the word a one-row read wants");
+    bank.logic("rslot_q", Type::bits("SlotBits"));
+  }
   bank.logic("rdata_raw", Type::bits(rw));
   bank.logic("merged", Type::bits(rw));
   bank.assign("rdata_raw", "bank_rdata[bk]");
@@ -303,6 +312,8 @@ void BankedMemory::banks(vlog::Body& b) const {
     vlog::Stmts& st = bank.comb();
     st.line("re = 1'b0;").line("raddr = '0;").line("we = 1'b0;").line("waddr = '0;");
     st.line("wdata = '0;").line("wmask = '0;");
+    if (words_)
+      st.line("rslot = '0;");
     if (s.accumulate) {
       st.comment("Read-modify-write: write back old + new (wrapping) where the mask is set.");
       st.ifElse("rmw_valid", [&](vlog::Stmts& t) {
@@ -318,6 +329,8 @@ void BankedMemory::banks(vlog::Body& b) const {
     for (const std::string& c : s.readClients)
       st.ifElse("rd_" + c + rgrant + " && rd_" + c + "_bank == BankBits'(bk)", [&](vlog::Stmts& t) {
         t.line("re = 1'b1;").line("raddr = " + addrOf("rd_" + c) + ";");
+        if (words_ && !s.wide(c))
+          t.line("rslot = rd_" + c + "_slot;");
       });
     for (const std::string& c : s.writeClients) {
       if (s.accumulate)
@@ -358,6 +371,10 @@ void BankedMemory::banks(vlog::Body& b) const {
                {"last_wdata_q", "wdata", ""},
                {"last_wmask_q", "wmask", ""}}});
   bank.flops({{{"raddr_q", "raddr", ""}}, "re"});
+  if (words_) {
+    bank.flops({{{"rslot_q", "rslot", ""}}, "re"});
+    bank.assign("bank_row[bk]", "merged[32'(rslot_q)*RowWidth +: RowWidth]");
+  }
   {
     vlog::Stmts& st = bank.comb();
     st.line("merged = rdata_raw;");
@@ -372,7 +389,6 @@ void BankedMemory::banks(vlog::Body& b) const {
 
 void BankedMemory::readReturns(vlog::Body& b) const {
   const MemorySpec& s = spec_;
-  const std::string rw = words_ ? "WordWidth" : "RowWidth"; // a bank's data width
   // --- Read returns.
   b.comment("Read data returns to each client the cycle after its grant.");
   for (const std::string& c : s.readClients) {
@@ -382,16 +398,8 @@ void BankedMemory::readReturns(vlog::Body& b) const {
     b.flops({{{"rd_" + c + "_rvalid_q", g, "1'b0"}}});
     b.assign("rd_" + c + "_rvalid_o", "rd_" + c + "_rvalid_q");
     b.flops({{{"rd_" + c + "_bank_q", "rd_" + c + "_bank", ""}}, g});
-    if (!words_ || s.wide(c)) {
-      b.assign("rd_" + c + "_rdata_o", "bank_merged[rd_" + c + "_bank_q]");
-      continue;
-    }
-    b.logic("rd_" + c + "_slot_q", Type::bits("SlotBits"), "row of the word read");
-    b.logic("rd_" + c + "_word", Type::bits(rw));
-    b.flops({{{"rd_" + c + "_slot_q", "rd_" + c + "_slot", ""}}, g});
-    b.assign("rd_" + c + "_word", "bank_merged[rd_" + c + "_bank_q]");
     b.assign("rd_" + c + "_rdata_o",
-             "rd_" + c + "_word[32'(rd_" + c + "_slot_q)*RowWidth +: RowWidth]");
+             (!words_ || s.wide(c) ? "bank_merged[" : "bank_row[") + ("rd_" + c + "_bank_q]"));
   }
   if (s.accumulate) {
     b.comment("Accumulating writes: capture the values to add; write-back next cycle.");
