@@ -149,27 +149,42 @@ echo "- bench_td_accel_default (dense, the same peak MACs):"
 echo
 fi
 if want td-area; then
-echo "## TensorDash area: td8 against td8 without TensorDash, with one-row and with 4-row scratchpad words (brickyard synth, whole accelerator)"
+words="$(sed -n 's/^ *rows_per_word: *\([0-9]*\).*/\1/p' "$root/configs/td8.yaml")"
+echo "## TensorDash area: td8 against td8 without TensorDash, with one-row and with ${words}-row scratchpad words (brickyard synth, whole accelerator)"
 dense() { sed -e "s/^name: td8\$/name: $1/" -e '/tensordash:/,/enabled:/s/enabled: true/enabled: false/' \
-  -e "s/rows_per_word: 4/rows_per_word: $2/" "$root/configs/td8.yaml"; }
+  -e "s/rows_per_word: [0-9]*/rows_per_word: $2/" "$root/configs/td8.yaml"; }
 dense td8_dense 1 >"$tmp/td8_dense.yaml"
-dense td8_dense_w4 4 >"$tmp/td8_dense_w4.yaml"
-for c in "$tmp/td8_dense.yaml" "$tmp/td8_dense_w4.yaml" "$root/configs/td8.yaml"; do
+dense td8_dense_words "$words" >"$tmp/td8_dense_words.yaml"
+for c in "$tmp/td8_dense.yaml" "$tmp/td8_dense_words.yaml" "$root/configs/td8.yaml"; do
   n="$(basename "$c" .yaml)"
   "$by" gen "$c" -o "$tmp/$n" --quiet
   "$by" synth "$tmp/$n" >/dev/null
 done
-/usr/bin/python3 - "$tmp"/{td8_dense,td8_dense_w4,td8}/reports/synth.json <<'PY'
-import json, sys
-dense, dense_w4, td = (json.load(open(p))["design"] for p in sys.argv[1:4])
+/usr/bin/python3 - "$words" "$tmp"/{td8_dense,td8_dense_words,td8}/reports/synth.json <<'PY'
+import collections, json, sys
+words = sys.argv[1]
+reports = [json.load(open(p)) for p in sys.argv[2:5]]
+dense, dense_w, td = (r["design"] for r in reports)
 rows = [("transistors, whole accelerator", "transistors"),
         ("of which SRAM macros", "sram_transistors"),
         ("of which logic", "logic_transistors"), ("cells", "cells")]
-print("| | dense (`rows_per_word` 1) | dense, 4-row words | TensorDash | overhead |")
+print(f"| | dense (`rows_per_word` 1) | dense, {words}-row words | TensorDash | overhead |")
 print("|---|---:|---:|---:|---:|")
 for name, key in rows:
-    d, w, t = dense[key], dense_w4[key], td[key]
+    d, w, t = dense[key], dense_w[key], td[key]
     print(f"| {name} | {d:,} | {w:,} | {t:,} | {100 * (t / d - 1):+.1f}% |")
+def per_module(report):  # own transistors of all instances, per module name
+    totals = collections.Counter()
+    for m in report["modules"]:
+        totals[m["module"].split(" ")[0]] += m["own_transistors"] * m["instances"]
+    return totals
+a, b = per_module(reports[0]), per_module(reports[2])
+print()
+print("| module | dense | TensorDash | added |")
+print("|---|---:|---:|---:|")
+for k in sorted(set(a) | set(b), key=lambda k: -abs(b[k] - a[k])):
+    if abs(b[k] - a[k]) >= 1000:
+        print(f"| `{k}` | {a[k]:,} | {b[k]:,} | {b[k] - a[k]:+,} |")
 PY
 fi
 if want synth; then

@@ -137,8 +137,11 @@ static void run(const loop_case_t* t, int path, int runs) {
   for (size_t i = 0; i < 2; ++i) {
     if (!has_loop(dfs[i]))
       continue;
+    /* (B scheduling where the hardware has it, schedule_b; else A again) */
     const int td = dfs[i] == BY_DATAFLOW_OS && BY_TENSORDASH
-                       ? (int[]){BY_TD_SCHEDULE_A, BY_TD_SCHEDULE_B, BY_TD_OFF}[rotation % 3]
+                       ? (int[]){BY_TD_SCHEDULE_A,
+                                 BY_TENSORDASH_SCHEDULE_B ? BY_TD_SCHEDULE_B : BY_TD_SCHEDULE_A,
+                                 BY_TD_OFF}[rotation % 3]
                        : BY_TD_SCHEDULE_A;
     run_in(t, path, runs == BY_CONV_MATMUL && dfs[i] == BY_DATAFLOW_OS ? BY_CONV_LOOP : runs,
            dfs[i], td, BY_LANES != 1 && rotation % 2);
