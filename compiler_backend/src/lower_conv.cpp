@@ -257,11 +257,7 @@ void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
     s.dataflow = loop.dataflow; // model.c names it
     const bool os = loop.dataflow == hw_.planner.dataflow_os;
     p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-    // The diagonal blocks are mostly zeros: scheduling them (B) skips those products.
-    p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-    p.zerosB = 1.0 - 1.0 / hw_.kb;
-    p.tdReason = p.tdMode == 1 ? "B: the diagonal weight blocks are 1 - 1/(DIM x lanes) zeros"
-                               : "off: B scheduling is not built (or not OS)";
+    setDiagonalTensorDash(p, l, s, os, "diagonal weight blocks");
   } else if (!(hw_.ws && hw_.lanes == 1)) {
     p.onCpu = true;
     p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs or a conv loop"
@@ -377,9 +373,7 @@ bool Planner::planOnesConv(const Layer& l, LayerPlan& p, by_conv_shape_t s, Kern
   const bool os = plan.dataflow == hw_.planner.dataflow_os;
   p.kernel = kernel;
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-  p.tdMode = hw_.tdScheduleB && opt_.tensordash && os ? 1 : hw_.td ? 2 : 0;
-  p.tdReason = p.tdMode == 1 ? "B: the diagonal blocks of ones are 1 - 1/(DIM x lanes) zeros"
-                             : "off: B scheduling is not built (or not OS)";
+  setDiagonalTensorDash(p, l, s, os, "diagonal blocks of ones");
   p.weights = putVec(prog_.blob, std::vector<int8_t>(size_t(shapeOf(l.inputs[0]).c) * taps, 1));
   recordConv(l, p, s);
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);

@@ -244,6 +244,43 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
   p.tdReason = text;
 }
 
+// TensorDash for a pass over diagonal blocks (depthwise convolution, average pooling as a
+// depthwise pass of ones): the blocks of a pass's KB = DIM x lanes channels are 1 - 1/KB zeros,
+// so B where it can be scheduled; else A, the input's zeros, where the model expects them to
+// pay.
+void Planner::setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
+                                    const char* blocks) const {
+  const int64_t dw = hw_.kb;
+  const int64_t taps = int64_t(s.kernel_rows * s.kernel_cols);
+  p.zerosA = calibZeros(l.inputs[0]);
+  p.zerosB = 1.0 - 1.0 / double(dw);
+  p.tdMode = hw_.td ? 2 : 0;
+  if (!hw_.td)
+    return;
+  if (!opt_.tensordash) {
+    p.tdReason = "off: --no-tensordash";
+    return;
+  }
+  if (!os) {
+    p.tdReason = "off: the layer runs weight-stationary (TensorDash schedules OS computes)";
+    return;
+  }
+  char text[160];
+  if (hw_.tdScheduleB) {
+    p.tdMode = 1;
+    std::snprintf(text, sizeof text, "B: the %s are 1 - 1/%lld zeros", blocks,
+                  static_cast<long long>(dw));
+  } else {
+    // Each pass accumulates every tap of one channel block.
+    p.tdSpeedupA = estimateTensorDash(prog_.config, p.zerosA, {}, taps * dw, hw_.dim).speedupA;
+    p.tdMode = p.tdSpeedupA < 1.02 ? 2 : 0;
+    std::snprintf(text, sizeof text,
+                  "%s: B scheduling is not built; the model expects %.2fx from A's zeros",
+                  p.tdMode == 0 ? "A" : "off", p.tdSpeedupA);
+  }
+  p.tdReason = text;
+}
+
 // A layer's int32 biases as the driver reads them: by_acc_t, the config's accumulator width
 // (the quantizer bounds them for 32 bits; a narrower accumulator must hold each as it is).
 BlobRange Planner::putBias(const Layer& l) {

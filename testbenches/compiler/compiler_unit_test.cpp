@@ -857,6 +857,39 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
   EXPECT_EQ(im2col, 6);
 }
 
+// Depthwise passes over diagonal weight blocks schedule B (the blocks' zeros) where the
+// hardware can; with sparsity.tensordash.schedule_b false they schedule A, the input's zeros,
+// where the schedule model expects a gain, else TensorDash is off: never B (UNSUPPORTED there).
+TEST(Plan, DepthwiseSchedulesAWithoutBScheduling) {
+  for (bool scheduleB : {true, false}) {
+    SCOPED_TRACE(scheduleB ? "schedule_b" : "no schedule_b");
+    CompileOptions o;
+    o.modelPath = modelPath("mbv2_block");
+    o.config = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/td8.yaml");
+    o.config.tensordash.scheduleB = scheduleB;
+    o.calibRandom = 1;
+    const Compiled c = compileModel(o);
+    int depthwise = 0;
+    for (const LayerPlan& l : c.program.layers) {
+      const Layer& layer = c.graph.layers[size_t(l.layer)];
+      if (!layer.depthwise || l.onCpu || l.dataflow != "OS")
+        continue;
+      SCOPED_TRACE(layer.name);
+      ++depthwise;
+      if (scheduleB) {
+        EXPECT_EQ(l.tdMode, 1) << l.tdReason;
+        continue;
+      }
+      EXPECT_EQ(l.tdMode, l.tdSpeedupA < 1.02 ? 2 : 0) << l.tdReason;
+      EXPECT_NE(l.tdReason.find("B scheduling is not built"), std::string::npos) << l.tdReason;
+      if (l.zerosA > 0.3) {
+        EXPECT_GT(l.tdSpeedupA, 1.1) << l.zerosA;
+      }
+    }
+    EXPECT_GE(depthwise, 1);
+  }
+}
+
 TEST(Npy, RoundTripAndRejections) {
   const fs::path dir = fs::temp_directory_path() / ("by_npy_" + std::to_string(::getpid()));
   fs::create_directories(dir);
