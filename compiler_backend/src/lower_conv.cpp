@@ -106,6 +106,15 @@ void Planner::planPooling(const Layer& l, LayerPlan& p, const Shape& convOut) {
   p.tempBytes = convOut.elems();
 }
 
+// Why a convolution whose output rows the accumulator cannot hold runs on the CPU: the driver
+// tiles output rows, not columns, and needs a row of one DIM-channel block in half the
+// accumulator (the other half takes the next tile).
+std::string Planner::rowTooWide(const Shape& co) const {
+  return "one output row (" + std::to_string(co.w) + " pixels of " + std::to_string(hw_.dim) +
+         " channels) does not fit half the accumulator (" +
+         std::to_string(hw_.planner.acc_rows / 2) + " rows)";
+}
+
 void Planner::planConv(const Layer& l, LayerPlan& p) {
   const Shape& in = shapeOf(l.inputs[0]);
   const Shape co{in.n, l.window.outH(in.h), l.window.outW(in.w), shapeOf(l.output).c};
@@ -155,10 +164,18 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   // whose tiles the driver chooses: the command path's tiles split no block.)
   const ConvTiles t =
       chooseConvTiles(hw_, convIn, convWin, co.c, false, hwPool ? l.pool : FusedPool{}, 1);
-  if (t.rows == 0)
-    throw CompileError("layer '" + l.name +
-                       "': one output row of the convolution does not fit half the "
-                       "accumulator of this config");
+  if (t.rows == 0) { // the CPU computes it as the array would (ChunkRule above)
+    p.kernel = Kernel::Conv;
+    p.onCpu = true;
+    p.cpuReason = rowTooWide(co);
+    p.workspaceBytes = 0;
+    p.weights = putVec(prog_.blob, l.qweights); // [kh][kw][cin][cout], as below
+    if (!l.qbias.empty())
+      p.bias = putBias(l);
+    planPooling(l, p, co);
+    recordConv(l, p, convCallShape(l, in, l.window, false, false));
+    return;
+  }
   by_conv_shape_t s = convCallShape(l, convIn, convWin, false, hwPool);
   // With the one-lane LOOP_CONV_WS the driver picks the path and the loops' tiles (a 1x1
   // stride-1 convolution, also the im2col one, runs as its LOOP_WS matmul; compressed weights
@@ -266,12 +283,16 @@ void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
   } else {
     const ConvTiles t =
         chooseConvTiles(hw_, in, l.window, co.c, true, poolOnMvout(l, co) ? l.pool : FusedPool{});
-    if (t.rows == 0)
-      throw CompileError("layer '" + l.name + "': one output row does not fit the accumulator");
-    if (!(hw_.planner.loop_conv_ws && hw_.lanes == 1)) { // else the driver sizes the loops
-      s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+    if (t.rows == 0) {
+      p.onCpu = true;
+      p.cpuReason = rowTooWide(co);
+      s = convCallShape(l, in, l.window, true, false);
+    } else {
+      if (!(hw_.planner.loop_conv_ws && hw_.lanes == 1)) { // else the driver sizes the loops
+        s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
+      }
+      p.estDramBytes = t.bytes;
     }
-    p.estDramBytes = t.bytes;
   }
   planPooling(l, p, co);
   recordConv(l, p, s);

@@ -88,6 +88,7 @@ private:
   void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
   void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights, int64_t k,
                      int64_t n, bool os) const;
+  std::string rowTooWide(const Shape& co) const;
   void setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
                              const char* blocks) const;
   void fuseTables();
