@@ -277,8 +277,14 @@ void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
     setDiagonalTensorDash(p, l, s, os, "diagonal weight blocks");
   } else if (!(hw_.ws && hw_.lanes == 1)) {
     p.onCpu = true;
-    p.cpuReason = hw_.lanes > 1 ? "depthwise convolution needs one-lane PEs or a conv loop"
-                                : "depthwise convolution needs the WS dataflow";
+    const bool hasLoop = hw_.planner.loop_conv_ws || hw_.planner.loop_conv_os;
+    p.cpuReason = hw_.lanes == 1 ? "depthwise convolution needs the WS dataflow"
+                  : !hasLoop     ? "depthwise convolution needs one-lane PEs or a conv loop"
+                                 : "depthwise convolution: the conv loop does not take it on "
+                                   "this config (e.g. no tile of a pass's diagonal weight "
+                                   "blocks, input window and output row fits the scratchpad's "
+                                   "and accumulator's halves), and the command path needs "
+                                   "one-lane PEs";
     s = convCallShape(l, in, l.window, true, false);
   } else {
     const ConvTiles t =
