@@ -145,7 +145,7 @@ Compiled compileModel(const CompileOptions& o) {
              (o.calibFiles.empty() ? " random samples (seed " + std::to_string(o.seed) + ")"
                                    : " samples"));
   c.calib = calibrate(c.graph, samples, o.calib);
-  c.quant = quantize(c.graph, c.calib);
+  c.quant = quantize(c.graph, c.calib, o.config.types.accWidth);
   measureStoredFractions(c.graph, samples.front(), o.config);
   say(o,
       "planning " + std::to_string(c.graph.layers.size()) + " layers for '" + o.config.name + "'");

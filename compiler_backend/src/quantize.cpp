@@ -170,7 +170,8 @@ std::string sig(double v) {
 
 /// Picks the weight scale (widened where the bias needs it, see biasFitWeightScale), then
 /// quantizes the weights, the bias and the multiplier at it.
-void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>& notes) {
+void quantizeWeights(Layer& l, double sIn, double sOut, int accWidth,
+                     std::vector<std::string>& notes) {
   const double plain = plainWeightScale(l, notes);
   double sw = plain, maxBias = 0;
   for (float b : l.bias) {
@@ -181,7 +182,7 @@ void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>
   // Products summed into one accumulator: the weights of one output channel.
   const int64_t k = l.bias.empty() ? 0 : int64_t(l.weights.size() / l.bias.size());
   if (maxBias > 0)
-    sw = biasFitWeightScale(plain, sIn, maxBias, k);
+    sw = biasFitWeightScale(plain, sIn, maxBias, k, accWidth);
   if (!std::isfinite(sw) || !std::isfinite(float(sIn * sw / sOut)))
     throw nodeError(l.name, l.opsString(),
                     "cannot be quantized: weight scale " + sig(sw) + " and multiplier " +
@@ -196,7 +197,7 @@ void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>
   l.qbias.clear();
   for (float b : l.bias) {
     const double q = std::nearbyint(double(b) / sAcc);
-    if (std::abs(q) > double(biasHeadroom(k))) // biasFitWeightScale's promise; never clip
+    if (std::abs(q) > double(biasHeadroom(k, accWidth))) // biasFitWeightScale's promise
       throw std::logic_error("quantize: the bias of '" + l.name + "' does not fit after all");
     l.qbias.push_back(int32_t(q));
   }
@@ -207,10 +208,11 @@ void quantizeWeights(Layer& l, double sIn, double sOut, std::vector<std::string>
     auto worst = [&](double s) { return (64.0 * double(k) + 0.5) * sIn * s / sOut; };
     notes.push_back(
         "'" + l.name + "': a bias of " + sig(maxBias) + " is " + sig(maxBias / (sIn * plain)) +
-        " accumulator steps at weight scale " + sig(plain) +
-        ", more than the int32 accumulator holds beside " + std::to_string(k) + " products (" +
-        std::to_string(biasHeadroom(k)) + "); weight scale widened from " + sig(plain) + " to " +
-        sig(sw) + (plain == l.fixedWeightScale ? " (the model's int8 weights re-quantized)" : "") +
+        " accumulator steps at weight scale " + sig(plain) + ", more than the int" +
+        std::to_string(std::min(accWidth, 32)) + " accumulator holds beside " + std::to_string(k) +
+        " products (" + std::to_string(biasHeadroom(k, accWidth)) +
+        "); weight scale widened from " + sig(plain) + " to " + sig(sw) +
+        (plain == l.fixedWeightScale ? " (the model's int8 weights re-quantized)" : "") +
         ": the weights' and bias's rounding errs by at most " + sig(worst(sw)) + " output steps (" +
         sig(worst(plain)) + " before)");
   }
@@ -236,17 +238,20 @@ std::vector<int8_t> pointwiseTable(const Layer& l, double sIn, double sOut) {
   return table;
 }
 
-int64_t biasHeadroom(int64_t k) {
+int64_t biasHeadroom(int64_t k, int accWidth) {
   // The largest |x w| of one product: activations in [-128, 127], weights in [-127, 127].
   constexpr int64_t kMaxProduct = 128 * 127;
-  // Beyond K = 66052 the products' worst case alone passes 2^30 (and beyond 132104 the whole
-  // accumulator, bias or not): no bias scale can rule a wrap out there, and the bias keeps
-  // half of the accumulator.
-  return std::max(int64_t(INT32_MAX) - k * kMaxProduct, int64_t(1) << 30);
+  // Biases are int32 (the layer's qbias) also where the accumulator is wider. Beyond K = 66052
+  // the products' worst case alone passes 2^30 (and beyond 132104 the whole 32-bit
+  // accumulator, bias or not): no bias scale can rule a wrap out there, and the bias keeps half
+  // of the accumulator. A 16-bit accumulator is so already at K = 2.
+  const int bits = std::min(accWidth, 32);
+  const int64_t max = (int64_t(1) << (bits - 1)) - 1;
+  return std::max(max - k * kMaxProduct, int64_t(1) << (bits - 2));
 }
 
-double biasFitWeightScale(double sw, double sIn, double maxAbsBias, int64_t k) {
-  const double room = double(biasHeadroom(k));
+double biasFitWeightScale(double sw, double sIn, double maxAbsBias, int64_t k, int accWidth) {
+  const double room = double(biasHeadroom(k, accWidth));
   // Rounded as quantizeWeights rounds the bias, so that "fits" means the same there.
   if (std::nearbyint(maxAbsBias / (sIn * sw)) <= room)
     return sw;
@@ -305,7 +310,7 @@ Calibration calibrate(const Graph& g, const std::vector<std::vector<float>>& inp
   return c;
 }
 
-QuantResult quantize(Graph& g, const Calibration& calib) {
+QuantResult quantize(Graph& g, const Calibration& calib, int accWidth) {
   QuantResult r;
   const size_t calibTensors = calib.absMax.size();
   r.notes = resolveFixedConflicts(g);
@@ -379,7 +384,7 @@ QuantResult quantize(Graph& g, const Calibration& calib) {
     switch (l.kind) {
     case LayerKind::Conv:
     case LayerKind::Dense:
-      quantizeWeights(l, sIn, sOut, r.notes);
+      quantizeWeights(l, sIn, sOut, accWidth, r.notes);
       break;
     case LayerKind::Add:
       l.multiplier = float(sIn / sOut);

@@ -529,6 +529,24 @@ TEST(Quantize, BiasHeadroomLeavesRoomForEveryProduct) {
   EXPECT_EQ(biasHeadroom(66052), 1073742335);
   EXPECT_EQ(biasHeadroom(66053), 1073741824); // 2147483647 - 1073757568 < 2^30
   EXPECT_EQ(biasHeadroom(200000), 1073741824);
+  // A 16-bit accumulator: 2^15 - 1 - K * 16256, at least 2^14; a 64-bit one keeps int32 biases.
+  EXPECT_EQ(biasHeadroom(0, 16), 32767);
+  EXPECT_EQ(biasHeadroom(1, 16), 16511);
+  EXPECT_EQ(biasHeadroom(2, 16), 16384);
+  EXPECT_EQ(biasHeadroom(64, 64), 2146443263);
+}
+
+// On a 16-bit accumulator an oversized bias widens the weight scale until it fits the
+// accumulator's headroom (it was refused: "does not fit the config's 16-bit accumulator").
+TEST(Quantize, OversizedBiasFitsA16BitAccumulator) {
+  const Compiled c = compileForTest("oversized_bias", "testbenches/configs/acc16.yaml");
+  bool widened = false;
+  for (const std::string& n : c.quant.notes)
+    widened = widened || n.find("int16 accumulator") != std::string::npos;
+  EXPECT_TRUE(widened);
+  for (const Layer& l : c.graph.layers)
+    for (int32_t b : l.qbias)
+      EXPECT_LE(std::abs(b), 16384) << l.name;
 }
 
 TEST(Quantize, AnOversizedBiasWidensTheWeightScaleInsteadOfClipping) {

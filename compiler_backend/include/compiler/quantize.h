@@ -69,12 +69,14 @@ void layerNormConstants(Layer& l, int channels, double sIn, double sOut);
 /// Quantizes the graph in place (scales, int8 weights, int32 biases, multipliers, clamps,
 /// softmax tables); may insert requantizing layers. Throws CompileError for a model whose
 /// fixed scales cannot be honoured.
-QuantResult quantize(Graph& g, const Calibration& calib);
+/// accWidth: the config's types.acc_width, which bounds the biases (biasHeadroom).
+QuantResult quantize(Graph& g, const Calibration& calib, int accWidth = 32);
 
-/// Room for a layer's bias in its int32 accumulator, in accumulator steps: 2^31 - 1 less the
-/// largest sum of its K int8 products (|x| <= 128, |w| <= 127), so that the bias and any
-/// partial sum never wrap; at least 2^30 (for K > 66052, whose products alone may fill half).
-int64_t biasHeadroom(int64_t k);
+/// Room for a layer's bias in its accumulator of accWidth bits (biases are int32: at most 32),
+/// in accumulator steps: 2^(w-1) - 1 less the largest sum of its K int8 products (|x| <= 128,
+/// |w| <= 127), so that the bias and any partial sum never wrap; at least 2^(w-2) (where the
+/// products alone may fill half: K > 66052 at 32 bits, K > 1 at 16).
+int64_t biasHeadroom(int64_t k, int accWidth = 32);
 
 /// The weight scale at which a layer's bias fits its accumulator (docs/compiler.md, "Oversized
 /// biases"): sw itself when round(max|b| / (sIn sw)) <= biasHeadroom(k); otherwise the wider
@@ -83,7 +85,7 @@ int64_t biasHeadroom(int64_t k);
 /// within the output's range (|b| <= 127 sOut) an accumulator step is over 2^30 / 127 times
 /// finer than an output step, and the coarser weights err by at most 64 K sIn sw' / sOut
 /// output steps (quant.json notes the figure).
-double biasFitWeightScale(double sw, double sIn, double maxAbsBias, int64_t k);
+double biasFitWeightScale(double sw, double sIn, double maxAbsBias, int64_t k, int accWidth = 32);
 
 /// Signal-to-quantization-noise ratio in dB of int8 values (times scale) against floats.
 double sqnrDb(const std::vector<float>& ref, const std::vector<int8_t>& q, double scale);
