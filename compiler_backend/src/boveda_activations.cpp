@@ -24,7 +24,7 @@ constexpr int64_t kMinBlockContainers = 8;
 bool Planner::loopConv(int layer) const {
   const LayerPlan& p = prog_.layers[size_t(layer)];
   return p.kernel == Kernel::Conv && !p.onCpu && p.conv && p.conv->plan.loop &&
-         !p.conv->shape.depthwise && !p.pixelsInOneRow; // (compressed blocks are image rows)
+         !p.conv->shape.depthwise && p.rowPixels == 0; // (compressed blocks are image rows)
 }
 
 void Planner::compressActivations() {

@@ -70,36 +70,7 @@ bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, c
   by_conv_plan_t plan;
   if (by_plan_conv(&hw_.planner, &s, &plan) != BY_OK || plan.path != BY_CONV_LOOP)
     return false;
-  // The loop computes blocks of DIM pixels of one output row, so rows of W % DIM pixels leave
-  // part of a block idle (MobileNetV2's and ResNet-50's 14x14 maps: 16 rows of a block pass for
-  // 14 pixels). A 1x1 stride-1 unpadded convolution without a pool is one product over its
-  // pixels: passed as an image of one row of H x W pixels (the same NHWC bytes), its blocks are
-  // ceil(H W / DIM) instead of H ceil(W / DIM), where the driver's loop takes that shape.
-  const int64_t dim = hw_.dim;
-  const bool pointwise =
-      l.window.kh == 1 && l.window.kw == 1 && s.stride == 1 && s.stride_cols == 1 &&
-      s.pad_top + s.pad_left + s.pad_bottom + s.pad_right == 0 && s.pool_stride == 0 && in.h > 1;
-  if (pointwise && (int64_t(in.h) * in.w + dim - 1) / dim < in.h * ((in.w + dim - 1) / dim)) {
-    by_conv_shape_t row = s;
-    row.in_cols = size_t(in.h) * size_t(in.w), row.in_rows = 1;
-    by_conv_plan_t rowPlan;
-    // Only where the loops read the input once: every output-channel block in one tile, or the
-    // input kept in the scratchpad across the tiles (by_plan_conv_loop_reuse), and two or more
-    // blocks a tile. On td8 MobileNetV2's 14x14 layers, which keep their input, take 0.67-0.79x
-    // the cycles; ResNet-50's 14x14 ones over 1024 channels, whose input is split and read per
-    // tile, 1.2x; MobileNetV2's 28x28 ones at one block a tile 1.2-1.8x.
-    const size_t blocks = (size_t(co.c) + size_t(dim) - 1) / size_t(dim);
-    if (by_plan_conv(&hw_.planner, &row, &rowPlan) == BY_OK && rowPlan.path == BY_CONV_LOOP &&
-        rowPlan.dataflow == plan.dataflow && rowPlan.tile_och >= std::min<size_t>(2, blocks)) {
-      by_conv_geom_t g;
-      by_plan_conv_geom(&hw_.planner, &row, &g);
-      const by_conv_tiles_t t = {rowPlan.tile_batch, rowPlan.tile_rows, rowPlan.tile_och,
-                                 rowPlan.tile_k};
-      if (rowPlan.tile_och >= blocks ||
-          by_plan_conv_loop_reuse(0, row.batch, &g, &t) == BY_CONV_KEEP_INPUT)
-        s = row, plan = rowPlan, p.pixelsInOneRow = true;
-    }
-  }
+  regroupPointwiseRows(l, p, in, co, s, plan);
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   s.dataflow = plan.dataflow; // model.c names it
   const bool os = plan.dataflow == hw_.planner.dataflow_os;
@@ -115,6 +86,49 @@ bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, c
   recordConv(l, p, s);
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
   return true;
+}
+
+// The loop computes blocks of DIM pixels of one output row, so rows of W % DIM pixels leave
+// part of a block idle (MobileNetV2's and ResNet-50's 14x14 maps: 16 rows of a block pass for
+// 14 pixels). A 1x1 stride-1 unpadded convolution without a pool is one product over its pixels,
+// so its image may be passed to by_conv as H / k rows of k W pixels (the same NHWC bytes): the
+// k with the fewest blocks, (H / k) ceil(k W / DIM), fewer than as it is (28x28: k = 2, rows of
+// 56; 14x14: k = 14, one row of 196), where the driver's loop takes that shape and still reads
+// the input once: every output-channel block in one tile, or the input kept in the scratchpad
+// across the tiles (by_plan_conv_loop_reuse), with two or more blocks a tile. On td8
+// MobileNetV2's 14x14 layers, which keep their input, take 0.67-0.79x the cycles as one row;
+// ResNet-50's 14x14 ones over 1024 channels, whose input is split and read per tile, 1.2x;
+// MobileNetV2's 28x28 ones as one row, at one block a tile, 1.2-1.8x.
+void Planner::regroupPointwiseRows(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co,
+                                   by_conv_shape_t& s, by_conv_plan_t& plan) const {
+  const int64_t dim = hw_.dim;
+  const bool pointwise =
+      l.window.kh == 1 && l.window.kw == 1 && s.stride == 1 && s.stride_cols == 1 &&
+      s.pad_top + s.pad_left + s.pad_bottom + s.pad_right == 0 && s.pool_stride == 0;
+  if (!pointwise)
+    return;
+  auto blocksOf = [&](int64_t rows, int64_t cols) { return rows * ((cols + dim - 1) / dim); };
+  const size_t ochBlocks = (size_t(co.c) + size_t(dim) - 1) / size_t(dim);
+  int64_t best = blocksOf(in.h, in.w);
+  for (int64_t k = 2; k <= in.h; ++k) {
+    if (in.h % k != 0 || blocksOf(in.h / k, k * in.w) >= best)
+      continue;
+    by_conv_shape_t row = s;
+    row.in_rows = size_t(in.h / k), row.in_cols = size_t(k * in.w);
+    by_conv_plan_t rowPlan;
+    if (by_plan_conv(&hw_.planner, &row, &rowPlan) != BY_OK || rowPlan.path != BY_CONV_LOOP ||
+        rowPlan.dataflow != plan.dataflow || rowPlan.tile_och < std::min<size_t>(2, ochBlocks))
+      continue;
+    by_conv_geom_t g;
+    by_plan_conv_geom(&hw_.planner, &row, &g);
+    const by_conv_tiles_t t = {rowPlan.tile_batch, rowPlan.tile_rows, rowPlan.tile_och,
+                               rowPlan.tile_k};
+    if (rowPlan.tile_och < ochBlocks &&
+        by_plan_conv_loop_reuse(0, row.batch, &g, &t) != BY_CONV_KEEP_INPUT)
+      continue;
+    best = blocksOf(in.h / k, k * in.w);
+    s = row, plan = rowPlan, p.rowPixels = k * in.w;
+  }
 }
 
 // Whether the mvout runs the layer's fused max-pool (CONFIG_ST's pooling fields hold it).

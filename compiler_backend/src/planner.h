@@ -89,6 +89,8 @@ private:
   void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights, int64_t k,
                      int64_t n, bool os) const;
   std::string rowTooWide(const Shape& co) const;
+  void regroupPointwiseRows(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co,
+                            by_conv_shape_t& s, by_conv_plan_t& plan) const;
   void setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
                              const char* blocks) const;
   void fuseTables();

@@ -42,7 +42,7 @@ nlohmann::json plannerJson(const LayerPlan& lp) {
                                                 : "commands"},
             {"dataflow", lp.dataflow},
             {"folded", c.folded != 0},
-            {"pixels_in_one_row", lp.pixelsInOneRow},
+            {"row_pixels", lp.rowPixels},
             {"tiles",
              {{"batch", c.tile_batch},
               {"rows", c.tile_rows},

@@ -876,29 +876,32 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
 }
 
 // On vector PEs with the conv loops, a 1x1 stride-1 convolution over rows of W % DIM pixels is
-// passed to by_conv as one row of all its pixels (fewer idle rows in the loop's blocks) where
-// the loop keeps at least two output-channel blocks a tile; the bytes are the same NHWC tensor.
-TEST(Plan, PointwiseConvolutionsPassTheirPixelsAsOneRow) {
+// passed to by_conv as fewer, longer rows (k rows each, k dividing H) where that takes fewer
+// blocks of DIM pixels and the loops still keep two or more output-channel blocks a tile; the
+// bytes are the same NHWC tensor.
+TEST(Plan, PointwiseConvolutionsRegroupTheirRows) {
   const Compiled c = compileForTest("zoo_ops", "configs/td8.yaml");
-  const int dim = config::derive(c.program.config).dim;
-  int flattened = 0;
+  const int64_t dim = config::derive(c.program.config).dim;
+  auto blocks = [&](int64_t rows, int64_t cols) { return rows * ((cols + dim - 1) / dim); };
+  int regrouped = 0;
   for (const LayerPlan& p : c.program.layers) {
-    if (!p.pixelsInOneRow)
+    if (p.rowPixels == 0)
       continue;
     const Layer& l = c.graph.layers[size_t(p.layer)];
     SCOPED_TRACE(l.name);
-    ++flattened;
+    ++regrouped;
     const Shape& in = c.graph.tensors[size_t(l.inputs[0])].shape;
     ASSERT_TRUE(p.conv);
     const by_conv_shape_t& s = p.conv->shape;
-    EXPECT_EQ(s.in_rows, 1u);
-    EXPECT_EQ(s.in_cols, size_t(in.h) * size_t(in.w));
+    EXPECT_EQ(int64_t(s.in_cols), p.rowPixels);
+    EXPECT_EQ(int64_t(s.in_rows * s.in_cols), int64_t(in.h) * in.w);
+    EXPECT_EQ(p.rowPixels % in.w, 0);
     EXPECT_EQ(s.kernel_rows * s.kernel_cols * s.stride, 1u);
-    EXPECT_NE(in.w % dim, 0);
+    EXPECT_LT(blocks(int64_t(s.in_rows), int64_t(s.in_cols)), blocks(in.h, in.w));
     EXPECT_EQ(p.conv->plan.path, BY_CONV_LOOP);
     EXPECT_GE(p.conv->plan.tile_och, std::min<size_t>(2, (s.out_ch + size_t(dim) - 1) / dim));
   }
-  EXPECT_GE(flattened, 1);
+  EXPECT_GE(regrouped, 1);
 }
 
 // Depthwise passes over diagonal weight blocks schedule B (the blocks' zeros) where the

@@ -80,7 +80,7 @@ struct LayerPlan {
   double zerosA = 0, zerosB = 0;         // operand zero fractions the side choice used
   double tdSpeedupA = 1, tdSpeedupB = 1; // the schedule model's estimates (td_estimate.h)
   std::string tdReason;                  // why tdMode (TensorDash configs)
-  bool pixelsInOneRow = false;    // a 1x1 convolution's image passed as one row of its pixels
+  int64_t rowPixels = 0;          // a 1x1 convolution's image passed as rows of this many pixels
   bool poolOnMvout = false;       // the fused max-pool runs on the mvout
   bool separatePool = false;      // ... or as a CPU max-pool after the layer
   bool clampAfter = false;        // a CPU clamp applies qmin/qmax after the kernel
