@@ -158,6 +158,15 @@ INSTANTIATE_TEST_SUITE_P(
                   "  table: false"}}},
         Variant{"dim2",
                 {{"  mesh_rows: 4", "  mesh_rows: 2"}, {"  mesh_cols: 4", "  mesh_cols: 2"}}},
+        // one PE: a mesh of one 1x1 tile (by_mesh's OutStage)
+        Variant{"one_pe",
+                {{"  mesh_rows: 4", "  mesh_rows: 1"}, {"  mesh_cols: 4", "  mesh_cols: 1"}}},
+        // a mesh of one 4x4 tile
+        Variant{"one_tile",
+                {{"  mesh_rows: 4", "  mesh_rows: 1"},
+                 {"  mesh_cols: 4", "  mesh_cols: 1"},
+                 {"  tile_rows: 1", "  tile_rows: 4"},
+                 {"  tile_cols: 1", "  tile_cols: 4"}}},
         // (the scratchpad's capacity: its line comes first) 131072 rows: 17 row bits
         Variant{"large_scratchpad", {{"    capacity_kib: 4", "    capacity_kib: 512"}}},
         // TensorDash on a 2x2 array of 4-lane PEs: tiles of 2 rows, writes of up to 4

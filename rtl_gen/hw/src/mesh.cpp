@@ -38,7 +38,7 @@ vlog::Module MeshGenerator::ports() const {
   vlog::Module m(names::kMesh,
                  "Mesh: MeshRows x MeshCols tiles with pipeline registers between tiles, input "
                  "skew and output de-skew. A beat entering at cycle t leaves at t + Latency, "
-                 "Latency = (MeshRows-1) + (MeshCols-1) = " +
+                 "Latency = (MeshRows-1) + (MeshCols-1), at least 1, = " +
                      std::to_string(p_.latency()) +
                      ". Results are WS partial sums (b chain) or OS results (preload chain), "
                      "selected by the beat's dataflow.");
@@ -215,11 +215,14 @@ void MeshGenerator::outputDeskew(vlog::Body& b) const {
 
   // --- Output de-skew.
   b.comment("Output de-skew: tile column tc is delayed by MeshCols-1-tc cycles so that all "
-            "columns of a beat leave together, with column 0's valid.");
+            "columns of a beat leave together, with column 0's valid. A mesh of one tile has "
+            "no pipeline register: its results leave one cycle late (OutStage), as the "
+            "execute controller's result tags are there a cycle after the beat.");
+  b.localParam("OutStage", p_.meshRows == 1 && p_.meshCols == 1 ? "1" : "0");
   vlog::Body& deskew = b.genFor("tc", "MeshCols", "gen_deskew");
   {
     auto& inst = deskew.instance(names::kDelayLine, "u_deskew");
-    inst.params = {{"Width", "TileOut"}, {"Depth", "MeshCols-1-tc"}};
+    inst.params = {{"Width", "TileOut"}, {"Depth", "MeshCols-1-tc+OutStage"}};
     inst.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
                   {"data_i", "result_skewed[tc]"},
@@ -227,7 +230,7 @@ void MeshGenerator::outputDeskew(vlog::Body& b) const {
   }
   {
     auto& inst = b.instance(names::kDelayLine, "u_deskew_valid");
-    inst.params = {{"Width", "1"}, {"Depth", "MeshCols-1"}};
+    inst.params = {{"Width", "1"}, {"Depth", "MeshCols-1+OutStage"}};
     inst.conns = {{"clk_i", "clk_i"},
                   {"rst_ni", "rst_ni"},
                   {"data_i", "tile_ctrl_in[(MeshRows-1)*MeshCols][ValidBit]"},

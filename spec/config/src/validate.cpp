@@ -20,10 +20,6 @@ void validateAcrossKeys(const Config& c,
   if (rows != cols)
     fail("array.mesh_cols", "mesh_rows*tile_rows = " + str(rows) + " but mesh_cols*tile_cols = " +
                                 str(cols) + "; the array must be square (DIM x DIM)");
-  if (rows == 1 && cols == 1) // found by random configs: every compute hung, WS and OS
-    fail("array.mesh_rows", "DIM = mesh_rows*tile_rows = 1 (one PE) is not supported: the "
-                            "generated execute controller needs at least a 2x2 array; expected "
-                            "DIM of 2 or more");
   if (rows > 256)
     fail("array.mesh_rows",
          "DIM = mesh_rows*tile_rows = " + str(rows) + " is too large; DIM may be at most 256");

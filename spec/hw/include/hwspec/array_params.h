@@ -5,6 +5,7 @@
 #include "config/config.h"
 #include "tensordash_spec/params.h"
 
+#include <algorithm>
 #include <string>
 
 namespace by::hw {
@@ -37,8 +38,9 @@ struct ArrayParams {
   int dWidth() const;
   /// Each of the two stationary registers: WS weights and/or OS accumulators (accWidth).
   int regWidth() const;
-  /// Cycles from an input beat to its (de-skewed) output beat.
-  int latency() const { return (meshRows - 1) + (meshCols - 1); }
+  /// Cycles from an input beat to its (de-skewed) output beat: the registers between tiles, or
+  /// the one output stage of a mesh of one tile (by_mesh's OutStage).
+  int latency() const { return std::max(1, (meshRows - 1) + (meshCols - 1)); }
   bool both() const { return hasWs && hasOs; }
 };
 
