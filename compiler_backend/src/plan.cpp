@@ -204,6 +204,24 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   setTensorDash(p, zerosA, l.qweights, k, j, os);
 }
 
+namespace {
+// The smallest speedup the schedule model must expect for TensorDash to be switched on.
+constexpr double kTdMinGain = 1.02;
+} // namespace
+
+// Whether a layer may schedule an operand at all: a TensorDash config, not --no-tensordash, an
+// OS layer. Else it sets the layer's mode (0 without TensorDash, else off) and reason.
+bool Planner::tensorDashApplies(LayerPlan& p, bool os) const {
+  p.tdMode = hw_.td ? 2 : 0;
+  if (!hw_.td)
+    return false;
+  if (!opt_.tensordash)
+    p.tdReason = "off: --no-tensordash";
+  else if (!os)
+    p.tdReason = "off: the layer runs weight-stationary (TensorDash schedules OS computes)";
+  return opt_.tensordash && os;
+}
+
 // TensorDash: schedule the operand the schedule model expects to skip most of (C^T = B^T A^T,
 // docs/tensordash.md), or neither where it expects less than 2% (dense beats then).
 void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights,
@@ -213,26 +231,15 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
     zw += w == 0;
   p.zerosA = zerosA;
   p.zerosB = weights.empty() ? 0 : double(zw) / double(weights.size());
-  if (!hw_.td) {
-    p.tdMode = 0;
+  if (!tensorDashApplies(p, os))
     return;
-  }
-  p.tdMode = 2;
-  if (!opt_.tensordash) {
-    p.tdReason = "off: --no-tensordash";
-    return;
-  }
-  if (!os) {
-    p.tdReason = "off: the layer runs weight-stationary (TensorDash schedules OS computes)";
-    return;
-  }
   const TdEstimate e = estimateTensorDash(prog_.config, zerosA, weights, k, n);
   p.tdSpeedupA = e.speedupA;
   p.tdSpeedupB = hw_.tdScheduleB ? e.speedupB : 1.0;
   const bool b = p.tdSpeedupB > p.tdSpeedupA;
   const double best = b ? p.tdSpeedupB : p.tdSpeedupA;
   char text[160];
-  if (best < 1.02) {
+  if (best < kTdMinGain) {
     std::snprintf(text, sizeof text, "off: the model expects %.2fx at most (A %.2fx, B %.2fx)",
                   best, p.tdSpeedupA, p.tdSpeedupB);
   } else {
@@ -250,30 +257,19 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
 // pay.
 void Planner::setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
                                     const char* blocks) const {
-  const int64_t dw = hw_.kb;
   const int64_t taps = int64_t(s.kernel_rows * s.kernel_cols);
   p.zerosA = calibZeros(l.inputs[0]);
-  p.zerosB = 1.0 - 1.0 / double(dw);
-  p.tdMode = hw_.td ? 2 : 0;
-  if (!hw_.td)
+  p.zerosB = 1.0 - 1.0 / double(hw_.kb);
+  if (!tensorDashApplies(p, os))
     return;
-  if (!opt_.tensordash) {
-    p.tdReason = "off: --no-tensordash";
-    return;
-  }
-  if (!os) {
-    p.tdReason = "off: the layer runs weight-stationary (TensorDash schedules OS computes)";
-    return;
-  }
   char text[160];
   if (hw_.tdScheduleB) {
     p.tdMode = 1;
-    std::snprintf(text, sizeof text, "B: the %s are 1 - 1/%lld zeros", blocks,
-                  static_cast<long long>(dw));
+    std::snprintf(text, sizeof text, "B: the %s are 1 - 1/%d zeros", blocks, hw_.kb);
   } else {
     // Each pass accumulates every tap of one channel block.
-    p.tdSpeedupA = estimateTensorDash(prog_.config, p.zerosA, {}, taps * dw, hw_.dim).speedupA;
-    p.tdMode = p.tdSpeedupA < 1.02 ? 2 : 0;
+    p.tdSpeedupA = estimateTensorDash(prog_.config, p.zerosA, {}, taps * hw_.kb, hw_.dim).speedupA;
+    p.tdMode = p.tdSpeedupA < kTdMinGain ? 2 : 0;
     std::snprintf(text, sizeof text,
                   "%s: B scheduling is not built; the model expects %.2fx from A's zeros",
                   p.tdMode == 0 ? "A" : "off", p.tdSpeedupA);

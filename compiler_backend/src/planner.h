@@ -91,6 +91,7 @@ private:
   std::string rowTooWide(const Shape& co) const;
   void regroupPointwiseRows(const Layer& l, LayerPlan& p, const Shape& in, const Shape& co,
                             by_conv_shape_t& s, by_conv_plan_t& plan) const;
+  bool tensorDashApplies(LayerPlan& p, bool os) const;
   void setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
                              const char* blocks) const;
   void fuseTables();
