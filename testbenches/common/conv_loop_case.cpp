@@ -53,6 +53,8 @@ std::string ConvLoopCase::describe() const {
     os << " compressed input";
   if (compressedOutput)
     os << " compressed output";
+  if (depthwise)
+    os << " depthwise";
   return os.str();
 }
 
@@ -117,7 +119,12 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   const int H = c.inRows, W = c.inCols, C = c.inCh, OC = c.outCh, K = c.kernel, S = c.stride;
   const int OH = c.outRows(), OW = c.outCols(), PH = c.poolRows(), PW = c.poolCols();
   const int tr = c.poolStride ? OH : (c.tileRows ? c.tileRows : OH);
-  const int to = c.tileOch ? c.tileOch : OC, tk = c.tileKch ? c.tileKch : C;
+  const int to = c.tileOch ? c.tileOch : OC, tk = c.depthwise ? C : c.tileKch ? c.tileKch : C;
+  if (c.depthwise && (OC != C || c.transWeight1203 || c.transWeight0132 || c.transInput3120 ||
+                      c.transOutput1203 || c.compressedWeights || c.keep))
+    throw std::invalid_argument("the depthwise mode refuses this case: " + c.describe());
+  // Depthwise: a tap's weights are ceil(DIM / lanes) packed rows of diagonal stripes.
+  const int stripeRows = ceilDiv(dim, L);
   if ((c.keep != 0 && tk < C) || (c.keep == 2 && to < OC))
     throw std::invalid_argument("a kept operand needs one tile of its channels: " + c.describe());
   if ((c.transWeight1203 && L > 1) || (c.transOutput1203 && c.poolStride) ||
@@ -161,6 +168,7 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   const uint64_t worstBlock = worstBlockBytes(p, uint64_t(dim) * group);
   const uint64_t wTable = align(w + uint64_t(K) * K * bands * groups * worstBlock + 0x100);
   const uint64_t wEnd = c.compressedWeights ? wTable + uint64_t(K) * K * bands * groups * 8
+                        : c.depthwise       ? w + uint64_t(K) * K * stripeRows * C * L * ib
                                             : w + uint64_t(K) * K * tapRows * OC * L * ib;
   const uint64_t bias = align(wEnd + 0x100);
   out.output = align(bias + uint64_t(OC) * ab + 0x100);
@@ -200,12 +208,21 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   for (int t = 0; t < K * K; ++t)
     for (int i = 0; i < C; ++i)
       for (int o = 0; o < OC; ++o) {
+        int64_t& v = wt[(size_t(t) * C + i) * OC + o];
+        if (c.depthwise) { // stripe row r = o % DIM holds w[o] at column o
+          v = i == o ? value(c.valueBits) : 0;
+          const size_t r = size_t(o % dim);
+          if (i == o)
+            put(out.image,
+                w - base + ((size_t(t) * stripeRows + r / L) * C + o) * L * ib + (r % L) * ib, v,
+                ib);
+          continue;
+        }
         const size_t at = c.transWeight1203   ? (size_t(i) * K * K + size_t(t)) * OC + size_t(o)
                           : c.transWeight0132 ? (size_t(t) * OC + size_t(o)) * C + size_t(i)
                                               : (size_t(t) * tapRows + size_t(i / L)) * OC * L +
                                                     size_t(o) * L + i % L;
-        put(out.image, w - base + at * ib, wt[(size_t(t) * C + i) * OC + o] = value(c.valueBits),
-            ib);
+        put(out.image, w - base + at * ib, v = value(c.valueBits), ib);
       }
   if (c.compressedWeights) { // band (tap, kb) cut into groups, entry (tap*bands + kb)*groups + g
     uint64_t next = 0;
@@ -314,6 +331,7 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   // The weight rows of a tap: OC x L elements apart, or with trans_weight_1203 K x K rows;
   // trans_weight_0132: its rows (output channels) C elements apart.
   const uint64_t weightStride = c.transWeight0132 ? uint64_t(C) : uint64_t(OC) * L;
+  // (depthwise: OC = C, the stripes' rows are C x L elements too)
   fm::ConfigLdArgs weightChannel{1,
                                  false,
                                  1,
@@ -341,7 +359,7 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
   (void)ochB;
   for (int r0 = 0; r0 < OH; r0 += tr)
     for (int o0 = 0; o0 < OC; o0 += to)
-      for (int k0 = 0; k0 < C; k0 += tk) {
+      for (int k0 = c.depthwise ? o0 : 0; k0 < (c.depthwise ? o0 + 1 : C); k0 += tk) {
         fm::LoopConvArgs l;
         const int rows = std::min(tr, OH - r0);
         // The window in the (dilated) input's coordinates.
@@ -357,6 +375,8 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
         l.transWeight0132 = c.transWeight0132, l.outChannels = uint32_t(OC);
         l.batches = uint32_t(c.batch), l.pochs = uint32_t(std::min(to, OC - o0));
         l.krows = l.kcols = uint32_t(K), l.kchs = uint32_t(std::min(tk, C - k0));
+        if (c.depthwise) // the tile's channels, in the band's columns from o0 on
+          l.depthwise = true, l.kchs = l.pochs, l.inChannels = uint32_t(dim);
         l.upad = uint32_t(std::max(0, -iy0)), l.dpad = uint32_t(std::max(0, iyEnd - HD));
         l.lpad = uint32_t(c.pad), l.rpad = uint32_t(std::max(0, ixEnd - WD));
         l.inputDilated = c.inputDilated, l.transInput3120 = c.transInput3120;
@@ -366,7 +386,8 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
         l.input = c.transInput3120
                       ? in + ((uint64_t(k0) * H + uint64_t(std::max(iy0, 0))) * W) * c.batch * ib
                       : in + ((uint64_t(std::max(iy0, 0)) * W) * C + k0) * ib;
-        l.weights = c.transWeight1203   ? w + (uint64_t(k0) * K * K * OC + uint64_t(o0)) * ib
+        l.weights = c.depthwise         ? w + uint64_t(o0) * L * ib
+                    : c.transWeight1203 ? w + (uint64_t(k0) * K * K * OC + uint64_t(o0)) * ib
                     : c.transWeight0132 ? w + (uint64_t(o0) * C + uint64_t(k0)) * ib
                                         : w + (uint64_t(k0 / L) * OC * L + uint64_t(o0) * L) * ib;
         // (k0: a multiple of L)
@@ -390,7 +411,7 @@ ConvLoopProgram buildConvLoop(const fm::ModelParams& p, const ConvLoopCase& c, u
           if (r0 != 0)
             l.weights = 0;
         }
-        const bool firstK = k0 == 0, lastK = k0 + tk >= C;
+        const bool firstK = c.depthwise || k0 == 0, lastK = c.depthwise || k0 + tk >= C;
         l.noBias = !firstK;
         l.bias = firstK && c.bias ? bias + uint64_t(o0) * ab : 0;
         l.noPool = c.poolStride == 0;

@@ -47,6 +47,10 @@ struct ConvLoopCase {
   // row and channel group of MAX_BLOCK_LEN x DIM x lanes channels (docs/isa.md,
   // "LOOP_CONV_WS"); their channel tiles must start on whole groups, their rows be whole.
   bool compressedInput = false, compressedOutput = false;
+  // The loops' depthwise mode (docs/isa.md, "Depthwise mode"): outCh = inCh, each output channel
+  // its input channel's filter; the weights a band of diagonal stripes per tap; channel tiles of
+  // tileOch (tileKch not used).
+  bool depthwise = false;
 
   int kernelExtent() const { return (kernel - 1) * dilation + 1; }
   int dilatedRows() const { return inputDilated ? 2 * inRows - 1 : inRows; }

@@ -190,6 +190,38 @@ TEST(LoopConv, OutputStationaryAndVectorPesMatchTheCpuConvolution) {
   }
 }
 
+// The depthwise mode (docs/isa.md, "Depthwise mode"): each output-channel block computes with
+// its own channels and the band's diagonal block, on one lane in both loops and on td_l4's vector
+// PEs in the OS loop (A at a column offset inside the scratchpad row), with channel counts that
+// are not whole blocks, channel tiles, strides, padding, pooling and TensorDash's modes.
+TEST(LoopConv, DepthwiseModeMatchesTheCpuConvolution) {
+  const uint64_t seed = test::testSeed(24, "loop conv depthwise cases");
+  const config::Config tdL4 = test::shippedConfig("td_l4");
+  const int kblock = tdL4.array.meshRows * tdL4.array.tileRows * tdL4.array.lanes;
+  std::vector<ConvLoopCase> cases;
+  ConvLoopCase c;
+  c.depthwise = true,
+  c.inCh = c.outCh = 11; // three channel blocks on tiny (DIM 4), the last partial
+  cases.push_back(c);
+  c.stride = 2, c.inRows = 7, c.inCols = 8, c.relu = true, c.bias = false;
+  cases.push_back(c);
+  c = ConvLoopCase{};
+  c.depthwise = true, c.inCh = c.outCh = 9, c.tileOch = 4, c.tileRows = 2; // channel tiles
+  cases.push_back(c);
+  c.tileRows = 0, c.poolSize = 2, c.poolStride = 2, c.inRows = c.inCols = 6; // pooled
+  cases.push_back(c);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ConvLoopCase v = cases[i];
+    runCase(v, seed + i);
+    v.os = true;
+    runCase(v, seed + 50 + i);
+    // td_l4: blocks of 4 channels, rows of 16: a tile of kblock + 5 channels spans two rows
+    v.inCh = v.outCh = kblock + 5, v.tileOch = v.tileOch ? 8 : 0;
+    v.zeroPercent = 40, v.tdMode = static_cast<int>(i % 3);
+    runCase(v, seed + 100 + i, tdL4);
+  }
+}
+
 // Every check of LOOP_CONV_WS, in the order of docs/isa.md.
 TEST(LoopConv, RejectsIllegalLoops) {
   Machine m(tinyConv());
@@ -323,6 +355,45 @@ TEST(LoopConv, RejectsIllegalLoops) {
   m.ok(configEx(ex));
   l = ok, l.os = true, l.ocols = 1, l.orows = 1;
   check(l, "UNSUPPORTED"); // LOOP_CONV_OS under WS
+}
+
+// The depthwise mode's checks: kchs = pochs; on vector PEs only the TensorDash OS loop reads A
+// at a column offset; not with the transposes or compressed weights.
+TEST(LoopConv, DepthwiseModeChecks) {
+  auto run = [](const config::Config& cfg, bool os, LoopConvArgs l, const char* error) {
+    SCOPED_TRACE(cfg.name + (os ? " OS " : " WS ") + (error ? error : "legal"));
+    Machine m(cfg);
+    ConfigExArgs ex;
+    ex.dataflow = os ? 0 : 1;
+    m.ok(configEx(ex));
+    l.os = os, l.depthwise = true;
+    const Program prog = loopConv(l);
+    for (size_t i = 0; i + 1 < prog.size(); ++i)
+      m.ok(prog[i]);
+    const ExecResult r = m.run(prog.back());
+    if (error)
+      EXPECT_EQ(r.error, hw::isa::errorCode(error));
+    else
+      EXPECT_TRUE(r.accepted);
+  };
+  LoopConvArgs ok;
+  ok.kchs = ok.pochs = 6, ok.krows = ok.kcols = ok.kernelDim = 3, ok.orows = ok.ocols = 2;
+  ok.input = kDramBase + 0x1000, ok.weights = kDramBase + 0x2000, ok.output = kDramBase + 0x3000;
+  const config::Config tiny = tinyConv(), tdL4 = test::shippedConfig("td_l4");
+  config::Config lanesDense = tdL4; // vector PEs without TensorDash
+  lanesDense.tensordash.enabled = false;
+  run(tiny, false, ok, nullptr);
+  run(tiny, true, ok, nullptr);
+  run(tdL4, true, ok, nullptr);
+  run(tdL4, false, ok, "UNSUPPORTED");      // WS on vector PEs
+  run(lanesDense, true, ok, "UNSUPPORTED"); // OS on vector PEs without the TensorDash feeder
+  LoopConvArgs l = ok;
+  l.kchs = 5;
+  run(tiny, false, l, "BAD_SIZE");
+  l = ok, l.transOutput1203 = true;
+  run(tiny, false, l, "UNSUPPORTED");
+  l = ok, l.wrot180 = true; // a plain tap order: legal
+  run(tiny, false, l, nullptr);
 }
 
 // Vector PEs pack `lanes` input channels of a tap into a weight row, which the [i][kr][kc][o]

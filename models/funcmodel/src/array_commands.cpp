@@ -114,9 +114,10 @@ namespace {
 /// An operand read as a dim x width matrix: element j of row addr.row + i*rowStride, zero
 /// outside the operand's rows and columns or for GARBAGE. Scratchpad rows hold spRowElems
 /// elements, accumulator rows dim.
+/// A loop's depthwise COMPUTE on vector PEs reads A's columns from colOffset on.
 std::vector<int64_t> readOperand(const LocalOperand& op, uint64_t rowStride, int width,
                                  const ModelParams& p, const std::vector<int64_t>& sp,
-                                 const std::vector<int64_t>& acc) {
+                                 const std::vector<int64_t>& acc, uint64_t colOffset = 0) {
   std::vector<int64_t> m(static_cast<size_t>(p.dim) * width, 0);
   if (op.addr.garbage())
     return m;
@@ -124,7 +125,7 @@ std::vector<int64_t> readOperand(const LocalOperand& op, uint64_t rowStride, int
   const uint64_t memRow = static_cast<uint64_t>(op.addr.acc() ? p.dim : p.spRowElems);
   for (uint64_t i = 0; i < op.rows; ++i)
     for (uint64_t j = 0; j < op.cols; ++j)
-      m[i * width + j] = mem[(op.addr.row() + i * rowStride) * memRow + j];
+      m[i * width + j] = mem[(op.addr.row() + i * rowStride) * memRow + colOffset + j];
   return m;
 }
 
@@ -200,9 +201,9 @@ void FuncModel::computeOs(bool preloaded, uint64_t pre1, uint64_t pre2, uint64_t
       v = golden::wrap(v, params_.outputWidth); // D enters the PEs at the output width
   }
   const int kw = params_.spRowElems; // the reduction length: DIM * lanes
-  const std::vector<int64_t> a =
-      transposed(readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc),
-                 state_.ex.aTranspose, dim);
+  const std::vector<int64_t> a = transposed(
+      readOperand(aOp, state_.ex.aStride, kw, params_, state_.sp, state_.acc, aColOffset_),
+      state_.ex.aTranspose, dim);
   const std::vector<int64_t> b = transposed(
       unpackB(readOperand(bOp, 1, kw, params_, state_.sp, state_.acc), dim, params_.lanes),
       state_.ex.bTranspose, dim);

@@ -75,7 +75,8 @@ Program loopConv(const LoopConvArgs& a) {
                put(0, false, "trans_weight_1203", a.transWeight1203) |
                put(0, false, "trans_weight_0132", a.transWeight0132) |
                put(0, false, "trans_output_1203", a.transOutput1203) |
-               put(0, false, "trans_input_3120", a.transInput3120) | a.extraRs1,
+               put(0, false, "trans_input_3120", a.transInput3120) |
+               put(0, false, "depthwise", a.depthwise) | a.extraRs1,
            put(0, true, "no_pool", a.noPool) |
                put(0, true, "activation", static_cast<uint64_t>(a.act)) |
                put(0, true, "input_dilated", a.inputDilated) |

@@ -36,7 +36,6 @@ struct Layout {
 // Products of the layout, or false when one exceeds `limit` (checked step by step, so that no
 // product overflows: each factor is at most `limit` when it is multiplied).
 bool layout(const ModelParams& p, const LoopConvGeom& g, Layout& l) {
-  const uint64_t dim = static_cast<uint64_t>(p.dim);
   const uint64_t half = static_cast<uint64_t>(p.spRows / 2);
   const uint64_t accHalf = static_cast<uint64_t>(p.accRows / 2);
   auto mul = [](uint64_t a, uint64_t b, uint64_t limit, uint64_t& out) {
@@ -52,8 +51,8 @@ bool layout(const ModelParams& p, const LoopConvGeom& g, Layout& l) {
   if (!mul(g.aImages(), g.irows, half, t) || !mul(t, g.aGroups(), half, t) ||
       !mul(t, g.icols, half, l.aRows))
     return false;
-  if (!mul(g.krows, g.kcols, half, t) || !mul(t, g.kchBlocks, half, t) ||
-      !mul(t, g.ochBlocks, half, t) || !mul(t, dim, half, l.bRows))
+  if (!mul(g.krows, g.kcols, half, t) || !mul(t, g.ochBlocks, half, t) ||
+      !mul(t, g.bBlockRows, half, l.bRows))
     return false;
   return l.aRows + l.bRows <= half;
 }
@@ -97,13 +96,16 @@ LoopConvGeom LoopConvGeom::from(const LoopConvState& s) {
 }
 
 // Input-channel blocks are a scratchpad row wide (DIM x lanes channels), output-channel blocks
-// an accumulator row (DIM).
-void setBlocks(const ModelParams& p, LoopConvGeom& g, bool transInput) {
-  const uint64_t dim = static_cast<uint64_t>(p.dim);
-  g.kchBlocks = ceilDiv(g.kchs, dim * static_cast<uint64_t>(p.lanes));
+// an accumulator row (DIM). A depthwise tap's weights are one band of ceil(DIM / lanes) packed
+// rows per output-channel block, a dense tap's DIM rows per input-channel block.
+void setBlocks(const ModelParams& p, LoopConvGeom& g, bool transInput, bool depthwise) {
+  const uint64_t dim = static_cast<uint64_t>(p.dim), lanes = static_cast<uint64_t>(p.lanes);
+  g.kchBlocks = ceilDiv(g.kchs, dim * lanes);
   g.ochBlocks = ceilDiv(g.pochs, dim);
   g.batchBlocks = ceilDiv(g.batches, dim);
   g.transInput = transInput;
+  g.depthwise = depthwise;
+  g.bBlockRows = depthwise ? ceilDiv(dim, lanes) : g.kchBlocks * dim;
 }
 
 int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState& arch, bool os,
@@ -122,6 +124,14 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
       (transInput && (transWeight0132 || os || p.lanes > 1)))
     return hw::isa::errorCode("UNSUPPORTED");
   const bool transOutput = field(l, false, "trans_output_1203", rs1) != 0;
+  // Depthwise: output-channel blocks read their own DIM input channels, which on vector PEs lie
+  // inside a scratchpad row: only the TensorDash feeder reads A at a column offset (OS). Not with
+  // the transposed layouts or compressed weights (DIM x DIM blocks of a dense matrix).
+  const bool depthwise = field(l, false, "depthwise", rs1) != 0;
+  if (depthwise &&
+      ((p.lanes > 1 && !(os && p.tensordash)) || transInput || transWeight0132 || transOutput ||
+       field(l, false, "trans_weight_1203", rs1) || field(l, true, "weights_compressed", rs2)))
+    return hw::isa::errorCode("UNSUPPORTED");
   // Boveda: compressed operands are moved through pointer entries, so each channel (the store
   // path for the output) must move compressed blocks exactly when the loop says so. Not for the
   // transposed or dilated layouts, lane-packed weights or pooled output.
@@ -143,12 +153,13 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
   if (g.batches == 0 || g.orows == 0 || g.ocols == 0 || g.pochs == 0 || g.krows == 0 ||
       g.kcols == 0 || g.kchs == 0 || g.stride == 0 || g.upad + g.dpad > g.irows ||
       g.lpad + g.rpad > g.icols || (transOutput && g.batchSize == 0) ||
-      (transWeight0132 && g.outChannels == 0) || (transInput && g.batchSize == 0))
+      (transWeight0132 && g.outChannels == 0) || (transInput && g.batchSize == 0) ||
+      (depthwise && g.kchs != g.pochs))
     return hw::isa::errorCode("BAD_SIZE");
   // A compressed input or output block is a whole image row.
   if ((inputZ && g.icols - g.lpad - g.rpad != g.inColDim) || (outputZ && g.ocols != g.outColDim))
     return hw::isa::errorCode("UNSUPPORTED");
-  setBlocks(p, g, transInput);
+  setBlocks(p, g, transInput, depthwise);
   Layout lay;
   if (!layout(p, g, lay) || field(l, false, "a_spad_id", rs1) > 2 ||
       field(l, false, "b_spad_id", rs1) > 2)
@@ -162,11 +173,12 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
 LoopConvBlockStrides loopConvBlockStrides(const ModelParams& p, const LoopConvState& s,
                                           uint64_t rs1) {
   const LoopConvGeom g = LoopConvGeom::from(s);
-  const uint64_t kchBlocks = ceilDiv(g.kchs, static_cast<uint64_t>(p.dim * p.lanes));
+  LoopConvGeom b = g;
+  setBlocks(p, b, false, field("LOOP_CONV_WS", false, "depthwise", rs1) != 0);
   const bool transWeight0132 = field("LOOP_CONV_WS", false, "trans_weight_0132", rs1) != 0;
   // (trans_input_3120: an input MVIN moves one block of DIM images.)
   return {static_cast<uint32_t>(g.icols),
-          static_cast<uint32_t>(transWeight0132 ? uint64_t(p.dim) : kchBlocks * p.dim),
+          static_cast<uint32_t>(transWeight0132 ? uint64_t(p.dim) : b.bBlockRows),
           static_cast<uint32_t>(g.ocols)};
 }
 
@@ -191,7 +203,8 @@ public:
         weightsCompressed_(field("LOOP_CONV_WS", true, "weights_compressed", rs2) != 0),
         inputCompressed_(field("LOOP_CONV_WS", true, "input_compressed", rs2) != 0),
         outputCompressed_(field("LOOP_CONV_WS", true, "output_compressed", rs2) != 0) {
-    setBlocks(p, g_, field("LOOP_CONV_WS", false, "trans_input_3120", rs1) != 0);
+    setBlocks(p, g_, field("LOOP_CONV_WS", false, "trans_input_3120", rs1) != 0,
+              field("LOOP_CONV_WS", false, "depthwise", rs1) != 0);
     layout(p, g_, lay_);
     const uint64_t half = uint64_t(p.spRows / 2);
     // An operand with a spad id and DRAM address 0 is already in its half: no moves.
@@ -229,7 +242,9 @@ private:
     return uint32_t(aRow_ + ((b * g_.irows + r) * g_.aGroups() + kb) * g_.icols + c);
   }
   uint32_t bAddr(uint64_t t, uint64_t kb, uint64_t ob) const {
-    return uint32_t(bRow_ + ((t * g_.ochBlocks + ob) * g_.kchBlocks + kb) * dim_);
+    // (depthwise: the band of the tap and output-channel block, whatever kb)
+    return uint32_t(bRow_ + (t * g_.ochBlocks + ob) * g_.bBlockRows +
+                    (g_.depthwise ? 0 : kb * dim_));
   }
   // C: pooled, every output-channel block's orows x ocols image (as pooling reads it); else per
   // output row its output-channel blocks one after another (one MVOUT writes whole DRAM rows).
@@ -259,12 +274,16 @@ private:
   // apart: CONFIG_EX's a_stride, set by the host), at tap t and block kb.
   // trans_input_3120: the up to DIM images of block b at one pixel (stored as the block's
   // channel rows, icols apart: CONFIG_EX's a_stride, which the loop sets).
-  uint64_t aOperand(uint64_t t, uint64_t kb, uint64_t b, uint64_t orow, uint64_t ocol) const {
+  // Depthwise: A's columns are output-channel block ob's channels (at a column offset on vector
+  // PEs: the COMPUTE's aColOffset).
+  uint64_t aOperand(uint64_t t, uint64_t kb, uint64_t ob, uint64_t b, uint64_t orow,
+                    uint64_t ocol) const {
     const uint64_t kr = t / g_.kcols, kc = t % g_.kcols, d = g_.dilation;
     const uint64_t r = orow * g_.stride + kr * d, col = ocol * g_.stride + kc * d;
     if (g_.transInput)
       return operand(std::min(dim_, g_.batches - b * dim_), kchCols(kb), a(kb * dim_, b, r, col));
-    return operand(std::min(dim_, g_.ocols - ocol), kchCols(kb), a(kb, b, r, col));
+    return operand(std::min(dim_, g_.ocols - ocol), g_.depthwise ? ochCols(ob) : kchCols(kb),
+                   a(kb, b, r, col));
   }
 
   // D (unless no_bias): the bias row repeated over every pixel of the output-channel block
@@ -365,12 +384,26 @@ private:
                dim_, ochCols(ob), bAddr(t, kb, ob));
       return;
     }
-    const uint64_t tapRows = transWeight_ ? 1 : ceilDiv(g_.inChannels, lanes_);
-    const uint64_t rows = (g_.kchBlocks - 1) * dim_ + packedRows(g_.kchBlocks - 1);
+    // A depthwise tap is its band of diagonal stripes (ceil(DIM / lanes) packed rows).
+    const uint64_t tapRows = transWeight_   ? 1
+                             : g_.depthwise ? g_.bBlockRows
+                                            : ceilDiv(g_.inChannels, lanes_);
+    const uint64_t rows =
+        g_.depthwise ? g_.bBlockRows : (g_.kchBlocks - 1) * dim_ + packedRows(g_.kchBlocks - 1);
     const uint64_t row = (kr * g_.kernelDim + kc) * tapRows;
     for (uint64_t ob = 0; ob < g_.ochBlocks; ob += mbl_)
       move(hw::isa::kMvin2, g_.weights + (row * g_.weightStride + ob * dim_ * lanes_) * ib_, rows,
            std::min(mbl_ * dim_, g_.pochs - ob * dim_) * lanes_, bAddr(t, 0, ob));
+  }
+
+  // The input-channel blocks output-channel block ob reduces over: all, or depthwise the one
+  // holding its channels (with one lane, block ob).
+  uint64_t kbBegin(uint64_t ob) const { return g_.depthwise ? ob / lanes_ : 0; }
+  uint64_t kbEnd(uint64_t ob) const { return g_.depthwise ? ob / lanes_ + 1 : g_.kchBlocks; }
+  // B of (tap, kb, ob): depthwise the band's DIM x DIM diagonal block of ob.
+  uint64_t bOperand(uint64_t kb, uint64_t ob, uint32_t addr) const {
+    const uint64_t rows = g_.depthwise ? ceilDiv(ochCols(ob), lanes_) : packedRows(kb);
+    return operand(rows, ochCols(ob) * lanes_, addr);
   }
 
   // Weight-stationary: per output-channel block, tap and input-channel block one weight block,
@@ -381,7 +414,7 @@ private:
       for (uint64_t t = 0; t < taps_; ++t) {
         if (ob == 0 && t + 1 < taps_)
           loadTap(t + 1);
-        for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb)
+        for (uint64_t kb = kbBegin(ob); kb < kbEnd(ob); ++kb)
           for (uint64_t b = 0; b < g_.aImages(); ++b)
             for (uint64_t orow = 0; orow < g_.orows; ++orow)
               for (uint64_t ocol = 0; ocol < g_.ocols; ocol += g_.transInput ? 1 : dim_) {
@@ -390,10 +423,10 @@ private:
                 const uint64_t rows = g_.transInput ? std::min(dim_, g_.batches - b * dim_)
                                                     : std::min(dim_, g_.ocols - ocol);
                 const uint64_t image = g_.transInput ? b * dim_ : b;
-                pair(operand(packedRows(kb), ochCols(ob) * lanes_,
-                             first ? bAddr(t, kb, ob) : hw::isa::kGarbageAddr),
+                pair(bOperand(kb, ob, first ? bAddr(t, kb, ob) : hw::isa::kGarbageAddr),
                      operand(rows, ochCols(ob), c(ob, image, orow, ocol) | kAccumulate), first,
-                     aOperand(t, kb, b, orow, ocol), operand(dim_, dim_, hw::isa::kGarbageAddr));
+                     aOperand(t, kb, ob, b, orow, ocol),
+                     operand(dim_, dim_, hw::isa::kGarbageAddr));
               }
       }
   }
@@ -409,14 +442,16 @@ private:
             for (uint64_t t = 0; t < taps_; ++t) {
               if (ob == 0 && b == 0 && orow == 0 && ocol == 0 && t + 1 < taps_)
                 loadTap(t + 1);
-              for (uint64_t kb = 0; kb < g_.kchBlocks; ++kb) {
-                const bool last = t + 1 == taps_ && kb + 1 == g_.kchBlocks;
+              for (uint64_t kb = kbBegin(ob); kb < kbEnd(ob); ++kb) {
+                const bool last = t + 1 == taps_ && kb + 1 == kbEnd(ob);
                 const uint64_t pixels = std::min(dim_, g_.ocols - ocol);
                 pair(operand(pixels, ochCols(ob), hw::isa::kGarbageAddr),
                      operand(pixels, ochCols(ob),
                              last ? c(ob, b, orow, ocol) | kAccumulate : hw::isa::kGarbageAddr),
-                     t == 0 && kb == 0, aOperand(t, kb, b, orow, ocol),
-                     operand(packedRows(kb), ochCols(ob) * lanes_, bAddr(t, kb, ob)));
+                     t == 0 && kb == kbBegin(ob), aOperand(t, kb, ob, b, orow, ocol),
+                     bOperand(kb, ob, bAddr(t, kb, ob)));
+                if (g_.depthwise)
+                  out_.back().aColOffset = uint32_t((ob % lanes_) * dim_);
               }
             }
   }

@@ -92,6 +92,9 @@ struct LoopConvArgs {
   bool wrot180 = false, transWeight1203 = false, transWeight0132 = false, transOutput1203 = false;
   bool transInput3120 = false;
   bool inputDilated = false; // the input dilated by 2 (a zero between neighbouring pixels)
+  // Depthwise mode (kchs = pochs; the weights a band of diagonal stripes per tap; docs/isa.md,
+  // "Depthwise mode").
+  bool depthwise = false;
   // Boveda: the weights are a compressed matrix of DIM-row bands (weights names a pointer entry,
   // weightStride counts entries; docs/isa.md, "LOOP_CONV_WS", compressed weights).
   bool weightsCompressed = false;

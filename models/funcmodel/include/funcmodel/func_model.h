@@ -77,7 +77,10 @@ public:
   /// Executes one command (funct7, rs1, rs2).
   ExecResult execute(uint32_t funct, uint64_t rs1, uint64_t rs2);
   ExecResult execute(const Instruction& instr) {
-    return execute(instr.funct, instr.rs1, instr.rs2);
+    aColOffset_ = instr.aColOffset;
+    const ExecResult r = execute(instr.funct, instr.rs1, instr.rs2);
+    aColOffset_ = 0;
+    return r;
   }
 
   const ModelParams& params() const { return params_; }
@@ -144,6 +147,8 @@ private:
   ArchState state_;
   // While a conv loop runs: the block stride of its MVOUTs (0: DIM, as for the host's).
   uint32_t loopMvoutBlockStride_ = 0;
+  // The A column offset of the COMPUTE executing (Instruction::aColOffset).
+  uint32_t aColOffset_ = 0;
   ErrorState error_;
   uint64_t bytesRead_ = 0;
   uint64_t bytesWritten_ = 0;

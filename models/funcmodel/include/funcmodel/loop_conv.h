@@ -29,6 +29,11 @@ struct LoopConvGeom {
   // of DIM (batchBlocks), each window row's channels one after another (not channel blocks).
   bool transInput = false;
   uint64_t batchBlocks = 0;
+  // depthwise: output-channel block ob computes with its own DIM input channels; B holds per tap
+  // and output-channel block one band of ceil(DIM / lanes) packed rows (bBlockRows), else
+  // kchBlocks bands of DIM rows.
+  bool depthwise = false;
+  uint64_t bBlockRows = 0;
   uint64_t aImages() const { return transInput ? batchBlocks : batches; }
   uint64_t aGroups() const { return transInput ? kchs : kchBlocks; }
 

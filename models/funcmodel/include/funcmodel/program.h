@@ -19,8 +19,11 @@ struct Instruction {
   uint32_t funct = 0;
   uint64_t rs1 = 0;
   uint64_t rs2 = 0;
+  // A loop's COMPUTE in depthwise mode on vector PEs: A's columns start this many elements into
+  // its rows (host commands cannot express it: always 0 for them).
+  uint32_t aColOffset = 0;
   bool operator==(const Instruction& o) const {
-    return funct == o.funct && rs1 == o.rs1 && rs2 == o.rs2;
+    return funct == o.funct && rs1 == o.rs1 && rs2 == o.rs2 && aColOffset == o.aColOffset;
   }
   bool operator!=(const Instruction& o) const { return !(*this == o); }
 };
