@@ -251,11 +251,14 @@ TEST(FuncModelGenerator, ExercisesTheIsa) {
     }
     if (name == "CONFIG_ST" && s.st.accScale() != s.st.accScale())
       seen.insert("NaN scale");
+    if ((name == "LOOP_CONV_WS" || name == "LOOP_CONV_OS") &&
+        hw::isa::command("LOOP_CONV_WS").rs1Field("depthwise").extract(in.rs1))
+      seen.insert("depthwise loop");
   }
   for (const char* want :
        {"pool", "pool padding", "strided", "plain", "ws accumulated", "os accumulated",
         "os result written", "os accumulation pending", "operand strides", "dataflow switch",
-        "mvin stride 0", "mvin shrink", "zero fill", "NaN scale"})
+        "mvin stride 0", "mvin shrink", "zero fill", "NaN scale", "depthwise loop"})
     EXPECT_TRUE(seen.count(want)) << want;
 }
 

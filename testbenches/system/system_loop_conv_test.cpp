@@ -180,6 +180,43 @@ TEST_F(LoopConv, PoolingOnStore) {
   runCase("loop_conv_pool3", c, 50);
 }
 
+// The depthwise mode (docs/isa.md, "Depthwise mode"): each output-channel block computes with
+// its own channels and its tap's diagonal block, in both loops on one lane and in the OS loop of
+// TensorDash configs (A read at a column offset inside the scratchpad row); channels spanning
+// two scratchpad rows with a partial block, strides, channel and row tiles, pooling.
+TEST_F(LoopConv, DepthwiseModeMatchesTheReference) {
+  if (p.lanes > 1 && !(p.tensordash && p.dim >= p.lanes))
+    GTEST_SKIP() << "the depthwise mode needs one lane or the TensorDash feeder";
+  ConvLoopCase c;
+  c.depthwise = true, c.inCh = c.outCh = kblock + p.dim + 1;
+  std::vector<std::pair<std::string, ConvLoopCase>> cases = {{"loop_conv_dw", c}};
+  c.stride = 2, c.inRows = 7, c.inCols = 8, c.relu = true, c.bias = false;
+  cases.push_back({"loop_conv_dw_stride2", c});
+  c = ConvLoopCase{};
+  c.depthwise = true, c.inCh = c.outCh = 2 * kblock + 3, c.tileOch = kblock, c.tileRows = 2;
+  cases.push_back({"loop_conv_dw_tiles", c});
+  c.tileRows = 0, c.poolSize = 2, c.poolStride = 2, c.inRows = c.inCols = 6;
+  cases.push_back({"loop_conv_dw_pool", c});
+  for (const auto& [name, dw] : cases) {
+    if (p.lanes == 1) {
+      runCase(name, dw, 50);
+      continue;
+    }
+    ConvLoopCase v = dw; // vector PEs: the OS loop only
+    v.os = true, v.zeroPercent = 50,
+    v.tdMode = static_cast<int>(cases_++ % (p.tdScheduleB ? 3 : 2));
+    v.tdMode = v.tdMode == 1 ? 2 : v.tdMode == 2 ? 1 : 0;
+    SCOPED_TRACE(v.describe());
+    const ConvLoopProgram cp = buildConvLoop(p, v, kBase, kSize, seed);
+    const RunOutcome r = run(name + "_os", cp.program, cp.image, 50);
+    EXPECT_EQ(r.modelErrors.count, 0u);
+    for (size_t i = 0; i < cp.want.size(); ++i)
+      ASSERT_EQ(getLittleEndian(r.dram, cp.output - kBase + i * p.inputBytes, p.inputBytes),
+                cp.want[i])
+          << "output element " << i;
+  }
+}
+
 // Every illegal configuration is rejected with its error and counted; the loops after it run
 // normally (the harness compares ERROR, ERROR_COUNT and DRAM with the model).
 TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
@@ -211,6 +248,9 @@ TEST_F(LoopConv, IllegalConfigurationsAreCountedErrors) {
   bad.push_back(ok), bad.back().kchs = 0;                      // BAD_SIZE
   bad.push_back(ok), bad.back().orows = 0;                     // BAD_SIZE
   bad.push_back(ok), bad.back().upad = 3, bad.back().dpad = 2; // BAD_SIZE
+  bad.push_back(ok), bad.back().depthwise = true;              // depthwise with kchs != pochs:
+  bad.back().kchs = static_cast<uint32_t>(p.dim + 1);          // BAD_SIZE (or UNSUPPORTED)
+  bad.push_back(ok), bad.back().depthwise = true, bad.back().transOutput1203 = true;
   { // LOCAL_RANGE: A and B each fit a scratchpad half, together they do not
     const uint64_t half = static_cast<uint64_t>(p.spRows / 2), dim = static_cast<uint64_t>(p.dim);
     uint32_t k = 1;

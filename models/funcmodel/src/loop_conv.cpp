@@ -125,12 +125,13 @@ int loopConvCheck(const ModelParams& p, const LoopConvState& s, const ArchState&
     return hw::isa::errorCode("UNSUPPORTED");
   const bool transOutput = field(l, false, "trans_output_1203", rs1) != 0;
   // Depthwise: output-channel blocks read their own DIM input channels, which on vector PEs lie
-  // inside a scratchpad row: only the TensorDash feeder reads A at a column offset (OS). Not with
-  // the transposed layouts or compressed weights (DIM x DIM blocks of a dense matrix).
+  // inside a scratchpad row: only the TensorDash feeder reads A at a column offset (OS), in
+  // whole lane groups (DIM >= lanes). Not with the transposed layouts or compressed weights (DIM x
+  // DIM blocks of a dense matrix).
   const bool depthwise = field(l, false, "depthwise", rs1) != 0;
-  if (depthwise &&
-      ((p.lanes > 1 && !(os && p.tensordash)) || transInput || transWeight0132 || transOutput ||
-       field(l, false, "trans_weight_1203", rs1) || field(l, true, "weights_compressed", rs2)))
+  if (depthwise && ((p.lanes > 1 && !(os && p.tensordash && p.dim >= p.lanes)) || transInput ||
+                    transWeight0132 || transOutput || field(l, false, "trans_weight_1203", rs1) ||
+                    field(l, true, "weights_compressed", rs2)))
     return hw::isa::errorCode("UNSUPPORTED");
   // Boveda: compressed operands are moved through pointer entries, so each channel (the store
   // path for the output) must move compressed blocks exactly when the loop says so. Not for the

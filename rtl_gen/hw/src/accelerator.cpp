@@ -310,6 +310,8 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     wire(b, "lc_start", 1);
     wire(b, "lc_busy", 1);
     wire(b, "cmd_bstride", 16);
+    if (hasAStep(p_))
+      wire(b, "cmd_astep", std::max(1, config::log2Exact(p_.dim)));
     wire(b, "ex_a_stride", 16);
     wire(b, "ex_c_stride", 16);
   }
@@ -449,6 +451,8 @@ void AcceleratorGenerator::loopUnrollers(vlog::Body& b) const {
   if (conv_) {
     auto& i = b.instance(names::kLoopConv, "u_loop_conv");
     chain(i, loops_ ? "lw_cmd_" : "host_cmd_", "cmd_");
+    if (hasAStep(p_))
+      i.conns.push_back({"cmd_astep_o", "cmd_astep"});
     i.conns.insert(i.conns.end(), {{"cmd_bstride_o", "cmd_bstride"},
                                    {"loop_err_o", "lc_loop_err"},
                                    {"start_i", "lc_start"},
@@ -599,6 +603,8 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                                      {"ex_a_stride_o", "ex_a_stride"},
                                      {"ex_c_stride_o", "ex_c_stride"},
                                      {"cmd_bstride_i", "cmd_bstride"}});
+    if (hasAStep(p_))
+      i.conns.push_back({"cmd_astep_i", "cmd_astep"});
   }
 }
 

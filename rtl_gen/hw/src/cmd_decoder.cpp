@@ -184,6 +184,9 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.input("cmd_bstride_i", Type::bits("CountBits"),
             "with the command: the block stride of a loop's MVIN / MVIN2 (0: the channel's) or "
             "MVOUT (0: DIM)");
+    if (hasAStep(p_))
+      m.input("cmd_astep_i", Type::bits(std::max(1, config::log2Exact(p_.dim))),
+              "with the command: a depthwise loop COMPUTE's first reduction step of A");
   }
   if (table_) {
     m.portGroup(
@@ -834,6 +837,8 @@ void CmdDecoderGenerator::operationOut(vlog::Body& b) const {
     exv["a_t"] = "ex_a_t_q";
     exv["b_t"] = "ex_b_t_q";
   }
+  if (hasAStep(p_))
+    exv["a_step"] = "cmd_astep_i";
   for (const char* op : {"a", "bd", "d", "c"}) {
     const std::string o = op;
     exv[o + "_garbage"] = o + "_garbage";

@@ -220,8 +220,8 @@ void ExecuteControllerGenerator::operations(vlog::Body& b, StateRegs& regs) cons
         .add("nxt_buf", Type::bit(), "1'b0");
   optable::registers(regs, "IdBits", "PendBits");
   std::vector<std::string> curFields;
-  for (const auto& f : ex_.fields())
-    if (f.name != "a_acc")
+  for (const auto& f : ex_.fields()) // (a_step: the TensorDash feeder reads A, not this)
+    if (f.name != "a_acc" && f.name != "a_step")
       curFields.push_back(f.name);
   ex_.unpack(b, "cur_q", "cur_", curFields);
   std::vector<std::string> nxtFields = {"flip",   "ws",      "bd_garbage", "bd_acc",

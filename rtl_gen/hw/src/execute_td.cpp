@@ -9,6 +9,7 @@
 #include "execute_td.h"
 
 #include "hw/generators.h"
+#include "op_layouts.h"
 #include "state_regs.h"
 #include "text_util.h"
 
@@ -59,6 +60,8 @@ void emitTdIntake(vlog::Body& b, const AccelParams& p, const PackedLayout& ex) {
                                        "d_garbage", "d_row",  "d_rows",    "d_cols"};
   if (p.config.tensordash.scheduleB)
     rsFields.push_back("td_side");
+  if (hasAStep(p))
+    rsFields.push_back("a_step");
   ex.unpack(b, "rs_op", "rs_", rsFields);
   b.assign("rs_os", "!rs_ws");
   b.assign("op_ready_o", "pq_count_q != PqBits'(PqDepth) && (!rs_os || job_ready)");
@@ -155,6 +158,8 @@ void emitTdArray(vlog::Body& b, const AccelParams& p, const PackedLayout&) {
                {"busy_o", "td_feeder_busy"}};
     if (p.config.tensordash.scheduleB)
       i.conns.emplace_back("job_side_i", "rs_td_side");
+    if (hasAStep(p))
+      i.conns.emplace_back("job_a_step_i", "rs_a_step");
   }
   b.logic("td_sel", Type::bits("TdLaneSelects*TdSelBits"), "selects of the beat in the mesh");
   b.logic("td_adv", Type::bits("TdStepBits"), "steps its window moved");

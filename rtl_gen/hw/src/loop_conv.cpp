@@ -86,6 +86,8 @@ vlog::Module LoopConvGenerator::build() const {
   nextSequence(n);
   loops::commandOutputs(b);
   b.assign("cmd_bstride_o", "active ? out_bstride_q : '0");
+  if (depthwiseSteps())
+    b.assign("cmd_astep_o", "active ? out_astep_q : '0");
   return m;
 }
 
@@ -93,6 +95,9 @@ void LoopConvGenerator::ports(vlog::Module& m) const {
   loops::commandPorts(m, "the frontend or the LOOP_WS unroller");
   m.output("cmd_bstride_o", Type::bits(16),
            "with cmd_*: the block stride of the loop's MVIN / MVIN2 (0: the channel's)");
+  if (depthwiseSteps())
+    m.output("cmd_astep_o", Type::bits(std::max(1, config::log2Exact(p_.dim))),
+             "with cmd_*: a depthwise COMPUTE's first reduction step of A (0 for the host's)");
   m.portGroup("LOOP_CONV_WS / LOOP_CONV_OS checks and start (with the decoder).");
   m.output("loop_err_o", Type::bits("ErrBits"),
            "the checks of a LOOP_CONV_WS at the input (ErrNone when legal)");
@@ -115,6 +120,8 @@ void LoopConvGenerator::localParams(vlog::Body& b) const {
   b.localParam("KBlock", num(p.dim * p.lanes),
                "input channels of a block: a scratchpad row (DIM x lanes)");
   b.localParam("KBlockLog2", num(config::log2Exact(p.dim * p.lanes)));
+  b.localParam("BandRows", num((p.dim + p.lanes - 1) / p.lanes),
+               "depthwise: packed weight rows of a tap's band (ceil(DIM / lanes))");
   b.localParam("SpHalf", num(half), "rows of a scratchpad half");
   b.localParam("AccHalf", num(accHalf), "rows of an accumulator half");
   b.localParam("MaxBlockLen", num(p.maxBlockLen), "column blocks of an elem_t move");
@@ -228,6 +235,8 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
       .add("to1203", Type::bit(), "1'b0", "trans_output_1203: output stored [y][x][b][o]")
       .add("dil_in", Type::bit(), "1'b0",
            "input_dilated: the window is the input dilated by 2 (zeros between its pixels)")
+      .add("dw", Type::bit(), "1'b0",
+           "depthwise: output-channel block ob computes with its own channels and band")
       .add("ti", Type::bit(), "1'b0",
            "trans_input_3120: input stored [c][y][x][b]; A's rows are images, read transposed")
       .add("cfg_done", Type::bit(), "1'b0", "trans_input_3120: the loop's strides are set")
@@ -262,6 +271,9 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
         .add("oz", Type::bit(), "1'b0", "Boveda: the output rows leave as compressed blocks");
   loops::outputRegister(b, regs);
   regs.add("out_bstride", Type::bits("CountBits"), "'0", "out_*'s block stride (cmd_bstride)");
+  if (depthwiseSteps())
+    regs.add("out_astep", Type::bits(std::max(1, config::log2Exact(p_.dim))), "'0",
+             "out_*'s first reduction step of A (cmd_astep)");
   const std::vector<std::pair<int, std::vector<std::pair<const char*, std::vector<const char*>>>>>
       fields = {{1,
                  {{"rs1", {"batch_size", "in_row_dim", "in_channels", "out_channels"}},
@@ -277,8 +289,9 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
     for (const auto& [reg, names] : regsOf)
       for (const char* name : names)
         f("c" + num(n), "LOOP_CONV_WS_CONFIG_" + num(n), reg, name);
-  for (const char* n : {"no_bias", "wrot180", "trans_output_1203", "trans_weight_1203",
-                        "trans_weight_0132", "trans_input_3120", "dw", "b_spad_id", "a_spad_id"})
+  for (const char* n :
+       {"no_bias", "wrot180", "trans_output_1203", "trans_weight_1203", "trans_weight_0132",
+        "trans_input_3120", "dw", "depthwise", "b_spad_id", "a_spad_id"})
     f("lc", "LOOP_CONV_WS", "rs1", n);
   for (const char* n : {"no_pool", "downsample", "input_dilated", "activation"})
     f("lc", "LOOP_CONV_WS", "rs2", n);
@@ -344,10 +357,14 @@ void LoopConvGenerator::geometry(vlog::Body& b) const {
        "row segments of A: an image row's channel groups, one after another");
   prod("a_rows", "SpHalf", "a_segs", 32, "icols", 28, "rows of A");
   prod("b_taps", "SpHalf", "krows_q", 16, "kcols_q", 16, "kernel taps of the tile");
-  prod("b_taps_k", "SpHalf", "b_taps", 32, "kch_blocks", 17, "taps x input-channel blocks");
+  b.comment("(A depthwise loop at the input: one band of BandRows rows per tap and output "
+            "block.)");
+  b.logic("b_kblocks", Type::bits(17), "B's input-channel blocks per tap: 1 for a depthwise loop");
+  b.assign("b_kblocks", "lc_depthwise ? 17'(1) : kch_blocks");
+  prod("b_taps_k", "SpHalf", "b_taps", 32, "b_kblocks", 17, "taps x input-channel blocks");
   prod("b_blocks", "SpHalf", "b_taps_k", 32, "och_blocks", 17,
        "weight blocks: per tap and input-channel block the output-channel blocks");
-  prod("b_rows", "SpHalf", "b_blocks", 32, "Dim", 32, "rows of B");
+  prod("b_rows", "SpHalf", "b_blocks", 32, "lc_depthwise ? BandRows : Dim", 32, "rows of B");
   b.logic("rrows", Type::bits(28), "real (not padding) rows of the window");
   b.logic("rcols", Type::bits(28), "real columns of the window");
   b.assign("rrows", "irows - 28'(upad_q) - 28'(dpad_q)");
@@ -368,9 +385,17 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   const bool transposer = p_.lanes == 1 && !p_.config.tensordash.enabled;
   // trans_input_3120 reads A through it (CONFIG_EX's a_transpose), one operand at a time, in
   // the weight-stationary loop.
+  // Depthwise: not with the transposed layouts or compressed weights; on vector PEs the OS
+  // loop of a TensorDash config only (its feeder reads A at a column offset).
+  const std::string dwLanes = p_.lanes == 1      ? ""
+                              : depthwiseSteps() ? " || host_funct_i != FunctLoopConvOs"
+                                                 : " || 1'b1";
   b.assign("chk_unsupported",
-           "lc_dw ||\n      lc_downsample || "
-           "lc_activation > ActMax ||\n" +
+           "lc_dw ||\n      (lc_depthwise && (lc_trans_weight_1203 || lc_trans_weight_0132 || "
+           "lc_trans_input_3120 ||\n       lc_trans_output_1203" +
+               std::string(boveda() ? " || lc_weights_compressed" : "") + dwLanes +
+               ")) ||\n      lc_downsample || "
+               "lc_activation > ActMax ||\n" +
                std::string(p_.lanes > 1 ? "      lc_trans_weight_1203 ||\n" : "") +
                std::string(transposer ? "      (lc_trans_input_3120 && (lc_trans_weight_0132 || "
                                         "host_funct_i == FunctLoopConvOs)) ||\n"
@@ -386,7 +411,8 @@ void LoopConvGenerator::check(vlog::Body& b, IsaFieldWires&) const {
            "      29'(upad_q) + 29'(dpad_q) > 29'(irows) || 29'(lpad_q) + 29'(rpad_q) > "
            "29'(icols) ||\n      ((lc_trans_output_1203 || lc_trans_input_3120) && "
            "batch_size_q == '0) ||\n"
-           "      (lc_trans_weight_0132 && out_channels_q == '0)");
+           "      (lc_trans_weight_0132 && out_channels_q == '0) || (lc_depthwise && kchs_q != "
+           "pochs_q)");
   b.assign("chk_range", "c_rows > SizeBits'(AccHalf) ||\n"
                         "      SumBits'(a_rows) + SumBits'(b_rows) > SumBits'(SpHalf) ||\n"
                         "      &lc_a_spad_id || &lc_b_spad_id");
@@ -425,11 +451,14 @@ void LoopConvGenerator::commands(vlog::Body& b) const {
   b.logic("move_o", Type::bits("CountBits"), "output channels of a weight MVIN2");
   b.assign("k_rem", "kchs_q - (x_kb << KBlockLog2)");
   b.assign("o_rem", "pochs_q - (x_ob << DimLog2)");
-  b.assign("kcw", "k_rem < CountBits'(KBlock) ? k_rem : CountBits'(KBlock)");
+  b.comment("(A depthwise compute's A is its output-channel block's channels.)");
+  b.assign("kcw", "dw_q ? ocw : k_rem < CountBits'(KBlock) ? k_rem : CountBits'(KBlock)");
   b.assign("kpw", "(kcw + CountBits'(Lanes - 1)) >> LanesLog2");
   b.logic("tap_load_rows", Type::bits("CountBits"),
-          "packed weight rows of one tap: DIM per input-channel block, fewer in the last");
-  b.assign("tap_load_rows", "(CountBits'(kch_blocks - 17'(1)) << DimLog2) +\n"
+          "packed weight rows of one tap: DIM per input-channel block, fewer in the last "
+          "(depthwise: its band)");
+  b.assign("tap_load_rows", "dw_q ? CountBits'(BandRows) : (CountBits'(kch_blocks - 17'(1)) << "
+                            "DimLog2) +\n"
                             "      ((kchs_q - (CountBits'(kch_blocks - 17'(1)) << KBlockLog2) + "
                             "CountBits'(Lanes - 1)) >> LanesLog2)");
   b.assign("ocw", "o_rem < CountBits'(Dim) ? o_rem : CountBits'(Dim)");
@@ -489,8 +518,10 @@ void LoopConvGenerator::dramAddress(vlog::Body& b) const {
   b.logic("c_trans", Type::bit(), "an output MVOUT of a trans_output_1203 loop");
   b.assign("c_trans", "phase_q == PhC && to1203_q");
   b.logic("tap_rows", Type::bits("CountBits"),
-          "lane-packed weight rows of one kernel tap in DRAM: ceil(in_channels / lanes)");
-  b.assign("tap_rows", "CountBits'((17'(in_channels_q) + 17'(Lanes - 1)) >> LanesLog2)");
+          "lane-packed weight rows of one kernel tap in DRAM: ceil(in_channels / lanes) "
+          "(depthwise: its band)");
+  b.assign("tap_rows", "dw_q ? CountBits'(BandRows) : CountBits'((17'(in_channels_q) + "
+                       "17'(Lanes - 1)) >> LanesLog2)");
   b.logic("d_i1", Type::bits("CountBits"));
   b.logic("d_m1", Type::bits("CountBits"));
   b.logic("d_i2", Type::bits(32));
@@ -585,13 +616,20 @@ void LoopConvGenerator::localRows(vlog::Body& b) const {
   b.logic("a_kb", Type::bits("RowBits"),
           "A's column group: kb (trans_input_3120 computes: its "
           "first channel)");
-  b.assign("a_kb", "ti_q && phase_q != PhA ? RowBits'(it_kb_q) << DimLog2 : RowBits'(it_kb_q)");
+  b.comment("(A depthwise compute: the group of its output-channel block's channels.)");
+  b.assign("a_kb", "ti_q && phase_q != PhA ? RowBits'(it_kb_q) << DimLog2 :\n"
+                   "      dw_q && phase_q != PhA ? RowBits'(it_ob_q) >> LanesLog2 : "
+                   "RowBits'(it_kb_q)");
   b.assign("a_off", "((RowBits'(it_b_q) * RowBits'(irows) + in_r) *\n"
                     "       RowBits'(ti_q ? 17'(kchs_q) : kch_blocks) + a_kb) * RowBits'(icols) + "
                     "in_c");
-  b.assign("b_off", "(((x_kr * RowBits'(kcols_q) + x_kc) * RowBits'(och_blocks) + "
-                    "RowBits'(x_ob)) *\n        RowBits'(kch_blocks) + RowBits'(x_kb)) * "
-                    "RowBits'(Dim)");
+  b.logic("b_tapblock", Type::bits("RowBits"), "(kr * kcols + kc) * och_blocks + ob");
+  b.assign("b_tapblock",
+           "(x_kr * RowBits'(kcols_q) + x_kc) * RowBits'(och_blocks) + RowBits'(x_ob)");
+  b.comment("(depthwise: B(kr, kc, ob) = b_row + ((kr * kcols + kc) * och_blocks + ob) * "
+            "BandRows)");
+  b.assign("b_off", "dw_q ? b_tapblock * RowBits'(BandRows) :\n"
+                    "      (b_tapblock * RowBits'(kch_blocks) + RowBits'(x_kb)) * RowBits'(Dim)");
   b.assign("c_orow", "pool_q && (phase_q == PhD || phase_q == PhC) ? '0 : RowBits'(it_row_q)");
   b.assign("c_ocol", "phase_q == PhPre ? RowBits'(it_col_q) : '0");
   b.logic("c_pixrow", Type::bits("RowBits"), "b * orows + orow");
@@ -649,7 +687,7 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
                     "      it_b_q == '0 && it_row_q == '0 && it_col_q == '0");
   b.assign("last_os",
            "it_kr_q + CountBits'(1) >= krows_q && it_kc_q + CountBits'(1) >= kcols_q &&\n"
-           "      17'(it_kb_q) + 17'(1) >= kch_blocks");
+           "      (dw_q || 17'(it_kb_q) + 17'(1) >= kch_blocks)");
   b.logic("emit", Type::bit(), "this phase issues a command");
   b.logic("cmd_funct", Type::bits("FunctBits"));
   b.logic("cmd_rs1", Type::bits("XBits"));
@@ -742,9 +780,17 @@ void LoopConvGenerator::commandMux(vlog::Body& b) const {
           "apart), MVIN2 (the output-channel blocks of a weight block DIM rows apart) and "
           "unpooled MVOUT (an output row's channel blocks ocols rows apart)");
   b.assign("cmd_bstride", "phase_q == PhA ? CountBits'(icols) :\n"
-                          "      phase_q == PhB ? (tw0132_q ? CountBits'(Dim) : "
-                          "CountBits'(kch_blocks) << DimLog2) :\n"
+                          "      phase_q == PhB ? (tw0132_q ? CountBits'(Dim) : dw_q ? "
+                          "CountBits'(BandRows) :\n        CountBits'(kch_blocks) << DimLog2) :\n"
                           "      phase_q == PhC && !pool_q ? ocols_q : '0");
+  if (depthwiseSteps()) {
+    const int sb = std::max(1, config::log2Exact(p_.dim));
+    b.logic("cmd_astep", Type::bits(sb),
+            "a depthwise COMPUTE's first reduction step of A: its output-channel block's "
+            "place in the row, (ob mod lanes) x DIM / lanes");
+    b.assign("cmd_astep", "dw_q && phase_q == PhComp ? " + num(sb) +
+                              "'(32'(it_ob_q[LanesLog2-1:0]) << (DimLog2 - LanesLog2)) : '0");
+  }
   b.logic("out_free", Type::bit(), "the output register can take a command");
   b.logic("step", Type::bit(), "the sequencer advances this cycle");
   b.assign("out_free", "!out_valid_q || cmd_ready_i");
@@ -796,6 +842,7 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
     s.line("rot_d = lc_wrot180;").line("tw1203_d = lc_trans_weight_1203;");
     s.line("to1203_d = lc_trans_output_1203;").line("tw0132_d = lc_trans_weight_0132;");
     s.line("dil_in_d = lc_input_dilated;").line("ti_d = lc_trans_input_3120;");
+    s.line("dw_d = lc_depthwise;");
     s.line("cfg_done_d = 1'b0;");
     s.line("old_a_stride_d = ex_a_stride_i;").line("old_c_stride_d = ex_c_stride_i;");
     s.line("a_row_d = a_start;").line("b_row_d = b_start;");
@@ -904,7 +951,8 @@ Iterators iterators() {
                  "17'(lb_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
   i.kr = {"it_kr", "it_kr_q + CountBits'(1)", "it_kr_q + CountBits'(1) >= krows_q"};
   i.kc = {"it_kc", "it_kc_q + CountBits'(1)", "it_kc_q + CountBits'(1) >= kcols_q"};
-  i.kb = {"it_kb", "it_kb_q + CountBits'(1)", "17'(it_kb_q) + 17'(1) >= kch_blocks"};
+  // (computes: a depthwise output-channel block has one input-channel block, its own)
+  i.kb = {"it_kb", "it_kb_q + CountBits'(1)", "dw_q || 17'(it_kb_q) + 17'(1) >= kch_blocks"};
   i.kbGroup = {"it_kb", "it_kb_q + CountBits'(MaxBlockLen)",
                "17'(it_kb_q) + 17'(MaxBlockLen) >= kch_blocks"};
   i.img = {"it_b", "it_b_q + CountBits'(1)", "it_b_q + CountBits'(1) >= batches_q"};
@@ -922,7 +970,11 @@ Iterators iterators() {
 // The output register and the phase sequence.
 void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   loops::nextOutput(n);
-  n.ifElse("step && emit", [](vlog::Stmts& s) { s.line("out_bstride_d = cmd_bstride;"); });
+  n.ifElse("step && emit", [&](vlog::Stmts& s) {
+    s.line("out_bstride_d = cmd_bstride;");
+    if (depthwiseSteps())
+      s.line("out_astep_d = cmd_astep;");
+  });
   const Iterators it = iterators();
   auto to = [](const std::string& phase) {
     return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };

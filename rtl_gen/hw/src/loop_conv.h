@@ -28,6 +28,12 @@ private:
   void nextSequence(vlog::Stmts& n) const;
   // Boveda: the loop may read compressed weights (weights_compressed).
   bool boveda() const { return p_.config.boveda.enabled; }
+  // The depthwise mode on vector PEs: the OS loop's computes read A at a column offset
+  // (cmd_astep_o), which only the TensorDash feeder takes.
+  // (A block of DIM channels must then be whole lane groups: DIM >= lanes.)
+  bool depthwiseSteps() const {
+    return p_.lanes > 1 && p_.config.tensordash.enabled && p_.dim >= p_.lanes;
+  }
 
   AccelParams p_;
 };

@@ -58,6 +58,10 @@ PackedLayout storeOpLayout(const AccelParams& p) {
   return l;
 }
 
+bool hasAStep(const AccelParams& p) {
+  return p.config.loops.conv && p.lanes > 1 && p.config.tensordash.enabled && p.dim >= p.lanes;
+}
+
 PackedLayout execOpLayout(const AccelParams& p) {
   PackedLayout l;
   l.field("flip", 1, "COMPUTE_PRELOADED: switch to the preloaded stationary data")
@@ -78,6 +82,9 @@ PackedLayout execOpLayout(const AccelParams& p) {
     l.field("td_off", 1, "TensorDash: dense beats");
   if (p.config.tensordash.enabled && p.config.tensordash.scheduleB)
     l.field("td_side", 1, "scheduled operand: B");
+  if (hasAStep(p)) // a depthwise conv loop's computes (docs/isa.md, "Depthwise mode")
+    l.field("a_step", std::max(1, config::log2Exact(p.dim)),
+            "A's first reduction step (lane group) in its rows");
   return l;
 }
 

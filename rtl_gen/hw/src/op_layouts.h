@@ -14,6 +14,9 @@ PackedLayout loadOpLayout(const AccelParams& p);
 PackedLayout storeOpLayout(const AccelParams& p);
 /// A PRELOAD + COMPUTE pair with the execute configuration applied.
 PackedLayout execOpLayout(const AccelParams& p);
+/// Whether execute operations carry A's first reduction step (a_step): a depthwise conv loop's
+/// computes on vector PEs, which the TensorDash feeder reads at a column offset.
+bool hasAStep(const AccelParams& p);
 /// One local row range [start, end) in the scratchpad or the accumulator.
 PackedLayout rangeLayout(const AccelParams& p);
 

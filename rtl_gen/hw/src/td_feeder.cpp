@@ -24,6 +24,7 @@
 // Cost: a tile of DIM rows of A per job, tdFifoRows rows of B, and the read-port multiplexers.
 #include "td_feeder.h"
 
+#include "op_layouts.h"
 #include "text_util.h"
 
 namespace by::hw {
@@ -69,6 +70,8 @@ void TdFeederGenerator::initSizes() {
              {"new_pass", 1, "job_new_pass_i"}};
   if (p.config.tensordash.scheduleB)
     fields_.push_back({"side", 1, "job_side_i"});
+  if (hasAStep(p))
+    fields_.push_back({"a_step", ib_, "job_a_step_i"});
   reach_ = std::min(dp_, jobs_);
 }
 
@@ -109,6 +112,10 @@ vlog::Module TdFeederGenerator::ports() const {
   m.input("job_new_pass_i", Type::bit(), "the job does not continue the previous one's pass");
   if (p_.config.tensordash.scheduleB)
     m.input("job_side_i", Type::bit(), "B is the scheduled operand");
+  if (hasAStep(p_))
+    m.input("job_a_step_i", Type::bits(ib_),
+            "A's first step: its columns start a_step lane groups into its rows (a depthwise "
+            "loop's compute)");
   auto reader = [&](const std::string& n, const std::string& what) {
     m.portGroup("Scratchpad wide read client: " + what + " (a word of " + num(words_) +
                 " rows returns the cycle after the grant).");
@@ -338,8 +345,12 @@ void TdFeederGenerator::bFiller(vlog::Body& b) const {
   }
   {
     vlog::Body& e = b.genFor("e", num(p.spElems), "gen_keep");
-    e.assign("a_keep[e*ElemWidth +: ElemWidth]",
-             "{ElemWidth{32'(e) < 32'(" + field("a_cols", "fa_ret_tile_q") + ")}}");
+    // (the columns of a job with a first step start a_step lane groups in)
+    const std::string aEnd = "32'(" + field("a_cols", "fa_ret_tile_q") + ")" +
+                             (hasAStep(p_) ? " + (32'(" + field("a_step", "fa_ret_tile_q") +
+                                                 ") << " + num(config::log2Exact(p_.lanes)) + ")"
+                                           : std::string());
+    e.assign("a_keep[e*ElemWidth +: ElemWidth]", "{ElemWidth{32'(e) < " + aEnd + "}}");
     e.assign("b_keep[e*ElemWidth +: ElemWidth]",
              "{ElemWidth{32'(e) < 32'(" + field("b_cols", "fb_ret_job_q") + ")}}");
   }
@@ -415,8 +426,10 @@ void TdFeederGenerator::offers(vlog::Body& b) const {
     for (int j = reach_ - 1; j >= 0; --j) {
       const std::string in =
           (j ? "cum" + num(j - 1) + " <= " + kk + " && " : std::string()) + kk + " < cum" + num(j);
-      const std::string step = x_ + "(" + field("taken", job(j)) + ") + " + kk +
-                               (j ? " - cum" + num(j - 1) : std::string());
+      const std::string step =
+          x_ + "(" + field("taken", job(j)) + ") + " + kk +
+          (j ? " - cum" + num(j - 1) : std::string()) +
+          (hasAStep(p_) ? " + " + x_ + "(" + field("a_step", job(j)) + ")" : std::string());
       jobSel = "(" + in + ") ? " + job(j) + " : " + jobSel;
       colSel = "(" + in + ") ? " + num(ib_) + "'(" + step + ") : " + colSel;
       okSel = "(" + in + ") ? offer_ok" + num(j) + " : " + okSel;

@@ -121,7 +121,7 @@ void Generation::opLoopWs() {
 // [i][kr][kc][o] on one lane or [kr][kc][o][i] through the transposer with CONFIG_EX's
 // b_transpose, the output stored [y][x][b][o] unpooled, the input dilated by 2, the input stored
 // [c][y][x][b] through the transposer with CONFIG_EX's a_transpose, images in blocks of DIM);
-// now and then an illegal configuration.
+// the depthwise mode now and then; now and then an illegal configuration.
 void Generation::opLoopConv() {
   const uint64_t dim = static_cast<uint64_t>(p_.dim), lanes = static_cast<uint64_t>(p_.lanes);
   const uint64_t kblock = dim * lanes; // input channels of a block (a scratchpad row)
@@ -136,15 +136,23 @@ void Generation::opLoopConv() {
   const uint64_t dil = std::max<uint32_t>(1, l.kernelDilation);
   auto extent = [&](uint64_t k) { return (k - 1) * dil + 1; }; // a dilated kernel's extent
   l.wrot180 = chance(0.2);
-  l.transWeight1203 = lanes == 1 && chance(0.2);
-  l.transWeight0132 = !l.os && hasTransposer() && !l.transWeight1203 && chance(0.2);
-  l.transInput3120 = !l.os && hasTransposer() && !l.transWeight0132 && chance(0.2);
+  // The depthwise mode: one lane, or the OS loop of a TensorDash config (its feeder reads A at
+  // a column offset); not with the transposed layouts.
+  l.depthwise = (lanes == 1 || (l.os && p_.tensordash && dim >= lanes)) && chance(0.2);
+  const bool dw = l.depthwise;
+  l.transWeight1203 = !dw && lanes == 1 && chance(0.2);
+  l.transWeight0132 = !dw && !l.os && hasTransposer() && !l.transWeight1203 && chance(0.2);
+  l.transInput3120 = !dw && !l.os && hasTransposer() && !l.transWeight0132 && chance(0.2);
   const bool ti = l.transInput3120;
   l.batches = static_cast<uint32_t>(chance(0.8) ? 1 : ti ? uniform(2, dim + 2) : 2);
   l.orows = static_cast<uint32_t>(uniform(1, 4));
   l.ocols = static_cast<uint32_t>(uniform(1, 2 * dim + 1));
   l.kchs = static_cast<uint32_t>(uniform(1, 2 * kblock + 2));
   l.pochs = static_cast<uint32_t>(uniform(1, 2 * dim + 2));
+  if (dw) // output channel c is input channel c's
+    l.kchs = l.pochs;
+  // (depthwise: a tap's weights are a band of ceil(DIM / lanes) packed rows per output block)
+  const uint64_t bandRows = (dim + lanes - 1) / lanes;
   const uint64_t irows = (l.orows - 1) * l.stride + extent(l.krows),
                  icols = (l.ocols - 1) * l.stride + extent(l.kcols);
   auto pad = [&](uint64_t room) {
@@ -155,7 +163,8 @@ void Generation::opLoopConv() {
   l.lpad = pad(std::min<uint64_t>(icols, 3));
   l.rpad = pad(std::min<uint64_t>(icols - l.lpad, 3));
   const uint64_t kchB = (l.kchs + kblock - 1) / kblock, ochB = (l.pochs + dim - 1) / dim;
-  const uint64_t aImage = l.batches * irows * icols, bSpan = l.krows * l.kcols * kchB * dim;
+  const uint64_t aImage = l.batches * irows * icols,
+                 bSpan = l.krows * l.kcols * (dw ? bandRows : kchB * dim);
   // (trans_input_3120: an input MVIN moves one block of images; A is per image block and
   // window row each channel's icols rows.)
   const uint64_t aBlock = kchB > 1 && !ti ? aImage + (chance(0.7) ? 0 : uniform(1, 5)) : 0;
@@ -169,6 +178,8 @@ void Generation::opLoopConv() {
   if (!fits) { // shrink to one block each way, one image, one row: always fits
     l.kchs = static_cast<uint32_t>(std::min<uint64_t>(l.kchs, kblock));
     l.pochs = static_cast<uint32_t>(std::min<uint64_t>(l.pochs, dim));
+    if (dw)
+      l.kchs = l.pochs;
     l.batches = 1, l.orows = 1;
     l.ocols = static_cast<uint32_t>(std::min<uint64_t>(l.ocols, dim));
     l.upad = l.dpad = 0;
@@ -198,7 +209,7 @@ void Generation::opLoopConv() {
   l.outStride = l.pochs + static_cast<uint32_t>(chance(0.5) ? 0 : uniform(1, 2));
   const bool pool = chance(0.2) && l.ocols <= 255 && l.orows <= 255;
   l.noPool = !pool;
-  l.transOutput1203 = !pool && chance(0.2);
+  l.transOutput1203 = !pool && !dw && chance(0.2);
   l.batchSize = l.batches + static_cast<uint32_t>(uniform(0, 1)); // the tensor's images
   l.act = chance(0.8) ? 0 : 1;
   auto source = [&](uint64_t span) -> uint64_t {
@@ -208,7 +219,7 @@ void Generation::opLoopConv() {
   };
   const uint64_t inSpan = ti ? ((l.kchs * l.inRowDim) * l.inColDim * l.batchSize + l.batches) * ib
                              : ((l.batches * l.inRowDim) * l.inColDim * l.inStride + l.kchs) * ib;
-  const uint64_t tapRows = (l.inChannels + lanes - 1) / lanes;
+  const uint64_t tapRows = dw ? bandRows : (l.inChannels + lanes - 1) / lanes;
   // trans_weight_1203: a tap's input channels kernel_dim^2 rows apart (the mvin's stride).
   const uint64_t tapPitch = l.transWeight1203 ? l.kernelDim * l.kernelDim : 1;
   const uint64_t wSpan =
