@@ -168,8 +168,8 @@ void loopConvCommands(std::vector<Command>& c) {
          "WS loop on one-lane configs without TensorDash, not with trans_weight_0132, else "
          "UNSUPPORTED"},
         {"dw", 6, 1,
-         "Gemmini's depthwise mode: must be 0, UNSUPPORTED (the driver runs a depthwise conv "
-         "as dense loops over diagonal weight blocks)"},
+         "Gemmini's depthwise mode: must be 0, UNSUPPORTED (Brickyard's is `depthwise`, bit "
+         "20)"},
         {"max_pixels_per_row", 8, 8, "accepted and not used (a performance hint on Gemmini)"},
         {"b_spad_id", 16, 2,
          "0: the weights in this loop's scratchpad half; n = 1, 2: they end at row n x "
