@@ -31,6 +31,11 @@ by_hw_t plannerHw(const config::Config& c) {
   h.loop_ws = c.loops.ws;
   h.loop_conv_ws = c.loops.conv && h.ws;
   h.loop_conv_os = c.loops.conv && h.os;
+  // The loops' depthwise mode: by the rule the driver's by_hw_get applies to its headers.
+  h.loop_conv_ws_depthwise =
+      by_plan_loop_depthwise(h.loop_conv_ws, h.dim, h.lanes, h.tensordash, /*os=*/0);
+  h.loop_conv_os_depthwise =
+      by_plan_loop_depthwise(h.loop_conv_os, h.dim, h.lanes, h.tensordash, /*os=*/1);
   h.transposer = c.array.lanes == 1 && !c.tensordash.enabled; // docs/isa.md "Transposes"
   h.dataflow_ws = hw::kDataflowWS;
   h.dataflow_os = hw::kDataflowOS;

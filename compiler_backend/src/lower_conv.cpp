@@ -318,7 +318,7 @@ void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
     s.dataflow = loop.dataflow; // model.c names it
     const bool os = loop.dataflow == hw_.planner.dataflow_os;
     p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-    setDiagonalTensorDash(p, l, s, os, "diagonal weight blocks");
+    setDiagonalTensorDash(p, l, s, os, loop, "diagonal weight blocks");
   } else if (!(hw_.ws && hw_.lanes == 1)) {
     p.onCpu = true;
     const bool hasLoop = hw_.planner.loop_conv_ws || hw_.planner.loop_conv_os;
@@ -344,10 +344,22 @@ void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
       p.estDramBytes = t.bytes;
     }
   }
+  if (!p.onCpu)
+    passDepthwiseTiles(s);
   planPooling(l, p, co);
   recordConv(l, p, s);
   // by_conv checks a depthwise convolution's workspace also for its CPU version.
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
+}
+
+// The loops' depthwise mode: the planner's tiles (its channel tiles and rows) passed to by_conv,
+// which then checks them instead of searching again on the host at every call (a few hundred
+// instructions a candidate split, thousands of cycles a layer on td8). The plan is the same.
+void Planner::passDepthwiseTiles(by_conv_shape_t& s) const {
+  by_conv_plan_t plan;
+  if (s.tile_rows || by_plan_conv(&hw_.planner, &s, &plan) != BY_OK || !plan.depthwise_mode)
+    return;
+  s.tile_rows = plan.tile_rows, s.tile_och = plan.tile_och;
 }
 
 namespace {
@@ -415,9 +427,13 @@ bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   const ConvTiles t = chooseConvTiles(hw_, in, w, out.c, true, FusedPool{});
   by_conv_shape_t s = convCallShape(l, in, w, true, false);
   s.bias = 0;
-  // One lane: the compiler's tiles. Vector PEs run the depthwise loop, whose passes the driver
-  // sizes (a pass moves `lanes` channel blocks: one-lane tiles overran the accumulator).
-  if (!regions && hw_.lanes == 1)
+  // One lane: the compiler's tiles, but for the loops' depthwise mode, whose tiles are the
+  // planner's (planOnesConv passes them; the command path's one channel block would make them one
+  // block wide). Vector PEs run the depthwise loop, whose passes the driver sizes (a pass moves
+  // `lanes` channel blocks: one-lane tiles overran the accumulator).
+  by_conv_plan_t probe;
+  const bool dwMode = by_plan_conv(&hw_.planner, &s, &probe) == BY_OK && probe.depthwise_mode;
+  if (!regions && hw_.lanes == 1 && !dwMode)
     s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
   if (!planOnesConv(l, p, s, Kernel::AvgPoolConv, taps))
@@ -444,8 +460,9 @@ bool Planner::planOnesConv(const Layer& l, LayerPlan& p, by_conv_shape_t s, Kern
   const bool os = plan.dataflow == hw_.planner.dataflow_os;
   p.kernel = kernel;
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
-  setDiagonalTensorDash(p, l, s, os, "diagonal blocks of ones");
+  setDiagonalTensorDash(p, l, s, os, plan, "diagonal blocks of ones");
   p.weights = putVec(prog_.blob, std::vector<int8_t>(size_t(shapeOf(l.inputs[0]).c) * taps, 1));
+  passDepthwiseTiles(s);
   recordConv(l, p, s);
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
   return true;

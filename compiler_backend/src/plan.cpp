@@ -253,22 +253,24 @@ void Planner::setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_
 
 // TensorDash for a pass over diagonal blocks (depthwise convolution, average pooling as a
 // depthwise pass of ones): the blocks of a pass's KB = DIM x lanes channels are 1 - 1/KB zeros,
-// so B where it can be scheduled; else A, the input's zeros, where the model expects them to
-// pay.
+// and in the loops' depthwise mode (plan.depthwise_mode) each output-channel block computes with
+// its DIM x DIM diagonal block of the stripes, 1 - 1/DIM zeros; so B where it can be scheduled;
+// else A, the input's zeros, where the model expects them to pay.
 void Planner::setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
-                                    const char* blocks) const {
+                                    const by_conv_plan_t& plan, const char* blocks) const {
   const int64_t taps = int64_t(s.kernel_rows * s.kernel_cols);
+  const int side = plan.depthwise_mode ? hw_.dim : hw_.kb; // a diagonal block's
   p.zerosA = calibZeros(l.inputs[0]);
-  p.zerosB = 1.0 - 1.0 / double(hw_.kb);
+  p.zerosB = 1.0 - 1.0 / double(side);
   if (!tensorDashApplies(p, os))
     return;
   char text[160];
   if (hw_.tdScheduleB) {
     p.tdMode = 1;
-    std::snprintf(text, sizeof text, "B: the %s are 1 - 1/%d zeros", blocks, hw_.kb);
+    std::snprintf(text, sizeof text, "B: the %s are 1 - 1/%d zeros", blocks, side);
   } else {
-    // Each pass accumulates every tap of one channel block.
-    p.tdSpeedupA = estimateTensorDash(prog_.config, p.zerosA, {}, taps * hw_.kb, hw_.dim).speedupA;
+    // Each output tile accumulates every tap of one diagonal block.
+    p.tdSpeedupA = estimateTensorDash(prog_.config, p.zerosA, {}, taps * side, hw_.dim).speedupA;
     p.tdMode = p.tdSpeedupA < kTdMinGain ? 2 : 0;
     std::snprintf(text, sizeof text,
                   "%s: B scheduling is not built; the model expects %.2fx from A's zeros",

@@ -93,7 +93,8 @@ private:
                             by_conv_shape_t& s, by_conv_plan_t& plan) const;
   bool tensorDashApplies(LayerPlan& p, bool os) const;
   void setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
-                             const char* blocks) const;
+                             const by_conv_plan_t& plan, const char* blocks) const;
+  void passDepthwiseTiles(by_conv_shape_t& s) const;
   void fuseTables();
   void planMemory();
   // boveda_activations.cpp

@@ -42,6 +42,7 @@ nlohmann::json plannerJson(const LayerPlan& lp) {
                                                 : "commands"},
             {"dataflow", lp.dataflow},
             {"folded", c.folded != 0},
+            {"depthwise_mode", c.depthwise_mode != 0},
             {"row_pixels", lp.rowPixels},
             {"tiles",
              {{"batch", c.tile_batch},

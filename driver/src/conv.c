@@ -16,7 +16,10 @@
  * B, skips most of the diagonal's zeros.
  *
  * With LOOP_CONV_WS or LOOP_CONV_OS the same convolution runs as one loop per tile
- * (conv_loop.c); vector PEs (lanes > 1) have only the loops, with lane-packed weights.
+ * (conv_loop.c); vector PEs (lanes > 1) have only the loops, with lane-packed weights. Where the
+ * loop has the depthwise mode, a depthwise convolution's loops read diagonal stripes instead
+ * (per tap ceil(DIM / lanes) packed rows of all channels, build_stripes), and each loop takes a
+ * tile of DIM-channel blocks.
  *
  * A dense 1x1 convolution with stride 1 and no padding or pooling is a matmul of the NHWC
  * input (pixels x input channels) by the weights: with LOOP_WS it runs as one (by_matmul),
@@ -341,21 +344,28 @@ static uint32_t conv_k_size(const void* ctx, uint32_t k) {
   return by_block_size(ck->g->c->in_ch, (ck->k0 + k) % ck->g->cblocks);
 }
 
+/* Zeros in the n elements at ws by the DMA (zero-fill mvins and mvouts, ~16 bytes a cycle): a
+ * CPU loop costs ~3-4 host cycles a byte, 0.5 M cycles on MobileNetV2's 7x7x960 layers. by_copy
+ * fences, which keeps them from landing on the weights the CPU writes after. The copy's rows are
+ * a diagonal block's (KB x lanes elements), whatever the layout. */
+static by_status_t zero_workspace(by_elem_t* ws, size_t n) {
+  const size_t row = by_packed_b_cols(BY_KB);
+  by_status_t s = BY_OK;
+  if (n / row)
+    s = by_copy(n / row, row, 0, row, ws, row, 0);
+  if (n % row && s == BY_OK)
+    s = by_copy(1, n % row, 0, row, ws + n / row * row, row, 0);
+  return s;
+}
+
 /* Diagonal weight blocks for the depthwise passes in the workspace of n elements: block (cb,
  * tap) of KB channels at ws + (cb * taps + tap) * diagonal_block_elems(), lane-packed (one lane:
  * DIM x DIM). */
 static by_status_t build_diagonals(const conv_geom_t* g, size_t n) {
   const by_conv_t* c = g->c;
   by_elem_t* ws = (by_elem_t*)c->workspace;
-  /* The zeros come from the DMA (zero-fill mvins and mvouts, ~16 bytes a cycle): a CPU loop
-   * costs ~3-4 host cycles a byte, 0.5 M cycles on MobileNetV2's 7x7x960 layers. The fence
-   * keeps them from landing on the diagonal written below. */
   const size_t row = by_packed_b_cols(BY_KB); /* a diagonal block's rows are this wide */
-  by_status_t s = BY_OK;
-  if (n / row)
-    s = by_copy(n / row, row, 0, row, ws, row, 0);
-  if (n % row && s == BY_OK)
-    s = by_copy(1, n % row, 0, row, ws + n / row * row, row, 0);
+  const by_status_t s = zero_workspace(ws, n);
   /* Row e and column e of each block's B, in its packed form. The offsets are hoisted: the
    * loop runs in_ch x taps times (8640 on a 960-channel 3x3 layer), and a division or call in
    * it cost 30 host cycles a weight. */
@@ -365,6 +375,29 @@ static by_status_t build_diagonals(const conv_geom_t* g, size_t n) {
     const size_t cb = ch / BY_KB, e = ch % BY_KB;
     by_elem_t* d = ws + cb * taps * block + e / BY_LANES * row + e * BY_LANES + e % BY_LANES;
     for (size_t t = 0; t < taps; ++t, d += block)
+      *d = *w++;
+  }
+  return s;
+}
+
+/* The diagonal stripes of the loops' depthwise mode (docs/isa.md "Depthwise mode") in the
+ * workspace of n elements: per tap PR = ceil(DIM / lanes) packed rows of row = in_ch x lanes
+ * elements, tap t's at ws + t x PR x row; channel c's weight in packed row (c % DIM) / lanes,
+ * element c x lanes + (c % DIM) % lanes, zeros elsewhere. As build_diagonals: the zeros by DMA
+ * (taps x in_ch x DIM elements, in_ch x taps of them weights), the weights by the CPU. */
+static by_status_t build_stripes(const conv_geom_t* g, size_t n) {
+  const by_conv_t* c = g->c;
+  by_elem_t* ws = (by_elem_t*)c->workspace;
+  const size_t row = by_packed_b_cols(c->in_ch), pr = by_packed_b_rows(BY_DIM);
+  const by_status_t s = zero_workspace(ws, n);
+  /* Channel ch's first tap; the next taps pr x row elements on (offsets hoisted as in
+   * build_diagonals: the loop runs in_ch x taps times). */
+  const size_t tap_pitch = pr * row, taps = g->taps;
+  const by_elem_t* w = c->weights;
+  for (size_t ch = 0; ch < c->in_ch; ++ch) {
+    const size_t i = ch % BY_DIM;
+    by_elem_t* d = ws + i / BY_LANES * row + ch * BY_LANES + i % BY_LANES;
+    for (size_t t = 0; t < taps; ++t, d += tap_pitch)
       *d = *w++;
   }
   return s;
@@ -565,7 +598,9 @@ by_status_t by_conv(const by_conv_t* c) {
   by_kernel_begin(); /* also: no earlier command reads the workspace */
   /* The zero fill's copies report their refusals themselves (by_kernel_end takes them). */
   by_status_t fill = BY_OK;
-  if (c->depthwise)
+  if (c->depthwise && g->loop_depthwise)
+    fill = build_stripes(g, g->ws.bytes / sizeof(by_elem_t));
+  else if (c->depthwise)
     fill = build_diagonals(g, g->ws.bytes / sizeof(by_elem_t));
   else if (g->ws.packs_weights)
     pack_weights(g);

@@ -5,19 +5,50 @@
  * "LOOP_CONV_OS"): a handful of commands per tile instead of one per block and pixel run. The
  * loop gathers the padded input window row by row, so the A rows of one output row are `stride`
  * rows apart (CONFIG_EX's a_stride). Both loops share the tiles and the local layout; with
- * vector PEs an input-channel block is DIM x lanes channels and the weights are lane-packed.
- * Whether the loops run and with which tiles is the planner's (plan_conv_loop.c). */
+ * vector PEs an input-channel block is DIM x lanes channels and the weights are lane-packed. A
+ * depthwise convolution runs in the loops' depthwise mode where the loop has it (one loop per
+ * tile of DIM-channel blocks over the diagonal stripes), else as dense passes over diagonal
+ * blocks. Whether the loops run and with which tiles is the planner's (plan_conv_loop.c). */
 #include "brickyard/boveda.h"
 #include "conv_geom.h"
 
+/* One loop of dataflow df. */
+static void issue_loop(const by_loop_conv_ws_t* l, int df) {
+  if (df == BY_DATAFLOW_OS)
+    by_loop_conv_os(l);
+  else
+    by_loop_conv_ws(l);
+}
+
+/* A band's loops in the hardware's depthwise mode (docs/isa.md "Depthwise mode"): one per tile
+ * of t->tn DIM-channel blocks (the last one narrower), kchs = pochs its channels; its input,
+ * bias and output at its first channel, its weights the stripes' columns from there (tap 0's
+ * first packed row, element ch0 x lanes; the taps' bands weight_stride-element rows apart).
+ * Nothing stays in the scratchpad: each loop loads its own window and band. */
+static void issue_depthwise_band(const conv_geom_t* g, int df, const conv_loop_tiles_t* t,
+                                 by_loop_conv_ws_t* l, size_t b0, size_t p0, size_t first_row) {
+  const by_conv_t* c = g->c;
+  const size_t width = t->tn * BY_DIM;
+  for (size_t ch0 = 0; ch0 < c->in_ch; ch0 += width) {
+    l->kchs = l->pochs = (uint32_t)(c->in_ch - ch0 < width ? c->in_ch - ch0 : width);
+    l->input = c->input + ((b0 * c->in_rows + first_row) * g->loop_cols) * c->in_ch + ch0;
+    l->weights = (const by_elem_t*)c->workspace + by_packed_b_cols(ch0);
+    l->no_bias = 0;
+    l->bias = c->bias ? c->bias + ch0 : 0;
+    l->output = c->output + ((b0 * g->prows + p0) * g->pcols) * c->out_ch + ch0;
+    issue_loop(l, df);
+  }
+}
+
 /* The tiles as loops, in the order of the command path: per images and band of rows (with
- * pooling the band's CONFIG_ST pooling, as conv_tile sets it), per depthwise channel block and
- * out-channel tile, the input-channel tiles: the first loads the bias (zeros without one), the
- * others add onto the accumulator (no_bias), the last stores C (the loops before it leave C in
- * the accumulator, whose half the accelerator keeps until a loop stores). Operands stay in the
- * scratchpad where the tiles allow (by_plan_conv_loop_reuse): a band's input window over its
- * out-channel tiles, in the half the band's parity names, so that the next band's window loads
- * while this band computes; or the weights over every band, at the end of the upper half. */
+ * pooling the band's CONFIG_ST pooling, as conv_tile sets it; in the depthwise mode its channel
+ * tiles, issue_depthwise_band), per depthwise pass and out-channel tile, the input-channel tiles:
+ * the first loads the bias (zeros without one), the others add onto the accumulator (no_bias), the
+ * last stores C (the loops before it leave C in the accumulator, whose half the accelerator keeps
+ * until a loop stores). Operands stay in the scratchpad where the tiles allow
+ * (by_plan_conv_loop_reuse): a band's input window over its out-channel tiles, in the half the
+ * band's parity names, so that the next band's window loads while this band computes; or the
+ * weights over every band, at the end of the upper half. */
 static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
   const size_t pt = by_conv_pad_top(c), pl = g->loop_pad_left, S = c->stride;
@@ -28,9 +59,10 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   /* A folded loop reads the horizontally padded copy (or, without column padding, the input). */
   const by_elem_t* input =
       g->folded && by_conv_padded_input(g) ? by_conv_padded_input(g) : c->input;
-  /* Depthwise: passes of DIM x lanes channels (a scratchpad row of each pixel: one DMA request
-   * per pixel and pass); with one lane DIM. */
-  const size_t passes = c->depthwise ? (c->in_ch + BY_KB - 1) / BY_KB : 1;
+  /* Depthwise without the hardware's depthwise mode: passes of DIM x lanes channels (a
+   * scratchpad row of each pixel: one DMA request per pixel and pass); with one lane DIM. */
+  const int passes_dw = c->depthwise && !g->loop_depthwise;
+  const size_t passes = passes_dw ? (c->in_ch + BY_KB - 1) / BY_KB : 1;
   const size_t kb = g->loop_kblocks, nb = g->loop_nblocks;
   const int reuse = by_plan_conv_loop_reuse(c->depthwise, c->batch, g, t);
   size_t band = 0;
@@ -43,11 +75,13 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
   l.krows = (uint32_t)c->kernel_rows, l.kcols = (uint32_t)g->loop_kcols;
   l.ocols = (uint32_t)g->ocols;
   l.lpad = (uint32_t)lpad, l.rpad = (uint32_t)(icols - lpad - rcols);
-  /* Depthwise: the diagonal blocks are KB x KB (KB = DIM x lanes), so a tap's (packed) weight
-   * rows are KB / lanes apart. Packed rows hold out_ch x lanes elements (docs/isa.md, "Vector
-   * PEs"). */
-  l.in_channels = (uint32_t)(c->depthwise ? BY_KB : g->loop_ch);
-  l.weight_stride = (uint32_t)by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch);
+  /* Depthwise passes: the diagonal blocks are KB x KB (KB = DIM x lanes), so a tap's (packed)
+   * weight rows are KB / lanes apart. Packed rows hold out_ch x lanes elements (docs/isa.md,
+   * "Vector PEs"): the depthwise mode's stripes the layer's channels x lanes (its in_channels
+   * is not read). */
+  l.depthwise = g->loop_depthwise;
+  l.in_channels = (uint32_t)(g->loop_depthwise ? BY_DIM : passes_dw ? BY_KB : g->loop_ch);
+  l.weight_stride = (uint32_t)by_packed_b_cols(passes_dw ? BY_KB : c->out_ch);
   const by_elem_t* weights = by_conv_packed_weights(g);
   if (c->weights_boveda) { /* compressed: entries of DIM-row bands, per band its groups */
     l.weights_compressed = 1;
@@ -85,6 +119,10 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
       const size_t first_row = lo < (long)c->in_rows ? (size_t)lo : c->in_rows - 1;
       l.orows = (uint32_t)(r1 - r0);
       l.upad = (uint32_t)upad, l.dpad = (uint32_t)(irows - upad - rrows);
+      if (g->loop_depthwise) {
+        issue_depthwise_band(g, df, t, &l, b0, p0, first_row);
+        continue;
+      }
       for (size_t pass = 0; pass < passes; ++pass) {
         const size_t ch0 = pass * BY_KB; /* depthwise: the pass's first channel */
         for (size_t n0 = 0; n0 < nb; n0 += t->tn) {
@@ -130,10 +168,7 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
             l.output = !last  ? 0
                        : zout ? by_boveda_tensor_entry(zout, b0, p0, och0 / group)
                               : c->output + ((b0 * g->prows + p0) * g->pcols) * c->out_ch + och0;
-            if (df == BY_DATAFLOW_OS)
-              by_loop_conv_os(&l);
-            else
-              by_loop_conv_ws(&l);
+            issue_loop(&l, df);
           }
         }
       }
@@ -201,7 +236,10 @@ void by_conv_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   if (c->weights_boveda)
     (void)by_config_ld_compressed(1, c->weights_boveda->stream, 0);
   else
-    by_config_ld(1, by_packed_b_cols(c->depthwise ? BY_KB : c->out_ch) * sizeof(by_elem_t), 0, 0);
+    by_config_ld(1,
+                 by_packed_b_cols(c->depthwise && !g->loop_depthwise ? BY_KB : c->out_ch) *
+                     sizeof(by_elem_t),
+                 0, 0);
   by_config_ld(2, 0, 0, 0);
   if (c->output_boveda) /* a new stream: the loops' MVOUTs append their blocks */
     (void)by_config_st_compressed(c->output_boveda->stream, c->activation, c->scale);

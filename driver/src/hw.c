@@ -31,6 +31,10 @@ void by_hw_get(by_hw_t* hw) {
   hw->loop_ws = BY_HAS_LOOP_WS && BY_REG_FIELD(HW_FEATURES, LOOP_WS, features) != 0;
   hw->loop_conv_ws = BY_HAS_LOOP_CONV_WS && BY_REG_FIELD(HW_FEATURES, LOOP_CONV_WS, features) != 0;
   hw->loop_conv_os = BY_HAS_LOOP_CONV_OS && BY_REG_FIELD(HW_FEATURES, LOOP_CONV_OS, features) != 0;
+  hw->loop_conv_ws_depthwise =
+      by_plan_loop_depthwise(hw->loop_conv_ws, BY_DIM, BY_LANES, BY_TENSORDASH, 0);
+  hw->loop_conv_os_depthwise =
+      by_plan_loop_depthwise(hw->loop_conv_os, BY_DIM, BY_LANES, BY_TENSORDASH, 1);
   hw->transposer = BY_LANES == 1 && !BY_TENSORDASH; /* what HW_FEATURES' TRANSPOSER bit says */
   hw->dataflow_ws = BY_DATAFLOW_WS;
   hw->dataflow_os = BY_DATAFLOW_OS;

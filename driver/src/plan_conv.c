@@ -44,8 +44,11 @@ static size_t packed_weight_elems(const by_hw_t* hw, size_t taps, size_t in_ch, 
 }
 
 /* With one lane packing is the identity, and the folded layout [kr][kc x in_ch][out_ch] is
- * Gemmini's: only vector PEs pack, where the caller did not or the loops fold. */
-static void workspace(const by_hw_t* hw, const by_conv_shape_t* s, int folds,
+ * Gemmini's: only vector PEs pack, where the caller did not or the loops fold. Depthwise: the
+ * diagonal stripes of the loops' depthwise mode (dw_mode), per tap ceil(DIM / lanes) packed rows
+ * of the layer's channels, or a KB x KB block per KB channels and tap; with vector PEs the
+ * stripes are `lanes` times smaller. */
+static void workspace(const by_hw_t* hw, const by_conv_shape_t* s, int folds, int dw_mode,
                       by_conv_workspace_t* w) {
   const size_t pads = s->pad_left + s->pad_right;
   w->packs_weights =
@@ -58,7 +61,9 @@ static void workspace(const by_hw_t* hw, const by_conv_shape_t* s, int folds,
   w->padded_input_elems =
       folds && pads ? s->batch * s->in_rows * (s->in_cols + pads) * s->in_ch : 0;
   size_t elems;
-  if (s->depthwise) /* a lane-packed KB x KB block per KB channels and tap (KB = DIM x lanes) */
+  if (s->depthwise && dw_mode)
+    elems = packed_weight_elems(hw, s->kernel_rows * s->kernel_cols, hw->dim, s->in_ch);
+  else if (s->depthwise)
     elems = by_plan_ceil_div(s->in_ch, plan_kb(hw)) * s->kernel_rows * s->kernel_cols *
             packed_weight_elems(hw, 1, plan_kb(hw), plan_kb(hw));
   else
@@ -67,7 +72,43 @@ static void workspace(const by_hw_t* hw, const by_conv_shape_t* s, int folds,
 }
 
 void by_plan_conv_workspace(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_workspace_t* w) {
-  workspace(hw, s, by_plan_conv_folds(hw, s), w);
+  if (by_plan_conv_check(s) != BY_OK) {
+    workspace(hw, s, by_plan_conv_folds(hw, s), 0, w);
+    return;
+  }
+  by_conv_geom_t g;
+  by_plan_conv_geom(hw, s, &g);
+  *w = g.ws;
+}
+
+static by_status_t conv_dataflow(const by_hw_t* hw, const by_conv_shape_t* s, int* df);
+
+/* The loops' view of a depthwise convolution's channels: in the depthwise mode its DIM-channel
+ * blocks (a loop: a tile of them), else passes of KB = DIM x lanes channels, `lanes` blocks. */
+static void depthwise_view(const by_hw_t* hw, const by_conv_shape_t* s, int mode,
+                           by_conv_geom_t* g) {
+  g->loop_depthwise = mode;
+  g->loop_kblocks = 1;
+  g->loop_nblocks = mode ? by_plan_ceil_div(s->in_ch, hw->dim) : hw->lanes;
+}
+
+/* Whether a depthwise convolution's loops take the depthwise mode, with their tiles in
+ * g->loop_depthwise_tiles: the dataflow its plan takes has it, the path is automatic or the loop
+ * (never the matmul), a stripe row (in_ch x lanes elements: weight_stride) within the loop's
+ * fields, and a tile fits (else the command path runs, over diagonal blocks). Automatic tiles of
+ * the mode fit wherever a pass's did: a tap's weights are a band of ceil(DIM / lanes) rows per
+ * block instead of DIM rows, and C is no wider. */
+static int depthwise_mode(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_geom_t* g) {
+  int df;
+  if (!s->depthwise || (s->path != BY_CONV_AUTO && s->path != BY_CONV_LOOP) ||
+      conv_dataflow(hw, s, &df) != BY_OK ||
+      !(df == hw->dataflow_os ? hw->loop_conv_os_depthwise : hw->loop_conv_ws_depthwise) ||
+      by_plan_packed_cols(s->in_ch, hw->lanes) > hw->loop_dim_max)
+    return 0;
+  depthwise_view(hw, s, 1, g);
+  const int fits = plan_conv_loop(hw, s, g, df, &g->loop_depthwise_tiles);
+  depthwise_view(hw, s, 0, g);
+  return fits;
 }
 
 void by_plan_conv_geom(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_geom_t* g) {
@@ -94,10 +135,14 @@ void by_plan_conv_geom(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_geom
   g->loop_cols = g->folded ? s->in_cols + s->pad_left + s->pad_right : s->in_cols;
   g->loop_pad_left = g->folded ? 0 : s->pad_left;
   g->loop_pad_right = g->folded ? 0 : s->pad_right;
-  g->loop_kblocks = s->depthwise ? 1 : (g->loop_ch + kb - 1) / kb;
-  /* Depthwise: a loop is one pass of KB channels, hw->lanes output-channel blocks of DIM. */
-  g->loop_nblocks = s->depthwise ? hw->lanes : g->nblocks;
-  workspace(hw, s, g->folded, &g->ws);
+  g->loop_kblocks = (g->loop_ch + kb - 1) / kb;
+  g->loop_nblocks = g->nblocks;
+  g->loop_depthwise = 0;
+  g->loop_depthwise_tiles.batch = g->loop_depthwise_tiles.rows = 0;
+  g->loop_depthwise_tiles.tn = g->loop_depthwise_tiles.tk = 0;
+  if (s->depthwise)
+    depthwise_view(hw, s, depthwise_mode(hw, s, g), g);
+  workspace(hw, s, g->folded, g->loop_depthwise, &g->ws);
 }
 
 int by_plan_pool_fits(const by_hw_t* hw, size_t size, size_t stride, size_t padding,
@@ -221,6 +266,10 @@ static int conv_path(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_
     if (matmul && hw->loop_ws && !forced_tiles)
       return BY_CONV_MATMUL;
   }
+  if (g->loop_depthwise) { /* the depthwise mode's loop, found by by_plan_conv_geom */
+    *lt = g->loop_depthwise_tiles;
+    return BY_CONV_LOOP;
+  }
   return plan_conv_loop(hw, s, g, df, lt) ? BY_CONV_LOOP : BY_CONV_COMMANDS;
 }
 
@@ -259,7 +308,7 @@ by_status_t by_plan_conv_checked(const by_hw_t* hw, const by_conv_shape_t* s,
   if (plan->path == BY_CONV_MATMUL)
     st = matmul_tiles(hw, s, &t);
   else if (plan->loop)
-    plan->folded = g->folded;
+    plan->folded = g->folded, plan->depthwise_mode = g->loop_depthwise;
   else if (plan->dataflow != hw->dataflow_ws || hw->lanes != 1)
     return BY_ERR_UNSUPPORTED;
   else

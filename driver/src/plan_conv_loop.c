@@ -2,7 +2,8 @@
  * whether a convolution runs as loops and with which tiles of images x output rows (whole width)
  * x out-channel blocks x input-channel blocks; conv_loop.c issues them. Both loops share the
  * tiles and the local layout; with vector PEs an input-channel block is DIM x lanes channels and
- * the weights are lane-packed. */
+ * the weights are lane-packed. A depthwise convolution's loops in the hardware's depthwise mode
+ * have their own layout and tiles (runs of DIM-channel blocks, depthwise_tiles). */
 #include "plan_rules.h"
 
 /* Conv rows a tile of `rows` (pooled) rows computes at most (band_rows of its widest band). */
@@ -11,10 +12,22 @@ static size_t loop_conv_rows(const by_conv_geom_t* g, size_t rows) {
   return r < g->orows ? r : g->orows;
 }
 
+/* The depthwise mode (docs/isa.md "Depthwise mode"): the rows of a tap's band of diagonal
+ * stripes per DIM-channel block, ceil(DIM / lanes) lane-packed rows; and the channels of a tile
+ * of tn blocks (the first, a full one). */
+static size_t depthwise_band_rows(const by_hw_t* hw) {
+  return by_plan_packed_rows(hw->dim, hw->lanes);
+}
+static size_t depthwise_tile_ch(const by_hw_t* hw, const by_conv_shape_t* s, size_t tn) {
+  return tn * hw->dim < s->in_ch ? tn * hw->dim : s->in_ch;
+}
+
 /* Whether the loop's local layout (the model's LOCAL_RANGE check) holds a tile: C (tn blocks of
  * batch x conv rows x ocols rows) in half the accumulator; the input window (tk channel blocks
  * of batch x irows x icols rows) and the weights (tn blocks of taps x tk x DIM rows) in half the
- * scratchpad; a window row (icols) and a tap's weights (tk x DIM rows) within one move's rows. */
+ * scratchpad; a window row (icols) and a tap's weights (tk x DIM rows) within one move's rows.
+ * In the depthwise mode the window holds the tile's channel groups and the weights tn blocks of
+ * taps x band rows. */
 static int loop_fits(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
                      const by_conv_tiles_t* t) {
   const size_t conv_rows = loop_conv_rows(g, t->rows);
@@ -24,11 +37,18 @@ static int loop_fits(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_
       (conv_rows - 1) * s->stride + by_plan_kernel_extent(s->kernel_rows, g->dilation);
   const size_t icols =
       (g->ocols - 1) * s->stride + by_plan_kernel_extent(g->loop_kcols, g->dilation);
-  /* B: DIM lane-packed rows per (tap, input-channel block). */
-  const size_t a_block = t->batch * irows * icols, b_block = g->loop_taps * t->tk * hw->dim;
-  if (icols > hw->mvin_rows_max || t->tk * hw->dim > hw->mvin_rows_max)
+  const size_t a_block = t->batch * irows * icols;
+  if (icols > hw->mvin_rows_max)
     return 0;
-  return t->tn * t->batch * conv_rows * g->ocols <= plan_acc_half(hw) &&
+  if (t->tn * t->batch * conv_rows * g->ocols > plan_acc_half(hw))
+    return 0;
+  if (g->loop_depthwise) { /* A: the tile's channel groups; B: a band per (tap, block) */
+    const size_t groups = by_plan_ceil_div(depthwise_tile_ch(hw, s, t->tn), plan_kb(hw));
+    return groups * a_block + g->loop_taps * t->tn * depthwise_band_rows(hw) <= plan_sp_half(hw);
+  }
+  /* B: DIM lane-packed rows per (tap, input-channel block). */
+  const size_t b_block = g->loop_taps * t->tk * hw->dim;
+  return t->tk * hw->dim <= hw->mvin_rows_max &&
          t->tk * a_block + t->tn * b_block <= plan_sp_half(hw);
 }
 
@@ -129,8 +149,98 @@ typedef struct {
   uint64_t bytes, macs;
 } loop_cost_t;
 
+/* What the DMA spends on a row of n units (elements, or a packed weight row's lanes elements
+ * per column) of `unit` bytes, moved `move` units a move. */
+static uint64_t move_row_cost(const by_hw_t* hw, uint64_t n, uint64_t move, uint64_t unit) {
+  return (n / move) * dma_row_cost(hw, move * unit) + dma_row_cost(hw, (n % move) * unit);
+}
+
+/* Row costs of `ch` channels (the loop's moves, loop_cost): a pixel's input channels
+ * (MAX_BLOCK_LEN blocks of DIM x lanes a move), a packed weight row's output channels x lanes
+ * (MAX_BLOCK_LEN blocks of DIM), an output pixel's channels (MAX_ACC_ELEM_COLS a move). */
+static uint64_t input_row_cost(const by_hw_t* hw, uint64_t ch) {
+  const uint64_t mbl = hw->max_block_len ? hw->max_block_len : 1;
+  return move_row_cost(hw, ch, mbl * plan_kb(hw), hw->elem_bytes);
+}
+static uint64_t weight_row_cost(const by_hw_t* hw, uint64_t ch) {
+  const uint64_t mbl = hw->max_block_len ? hw->max_block_len : 1;
+  return move_row_cost(hw, ch, mbl * hw->dim, hw->lanes * hw->elem_bytes);
+}
+static uint64_t output_row_cost(const by_hw_t* hw, uint64_t ch) {
+  return ch ? move_row_cost(hw, ch, hw->mvout_cols_max ? hw->mvout_cols_max : ch, hw->elem_bytes)
+            : 0;
+}
+
+/* The depthwise mode's traffic by loop_cost's model. A tile of `ch` channels: the DMA cost of a
+ * pixel's input row, of a packed weight row and of an output pixel. */
+typedef struct {
+  uint64_t ch, in_row, w_row, out_row;
+} dw_tile_t;
+
+static dw_tile_t depthwise_tile(const by_hw_t* hw, uint64_t ch) {
+  const dw_tile_t t = {ch, input_row_cost(hw, ch), weight_row_cost(hw, ch),
+                       output_row_cost(hw, ch)};
+  return t;
+}
+
+/* A band of `images` x `rows` (pooled) rows, its tiles (n full ones, then the last, narrower
+ * one) summed: per loop its input window, taps x band rows of weight rows and its bias (reads);
+ * its output rows (writes). */
+typedef struct {
+  uint64_t reads, writes;
+} dw_traffic_t;
+
+static dw_traffic_t depthwise_band(const by_hw_t* hw, const by_conv_shape_t* s,
+                                   const by_conv_geom_t* g, const dw_tile_t tiles[2], uint64_t n,
+                                   uint64_t images, size_t rows) {
+  const uint64_t conv_rows = loop_conv_rows(g, rows);
+  const uint64_t irows =
+      (conv_rows - 1) * s->stride + by_plan_kernel_extent(s->kernel_rows, g->dilation);
+  const uint64_t icols =
+      (g->ocols - 1) * s->stride + by_plan_kernel_extent(g->loop_kcols, g->dilation);
+  const uint64_t pixels = images * conv_rows * g->ocols;
+  const uint64_t band_rows = g->loop_taps * depthwise_band_rows(hw);
+  dw_traffic_t b = {0, 0};
+  for (int last = 0; last < 2; ++last) {
+    const dw_tile_t* t = &tiles[last];
+    const uint64_t k = last ? 1 : n;
+    b.reads += k * (images * irows * icols * t->in_row + band_rows * t->w_row +
+                    (s->bias ? pixels * t->ch * hw->acc_bytes : 0));
+    b.writes += k * pixels * t->out_row;
+  }
+  return b;
+}
+
+/* The whole convolution's, its bands summed exactly too (the last band of images and of rows
+ * smaller: a tile whose rows divide the output badly pays for the rows it loads, not for a full
+ * band), and a DRAM round trip per loop. Nothing stays in the scratchpad. */
+static loop_cost_t depthwise_cost(const by_hw_t* hw, const by_conv_shape_t* s,
+                                  const by_conv_geom_t* g, const by_conv_tiles_t* t) {
+  const uint64_t full = (uint64_t)t->tn * hw->dim, n = by_plan_ceil_div(g->loop_nblocks, t->tn);
+  const dw_tile_t tiles[2] = {depthwise_tile(hw, full),
+                              depthwise_tile(hw, s->in_ch - (n - 1) * full)};
+  const size_t last_images = s->batch % t->batch, last_rows = g->prows % t->rows;
+  uint64_t reads = 0, writes = 0, bands = 0;
+  for (int li = 0; li < 2; ++li)
+    for (int lr = 0; lr < 2; ++lr) {
+      const uint64_t k = (li ? last_images != 0 : s->batch / t->batch) *
+                         (lr ? last_rows != 0 : g->prows / t->rows);
+      if (k == 0)
+        continue;
+      const dw_traffic_t b = depthwise_band(hw, s, g, tiles, n - 1, li ? last_images : t->batch,
+                                            lr ? last_rows : t->rows);
+      reads += k * b.reads, writes += k * b.writes, bands += k;
+    }
+  loop_cost_t cost;
+  cost.bytes = (reads > writes ? reads : writes) + bands * n * hw->dma_round_trip_bytes;
+  cost.macs = (uint64_t)s->batch * g->orows * g->ocols * s->in_ch * g->loop_taps;
+  return cost;
+}
+
 static loop_cost_t loop_cost(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
                              const by_conv_tiles_t* t) {
+  if (g->loop_depthwise)
+    return depthwise_cost(hw, s, g, t);
   const uint64_t conv_rows = loop_conv_rows(g, t->rows);
   const uint64_t irows =
       (conv_rows - 1) * s->stride + by_plan_kernel_extent(s->kernel_rows, g->dilation);
@@ -138,17 +248,8 @@ static loop_cost_t loop_cost(const by_hw_t* hw, const by_conv_shape_t* s, const 
       (g->ocols - 1) * s->stride + by_plan_kernel_extent(g->loop_kcols, g->dilation);
   const uint64_t kch = (uint64_t)t->tk * plan_kb(hw), och = (uint64_t)t->tn * hw->dim;
   const uint64_t pixels = (uint64_t)t->batch * conv_rows * g->ocols;
-  const uint64_t mbl = hw->max_block_len ? hw->max_block_len : 1;
-  const uint64_t in_move = mbl * plan_kb(hw), w_move = mbl * hw->dim;
-  const uint64_t out_move = hw->mvout_cols_max ? hw->mvout_cols_max : och;
-  /* Row costs: a pixel's channels (MAX_BLOCK_LEN blocks a move), a packed weight row's output
-   * channels x lanes, an output pixel's channels. */
-  const uint64_t in_row = (kch / in_move) * dma_row_cost(hw, in_move * hw->elem_bytes) +
-                          dma_row_cost(hw, (kch % in_move) * hw->elem_bytes);
-  const uint64_t w_row = (och / w_move) * dma_row_cost(hw, w_move * hw->lanes * hw->elem_bytes) +
-                         dma_row_cost(hw, (och % w_move) * hw->lanes * hw->elem_bytes);
-  const uint64_t out_row = (och / out_move) * dma_row_cost(hw, out_move * hw->elem_bytes) +
-                           dma_row_cost(hw, (och % out_move) * hw->elem_bytes);
+  const uint64_t in_row = input_row_cost(hw, kch), w_row = weight_row_cost(hw, och);
+  const uint64_t out_row = output_row_cost(hw, och);
   const uint64_t input = (uint64_t)t->batch * irows * icols * in_row;
   const uint64_t weights = g->loop_taps * (kch / hw->lanes) * w_row;
   const uint64_t bias = s->bias ? pixels * t->tn * hw->dim * hw->acc_bytes : 0;
@@ -198,7 +299,8 @@ static int loop_tile_for_k(const by_hw_t* hw, const by_conv_shape_t* s, const by
   const size_t fr = s->tile_rows < g->prows ? s->tile_rows : g->prows;
   size_t best_tn = 0, best_rows = 0;
   loop_cost_t best = {0, 0};
-  for (t->tn = s->tile_och ? fn : nb;; t->tn = (t->tn + 1) / 2) {
+  /* (A depthwise pass: all its blocks; a pass loop of fewer would repeat the pass.) */
+  for (t->tn = s->tile_och && !s->depthwise ? fn : nb;; t->tn = (t->tn + 1) / 2) {
     size_t rows = fr;
     if (!weight_blocks_fit(hw, s) || !groups_whole(hw, s, g, t->tn, t->tk))
       rows = 0;
@@ -212,28 +314,26 @@ static int loop_tile_for_k(const by_hw_t* hw, const by_conv_shape_t* s, const by
       if (!best_rows || loop_cheaper(c, best) || (!loop_cheaper(best, c) && rows > best_rows))
         best_tn = t->tn, best_rows = rows, best = c;
     }
-    if (s->tile_och || t->tn == 1 || s->depthwise) /* a depthwise pass: all its blocks */
+    if (s->tile_och || t->tn == 1 || s->depthwise)
       break;
   }
   t->tn = best_tn, t->rows = best_rows, *cost = best;
   return best_rows != 0;
 }
 
-/* Loop tiles: the forced sizes; the others the input-channel blocks (all, then halving), each
- * with its best out-channel blocks and rows (loop_tile_for_k), whichever reads the fewest DRAM
- * bytes per MAC (ties: more input channels: fewer partial sums). Splitting the input channels
- * can pay: ResNet-50's 7x7 convs with 2048 input channels fit only 4 of 7 rows with all of them,
- * which reads every weight twice. Once a tile holds every row, as many images as fit. 0: no tile
- * fits (the command path runs). */
-static int loop_tiles(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
-                      by_conv_tiles_t* t) {
+/* Loop tiles of dense loops (and of depthwise passes): the forced sizes; the others the
+ * input-channel blocks (all, then halving), each with its best out-channel blocks and rows
+ * (loop_tile_for_k), whichever reads the fewest DRAM bytes per MAC (ties: more input channels:
+ * fewer partial sums). Splitting the input channels can pay: ResNet-50's 7x7 convs with 2048
+ * input channels fit only 4 of 7 rows with all of them, which reads every weight twice. 0: none
+ * fits. */
+static int dense_tiles(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                       by_conv_tiles_t* t) {
   const size_t kb = g->loop_kblocks;
   const size_t fk = s->tile_k < kb ? s->tile_k : kb;
-  const size_t fb = s->tile_batch < s->batch ? s->tile_batch : s->batch;
   by_conv_tiles_t best = *t;
   loop_cost_t best_cost = {0, 0};
   int found = 0;
-  t->batch = s->tile_batch ? fb : 1;
   for (t->tk = s->tile_k ? fk : kb;; t->tk = (t->tk + 1) / 2) {
     loop_cost_t cost;
     if (loop_tile_for_k(hw, s, g, t, &cost) && (!found || loop_cheaper(cost, best_cost)))
@@ -241,9 +341,58 @@ static int loop_tiles(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv
     if (s->tile_k || t->tk == 1)
       break;
   }
-  if (!found)
-    return 0;
   *t = best;
+  return found;
+}
+
+/* Tiles of the depthwise mode: runs of tn DIM-channel blocks (the forced tile_och; else every
+ * balanced split, tn = ceil(blocks / n) for n tiles, down to the first that holds every row),
+ * each with its most rows that fit (or the forced ones), the fewest DRAM bytes per MAC winning
+ * (loop_cost; ties: the wider tile, whose window rows move in fewer, longer requests: a MVIN row
+ * takes up to MAX_BLOCK_LEN x DIM x lanes channels). Narrower tiles hold more rows, so that the
+ * windows' overlapping rows are read fewer times and fewer bands split the image: the cost
+ * weighs the two. The search runs on the host at every by_conv call that leaves the tiles to
+ * it, some hundred instructions a split: the compiler passes the tiles it found instead. tk is 1
+ * (a channel sums its own taps). */
+static int depthwise_tiles(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                           by_conv_tiles_t* t) {
+  const size_t nb = g->loop_nblocks;
+  const size_t fr = s->tile_rows < g->prows ? s->tile_rows : g->prows;
+  by_conv_tiles_t best = *t;
+  loop_cost_t best_cost = {0, 0};
+  int found = 0;
+  t->tk = 1;
+  for (size_t n = 1, prev = 0; n <= nb; ++n) {
+    t->tn = s->tile_och ? (s->tile_och < nb ? s->tile_och : nb) : by_plan_ceil_div(nb, n);
+    if (t->tn == prev)
+      continue;
+    prev = t->tn;
+    t->rows = fr;
+    const size_t rows =
+        s->tile_rows ? (loop_fits(hw, s, g, t) ? fr : 0) : loop_max_rows(hw, s, g, t);
+    if (rows) {
+      t->rows = rows;
+      const loop_cost_t cost = loop_cost(hw, s, g, t);
+      if (!found || loop_cheaper(cost, best_cost))
+        best = *t, best_cost = cost, found = 1;
+    }
+    /* A tile that holds every row already reads each window once: narrower ones would add
+     * loops, and gain at most on how a pixel's channels split into DMA requests. */
+    if (s->tile_och || rows == g->prows)
+      break;
+  }
+  *t = best;
+  return found;
+}
+
+/* The loop tiles (the depthwise mode's or the dense ones); once a tile holds every row, as many
+ * images as fit. 0: no tile fits (the command path runs). */
+static int loop_tiles(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
+                      by_conv_tiles_t* t) {
+  const size_t fb = s->tile_batch < s->batch ? s->tile_batch : s->batch;
+  t->batch = s->tile_batch ? fb : 1;
+  if (!(g->loop_depthwise ? depthwise_tiles(hw, s, g, t) : dense_tiles(hw, s, g, t)))
+    return 0;
   if (!s->tile_batch && t->rows == g->prows)
     while (t->batch < s->batch) {
       ++t->batch;

@@ -937,6 +937,72 @@ TEST(Plan, DepthwiseSchedulesAWithoutBScheduling) {
   }
 }
 
+// The loops' depthwise mode (docs/isa.md "Depthwise mode"): where the config's loop has it (one
+// lane: both loops; vector PEs: the OS loop of TensorDash configs), mbv2_block's depthwise
+// convolutions run as loops in the mode, in tiles of DIM-channel blocks (the planner's, passed to
+// by_conv), over diagonal stripes: a workspace of taps x ceil(DIM / lanes) packed rows of the
+// layer's channels.
+// The WS loop of vector PEs has no mode: the planner keeps its passes over KB x KB diagonal
+// blocks. Bit-exactness: compiler_run_mbv2_block_*_func, bm_loop_conv_*.
+TEST(Plan, DepthwiseConvolutionsTakeTheLoopsDepthwiseMode) {
+  for (const char* cfg :
+       {"configs/tiny.yaml", "configs/td8.yaml", "testbenches/configs/td_l4.yaml"}) {
+    SCOPED_TRACE(cfg);
+    const Compiled c = compileForTest("mbv2_block", cfg);
+    const config::Derived d = config::derive(c.program.config);
+    const int64_t lanes = c.program.config.array.lanes, bandRows = (d.dim + lanes - 1) / lanes;
+    int depthwise = 0;
+    for (const LayerPlan& p : c.program.layers) {
+      const Layer& l = c.graph.layers[size_t(p.layer)];
+      if (!l.depthwise || p.kernel != Kernel::Conv)
+        continue;
+      SCOPED_TRACE(l.name);
+      ++depthwise;
+      EXPECT_FALSE(p.onCpu) << p.cpuReason;
+      ASSERT_TRUE(p.conv);
+      const by_conv_shape_t& s = p.conv->shape;
+      const by_conv_plan_t& plan = p.conv->plan;
+      EXPECT_EQ(plan.path, BY_CONV_LOOP);
+      EXPECT_TRUE(plan.depthwise_mode);
+      EXPECT_GE(plan.tile_och, 1u);
+      // The planner's tiles, passed to by_conv (which then checks rather than searches them).
+      EXPECT_EQ(s.tile_och, plan.tile_och);
+      EXPECT_EQ(s.tile_rows, plan.tile_rows);
+      EXPECT_EQ(plan.tile_k, 1u);
+      const int64_t taps = int64_t(s.kernel_rows * s.kernel_cols);
+      EXPECT_EQ(p.workspaceBytes, taps * bandRows * int64_t(s.in_ch) * lanes * d.inputBytes);
+      if (lanes > 1) { // TensorDash's B: a block's DIM x DIM diagonal
+        EXPECT_DOUBLE_EQ(p.zerosB, 1.0 - 1.0 / double(d.dim));
+      }
+    }
+    EXPECT_EQ(depthwise, 2);
+  }
+  // td8 (8x8 PEs of 4 lanes, TensorDash): the mode on the OS loop, not on the WS one.
+  const by_hw_t hw =
+      plannerHw(config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/td8.yaml"));
+  EXPECT_TRUE(hw.loop_conv_os_depthwise);
+  EXPECT_FALSE(hw.loop_conv_ws_depthwise);
+  by_conv_shape_t s{};
+  s.batch = 1, s.in_rows = s.in_cols = 14, s.in_ch = s.out_ch = 96;
+  s.kernel_rows = s.kernel_cols = 3, s.stride = s.stride_cols = 1;
+  s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = 1;
+  s.depthwise = 1, s.bias = 1, s.activation = hw.act_none;
+  for (int df : {hw.dataflow_os, hw.dataflow_ws}) {
+    s.dataflow = df;
+    by_conv_plan_t plan;
+    ASSERT_EQ(by_plan_conv(&hw, &s, &plan), BY_OK);
+    EXPECT_EQ(plan.path, BY_CONV_LOOP);
+    const bool mode = df == hw.dataflow_os;
+    EXPECT_EQ(plan.depthwise_mode, mode);
+    const size_t kb = hw.dim * hw.lanes; // passes: a KB x KB block per KB channels and tap
+    EXPECT_EQ(plan.workspace_bytes, mode ? 9 * (hw.dim / hw.lanes) * 96 * hw.lanes
+                                         : 96 / kb * 9 * hw.dim * kb * hw.lanes);
+    if (!mode) {
+      EXPECT_EQ(plan.tile_och, hw.lanes); // a pass's blocks
+    }
+  }
+}
+
 TEST(Npy, RoundTripAndRejections) {
   const fs::path dir = fs::temp_directory_path() / ("by_npy_" + std::to_string(::getpid()));
   fs::create_directories(dir);

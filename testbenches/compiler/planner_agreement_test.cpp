@@ -230,6 +230,7 @@ void checkConv(const Program& prog, const Layer& l, const LayerPlan& p, const Gr
   EXPECT_EQ(d.dataflow, want.dataflow);
   EXPECT_EQ(d.dataflow, p.dataflow == "OS" ? BY_DATAFLOW_OS : BY_DATAFLOW_WS);
   EXPECT_EQ(d.folded, want.folded);
+  EXPECT_EQ(d.depthwise_mode, want.depthwise_mode);
   EXPECT_EQ(d.tile_batch, want.tile_batch);
   EXPECT_EQ(d.tile_rows, want.tile_rows);
   EXPECT_EQ(d.tile_och, want.tile_och);
@@ -339,6 +340,8 @@ TEST(PlannerAgreement, CompilerAndDriverSeeTheSameHardware) {
   EXPECT_EQ(c.loop_ws, d.loop_ws);
   EXPECT_EQ(c.loop_conv_ws, d.loop_conv_ws);
   EXPECT_EQ(c.loop_conv_os, d.loop_conv_os);
+  EXPECT_EQ(c.loop_conv_ws_depthwise, d.loop_conv_ws_depthwise);
+  EXPECT_EQ(c.loop_conv_os_depthwise, d.loop_conv_os_depthwise);
   EXPECT_EQ(c.transposer, d.transposer);
   EXPECT_EQ(c.dataflow_ws, d.dataflow_ws);
   EXPECT_EQ(c.dataflow_os, d.dataflow_os);

@@ -304,6 +304,17 @@ static inline void tiled_conv_stride_auto(
     free(in);
 }
 
+/* A depthwise convolution's workspace (freeing the one it has) for its forced tiles. */
+static inline void by_gemmini_dw_workspace(by_conv_t* c, const char* what) {
+  free(c->workspace);
+  c->workspace_bytes = by_conv_workspace_bytes(c);
+  c->workspace = malloc(c->workspace_bytes);
+  if (!c->workspace) {
+    printf("%s: no memory for the workspace\n", what);
+    exit(1);
+  }
+}
+
 /* Depthwise, Gemmini's signature: square kernel, weights [channels][kernel_dim][kernel_dim].
  * by_gemmini_conv_dw takes forced tiles as well (tiled_conv_dw; 0: automatic). */
 static inline void by_gemmini_conv_dw(int batch_size, int in_row_dim, int in_col_dim, int channels,
@@ -320,17 +331,16 @@ static inline void by_gemmini_conv_dw(int batch_size, int in_row_dim, int in_col
                         pool_stride, pool_padding);
   c.depthwise = 1;
   c.on_cpu = tiled_conv_type == CPU;
-  c.workspace_bytes = by_conv_workspace_bytes(&c);
-  c.workspace = malloc(c.workspace_bytes);
-  if (!c.workspace) {
-    printf("%s: no memory for the workspace\n", what);
-    exit(1);
-  }
   c.tile_batch = tile_batch;
   c.tile_rows = tile_rows;
+  /* The workspace's layout is the plan's (the loops' depthwise mode: diagonal stripes; else
+   * diagonal blocks), so it is sized for the tiles that run. */
+  by_gemmini_dw_workspace(&c, what);
   by_conv_plan_t plan;
-  if (by_conv_plan(&c, &plan) != BY_OK) /* a tile that does not fit: the driver's own */
+  if (by_conv_plan(&c, &plan) != BY_OK) { /* a tile that does not fit: the driver's own */
     c.tile_batch = c.tile_rows = 0;
+    by_gemmini_dw_workspace(&c, what);
+  }
   by_gemmini_conv(&c, out_row_dim, out_col_dim, what);
   free(c.workspace);
 }

@@ -221,6 +221,11 @@ typedef struct {
    * channel group; `input` / `output` name pointer entries, in_stride / out_stride count them;
    * mvin channel 0 / CONFIG_ST compressed). Whole rows, unpooled (docs/isa.md "LOOP_CONV_WS"). */
   int input_compressed, output_compressed;
+  /* The depthwise mode (docs/isa.md "Depthwise mode"; by_hw_t's loop_conv_*_depthwise): output
+   * channel c sums input channel c over the taps (kchs = pochs); `weights` points at the tile's
+   * first column of the diagonal stripes, ceil(DIM / lanes) packed rows per tap, weight_stride
+   * elements apart; in_channels is not read. One lane, or the OS loop on TensorDash configs. */
+  int depthwise;
 } by_loop_conv_ws_t;
 
 /* Whether this hardware has LOOP_CONV_WS: the config (BY_HAS_LOOP_CONV_WS) and HW_FEATURES. */
@@ -279,7 +284,8 @@ static inline uint64_t by_loop_conv_rs1(const by_loop_conv_ws_t* l) {
          BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_WEIGHT_0132, l->trans_weight_0132) |
          BY_FIELD(BY_LOOP_CONV_WS_RS1_TRANS_INPUT_3120, l->trans_input_3120) |
          BY_FIELD(BY_LOOP_CONV_WS_RS1_A_SPAD_ID, l->a_spad_id) |
-         BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id);
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_B_SPAD_ID, l->b_spad_id) |
+         BY_FIELD(BY_LOOP_CONV_WS_RS1_DEPTHWISE, l->depthwise);
 }
 static inline uint64_t by_loop_conv_rs2(const by_loop_conv_ws_t* l) {
   return BY_FIELD(BY_LOOP_CONV_WS_RS2_NO_POOL, l->no_pool) |

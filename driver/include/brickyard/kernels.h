@@ -125,10 +125,12 @@ typedef struct by_conv {
    * blocks through LOOP_CONV_WS (each loop takes every tap); tile_batch: images per loop (the
    * command path takes one). Tiles LOOP_CONV_WS cannot hold run on the command path. The
    * matmul path reads tile_rows as blocks of DIM pixels, tile_och as J and tile_k as K blocks;
-   * the automatic path takes it only when no tile is forced. */
+   * the automatic path takes it only when no tile is forced. Depthwise loops: tile_och is the
+   * DIM-channel blocks of a loop in the loops' depthwise mode (a pass of DIM x lanes channels
+   * otherwise); tile_k is not read. */
   size_t tile_rows, tile_och, tile_k, tile_batch;
-  /* Depthwise: diagonal weight blocks; vector PEs without weights_packed: the packed weights
-   * (by_conv_workspace_bytes). */
+  /* Depthwise: diagonal stripes (the loops' depthwise mode) or blocks; vector PEs without
+   * weights_packed: the packed weights (by_conv_workspace_bytes). */
   void* workspace;
   size_t workspace_bytes;
   int on_cpu;
@@ -188,9 +190,11 @@ size_t by_conv_out_rows(const by_conv_t* c); /* before pooling */
 size_t by_conv_out_cols(const by_conv_t* c);
 size_t by_conv_pool_rows(const by_conv_t* c); /* after pooling (= out rows without it) */
 size_t by_conv_pool_cols(const by_conv_t* c);
-/* In bytes: depthwise, a KB x KB block of elements (KB = DIM x lanes, lane-packed) per KB
- * channels and tap; with vector PEs and unpacked dense weights, the packed weights; a folded
- * convolution's column-padded input (by_plan_conv_workspace, brickyard/plan.h); else 0. */
+/* In bytes: depthwise, the diagonal stripes where the loops run in their depthwise mode (per tap
+ * ceil(DIM / lanes) lane-packed rows of in_ch x lanes elements), else a KB x KB block of elements
+ * (KB = DIM x lanes, lane-packed) per KB channels and tap; the layout follows the plan (its
+ * forced path and tiles included); with vector PEs and unpacked dense weights, the packed weights;
+ * a folded convolution's column-padded input (by_plan_conv_workspace, brickyard/plan.h); else 0. */
 size_t by_conv_workspace_bytes(const by_conv_t* c);
 /* The plan by_conv would run with (by_plan_conv, brickyard/plan.h; after its argument and
  * hardware checks, then the workspace's; on_cpu: path 0 and no tiles, with the workspace it

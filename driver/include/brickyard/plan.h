@@ -60,6 +60,10 @@ typedef struct {
   int tensordash;                                        /* OS computes skip zero operands */
   int boveda;                                            /* compressed moves */
   int loop_ws, loop_conv_ws, loop_conv_os;               /* the loop unrollers the hardware has */
+  /* The convolution loops' depthwise mode (LOOP_CONV_WS / _OS rs1 `depthwise`, docs/isa.md
+   * "Depthwise mode"), per loop: one-lane configs have it on both, vector PEs only on the OS loop
+   * of TensorDash configs, whose feeder reads A at a column offset (by_plan_loop_depthwise). */
+  int loop_conv_ws_depthwise, loop_conv_os_depthwise;
   int transposer; /* CONFIG_EX's transposes (HW_FEATURES TRANSPOSER; one lane, no TensorDash) */
   /* Encodings (brickyard_isa.h): the two dataflows, and the activations the loops apply. */
   int dataflow_ws, dataflow_os;
@@ -70,6 +74,16 @@ typedef struct {
   size_t pool_small_max, pool_dim_max;
   size_t loop_dilation_max; /* LOOP_CONV_WS_CONFIG_4's kernel_dilation */
 } by_hw_t;
+
+/* Whether a convolution loop has the depthwise mode, from the config's facts (the driver's
+ * generated headers, the compiler's config): the loop itself, and one lane, or the OS loop on
+ * TensorDash hardware, whose feeder reads a block's DIM channels inside a scratchpad row in
+ * whole lane groups (DIM >= lanes). The one rule by_hw_get and the compiler fill by_hw_t's
+ * flags with. */
+static inline int by_plan_loop_depthwise(int has_loop, size_t dim, size_t lanes, int tensordash,
+                                         int os) {
+  return has_loop && (lanes == 1 || (tensordash && os && dim >= lanes));
+}
 
 /* Size formulas the driver and the rules share. */
 static inline size_t by_plan_ceil_div(size_t n, size_t d) {
@@ -197,16 +211,25 @@ typedef struct {
 
 struct by_conv; /* the driver's by_conv_t (brickyard/kernels.h) */
 
-/* The workspace by_conv needs: depthwise, a lane-packed DIM x DIM diagonal block per channel
- * block and tap; with vector PEs and weights not packed per tap by the caller (or packed per tap
- * where the loops fold the columns), the packed weights, at its start; then, 64-byte aligned, a
- * folded convolution's input with its columns padded. */
+/* The workspace by_conv needs: depthwise, the diagonal stripes of the loops' depthwise mode
+ * (loop_depthwise: per tap ceil(DIM / lanes) lane-packed rows of in_ch x lanes elements, the
+ * whole layer's channels), else a lane-packed KB x KB diagonal block per KB channels and tap
+ * (KB = DIM x lanes; the command path, dense loops); with vector PEs and weights not packed per tap
+ * by the caller (or packed per tap where the loops fold the columns), the packed weights, at its
+ * start; then, 64-byte aligned, a folded convolution's input with its columns padded. */
 typedef struct {
   size_t bytes;
   int packs_weights;          /* by_conv packs the weights into the workspace */
   size_t padded_input_offset; /* in elements */
   size_t padded_input_elems;  /* 0: no padded copy (no folding, or no column padding) */
 } by_conv_workspace_t;
+
+/* A tile: images, (pooled) output rows, out-channel blocks and K blocks ((tap, channel block)
+ * pairs on the command path, input-channel blocks of DIM x lanes channels on the loops; 1 on a
+ * depthwise loop, whose channels are its out-channel blocks' own). */
+typedef struct {
+  size_t batch, rows, tn, tk;
+} by_conv_tiles_t;
 
 /* The geometry every rule and the driver's command streams share. */
 typedef struct {
@@ -221,18 +244,20 @@ typedef struct {
    * kernel_cols x in_ch contiguous elements of an NHWC row starting at a column of the copy
    * padded to loop_cols columns, and each kernel row is one tap (loop_kcols 1, no column
    * padding left). Else the convolution's own sizes. A loop's input- and out-channel blocks:
-   * a depthwise loop is one channel block. */
+   * a depthwise loop has one K block (each channel sums its own taps) and, in the depthwise mode
+   * (loop_depthwise), the convolution's DIM-channel blocks as its out-channel blocks (a tile:
+   * a run of them), else a pass of KB = DIM x lanes channels (lanes blocks). */
   int folded;
   size_t loop_taps, loop_kcols, loop_ch, loop_cols, loop_pad_left, loop_pad_right;
   size_t loop_kblocks, loop_nblocks;
+  /* A depthwise convolution whose loops run in the hardware's depthwise mode (the plan's path
+   * is the loop, of a dataflow that has it): by_plan_conv_geom decides, with the tiles, which
+   * the plan then takes (the search runs once: by_conv plans on the host at every call); the
+   * workspace follows. */
+  int loop_depthwise;
+  by_conv_tiles_t loop_depthwise_tiles;
   by_conv_workspace_t ws;
 } by_conv_geom_t;
-
-/* A tile: images, (pooled) output rows, out-channel blocks and K blocks ((tap, channel block)
- * pairs on the command path, input-channel blocks of DIM x lanes channels on the loops). */
-typedef struct {
-  size_t batch, rows, tn, tk;
-} by_conv_tiles_t;
 
 /* What a convolution's loops keep in the scratchpad from one loop to the next (LOOP_CONV_WS's
  * a_spad_id / b_spad_id, docs/driver.md "LOOP_CONV_WS"): nothing; a band's input window over
@@ -251,6 +276,10 @@ typedef struct {
   int loop;
   int dataflow;
   int folded; /* the loop folds the kernel columns into the channels (docs/driver.md) */
+  /* Depthwise loops in the hardware's depthwise mode over diagonal stripes (tile_och: channel
+   * blocks of DIM per loop); 0: dense loops over diagonal blocks, one pass of DIM x lanes
+   * channels each (by_conv_geom_t.loop_depthwise). */
+  int depthwise_mode;
   size_t tile_batch, tile_rows, tile_och, tile_k;
   size_t workspace_bytes; /* by_conv_workspace_bytes() */
 } by_conv_plan_t;
@@ -270,6 +299,8 @@ int by_plan_pool_fits(const by_hw_t* hw, size_t size, size_t stride, size_t padd
  * blocks fits: C in half the accumulator, its A and B blocks in half the scratchpad. */
 int by_plan_conv_tiles_fit(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g,
                            size_t rows, size_t tn, size_t tk);
+/* The geometry's workspace (a shape that fails by_plan_conv_check: its layout without the
+ * depthwise mode, which needs the plan). */
 void by_plan_conv_workspace(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_workspace_t* w);
 /* The plan by_conv runs (after by_plan_conv_check): BY_ERR_UNSUPPORTED for a pooling CONFIG_ST
  * cannot do, a dataflow without a path, or a convolution no loop holds on vector PEs or OS;

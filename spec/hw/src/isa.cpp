@@ -178,12 +178,10 @@ void loopConvCommands(std::vector<Command>& c) {
          "0: the input window in this loop's scratchpad half; n = 1, 2: it starts at row "
          "(n-1) x sp_rows/2, and with `input` = 0 it is already there (no input MVIN)"},
         {"depthwise", 20, 1,
-         "Brickyard's depthwise mode: output channel c of the tile sums input channel c over "
-         "the taps (kchs must equal pochs, else BAD_SIZE). A tap's weights are the DIM-row "
-         "band of diagonal stripes, ceil(DIM / lanes) lane-packed rows (element (c, i) = "
-         "w[c] where i = c mod DIM, else 0; in_channels not used), and each output-channel "
-         "block computes with its own DIM input channels only (docs/isa.md, \"Depthwise "
-         "mode\"). One lane, or OS on TensorDash configs; not with the transposes or "
+         "Brickyard's depthwise mode (docs/isa.md, \"Depthwise mode\"): output channel c sums "
+         "input channel c over the taps (kchs must equal pochs, else BAD_SIZE); a tap's weights "
+         "are a band of ceil(DIM / lanes) packed rows of diagonal stripes (in_channels not "
+         "used). One lane, or OS on TensorDash configs; not with the transposes or "
          "weights_compressed; else UNSUPPORTED"}},
        {{"no_pool", 0, 1,
          "1: C leaves row by row; 0: one pooled MVOUT per (image, channel block), with "

@@ -1,18 +1,22 @@
 /* The native convolution through LOOP_CONV_WS and LOOP_CONV_OS (configs with loops.conv): by_conv
  * on stride 1 and 2, padding, 1x1 and 3x3 (and rectangular) kernels, bias or none, ReLU and
- * scale, max-pooling, depthwise, several images, channel counts that are no multiple of DIM (or
- * of DIM x lanes), and forced small tiles (input-channel tiles that keep C in the accumulator,
- * out-channel, row and image tiles), each checked to run as loops in each dataflow the config
- * has (on TensorDash configs the OS loop with each scheduled operand and TensorDash off, inputs
- * with zeros) and compared with by_cpu_conv; on vector PEs with weights packed by the caller
- * (by_pack_conv_weights) and by by_conv; the command path for a window no loop holds and when
- * forced on one case (vector PEs have none: BY_ERR_UNSUPPORTED); the automatic path's choice (a
- * matmul for a 1x1 convolution with stride 1 where LOOP_WS exists, the loop for a strided 1x1
- * one and a 3x3 one); each loop issued directly, with an illegal loop (BAD_SIZE, the loop's
- * funct) counted and the next one running. On a config without loops.conv it checks that
+ * scale, max-pooling, depthwise (in the loops' depthwise mode where the loop has it: one lane,
+ * TensorDash's OS loop; else passes over diagonal blocks), several images, channel counts that are
+ * no multiple of DIM (or of DIM x lanes), and forced small tiles (input-channel tiles that keep C
+ * in the accumulator, out-channel, row and image tiles), each checked to run as loops in each
+ * dataflow the config has (on TensorDash configs the OS loop with each scheduled operand and
+ * TensorDash off, inputs with zeros) and compared with by_cpu_conv; on vector PEs with weights
+ * packed by the caller (by_pack_conv_weights) and by by_conv; the command path for a window no loop
+ * holds and when forced on one case (vector PEs have none: BY_ERR_UNSUPPORTED); the automatic
+ * path's choice (a matmul for a 1x1 convolution with stride 1 where LOOP_WS exists, the loop for a
+ * strided 1x1 one and a 3x3 one); each loop issued directly, with an illegal loop (BAD_SIZE, the
+ * loop's funct) counted and the next one running. On a config without loops.conv it checks that
  * HW_FEATURES says so and skips. */
 #include "bm_test.h"
 #include "brickyard/cpu.h"
+
+/* Depthwise channels over two scratchpad rows (DIM x lanes channels each) and a part. */
+#define DW_CH (2 * (size_t)BY_DIM * BY_LANES + 5)
 
 #define MAX_IN (3 * 16 * 16 * 24)
 #define MAX_W (3 * 3 * 37 * 21)
@@ -24,15 +28,23 @@
 #define WS (BY_SP_ROWS / 42 + 1)
 
 static by_elem_t input[MAX_IN], weights[MAX_W], output[MAX_OUT], want[MAX_OUT];
-static by_acc_t bias[40];
-/* Depthwise diagonals; with vector PEs also the packed weights (caller's or by_conv's). */
-static by_elem_t workspace[16384], packed[16384];
+static by_acc_t bias[DW_CH > 40 ? DW_CH : 40];
+/* Depthwise diagonals (stripes or blocks); with vector PEs also the packed weights (caller's or
+ * by_conv's). */
+static by_elem_t workspace[32768], packed[16384];
 
 /* The loops this config runs by_conv through: WS where LOOP_CONV_WS exists, OS where
  * LOOP_CONV_OS does and its sums are exact (docs/driver.md, "Convolution paths"). */
 static int has_loop(int df) {
   return df == BY_DATAFLOW_OS ? by_has_loop_conv_os() && BY_SPATIAL_OUTPUT_WIDTH >= BY_ACC_WIDTH
                               : by_has_loop_conv_ws();
+}
+
+/* Whether the loop of dataflow df has the depthwise mode (docs/isa.md "Depthwise mode"): one
+ * lane, or the OS loop of TensorDash configs (DIM >= lanes); elsewhere depthwise loops are passes
+ * over diagonal blocks. */
+static int has_depthwise_mode(int df) {
+  return BY_LANES == 1 || (df == BY_DATAFLOW_OS && BY_TENSORDASH && BY_DIM >= BY_LANES);
 }
 
 typedef struct {
@@ -122,6 +134,11 @@ static void run_in(const loop_case_t* t, int path, int runs, int df, int td, int
            "%s: the loop %s the kernel columns", t->name, plan.folded ? "folds" : "does not fold");
   if (plan.folded)
     printf("  (kernel columns folded into the channels)\n");
+  BM_CHECK(!t->dw || runs != BY_CONV_LOOP || plan.depthwise_mode == has_depthwise_mode(df),
+           "%s: the depthwise loop %s the depthwise mode", t->name,
+           plan.depthwise_mode ? "takes" : "does not take");
+  if (plan.depthwise_mode)
+    printf("  (depthwise mode: tiles of %lu channels)\n", (unsigned long)plan.tile_och * BY_DIM);
   bm_fill_zero(output, sizeof output);
   BM_OK(by_conv(&c));
   c.output = want;
@@ -246,6 +263,10 @@ int main(void) {
       {"dw_rect_stride2", 1, 12, 9, 13, 13, 4, 2, 2, 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 0, 0, 0, 0},
       {"dw_pool_no_bias", 1, 10, 10, 5, 5, 3, 3, 1, 1, 1, 0, 1, 0.25f, 2, 2, 0, 0, 0, 0, 0, 0},
       {"dw_row_tiles", 2, 11, 11, 9, 9, 3, 3, 1, 1, 1, 1, 0, 0.5f, 0, 0, 0, 2, 0, 0, 1, 0},
+      /* channels over two scratchpad rows: one-block channel tiles (the last one partial), and
+       * automatic tiles of two images, stride 2 */
+      {"dw_ch_tiles", 1, 7, 9, DW_CH, DW_CH, 3, 3, 1, 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 1, 0, 0, 0},
+      {"dw_s2_images", 2, 9, 8, DW_CH, DW_CH, 3, 3, 2, 1, 1, 0, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0},
       {"pool_images_per_loop", 3, 6, 6, 3, 4, 3, 3, 1, 1, 0, 1, 1, 0.0625f, 2, 2, 0, 0, 0, 0, 0, 0},
       {"too_wide", 1, 3, 7 * WS + 3, 1, 2, 3, 3, WS, 0, 0, 1, 0, 0.25f, 0, 0, 0, 0, 0, 0, 0, 1},
       /* thin inputs: folded kernel columns where they fit one DIM x lanes block */
