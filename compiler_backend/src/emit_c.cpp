@@ -177,8 +177,10 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
   if (s.tile_rows)
     o_ << "  c.tile_rows = " << s.tile_rows << ";\n  c.tile_och = " << s.tile_och
        << ";\n  c.tile_k = " << s.tile_k << ";\n";
-  if (s.path == BY_CONV_COMMANDS)
-    o_ << "  c.path = BY_CONV_COMMANDS;\n";
+  if (s.tile_batch)
+    o_ << "  c.tile_batch = " << s.tile_batch << ";\n";
+  if (s.path == BY_CONV_COMMANDS || s.path == BY_CONV_LOOP)
+    o_ << "  c.path = " << (s.path == BY_CONV_LOOP ? "BY_CONV_LOOP" : "BY_CONV_COMMANDS") << ";\n";
   if (s.weights_packed)
     o_ << "  c.weights_packed = 1; /* lane-packed per tap */\n";
   if (s.dataflow != BY_DATAFLOW_AUTO)

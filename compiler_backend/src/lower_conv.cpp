@@ -344,22 +344,40 @@ void Planner::planDepthwiseCall(const Layer& l, LayerPlan& p, const Shape& in) {
       p.estDramBytes = t.bytes;
     }
   }
-  if (!p.onCpu)
-    passDepthwiseTiles(s);
   planPooling(l, p, co);
   recordConv(l, p, s);
   // by_conv checks a depthwise convolution's workspace also for its CPU version.
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
 }
 
-// The loops' depthwise mode: the planner's tiles (its channel tiles and rows) passed to by_conv,
-// which then checks them instead of searching again on the host at every call (a few hundred
-// instructions a candidate split, thousands of cycles a layer on td8). The plan is the same.
-void Planner::passDepthwiseTiles(by_conv_shape_t& s) const {
-  by_conv_plan_t plan;
-  if (s.tile_rows || by_plan_conv(&hw_.planner, &s, &plan) != BY_OK || !plan.depthwise_mode)
-    return;
-  s.tile_rows = plan.tile_rows, s.tile_och = plan.tile_och;
+namespace {
+bool samePlan(const by_conv_plan_t& a, const by_conv_plan_t& b) {
+  return a.path == b.path && a.loop == b.loop && a.dataflow == b.dataflow && a.folded == b.folded &&
+         a.depthwise_mode == b.depthwise_mode && a.tile_batch == b.tile_batch &&
+         a.tile_rows == b.tile_rows && a.tile_och == b.tile_och && a.tile_k == b.tile_k &&
+         a.workspace_bytes == b.workspace_bytes;
+}
+} // namespace
+
+// Every loop convolution's path and tiles as the driver's planner chose them, passed to by_conv,
+// which then checks them instead of searching again on the host at every call: the search costs
+// a few hundred instructions a candidate, 5 k to 25 k host cycles a layer, which the array waits
+// for where a layer's loops are short (td8's 7x7 layers). Run after every planning step that
+// changes the calls (compressed activations plan them again), and kept only where the driver's
+// plan with the tiles forced is the same plan.
+void Planner::passLoopTiles() {
+  for (LayerPlan& p : prog_.layers) {
+    if (!p.conv || p.onCpu || !p.conv->plan.loop || p.conv->shape.tile_rows)
+      continue;
+    by_conv_shape_t s = p.conv->shape;
+    const by_conv_plan_t& plan = p.conv->plan;
+    s.path = BY_CONV_LOOP;
+    s.tile_batch = plan.tile_batch, s.tile_rows = plan.tile_rows;
+    s.tile_och = plan.tile_och, s.tile_k = plan.tile_k;
+    by_conv_plan_t forced;
+    if (by_plan_conv(&hw_.planner, &s, &forced) == BY_OK && samePlan(forced, plan))
+      p.conv->shape = s;
+  }
 }
 
 namespace {
@@ -462,7 +480,6 @@ bool Planner::planOnesConv(const Layer& l, LayerPlan& p, by_conv_shape_t s, Kern
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.dim, true, false};
   setDiagonalTensorDash(p, l, s, os, plan, "diagonal blocks of ones");
   p.weights = putVec(prog_.blob, std::vector<int8_t>(size_t(shapeOf(l.inputs[0]).c) * taps, 1));
-  passDepthwiseTiles(s);
   recordConv(l, p, s);
   p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
   return true;

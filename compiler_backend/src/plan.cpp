@@ -566,6 +566,7 @@ Program Planner::run() {
                           "10%)");
   fuseTables();
   compressActivations();
+  passLoopTiles();
   planMemory();
   const MemoryPlan& m = prog_.memory;
   prog_.dramBytesNeeded =

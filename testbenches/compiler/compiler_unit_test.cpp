@@ -725,10 +725,10 @@ TEST(Plan, LiveTensorsNeverOverlapAndWeightsAreAligned) {
   }
 }
 
-// On LOOP_CONV_WS configs by_conv picks the path and the tiles, except for strided convolutions
-// with a 1x1 kernel or output rows shorter than DIM: the command path with the compiler's tiles
-// (docs/compiler.md). resnet_block (10x10 input): Conv_14 is 3x3/2 (5-pixel output rows),
-// Conv_34 1x1/2, the others 3x3/1.
+// On LOOP_CONV_WS configs the driver's planner picks the path and the tiles (which the program
+// then passes), except for strided convolutions with a 1x1 kernel or output rows shorter than
+// DIM: the command path with the compiler's tiles (docs/compiler.md). resnet_block (10x10 input):
+// Conv_14 is 3x3/2 (5-pixel output rows), Conv_34 1x1/2, the others 3x3/1.
 TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs) {
   struct Want {
     const char* config;
@@ -748,9 +748,12 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
       ++convs;
       const bool commands = want.commands.count(name) > 0;
       ASSERT_TRUE(l.conv);
-      EXPECT_EQ(l.conv->shape.path == BY_CONV_COMMANDS, commands);
-      EXPECT_EQ(l.conv->shape.tile_rows > 0, commands); // the driver sizes the loops
-      // What the driver runs: the forced command path, else (all 3x3 here) the loop.
+      // The forced command path with the compiler's tiles, else (all 3x3 here) the loop with
+      // the driver planner's path and tiles passed (Planner::passLoopTiles).
+      EXPECT_EQ(l.conv->shape.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
+      EXPECT_GT(l.conv->shape.tile_rows, 0u);
+      if (!commands)
+        EXPECT_EQ(l.conv->shape.tile_och, l.conv->plan.tile_och);
       EXPECT_EQ(l.conv->plan.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
     }
     EXPECT_EQ(convs, 6);
@@ -844,7 +847,11 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
       const int lanes = c.program.config.array.lanes, dim = config::derive(c.program.config).dim;
       const size_t steps = s.kernel_rows * s.kernel_cols * ((s.in_ch + size_t(lanes) - 1) / lanes);
       EXPECT_TRUE(s.weights_packed);
-      EXPECT_EQ(s.tile_rows, 0u); // the driver sizes the loops
+      // The planner's path and tiles, passed to by_conv (Planner::passLoopTiles).
+      EXPECT_EQ(s.path, BY_CONV_LOOP);
+      EXPECT_EQ(s.tile_rows, l.conv->plan.tile_rows);
+      EXPECT_EQ(s.tile_och, l.conv->plan.tile_och);
+      EXPECT_EQ(s.tile_k, l.conv->plan.tile_k);
       EXPECT_EQ(l.conv->plan.path, BY_CONV_LOOP);
       if (steps < size_t(dim)) {
         EXPECT_EQ(l.dataflow, "WS") << steps << " steps";
