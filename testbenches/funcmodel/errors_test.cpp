@@ -133,9 +133,11 @@ TEST(FuncModelErrors, TensorDashControlOnlyWhereBuilt) {
   m.ok(configEx(a));
   EXPECT_TRUE(m.model.state().ex.tdOff);
 
-  Machine td(test::shippedConfig("td8"));
+  Machine td8(test::shippedConfig("td8")); // TensorDash without B scheduling: A only
   a = exArgs(hw::kDataflowOS);
   a.tdSide = 1;
+  expectRejected(td8, configEx(a), "UNSUPPORTED");
+  Machine td(test::shippedConfig("td_l4")); // with it (schedule_b, the default)
   td.ok(configEx(a));
   EXPECT_EQ(td.model.state().ex.tdSide, 1);
   EXPECT_FALSE(td.model.state().ex.tdOff);
