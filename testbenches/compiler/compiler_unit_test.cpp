@@ -752,8 +752,9 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
       // the driver planner's path and tiles passed (Planner::passLoopTiles).
       EXPECT_EQ(l.conv->shape.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
       EXPECT_GT(l.conv->shape.tile_rows, 0u);
-      if (!commands)
+      if (!commands) {
         EXPECT_EQ(l.conv->shape.tile_och, l.conv->plan.tile_och);
+      }
       EXPECT_EQ(l.conv->plan.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
     }
     EXPECT_EQ(convs, 6);
