@@ -2,7 +2,7 @@
 """Exports torchvision networks with random weights (seeded) to ONNX for the compiler
 benchmarks, with one random input each.
 
-    /usr/bin/python3 bench/compiler/export_torchvision.py OUT_DIR [resnet50 resnet18 mobilenet_v2]
+    /usr/bin/python3 bench/compiler/export_torchvision.py [--prune F] OUT_DIR [resnet50 ...]
 
 Writes OUT_DIR/<net>.onnx (float, opset 13, batch 1, 224x224), OUT_DIR/<net>.input.npy
 (normal(0, 1), the range of a normalised image) and OUT_DIR/<net>.output.npy (torch's fp32
@@ -12,6 +12,11 @@ networks (e.g. lraspp_mobilenet_v3_large) export their "out" map. Needs Debian's
 python3-torch and
 python3-torchvision (scripts/setup.sh --bench). BatchNorm layers get random running
 statistics so that folding them is not trivial.
+
+--prune F (0 < F < 1) zeroes the fraction F of smallest-magnitude weights of every
+convolution and linear layer (per layer, unstructured: what magnitude pruning leaves before
+fine-tuning) and names the files <net>_pruned<100F>: the sparse-weight case TensorDash and
+Boveda are built for, which random dense weights do not have.
 """
 import os
 import sys
@@ -28,6 +33,16 @@ def randomize_batchnorm(net, gen):
             m.running_var.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
             m.weight.data.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
             m.bias.data.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+
+
+def prune_weights(net, fraction):
+    for m in net.modules():
+        if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
+            w = m.weight.data
+            k = int(round(fraction * w.numel()))
+            if k > 0:
+                cut = w.abs().flatten().kthvalue(k).values
+                w.mul_((w.abs() > cut).to(w.dtype))
 
 
 class OutputOf(torch.nn.Module):
@@ -54,8 +69,18 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    out = sys.argv[1]
-    names = sys.argv[2:] or ["resnet50", "resnet18", "mobilenet_v2"]
+    args = sys.argv[1:]
+    prune = 0.0
+    if args[:1] == ["--prune"]:
+        prune = float(args[1])
+        if not 0.0 < prune < 1.0:
+            sys.exit("--prune wants a fraction between 0 and 1")
+        args = args[2:]
+    if not args:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    out = args[0]
+    names = args[1:] or ["resnet50", "resnet18", "mobilenet_v2"]
     if names == ["zoo"]:
         names = ZOO
     os.makedirs(out, exist_ok=True)
@@ -71,15 +96,18 @@ def main():
         else:
             net = getattr(torchvision.models, name)(weights=None)
         randomize_batchnorm(net, gen)
+        if prune:
+            prune_weights(net, prune)
         net.eval()
         x = torch.randn(1, 3, 224, 224, generator=gen)
-        path = os.path.join(out, name + ".onnx")
+        stem = name + (f"_pruned{round(prune * 100)}" if prune else "")
+        path = os.path.join(out, stem + ".onnx")
         torch.onnx.export(net, x, path, opset_version=13, input_names=["image"],
                           output_names=["logits"], do_constant_folding=True)
-        np.save(os.path.join(out, name + ".input.npy"), x.numpy().astype(np.float32))
+        np.save(os.path.join(out, stem + ".input.npy"), x.numpy().astype(np.float32))
         with torch.no_grad():
-            np.save(os.path.join(out, name + ".output.npy"), net(x).numpy().astype(np.float32))
-        print(f"{name}: {path} ({os.path.getsize(path) >> 20} MiB)")
+            np.save(os.path.join(out, stem + ".output.npy"), net(x).numpy().astype(np.float32))
+        print(f"{stem}: {path} ({os.path.getsize(path) >> 20} MiB)")
 
 
 if __name__ == "__main__":
