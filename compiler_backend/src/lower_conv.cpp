@@ -187,11 +187,17 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   if (taps > 1 && in.c < hw_.dim) {
     const FusedPool fp = hwPool ? l.pool : FusedPool{};
     const Shape flat{co.n, co.h, co.w, int(taps * in.c)};
+    // Where the driver's loop folds the kernel columns into the channels (docs/driver.md, "Thin
+    // inputs") it reads the input where it lies (a column-padded copy, 2 bytes moved per input
+    // byte); the im2col matrix is taps x in_ch bytes per output pixel written and read back:
+    // ResNet-18's stem on the default took 4.98 M cycles through it and 1.65 M folded.
+    by_conv_shape_t probe = convCallShape(l, in, l.window, false, hwPool);
+    const bool folds = hw_.planner.loop_conv_ws && by_plan_conv_folds(&hw_.planner, &probe);
     const ConvTiles direct = chooseConvTiles(hw_, in, l.window, co.c, false, fp);
     const ConvTiles over = chooseConvTiles(hw_, flat, Window{}, co.c, false, fp);
     viaIm2col =
-        direct.rows == 0 ||
-        (over.rows > 0 && over.cycles + im2colIssueCycles(hw_, in, l.window) < direct.cycles);
+        direct.rows == 0 || (!folds && over.rows > 0 &&
+                             over.cycles + im2colIssueCycles(hw_, in, l.window) < direct.cycles);
   }
   Shape convIn = in;
   Window convWin = l.window;
@@ -218,6 +224,8 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
       p.bias = putBias(l);
     planPooling(l, p, co);
     recordConv(l, p, convCallShape(l, in, l.window, false, false));
+    // by_conv sizes its workspace by the shape (a thin input's padded copy) wherever it runs.
+    p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
     return;
   }
   by_conv_shape_t s = convCallShape(l, convIn, convWin, false, hwPool);

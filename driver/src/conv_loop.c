@@ -205,9 +205,11 @@ static void copy_padded_input(const conv_geom_t* g) {
     }
   }
   /* The pads: zero rows in the scratchpad (after both halves' image rows), one strided MVOUT for
-   * the gaps between rows, one for the first left and the last right pad. */
+   * the gaps between rows, one for the first left and the last right pad. A gap of several
+   * column blocks takes blocks DIM rows apart (the moves' block stride), so DIM rows a move. */
   const size_t gaps = rows - 1, gap = (pl + pr) * C;
-  const size_t zrows = gaps < BY_SP_HALF - spr ? gaps : BY_SP_HALF - spr;
+  const size_t zmax = gap > BY_KB ? BY_DIM : BY_SP_HALF - spr;
+  const size_t zrows = gaps < zmax ? gaps : zmax;
   const uint32_t zeros = by_sp_addr((uint32_t)spr);
   by_config_st((uint32_t)(pitch * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, 0);
   by_mvin(0, 0, zeros, (uint32_t)(zrows ? zrows : 1), (uint32_t)(gap ? gap : 1));

@@ -23,16 +23,23 @@ by_status_t by_plan_conv_check(const by_conv_shape_t* s) {
   return BY_OK;
 }
 
-/* Folding needs the loops, one stride, adjacent taps (no dilation), the pads of a row within
- * one move, and an image row within a quarter of the scratchpad (the padded copy stages rows in
- * both halves). A WS pass
- * then sums a kernel row's products instead of a tap's: folding only where no such sum can
- * wrap at the spatial output width, so that the arithmetic is the unfolded one. */
+/* Folding pays where a kernel row's channels take fewer K blocks folded than tap by tap (an RGB
+ * stem's 7 x 3 = 21 channels: 2 blocks of 16 instead of 7) and fit one move (MAX_BLOCK_LEN
+ * blocks); with vector PEs within one block, as by_conv repacks their weights per kernel row on
+ * every call (the caller's packing is per tap). It needs the loops, plain operands (compressed ones
+ * move whole image rows), one stride, adjacent taps (no dilation), the pads of a row within one
+ * move, and an image row within a quarter of the scratchpad (the padded copy stages rows in both
+ * halves). A WS pass then sums a kernel row's products instead of a tap's: folding only where no
+ * such sum can wrap at the spatial output width, so that the arithmetic is the unfolded one. */
 int by_plan_conv_folds(const by_hw_t* hw, const by_conv_shape_t* s) {
   const size_t kb = plan_kb(hw), pads = s->pad_left + s->pad_right;
+  const size_t folded_blocks = (s->kernel_cols * s->in_ch + kb - 1) / kb;
+  const size_t tap_blocks = s->kernel_cols * ((s->in_ch + kb - 1) / kb);
   const uint64_t largest = (uint64_t)s->kernel_cols * s->in_ch << (2 * hw->input_width - 2);
   return (hw->loop_conv_ws || hw->loop_conv_os) && !s->depthwise && !s->weights_block_cols &&
-         s->kernel_cols > 1 && s->kernel_cols * s->in_ch <= kb &&
+         !s->input_compressed && !s->output_compressed && s->kernel_cols > 1 &&
+         (hw->lanes == 1 ? folded_blocks < tap_blocks && folded_blocks <= hw->max_block_len
+                         : s->kernel_cols * s->in_ch <= kb) &&
          largest < (UINT64_C(1) << (hw->spatial_output_width - 1)) && s->stride_cols == s->stride &&
          s->dilation <= 1 && pads * s->in_ch <= hw->max_block_len * kb &&
          (s->in_cols * s->in_ch + kb - 1) / kb <= plan_sp_half(hw) / 2;

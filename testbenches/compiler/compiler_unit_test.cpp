@@ -952,6 +952,44 @@ TEST(Plan, DepthwiseSchedulesAWithoutBScheduling) {
 // layer's channels.
 // The WS loop of vector PEs has no mode: the planner keeps its passes over KB x KB diagonal
 // blocks. Bit-exactness: compiler_run_mbv2_block_*_func, bm_loop_conv_*.
+// A thin input (fewer channels than DIM, e.g. an RGB stem) runs as the loop with the kernel
+// columns folded into the channels wherever that takes fewer K blocks than tap by tap, also
+// over several blocks on one lane (resnet_block's 3 x 8 = 24 channels on the default's 16-wide
+// array), instead of an im2col matrix written to DRAM and read back.
+TEST(Plan, ThinInputsFoldOnTheLoops) {
+  const Compiled c = compileForTest("resnet_block", "configs/default.yaml");
+  const LayerPlan& p = c.program.layers.front();
+  EXPECT_EQ(p.kernel, Kernel::Conv);
+  EXPECT_FALSE(p.onCpu) << p.cpuReason;
+  ASSERT_TRUE(p.conv);
+  EXPECT_EQ(p.conv->plan.path, BY_CONV_LOOP);
+  EXPECT_TRUE(p.conv->plan.folded);
+  // by_conv's workspace: the column-padded input copy the folded loop reads.
+  EXPECT_EQ(p.workspaceBytes, int64_t(p.conv->plan.workspace_bytes));
+  EXPECT_GT(p.workspaceBytes, 0);
+  // The rule: ResNet's stem (7 x 7 / 2 over 3 channels: 2 blocks of 16 instead of 7) folds on
+  // the default; 3 x 3 over 16 channels saves no block; on vector PEs within one block only.
+  by_conv_shape_t s{};
+  s.batch = 1, s.in_rows = s.in_cols = 224, s.in_ch = 3, s.out_ch = 64;
+  s.kernel_rows = s.kernel_cols = 7, s.stride = s.stride_cols = 2;
+  s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = 3;
+  const auto hwOf = [](const char* cfg) {
+    return plannerHw(config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/" + cfg));
+  };
+  const by_hw_t def = hwOf("configs/default.yaml"), td8 = hwOf("configs/td8.yaml");
+  EXPECT_TRUE(by_plan_conv_folds(&def, &s));
+  EXPECT_TRUE(by_plan_conv_folds(&td8, &s)); // 21 channels in one block of 8 x 4
+  s.in_ch = 16, s.kernel_rows = s.kernel_cols = 3, s.pad_top = s.pad_left = 1;
+  s.pad_bottom = s.pad_right = 1, s.in_rows = s.in_cols = 56;
+  EXPECT_FALSE(by_plan_conv_folds(&def, &s));
+  s.in_ch = 12; // 36 channels: 3 blocks of 16 instead of 3 on the default, 2 of 32 on td8
+  EXPECT_FALSE(by_plan_conv_folds(&def, &s));
+  EXPECT_FALSE(by_plan_conv_folds(&td8, &s));
+  s.in_ch = 6; // 18 channels: 2 blocks instead of 3 on the default, one on td8
+  EXPECT_TRUE(by_plan_conv_folds(&def, &s));
+  EXPECT_TRUE(by_plan_conv_folds(&td8, &s));
+}
+
 TEST(Plan, DepthwiseConvolutionsTakeTheLoopsDepthwiseMode) {
   for (const char* cfg :
        {"configs/tiny.yaml", "configs/td8.yaml", "testbenches/configs/td_l4.yaml"}) {
