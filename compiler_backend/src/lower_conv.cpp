@@ -76,7 +76,12 @@ bool Planner::planConvLoopLanes(const Layer& l, LayerPlan& p, const Shape& in, c
   const bool os = plan.dataflow == hw_.planner.dataflow_os;
   p.kernel = Kernel::Conv;
   p.chunk = os ? ChunkRule{0, false, true} : ChunkRule{hw_.kb, true, false};
-  p.weights = putVec(prog_.blob, packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
+  // Lane-packed as the loop reads them: per tap, or per kernel row of kw x cin channels where it
+  // folds the kernel columns (the same bytes as kh taps of kw x cin channels).
+  p.weights =
+      putVec(prog_.blob, plan.folded ? packConvWeights(l.qweights, l.window.kh,
+                                                       int64_t(l.window.kw) * in.c, co.c, hw_.lanes)
+                                     : packConvWeights(l.qweights, taps, in.c, co.c, hw_.lanes));
   if (!l.qbias.empty())
     p.bias = putBias(l);
   const ConvTiles t = chooseConvTiles(hw_, in, l.window, co.c, false, FusedPool{});

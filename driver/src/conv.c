@@ -139,8 +139,9 @@ size_t by_conv_workspace_bytes(const by_conv_t* c) {
   return w.bytes;
 }
 
-/* The weights by_conv packs (by_conv_workspace_t.packs_weights): per tap, or with the columns
- * folded per kernel row (channel kc x in_ch + i of row kr is weight (kr, kc, i)). */
+/* The weights by_conv packs (by_conv_workspace_t.packs_weights: the caller's are not packed):
+ * per tap, or with the columns folded per kernel row (channel kc x in_ch + i of row kr is weight
+ * (kr, kc, i)). */
 static void pack_weights(const conv_geom_t* g) {
   const by_conv_t* c = g->c;
   by_elem_t* out = (by_elem_t*)c->workspace;
@@ -157,7 +158,7 @@ static void pack_weights(const conv_geom_t* g) {
         for (size_t l = 0; l < BY_LANES; ++l) {
           const size_t k = p * BY_LANES + l;
           out[(kr * rows + p) * cols + o * BY_LANES + l] =
-              k < ch ? by_conv_weight_at(c, kr * c->kernel_cols + k / c->in_ch, k % c->in_ch, o)
+              k < ch ? by_conv_weight_at(c, 0, kr * c->kernel_cols + k / c->in_ch, k % c->in_ch, o)
                      : 0;
         }
 }
@@ -235,11 +236,14 @@ static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
   if (tensors != BY_OK)
     return tensors;
   const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch * sizeof(by_elem_t);
-  const size_t w_bytes = (c->depthwise ? c->in_ch * g->taps
-                          : BY_LANES != 1 && c->weights_packed
-                              ? by_conv_packed_weight_elems(g->taps, c->in_ch, c->out_ch)
-                              : g->taps * c->in_ch * c->out_ch) *
-                         sizeof(by_elem_t);
+  const size_t w_bytes =
+      (c->depthwise ? c->in_ch * g->taps
+       : BY_LANES != 1 && c->weights_packed && g->folded
+           ? by_conv_packed_weight_elems(c->kernel_rows, c->kernel_cols * c->in_ch, c->out_ch)
+       : BY_LANES != 1 && c->weights_packed
+           ? by_conv_packed_weight_elems(g->taps, c->in_ch, c->out_ch)
+           : g->taps * c->in_ch * c->out_ch) *
+      sizeof(by_elem_t);
   const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch * sizeof(by_elem_t);
   if ((!c->input_boveda && !by_dram_reachable(c->input, in_bytes)) ||
       (!c->weights_boveda && !by_dram_reachable(c->weights, w_bytes)) ||

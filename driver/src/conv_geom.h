@@ -28,12 +28,17 @@ const by_elem_t* by_conv_packed_weights(const conv_geom_t* g);
  * workspace (NULL without column padding: the input itself serves). */
 by_elem_t* by_conv_padded_input(const conv_geom_t* g);
 
-/* Dense weight (tap, input channel, output channel): Gemmini's layout, or lane-packed per tap
- * (weights_packed, by_pack_conv_weights). */
-static inline by_elem_t by_conv_weight_at(const by_conv_t* c, size_t tap, size_t ich, size_t och) {
+/* Dense weight (tap, input channel, output channel): Gemmini's layout, or lane-packed
+ * (weights_packed, by_pack_conv_weights) per tap, or per kernel row of kernel_cols x in_ch
+ * channels where the loops fold the kernel columns (`folded`: by_conv_folds). */
+static inline by_elem_t by_conv_weight_at(const by_conv_t* c, int folded, size_t tap, size_t ich,
+                                          size_t och) {
   if (BY_LANES != 1 && c->weights_packed) {
-    const size_t rows = by_packed_b_rows(c->in_ch), cols = by_packed_b_cols(c->out_ch);
-    return c->weights[(tap * rows + ich / BY_LANES) * cols + och * BY_LANES + ich % BY_LANES];
+    const size_t row_ch = folded ? c->kernel_cols * c->in_ch : c->in_ch;
+    const size_t t = folded ? tap / c->kernel_cols : tap;
+    const size_t k = folded ? tap % c->kernel_cols * c->in_ch + ich : ich;
+    const size_t rows = by_packed_b_rows(row_ch), cols = by_packed_b_cols(c->out_ch);
+    return c->weights[(t * rows + k / BY_LANES) * cols + och * BY_LANES + k % BY_LANES];
   }
   return c->weights[(tap * c->in_ch + ich) * c->out_ch + och];
 }

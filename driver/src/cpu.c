@@ -72,7 +72,8 @@ void by_cpu_matmul(const by_matmul_t* m, int dataflow, size_t k_chunk) {
  * output width. (The OS loop sums every tap and channel of a tile before the result saturates
  * at that width: by_conv takes it only where the width is acc_width, and then both are the
  * exact sum wrapped at acc_width.) */
-static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, size_t och) {
+static by_elem_t conv_pixel(const by_conv_t* c, int folded, size_t b, size_t y, size_t x,
+                            size_t och) {
   int64_t acc = c->bias ? c->bias[och] : 0;
   const size_t ich_lo = c->depthwise ? och : 0;
   const size_t ich_hi = c->depthwise ? och + 1 : c->in_ch;
@@ -94,7 +95,7 @@ static by_elem_t conv_pixel(const by_conv_t* c, size_t b, size_t y, size_t x, si
                        ich];
           const int64_t w = c->depthwise
                                 ? c->weights[(och * c->kernel_rows + kr) * c->kernel_cols + kc]
-                                : by_conv_weight_at(c, kr * c->kernel_cols + kc, ich, och);
+                                : by_conv_weight_at(c, folded, kr * c->kernel_cols + kc, ich, och);
           s += in * w;
         }
         acc = by_wrap(acc + by_wrap(s, BY_SPATIAL_OUTPUT_WIDTH), BY_ACC_WIDTH);
@@ -107,13 +108,14 @@ void by_cpu_conv(const by_conv_t* c) {
   const size_t orows = by_conv_out_rows(c), ocols = by_conv_out_cols(c);
   const size_t prows = by_conv_pool_rows(c), pcols = by_conv_pool_cols(c);
   const int pooling = c->pool_stride != 0;
+  const int folded = BY_LANES != 1 && c->weights_packed && by_conv_folds(c);
   for (size_t b = 0; b < c->batch; ++b)
     for (size_t py = 0; py < prows; ++py)
       for (size_t px = 0; px < pcols; ++px)
         for (size_t och = 0; och < c->out_ch; ++och) {
           by_elem_t v;
           if (!pooling) {
-            v = conv_pixel(c, b, py, px, och);
+            v = conv_pixel(c, folded, b, py, px, och);
           } else {
             /* Max over the window; positions in the pooling padding count as 0 (docs/isa.md). */
             v = BY_ELEM_MIN;
@@ -123,7 +125,7 @@ void by_cpu_conv(const by_conv_t* c) {
                 const int64_t x = (int64_t)(px * c->pool_stride + wx) - (int64_t)c->pool_padding;
                 const by_elem_t e = (y < 0 || y >= (int64_t)orows || x < 0 || x >= (int64_t)ocols)
                                         ? 0
-                                        : conv_pixel(c, b, (size_t)y, (size_t)x, och);
+                                        : conv_pixel(c, folded, b, (size_t)y, (size_t)x, och);
                 if (e > v)
                   v = e;
               }

@@ -25,8 +25,7 @@ by_status_t by_plan_conv_check(const by_conv_shape_t* s) {
 
 /* Folding pays where a kernel row's channels take fewer K blocks folded than tap by tap (an RGB
  * stem's 7 x 3 = 21 channels: 2 blocks of 16 instead of 7) and fit one move (MAX_BLOCK_LEN
- * blocks); with vector PEs within one block, as by_conv repacks their weights per kernel row on
- * every call (the caller's packing is per tap). It needs the loops, plain operands (compressed ones
+ * blocks). It needs the loops, plain operands (compressed ones
  * move whole image rows), one stride, adjacent taps (no dilation), the pads of a row within one
  * move, and an image row within a quarter of the scratchpad (the padded copy stages rows in both
  * halves). A WS pass then sums a kernel row's products instead of a tap's: folding only where no
@@ -38,8 +37,7 @@ int by_plan_conv_folds(const by_hw_t* hw, const by_conv_shape_t* s) {
   const uint64_t largest = (uint64_t)s->kernel_cols * s->in_ch << (2 * hw->input_width - 2);
   return (hw->loop_conv_ws || hw->loop_conv_os) && !s->depthwise && !s->weights_block_cols &&
          !s->input_compressed && !s->output_compressed && s->kernel_cols > 1 &&
-         (hw->lanes == 1 ? folded_blocks < tap_blocks && folded_blocks <= hw->max_block_len
-                         : s->kernel_cols * s->in_ch <= kb) &&
+         folded_blocks < tap_blocks && folded_blocks <= hw->max_block_len &&
          largest < (UINT64_C(1) << (hw->spatial_output_width - 1)) && s->stride_cols == s->stride &&
          s->dilation <= 1 && pads * s->in_ch <= hw->max_block_len * kb &&
          (s->in_cols * s->in_ch + kb - 1) / kb <= plan_sp_half(hw) / 2;
@@ -51,7 +49,8 @@ static size_t packed_weight_elems(const by_hw_t* hw, size_t taps, size_t in_ch, 
 }
 
 /* With one lane packing is the identity, and the folded layout [kr][kc x in_ch][out_ch] is
- * Gemmini's: only vector PEs pack, where the caller did not or the loops fold. Depthwise: the
+ * Gemmini's: only vector PEs pack, where the caller did not (per tap, or per kernel row where
+ * the loops fold: by_conv_t.weights_packed). Depthwise: the
  * diagonal stripes of the loops' depthwise mode (dw_mode), per tap ceil(DIM / lanes) packed rows
  * of the layer's channels, or a KB x KB block per KB channels and tap; with vector PEs the
  * stripes are `lanes` times smaller. */
@@ -59,7 +58,7 @@ static void workspace(const by_hw_t* hw, const by_conv_shape_t* s, int folds, in
                       by_conv_workspace_t* w) {
   const size_t pads = s->pad_left + s->pad_right;
   w->packs_weights =
-      hw->lanes != 1 && !s->depthwise && !s->weights_block_cols && (!s->weights_packed || folds);
+      hw->lanes != 1 && !s->depthwise && !s->weights_block_cols && !s->weights_packed;
   const size_t packed =
       !w->packs_weights ? 0
       : folds ? packed_weight_elems(hw, s->kernel_rows, s->kernel_cols * s->in_ch, s->out_ch)

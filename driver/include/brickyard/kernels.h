@@ -159,7 +159,9 @@ typedef struct by_conv {
   /* TensorDash on the OS loop: BY_TD_SCHEDULE_A (0: the input's zeros are skipped),
    * BY_TD_SCHEDULE_B (the weights') or BY_TD_OFF, as by_matmul_t.tensordash. */
   int tensordash;
-  /* Vector PEs (BY_LANES > 1): `weights` are already lane-packed per tap (by_pack_conv_weights).
+  /* Vector PEs (BY_LANES > 1): `weights` are already lane-packed as the loops read them
+   * (by_pack_conv_weights): per tap, or where the loops fold the kernel columns (by_conv_folds)
+   * per kernel row, i.e. kernel_rows taps of kernel_cols x in_ch channels (the same dense bytes).
    * Unset, by_conv packs them into the workspace on every call. With one lane packing is the
    * identity and the flag changes nothing. */
   int weights_packed;
@@ -174,8 +176,9 @@ size_t by_conv_packed_weight_elems(size_t taps, size_t in_ch, size_t out_ch);
 by_status_t by_pack_conv_weights(size_t taps, size_t in_ch, size_t out_ch, const by_elem_t* weights,
                                  by_elem_t* packed);
 
-/* Whether the convolution loops fold the kernel columns into the channels (a thin input:
- * kernel_cols x in_ch channels fit one DIM x lanes block; docs/driver.md "Thin inputs"). */
+/* Whether the convolution loops fold the kernel columns into the channels (a thin input whose
+ * kernel_cols x in_ch channels take fewer DIM x lanes blocks than tap by tap; docs/driver.md
+ * "Thin inputs"). */
 int by_conv_folds(const by_conv_t* c);
 
 /* Rows of a convolution's compressed weight matrix: taps x ceil(in_ch / DIM) x DIM. */

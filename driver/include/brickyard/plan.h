@@ -197,7 +197,7 @@ typedef struct {
   int depthwise;
   int bias;           /* a bias is loaded (the loops' tiles count its bytes) */
   int activation;     /* BY_ACT_* (the loops apply none and ReLU) */
-  int weights_packed; /* lane-packed per tap by the caller */
+  int weights_packed; /* lane-packed by the caller: per tap, per kernel row where it folds */
   /* Boveda-compressed weights: columns per compressed block (0: plain weights); out-channel
    * tiles hold whole blocks. */
   size_t weights_block_cols;

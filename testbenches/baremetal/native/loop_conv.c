@@ -101,10 +101,12 @@ static void run_in(const loop_case_t* t, int path, int runs, int df, int td, int
       input[i] = 0;
   bm_fill(weights, t->dw ? t->ich * t->kr * t->kc : t->kr * t->kc * t->ich * t->och, -64, 63);
   bm_fill_acc(bias, t->och, -5000, 5000);
-  if (pack && !t->dw) {
-    BM_CHECK(by_conv_packed_weight_elems(t->kr * t->kc, t->ich, t->och) <= sizeof packed,
+  if (pack && !t->dw) { /* per tap, or per kernel row where the loop folds the columns */
+    const int folds = by_conv_folds(&c);
+    const size_t taps = folds ? t->kr : t->kr * t->kc, ch = folds ? t->kc * t->ich : t->ich;
+    BM_CHECK(by_conv_packed_weight_elems(taps, ch, t->och) <= sizeof packed,
              "%s: packed weights do not fit", t->name);
-    BM_OK(by_pack_conv_weights(t->kr * t->kc, t->ich, t->och, weights, packed));
+    BM_OK(by_pack_conv_weights(taps, ch, t->och, weights, packed));
     c.weights = packed;
     c.weights_packed = 1;
   }
