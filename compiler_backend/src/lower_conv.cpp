@@ -189,7 +189,18 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   // Whichever the time estimate (tiling.h) prefers.
   const bool hwPool = poolOnMvout(l, co);
   bool viaIm2col = false;
-  if (taps > 1 && in.c < hw_.dim) {
+  // A strided convolution with a 1x1 kernel or output rows shorter than DIM fills the WS array
+  // badly on the loop (it loads stride^2 times the pixels a 1x1 kernel reads; a compute covers
+  // one short row) and on the command path (few computes per preloaded weight block). Its
+  // im2col matrix is small (out pixels x taps x in_ch: a quarter of the input for 1x1/2, 9/4 of
+  // it for 3x3/2) and runs as the LOOP_WS matmul, whose A blocks are DIM pixels of any rows.
+  // Measured on ResNet-50's default RTL (docs/BENCHMARKS.md, "Strided convolutions"): 3x3/2 at
+  // 14x14 1.39 M -> 0.72 M cycles, 1x1/2 at 14x14 1.24 M -> 0.63 M, DRAM about the same.
+  // (Stride-1 7x7 maps gain 12% of their cycles for 43% more DRAM bytes: they keep the loop.)
+  const bool stridedWindow = l.window.strideH > 1 || l.window.strideW > 1;
+  if (hw_.planner.loop_ws && stridedWindow && (taps == 1 || co.w < hw_.dim)) {
+    viaIm2col = true;
+  } else if (taps > 1 && in.c < hw_.dim) {
     const FusedPool fp = hwPool ? l.pool : FusedPool{};
     const Shape flat{co.n, co.h, co.w, int(taps * in.c)};
     // Where the driver's loop folds the kernel columns into the channels (docs/driver.md, "Thin

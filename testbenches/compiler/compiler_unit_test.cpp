@@ -725,14 +725,14 @@ TEST(Plan, LiveTensorsNeverOverlapAndWeightsAreAligned) {
   }
 }
 
-// On LOOP_CONV_WS configs the driver's planner picks the path and the tiles (which the program
-// then passes), except for strided convolutions with a 1x1 kernel or output rows shorter than
-// DIM: the command path with the compiler's tiles (docs/compiler.md). resnet_block (10x10 input):
-// Conv_14 is 3x3/2 (5-pixel output rows), Conv_34 1x1/2, the others 3x3/1.
-TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs) {
+// On loop configs the driver's planner picks the path and the tiles (which the program then
+// passes), except for strided convolutions with a 1x1 kernel or output rows shorter than DIM:
+// their im2col matrix and the LOOP_WS matmul over it (docs/compiler.md). resnet_block (10x10
+// input): Conv_14 is 3x3/2 (5-pixel output rows), Conv_34 1x1/2, the others 3x3/1.
+TEST(Plan, LoopConfigsRunStridedShortOrPointwiseConvsAsIm2colMatmuls) {
   struct Want {
     const char* config;
-    std::set<std::string> commands; // the layers that keep the command path
+    std::set<std::string> im2col; // the layers that take the im2col matrix
   };
   for (const Want& want : {Want{"tiny", {"Conv_34"}},                  // DIM 4: 5 >= 4
                            Want{"default", {"Conv_14", "Conv_34"}}}) { // DIM 16
@@ -741,21 +741,22 @@ TEST(Plan, LoopConvConfigsForceTheCommandPathOnlyForStridedShortOrPointwiseConvs
         compileForTest("resnet_block", std::string("configs/") + want.config + ".yaml");
     int convs = 0;
     for (const LayerPlan& l : c.program.layers) {
-      if (l.kernel != Kernel::Conv)
+      if (l.kernel != Kernel::Conv && l.kernel != Kernel::Im2colConv)
         continue;
       const std::string& name = c.graph.layers[size_t(l.layer)].name;
       SCOPED_TRACE(name);
       ++convs;
-      const bool commands = want.commands.count(name) > 0;
+      const bool im2col = want.im2col.count(name) > 0;
       ASSERT_TRUE(l.conv);
-      // The forced command path with the compiler's tiles, else (all 3x3 here) the loop with
-      // the driver planner's path and tiles passed (Planner::passLoopTiles).
-      EXPECT_EQ(l.conv->shape.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
-      EXPECT_GT(l.conv->shape.tile_rows, 0u);
-      if (!commands) {
+      EXPECT_EQ(l.kernel, im2col ? Kernel::Im2colConv : Kernel::Conv);
+      // The 1x1 convolution over the im2col matrix is one LOOP_WS matmul; the others (all 3x3
+      // here) the loop with the driver planner's path and tiles passed (passLoopTiles).
+      EXPECT_EQ(l.conv->plan.path, im2col ? BY_CONV_MATMUL : BY_CONV_LOOP);
+      if (!im2col) {
+        EXPECT_EQ(l.conv->shape.path, BY_CONV_LOOP);
+        EXPECT_GT(l.conv->shape.tile_rows, 0u);
         EXPECT_EQ(l.conv->shape.tile_och, l.conv->plan.tile_och);
       }
-      EXPECT_EQ(l.conv->plan.path, commands ? BY_CONV_COMMANDS : BY_CONV_LOOP);
     }
     EXPECT_EQ(convs, 6);
   }
