@@ -38,8 +38,8 @@ echo "   loop unrollers in one accelerator of the same peak, SRAMs and bus), sid
   --input "$models/digits.input.npy" --no-area -o "$out/eval"
 sed -n '/^## Configs/,/^## Where/p' "$out/eval/report.md" | grep '^|'
 echo "-- the plots: $out/eval/*.png (cycles.png: cycles by cause per config). digits is tiny (1,818"
-echo "   ideal cycles): the host bounds it on td8_boveda; on ResNet-18 td8_boveda runs 1.64x the"
-echo "   default at 0.73x its energy (docs/BENCHMARKS.md, issues 25 and 28)"
+echo "   ideal cycles): the host bounds it on td8_boveda; on ResNet-18 td8_boveda runs 1.28x the"
+echo "   default at 0.77x its energy (docs/BENCHMARKS.md, issues 25, 28 and 30)"
 echo "== a bare-metal driver program on the SoC"
 "$root/scripts/build.sh" "baremetal_sw_$name" >/dev/null # not part of the default build
 echo "-- brickyard sim --config configs/$name.yaml build/baremetal/$name/tiled_matmul.elf"
