@@ -182,8 +182,11 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
   if (s.path == BY_CONV_COMMANDS || s.path == BY_CONV_LOOP)
     o_ << "  c.path = " << (s.path == BY_CONV_LOOP ? "BY_CONV_LOOP" : "BY_CONV_COMMANDS") << ";\n";
   if (s.weights_packed)
-    o_ << "  c.weights_packed = 1; /* lane-packed per "
-       << (p.conv && p.conv->plan.folded ? "kernel row (folded columns)" : "tap") << " */\n";
+    o_ << "  c.weights_packed = 1; /* "
+       << (s.depthwise                     ? "the depthwise mode's diagonal stripes"
+           : p.conv && p.conv->plan.folded ? "lane-packed per kernel row (folded columns)"
+                                           : "lane-packed per tap")
+       << " */\n";
   if (s.dataflow != BY_DATAFLOW_AUTO)
     o_ << "  c.dataflow = BY_DATAFLOW_" << p.dataflow << ";\n";
   if (!p.onCpu && p_.config.tensordash.enabled && p.dataflow == "OS")

@@ -235,14 +235,18 @@ static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
   const by_status_t tensors = check_compressed_tensors(c, g);
   if (tensors != BY_OK)
     return tensors;
+  if (c->depthwise && c->weights_packed && c->on_cpu) /* the stripes: the loops' layout only */
+    return BY_ERR_ARG;
   const size_t in_bytes = c->batch * c->in_rows * c->in_cols * c->in_ch * sizeof(by_elem_t);
   const size_t w_bytes =
-      (c->depthwise ? c->in_ch * g->taps
-       : BY_LANES != 1 && c->weights_packed && g->folded
-           ? by_conv_packed_weight_elems(c->kernel_rows, c->kernel_cols * c->in_ch, c->out_ch)
-       : BY_LANES != 1 && c->weights_packed
-           ? by_conv_packed_weight_elems(g->taps, c->in_ch, c->out_ch)
-           : g->taps * c->in_ch * c->out_ch) *
+      (c->depthwise && c->weights_packed /* the stripes */
+           ? g->taps * by_packed_b_rows(BY_DIM) * by_packed_b_cols(c->in_ch)
+           : c->depthwise ? c->in_ch * g->taps
+             : BY_LANES != 1 && c->weights_packed && g->folded
+                 ? by_conv_packed_weight_elems(c->kernel_rows, c->kernel_cols * c->in_ch, c->out_ch)
+             : BY_LANES != 1 && c->weights_packed
+                 ? by_conv_packed_weight_elems(g->taps, c->in_ch, c->out_ch)
+                 : g->taps * c->in_ch * c->out_ch) *
       sizeof(by_elem_t);
   const size_t out_bytes = c->batch * g->prows * g->pcols * c->out_ch * sizeof(by_elem_t);
   if ((!c->input_boveda && !by_dram_reachable(c->input, in_bytes)) ||
@@ -258,7 +262,9 @@ static by_status_t check_conv(const by_conv_t* c, conv_call_t* k) {
  * depthwise convolution's is checked (as the accelerator's would be: one contract); packing
  * and the folded loop's padded copy are the accelerator's alone. */
 static by_status_t check_workspace(const by_conv_t* c, const conv_geom_t* g) {
-  if (c->depthwise || (!c->on_cpu && (g->ws.packs_weights || g->ws.padded_input_elems))) {
+  /* (A depthwise convolution whose caller laid out the stripes needs none.) */
+  if ((c->depthwise && g->ws.bytes) ||
+      (!c->on_cpu && (g->ws.packs_weights || g->ws.padded_input_elems))) {
     const size_t need = g->ws.bytes;
     if (!c->workspace || c->workspace_bytes < need)
       return BY_ERR_WORKSPACE;
@@ -602,9 +608,10 @@ by_status_t by_conv(const by_conv_t* c) {
   by_kernel_begin(); /* also: no earlier command reads the workspace */
   /* The zero fill's copies report their refusals themselves (by_kernel_end takes them). */
   by_status_t fill = BY_OK;
-  if (c->depthwise && g->loop_depthwise)
-    fill = build_stripes(g, g->ws.bytes / sizeof(by_elem_t));
-  else if (c->depthwise)
+  if (c->depthwise && g->loop_depthwise) { /* weights_packed: the caller laid out the stripes */
+    if (!c->weights_packed)
+      fill = build_stripes(g, g->ws.bytes / sizeof(by_elem_t));
+  } else if (c->depthwise)
     fill = build_diagonals(g, g->ws.bytes / sizeof(by_elem_t));
   else if (g->ws.packs_weights)
     pack_weights(g);

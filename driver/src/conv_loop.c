@@ -32,7 +32,8 @@ static void issue_depthwise_band(const conv_geom_t* g, int df, const conv_loop_t
   for (size_t ch0 = 0; ch0 < c->in_ch; ch0 += width) {
     l->kchs = l->pochs = (uint32_t)(c->in_ch - ch0 < width ? c->in_ch - ch0 : width);
     l->input = c->input + ((b0 * c->in_rows + first_row) * g->loop_cols) * c->in_ch + ch0;
-    l->weights = (const by_elem_t*)c->workspace + by_packed_b_cols(ch0);
+    l->weights = (c->weights_packed ? c->weights : (const by_elem_t*)c->workspace) +
+                 by_packed_b_cols(ch0); /* the caller's stripes, or the workspace's */
     l->no_bias = 0;
     l->bias = c->bias ? c->bias + ch0 : 0;
     l->output = c->output + ((b0 * g->prows + p0) * g->pcols) * c->out_ch + ch0;

@@ -67,7 +67,9 @@ static void workspace(const by_hw_t* hw, const by_conv_shape_t* s, int folds, in
   w->padded_input_elems =
       folds && pads ? s->batch * s->in_rows * (s->in_cols + pads) * s->in_ch : 0;
   size_t elems;
-  if (s->depthwise && dw_mode)
+  if (s->depthwise && dw_mode && s->weights_packed) /* the caller laid out the stripes */
+    elems = 0;
+  else if (s->depthwise && dw_mode)
     elems = packed_weight_elems(hw, s->kernel_rows * s->kernel_cols, hw->dim, s->in_ch);
   else if (s->depthwise)
     elems = by_plan_ceil_div(s->in_ch, plan_kb(hw)) * s->kernel_rows * s->kernel_cols *
@@ -308,6 +310,9 @@ by_status_t by_plan_conv_checked(const by_hw_t* hw, const by_conv_shape_t* s,
   by_conv_tiles_t t = {0, 0, 0, 0};
   plan->path = conv_path(hw, s, g, plan->dataflow, &t);
   plan->loop = plan->path == BY_CONV_LOOP;
+  /* Depthwise weights laid out as the depthwise mode's stripes serve no other path. */
+  if (s->depthwise && s->weights_packed && !g->loop_depthwise)
+    return BY_ERR_ARG;
   /* Compressed activation tensors: only the loops move their blocks. */
   if ((s->input_compressed || s->output_compressed) && !plan->loop)
     return BY_ERR_UNSUPPORTED;

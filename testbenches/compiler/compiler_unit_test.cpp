@@ -1016,8 +1016,29 @@ TEST(Plan, DepthwiseConvolutionsTakeTheLoopsDepthwiseMode) {
       EXPECT_EQ(s.tile_och, plan.tile_och);
       EXPECT_EQ(s.tile_rows, plan.tile_rows);
       EXPECT_EQ(plan.tile_k, 1u);
-      const int64_t taps = int64_t(s.kernel_rows * s.kernel_cols);
-      EXPECT_EQ(p.workspaceBytes, taps * bandRows * int64_t(s.in_ch) * lanes * d.inputBytes);
+      // The weights in the program as the mode's diagonal stripes (weights_packed), so by_conv
+      // needs no workspace: channel c's tap t at packed row t x bandRows + (c % DIM) / lanes,
+      // element c x lanes + (c % DIM) % lanes, zeros elsewhere.
+      const int64_t taps = int64_t(s.kernel_rows * s.kernel_cols), ch = int64_t(s.in_ch);
+      const int64_t row = ch * lanes;
+      EXPECT_EQ(s.weights_packed, 1);
+      EXPECT_EQ(p.workspaceBytes, 0);
+      ASSERT_EQ(p.weights.bytes, taps * bandRows * row * d.inputBytes);
+      const auto* stripes =
+          reinterpret_cast<const int8_t*>(c.program.blob.data()) + p.weights.offset;
+      int64_t nonzeroElsewhere = 0;
+      std::vector<bool> placed(size_t(p.weights.bytes), false);
+      for (int64_t k = 0; k < ch; ++k)
+        for (int64_t t = 0; t < taps; ++t) {
+          const int64_t i = k % d.dim,
+                        at = (t * bandRows + i / lanes) * row + k * lanes + i % lanes;
+          EXPECT_EQ(stripes[at], l.qweights[size_t(k * taps + t)])
+              << "channel " << k << " tap " << t;
+          placed[size_t(at)] = true;
+        }
+      for (int64_t e = 0; e < p.weights.bytes; ++e)
+        nonzeroElsewhere += !placed[size_t(e)] && stripes[e] != 0;
+      EXPECT_EQ(nonzeroElsewhere, 0);
       if (lanes > 1) { // TensorDash's B: a block's DIM x DIM diagonal
         EXPECT_DOUBLE_EQ(p.zerosB, 1.0 - 1.0 / double(d.dim));
       }

@@ -111,8 +111,11 @@ typedef struct by_conv {
   /* NHWC input [batch][in_rows][in_cols][in_ch]. Weights: dense [kernel_rows][kernel_cols]
    * [in_ch][out_ch] (a (kr*kc*in_ch) x out_ch matrix, Gemmini's layout), or with
    * weights_packed lane-packed per tap (by_pack_conv_weights); depthwise
-   * [in_ch][kernel_rows][kernel_cols]. Bias [out_ch] or NULL. Output NHWC
-   * [batch][pool_rows][pool_cols][out_ch] (pooled sizes; the conv sizes without pooling). */
+   * [in_ch][kernel_rows][kernel_cols], or with weights_packed already the diagonal stripes of
+   * the loops' depthwise mode (docs/isa.md "Depthwise mode": per tap ceil(DIM / lanes) packed rows
+   * of in_ch x lanes elements; by_plan_conv's depthwise_mode must hold, else BY_ERR_ARG). Bias
+   * [out_ch] or NULL. Output NHWC [batch][pool_rows][pool_cols][out_ch] (pooled sizes; the conv
+   * sizes without pooling). */
   const by_elem_t* input;
   const by_elem_t* weights;
   const by_acc_t* bias;
@@ -163,7 +166,8 @@ typedef struct by_conv {
    * (by_pack_conv_weights): per tap, or where the loops fold the kernel columns (by_conv_folds)
    * per kernel row, i.e. kernel_rows taps of kernel_cols x in_ch channels (the same dense bytes).
    * Unset, by_conv packs them into the workspace on every call. With one lane packing is the
-   * identity and the flag changes nothing. */
+   * identity and the flag changes nothing. Depthwise (any lanes): the weights are the depthwise
+   * mode's diagonal stripes (above), which by_conv otherwise builds in the workspace. */
   int weights_packed;
 } by_conv_t;
 
