@@ -261,6 +261,20 @@ void Emitter::conv(const Layer& l, const LayerPlan& p, const std::string& out) {
 void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a,
                      const std::string& out, bool declareStatus) {
   const by_matmul_shape_t& s = p.matmul->shape;
+  if (p.matmul->onesA) { // a global average pool: ones[1 x pixels] x input[pixels x C]
+    o_ << "  by_matmul_t m; /* the image's average: ones x its pixels, scaled by 1 / pixels */\n"
+       << "  by_matmul_init(&m);\n"
+       << "  m.I = 1;\n  m.J = " << s.J << ";\n  m.K = " << s.K << ";\n"
+       << "  m.A = " << blob(p.weights, "by_elem_t") << ";\n  m.lda = " << s.K << ";\n"
+       << "  m.B = " << a << ";\n  m.ldb = " << s.J << ";\n  m.b_packed = 1;\n"
+       << "  m.C = " << out << ";\n  m.ldc = " << s.J << ";\n"
+       << "  m.activation = BY_ACT_NONE;\n  m.scale = 1.0f / (float)" << s.K << ";\n"
+       << "  m.dataflow = BY_DATAFLOW_" << p.dataflow << ";\n"
+       << "  m.tile_i = " << s.tile_i << ";\n  m.tile_j = " << s.tile_j
+       << ";\n  m.tile_k = " << s.tile_k << ";\n";
+    o_ << (declareStatus ? "  by_status_t s = " : "  s = ") << "by_matmul(&m);\n";
+    return;
+  }
   const int64_t j = int64_t(s.J);
   const int lanes = p_.config.array.lanes;
   if (p.bovedaStream.present())

@@ -204,6 +204,36 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   setTensorDash(p, zerosA, l.qweights, k, j, os);
 }
 
+// by_global_average sums an image's pixels in the accumulator, one accumulating mvin per pixel
+// and chunk, each waiting for the one before (ResNet-18's 7x7x512: 14 k cycles for 25 kB). On
+// the one-lane WS array with LOOP_WS one image's average is the product ones[1 x pixels] x
+// input[pixels x C]: the same exact int32 sum (a pass adds DIM products of 1 and an int8, far
+// from the spatial output width) and the same mvout scale 1 / pixels, so the same output.
+bool Planner::planGlobalAverageMatmul(const Layer& l, LayerPlan& p) {
+  const Shape& in = shapeOf(l.inputs[0]);
+  const int64_t pixels = int64_t(in.h) * in.w;
+  if (in.n != 1 || pixels < 2 || hw_.lanes != 1 || !hw_.ws || !hw_.planner.loop_ws)
+    return false;
+  MatmulCall call;
+  call.onesA = true;
+  by_matmul_shape_t& s = call.shape;
+  s.I = 1, s.J = size_t(in.c), s.K = size_t(pixels);
+  s.b_packed = 1;
+  s.dataflow = hw_.planner.dataflow_ws;
+  if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK || !call.plan.loop)
+    return false;
+  s.tile_i = call.plan.tile_i, s.tile_j = call.plan.tile_j, s.tile_k = call.plan.tile_k;
+  if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK)
+    return false;
+  p.kernel = Kernel::Matmul;
+  p.matmul = call;
+  p.dataflow = dataflowName(hw_, call.plan.dataflow);
+  p.estDramBytes = in.elems() + in.c + pixels;
+  p.chunk = ChunkRule{int(call.plan.k_chunk), false, false};
+  p.weights = putVec(prog_.blob, std::vector<int8_t>(size_t(pixels), 1));
+  return true;
+}
+
 namespace {
 // The smallest speedup the schedule model must expect for TensorDash to be switched on.
 constexpr double kTdMinGain = 1.02;
@@ -339,6 +369,8 @@ void Planner::planLayer(int li, LayerPlan& p) {
     eltwiseOnCpuIfNoChunk(p);
     break;
   case LayerKind::GlobalAvgPool:
+    if (planGlobalAverageMatmul(l, p))
+      break;
     p.kernel = Kernel::GlobalAvg;
     p.estDramBytes = shapeOf(l.inputs[0]).elems() + shapeOf(l.output).elems();
     eltwiseOnCpuIfNoChunk(p);

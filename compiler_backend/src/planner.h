@@ -86,6 +86,7 @@ private:
   double calibZeros(int t) const { return g_.tensors[g_.storageOf(t)].zeroFraction; }
   void planLayer(int li, LayerPlan& p);
   void planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j, double zerosA);
+  bool planGlobalAverageMatmul(const Layer& l, LayerPlan& p);
   void setTensorDash(LayerPlan& p, double zerosA, const std::vector<int8_t>& weights, int64_t k,
                      int64_t n, bool os) const;
   std::string rowTooWide(const Shape& co) const;

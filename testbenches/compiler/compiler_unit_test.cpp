@@ -953,6 +953,39 @@ TEST(Plan, DepthwiseSchedulesAWithoutBScheduling) {
 // layer's channels.
 // The WS loop of vector PEs has no mode: the planner keeps its passes over KB x KB diagonal
 // blocks. Bit-exactness: compiler_run_mbv2_block_*_func, bm_loop_conv_*.
+// One image's global average pool on the one-lane WS array with LOOP_WS is the product
+// ones[1 x pixels] x input[pixels x C] (its mvout scale 1 / pixels, as by_global_average's);
+// elsewhere by_global_average. resnet_block pools a 5x5 map of 32 channels.
+TEST(Plan, GlobalAveragePoolingOfOneImageIsAProductByOnes) {
+  for (const char* cfg : {"configs/default.yaml", "configs/td8.yaml"}) {
+    SCOPED_TRACE(cfg);
+    const Compiled c = compileForTest("resnet_block", cfg);
+    int pools = 0;
+    for (const LayerPlan& p : c.program.layers) {
+      const Layer& l = c.graph.layers[size_t(p.layer)];
+      if (l.kind != LayerKind::GlobalAvgPool)
+        continue;
+      ++pools;
+      const Shape& in = c.graph.tensors[size_t(l.inputs[0])].shape;
+      if (c.program.config.array.lanes != 1) { // vector PEs: B would need lane packing
+        EXPECT_EQ(p.kernel, Kernel::GlobalAvg);
+        continue;
+      }
+      ASSERT_EQ(p.kernel, Kernel::Matmul);
+      ASSERT_TRUE(p.matmul && p.matmul->onesA);
+      EXPECT_EQ(p.matmul->shape.I, 1u);
+      EXPECT_EQ(p.matmul->shape.J, size_t(in.c));
+      EXPECT_EQ(p.matmul->shape.K, size_t(in.h * in.w));
+      EXPECT_TRUE(p.matmul->plan.loop);
+      ASSERT_EQ(p.weights.bytes, int64_t(in.h * in.w));
+      const auto* ones = reinterpret_cast<const int8_t*>(c.program.blob.data()) + p.weights.offset;
+      for (int64_t i = 0; i < p.weights.bytes; ++i)
+        EXPECT_EQ(ones[i], 1) << i;
+    }
+    EXPECT_EQ(pools, 1);
+  }
+}
+
 // A thin input (fewer channels than DIM, e.g. an RGB stem) runs as the loop with the kernel
 // columns folded into the channels wherever that takes fewer K blocks than tap by tap, also
 // over several blocks on one lane (resnet_block's 3 x 8 = 24 channels on the default's 16-wide

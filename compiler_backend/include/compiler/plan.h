@@ -60,6 +60,9 @@ struct ConvCall {
 struct MatmulCall {
   by_matmul_shape_t shape{};
   by_matmul_plan_t plan{};
+  /// A global average pool of one image as ones[1 x pixels] x input[pixels x C] (the weights
+  /// blob holds the ones; the mvout scales by 1 / pixels, as by_global_average's).
+  bool onesA = false;
 };
 
 /// Whether the mvout applies ReLU: the layer's output range starts at zero.
