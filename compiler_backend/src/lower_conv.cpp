@@ -211,9 +211,9 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   // one short row) and on the command path (few computes per preloaded weight block). Its
   // im2col matrix is small (out pixels x taps x in_ch: a quarter of the input for 1x1/2, 9/4 of
   // it for 3x3/2) and runs as the LOOP_WS matmul, whose A blocks are DIM pixels of any rows.
-  // Measured on ResNet-50's default RTL (docs/BENCHMARKS.md, "Strided convolutions"): 3x3/2 at
-  // 14x14 1.39 M -> 0.72 M cycles, 1x1/2 at 14x14 1.24 M -> 0.63 M, DRAM about the same.
-  // (Stride-1 7x7 maps gain 12% of their cycles for 43% more DRAM bytes: they keep the loop.)
+  // Measured on ResNet-50's default RTL (docs/BENCHMARKS.md, "Whole-network utilization (issue
+  // 30)"): 3x3/2 at 14x14 1.39 M -> 0.72 M cycles, 1x1/2 at 14x14 1.24 M -> 0.63 M, DRAM about the
+  // same. (Stride-1 7x7 maps gain 12% of their cycles for 43% more DRAM bytes: they keep the loop.)
   const bool stridedWindow = l.window.strideH > 1 || l.window.strideW > 1;
   if (hw_.planner.loop_ws && stridedWindow && (taps == 1 || co.w < hw_.dim)) {
     viaIm2col = true;
