@@ -946,13 +946,6 @@ TEST(Plan, DepthwiseSchedulesAWithoutBScheduling) {
   }
 }
 
-// The loops' depthwise mode (docs/isa.md "Depthwise mode"): where the config's loop has it (one
-// lane: both loops; vector PEs: the OS loop of TensorDash configs), mbv2_block's depthwise
-// convolutions run as loops in the mode, in tiles of DIM-channel blocks (the planner's, passed to
-// by_conv), over diagonal stripes: a workspace of taps x ceil(DIM / lanes) packed rows of the
-// layer's channels.
-// The WS loop of vector PEs has no mode: the planner keeps its passes over KB x KB diagonal
-// blocks. Bit-exactness: compiler_run_mbv2_block_*_func, bm_loop_conv_*.
 // One image's global average pool on the one-lane WS array with LOOP_WS is the product
 // ones[1 x pixels] x input[pixels x C] (its mvout scale 1 / pixels, as by_global_average's);
 // elsewhere by_global_average. resnet_block pools a 5x5 map of 32 channels.
@@ -1024,6 +1017,13 @@ TEST(Plan, ThinInputsFoldOnTheLoops) {
   EXPECT_TRUE(by_plan_conv_folds(&td8, &s));
 }
 
+// The loops' depthwise mode (docs/isa.md "Depthwise mode"): where the config's loop has it (one
+// lane: both loops; vector PEs: the OS loop of TensorDash configs), mbv2_block's depthwise
+// convolutions run as loops in the mode, in tiles of DIM-channel blocks (the planner's, passed to
+// by_conv), over diagonal stripes the program holds: taps x ceil(DIM / lanes) packed rows of the
+// layer's channels (weights_packed; no workspace).
+// The WS loop of vector PEs has no mode: the planner keeps its passes over KB x KB diagonal
+// blocks. Bit-exactness: compiler_run_mbv2_block_*_func, bm_loop_conv_*.
 TEST(Plan, DepthwiseConvolutionsTakeTheLoopsDepthwiseMode) {
   for (const char* cfg :
        {"configs/tiny.yaml", "configs/td8.yaml", "testbenches/configs/td_l4.yaml"}) {
