@@ -54,6 +54,8 @@ activations: {{table: {str(iw == 8 and r.random() < 0.5).lower()}}}
         text += (f"compression:\n  boveda: {{enabled: true, group_size: {pick([8, 16, 32])}, "
                  f"header_bits: {pick([4, 5])}, container_bits: {pick([128, 256, 512])}, "
                  f"zero_aware: {str(r.random() < 0.5).lower()}}}\n")
+    # Drawn last, so that the draws above (and the configs of older seeds) stay as they were.
+    text += f"commands: {{reservation_station_entries: {pick([4, 8, 16, 16, 32, 64])}}}\n"
     return text
 
 

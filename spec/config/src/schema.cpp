@@ -227,6 +227,16 @@ void addLoopsFields(std::vector<FieldSpec>& f) {
       "dataflow configured; vector PEs take lane-packed weights (docs/isa.md, \"Vector PEs\")."));
 }
 
+void addCommandsFields(std::vector<FieldSpec>& f) {
+  f.push_back(intField(
+      "commands.reservation_station_entries",
+      [](Config& c) -> int& { return c.commands.reservationStationEntries; }, "16", 4, 64, true,
+      "Operations the reservation station holds (loads, executes and stores together, as the "
+      "decoder issues them): how far the loop unrollers and the host run ahead of the array, so "
+      "that a tile's or a loop's loads overlap the computes before it. Gemmini has 8 + 16 + 4 "
+      "in three queues (docs/BENCHMARKS.md, \"Whole-network utilization\")."));
+}
+
 void addActivationsFields(std::vector<FieldSpec>& f) {
   f.push_back(boolField(
       "activations.table", [](Config& c) -> bool& { return c.activations.table; }, "false",
@@ -266,6 +276,7 @@ std::vector<FieldSpec> buildFields() {
   addTensorDashFields(f);
   addBovedaFields(f);
   addLoopsFields(f);
+  addCommandsFields(f);
   addActivationsFields(f);
   addSocFields(f);
   return f;
@@ -284,6 +295,7 @@ std::vector<SectionSpec> buildSections() {
       {"compression", "Memory compression."},
       {"compression.boveda", "Boveda lossless compression (docs/boveda.md)."},
       {"loops", "Hardware loop unrollers (Gemmini's LOOP_WS and LOOP_CONV_WS)."},
+      {"commands", "How commands queue inside the accelerator."},
       {"activations", "Functions applied to results on their way out."},
       {"soc", "The SoC around the accelerator used by co-simulation."},
       {"soc.dram", "DRAM timing and size."},

@@ -40,6 +40,8 @@ AccelParams accelParams(const config::Config& c) {
   p.maxBytes = c.dma.maxBytes;
   p.maxInflight = c.dma.maxInflight;
   p.maxBurst = c.dma.maxBurst;
+  p.rsEntries = c.commands.reservationStationEntries;
+  p.rsIdBits = config::log2Exact(p.rsEntries);
   p.maxBlockLen = d.maxBlockLen;
   p.maxBlockLenAcc = d.maxBlockLenAcc;
   p.maxColsAccElems = d.maxColsAccElems;

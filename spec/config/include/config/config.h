@@ -70,6 +70,10 @@ struct LoopsConfig {
   bool conv{}; // the LOOP_CONV_WS convolution unroller (Gemmini funct 15, configured by 16-21)
 };
 
+struct CommandsConfig {
+  int reservationStationEntries{}; // commands queued between the decoder and the controllers
+};
+
 struct ActivationsConfig {
   bool table{}; // the mvout's function table (CONFIG_TABLE, Brickyard funct 34)
 };
@@ -95,6 +99,7 @@ struct Config {
   TensorDashConfig tensordash;
   BovedaConfig boveda;
   LoopsConfig loops;
+  CommandsConfig commands;
   ActivationsConfig activations;
   SocConfig soc;
 };

@@ -22,8 +22,8 @@ struct AccelParams {
   int localRowBits = 0; // enough for a row of either memory (plus one: ranges are exclusive)
   int busBits = 0, maxBytes = 0, maxInflight = 0, maxBurst = 0;
   int maxBlockLen = 0, maxBlockLenAcc = 0;
-  int maxColsAccElems = 0; // columns of an accumulator move of elem_t (config::Derived)
-  int rsEntries = 16, rsIdBits = 4;
+  int maxColsAccElems = 0;         // columns of an accumulator move of elem_t (config::Derived)
+  int rsEntries = 0, rsIdBits = 0; // commands.reservation_station_entries; ids of its slots
   int dmaTagBits = 0;
   int shiftBits = 0;
   // TensorDash operand feeder (docs/tensordash.md, "Operand feeder"): operations whose A tile
