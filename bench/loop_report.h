@@ -5,9 +5,11 @@
 #define BY_BENCH_LOOP_REPORT_H
 
 #include "accel_system.h"
+#include "hwspec/isa.h"
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 namespace by::bench {
 
@@ -24,6 +26,23 @@ inline void printLoopReport(test::AccelSystem& sys, uint64_t cycles, double macs
               "controller busy %.1f%%; TensorDash MACs skipped %.0f\n",
               ctr("DMA_READ_BYTES"), ctr("DMA_READ_BYTES") / c, ctr("DMA_WRITE_BYTES"),
               ctr("COMPUTE_BEATS"), 100 * ctr("LOAD_ACTIVE_CYCLES") / c, ctr("MACS_SKIPPED"));
+}
+
+/// Whether the accelerator rejected a command of the run (its ERROR register), said on stderr:
+/// a rejected loop (tiles that do not fit, say) issues nothing, so its cycles and its C, which
+/// the functional model leaves alike, would otherwise look like a result.
+inline bool reportRejected(test::AccelSystem& sys) {
+  const uint32_t error = sys.readRegister("ERROR");
+  const int code = static_cast<int>(error & 0xff), funct = static_cast<int>((error >> 8) & 0x7f);
+  if (!code)
+    return false;
+  std::string name = std::to_string(code);
+  for (const hw::isa::ErrorCode& e : hw::isa::errorCodes())
+    if (e.code == code)
+      name = e.name;
+  std::fprintf(stderr, "the accelerator rejected a command: %s (funct %d); no figures\n",
+               name.c_str(), funct);
+  return true;
 }
 
 } // namespace by::bench
