@@ -8,7 +8,10 @@ MAC-weighted total. Each layer runs as its own kernel call (the report's cycles 
 layer's own), so a shape's figure is that of the layer alone.
 
 Usage: shapes.py MODEL.onnx LAYERS.csv [--before OLD_LAYERS.csv] [--config default] [--dim 16]
-(--before adds the utilization of the same shapes in an earlier run as a column.)
+                 [--causes]
+(--before adds the utilization of the same shapes in an earlier run as a column; --causes
+replaces the largest stall by the shape's cycles by cause: a beat entering the array, waiting
+for the DMA, for a hazard, for the host, other, in % of its cycles; docs/evaluation.md.)
 """
 import argparse
 import csv
@@ -64,6 +67,7 @@ def group(path, shapes, config):
             g["n"] += 1
             g["macs"] += int(r["macs"])
             g["cycles"] += int(r["total_cycles"])
+            g["compute"] = g.get("compute", 0) + int(r["compute_cycles"])
             for c in CAUSES:
                 g[c] += int(r[c])
     return groups
@@ -76,6 +80,7 @@ def main():
     ap.add_argument("--before")
     ap.add_argument("--config", default="default")
     ap.add_argument("--dim", type=int, default=16)
+    ap.add_argument("--causes", action="store_true")
     a = ap.parse_args()
     shapes = node_shapes(onnx.load(a.model))
     groups = group(a.layers, shapes, a.config)
@@ -86,16 +91,20 @@ def main():
         return 100.0 * g["macs"] / (g["cycles"] * peak)
 
     print("| shape (kernel/stride) | input | in ch | out ch | layers | kernel | MACs | cycles | "
-          + ("before | " if before else "") + "**utilization** | largest stall |")
+          + ("before | " if before else "") + "**utilization** | "
+          + ("compute / DMA / hazard / host / other |" if a.causes else "largest stall |"))
     print("|---|---|---|---|---|---|---|---|" + ("---|" if before else "") + "---|---|")
     tm = tc = bm = bc = 0
     for key, g in groups.items():
         kind, hw, cin, cout, dw = key
         worst = max(CAUSES, key=lambda c: g[c])
         old = ("%.1f%% | " % util(before[key])) if key in before else ("| " if before else "")
-        print("| %s%s | %s | %d | %d | %d | `%s` | %d | %d | %s**%.1f%%** | %s %.0f%% |" % (
+        share = lambda n: 100.0 * n / g["cycles"]
+        last = (" / ".join("%.0f%%" % share(g[c]) for c in ("compute",) + CAUSES) if a.causes
+                else "%s %.0f%%" % (NAMES[worst], share(g[worst])))
+        print("| %s%s | %s | %d | %d | %d | `%s` | %d | %d | %s**%.1f%%** | %s |" % (
             kind, " depthwise" if dw else "", hw, cin, cout, g["n"], g["kernel"], g["macs"],
-            g["cycles"], old, util(g), NAMES[worst], 100.0 * g[worst] / g["cycles"]))
+            g["cycles"], old, util(g), last))
         tm += g["macs"]
         tc += g["cycles"]
     for g in before.values():
