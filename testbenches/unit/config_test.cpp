@@ -98,7 +98,13 @@ TEST(Config, DefaultsFillOptionalKeys) {
   EXPECT_EQ(c.array.lanes, 1);
   EXPECT_EQ(c.dma.busWidth, 128);
   EXPECT_EQ(c.memory.accumulator.ports, 2);
+  EXPECT_EQ(c.commands.reservationStationEntries, 16);
   EXPECT_FALSE(c.tensordash.enabled);
+}
+
+TEST(Config, ShippedDefaultHasA32EntryReservationStation) {
+  for (const char* name : {"default", "td8", "td8_boveda"})
+    EXPECT_EQ(loadConfigFile(configPath(name)).commands.reservationStationEntries, 32) << name;
 }
 
 TEST(Config, HashDependsOnEveryValue) {
@@ -124,6 +130,12 @@ TEST(ConfigErrors, TypoKeySuggestsTheRightOne) {
 TEST(ConfigErrors, NotAPowerOfTwo) {
   expectError(tinyWith("banks: 4", "banks: 3"),
               {15, 12, "memory.scratchpad.banks", "is not a power of two"});
+}
+TEST(ConfigErrors, ReservationStationEntries) {
+  expectError(std::string(kTiny) + "commands:\n  reservation_station_entries: 24\n",
+              {20, 32, "commands.reservation_station_entries", "is not a power of two"});
+  expectError(std::string(kTiny) + "commands:\n  reservation_station_entries: 128\n",
+              {20, 32, "commands.reservation_station_entries", "out of range"});
 }
 TEST(ConfigErrors, ZeroSize) {
   expectError(tinyWith("capacity_kib: 4", "capacity_kib: 0"),

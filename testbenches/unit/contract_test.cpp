@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 
 using namespace by;
@@ -56,3 +57,31 @@ INSTANTIATE_TEST_SUITE_P(Configs, Contract,
                            std::string n = info.param.substr(info.param.rfind('/') + 1);
                            return n.substr(0, n.find('.'));
                          });
+
+// The reservation station has the config's number of slots (and ids to name them), and the
+// manifest records the key, as for every other hardware key.
+TEST(Contract, ReservationStationTakesTheConfigsEntries) {
+  for (int entries : {4, 16, 32}) {
+    config::Config c = config::loadConfigFile(std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml");
+    c.commands.reservationStationEntries = entries;
+    std::string rs, manifest;
+    for (const emit::OutputFile& f : emit::renderOutputs(c)) {
+      if (f.path == "rtl/by_reservation_station.sv")
+        rs = f.text;
+      if (f.path == "manifest.json")
+        manifest = f.text;
+    }
+    ASSERT_FALSE(rs.empty());
+    EXPECT_NE(rs.find("localparam int Entries = " + std::to_string(entries) + ";"),
+              std::string::npos)
+        << entries;
+    int idBits = 0;
+    while ((1 << idBits) < entries)
+      ++idBits;
+    EXPECT_TRUE(std::regex_search(
+        rs, std::regex("parameter int IdBits +=  *" + std::to_string(idBits) + ",")))
+        << entries;
+    EXPECT_EQ(nlohmann::json::parse(manifest)["config"]["commands"]["reservation_station_entries"],
+              entries);
+  }
+}
