@@ -28,6 +28,7 @@
 #include "op_table.h"
 #include "text_util.h"
 
+#include <functional>
 #include <map>
 
 namespace by::hw {
@@ -35,6 +36,12 @@ namespace by::hw {
 using vlog::Type;
 
 namespace {
+
+// Operations in the execute controller at once (its op table): the current one, the lookahead
+// and those whose results are still in the mesh. A short operation (a 7-pixel output row is 7
+// beats) leaves the array's pipeline (about 2 x DIM beats) after several more have started, so
+// with too few entries the lookahead slot stays empty and the next flip cannot be planned early.
+constexpr int kExecSlots = 8;
 
 // Where a beat's operand comes from (the stage D registers d_a_src_q, d_b_src_q, d_d_src_q).
 void declareSources(vlog::Body& b) {
@@ -52,11 +59,11 @@ void declareSources(vlog::Body& b) {
 
 ExecuteControllerGenerator::ExecuteControllerGenerator(const AccelParams& p)
     : p_(p), ex_(execOpLayout(p)), td_(p.config.tensordash.enabled),
-      tdB_(td_ && p.config.tensordash.scheduleB) {
+      tdB_(td_ && p.config.tensordash.scheduleB), lookahead_(td_ ? 1 : 3) {
   const int rb = p.localRowBits, db = p.dimBits, ib = std::max(1, config::log2Exact(p.dim));
   // Tag of a beat's result: {we, acc, accumulate, relu, row, cols, entry}.
   tag_.field("we", 1).field("acc", 1).field("accumulate", 1).field("relu", 1);
-  tag_.field("row", rb).field("cols", db).field("entry", 2);
+  tag_.field("row", rb).field("cols", db).field("entry", config::log2Exact(kExecSlots));
   if (tdB_) // a drain of a B-scheduled accumulation collects columns of C (execute_td.cpp)
     tag_.field("tr", 1).field("col", ib).field("c_rows", db).field("c_stride", 16);
   drainFields_ = {{"c_row", Type::bits("RowBits")},
@@ -76,8 +83,10 @@ ExecuteControllerGenerator::ExecuteControllerGenerator(const AccelParams& p)
 vlog::Module ExecuteControllerGenerator::build() const {
   vlog::Module m(names::kExecController,
                  "Execute controller: PRELOAD+COMPUTE operations to mesh beats (WS and OS, "
-                 "lookahead of one operation, flip planning, OS drains, transposer for OS "
-                 "A operands) and result write-back. Operation {" +
+                 "lookahead of " +
+                     num(lookahead_) +
+                     " operation(s), flip planning, OS drains, transposer for OS "
+                     "A operands) and result write-back. Operation {" +
                      ex_.describe() + "}. Result tag {" + tag_.describe() + "}.");
   ports(m);
   vlog::Body& b = m.body();
@@ -100,10 +109,13 @@ vlog::Module ExecuteControllerGenerator::build() const {
   nextState(regs.next());
   stageDRegisters(b);
   b.blank();
+  std::string preUnused; // the queued operations' words: only some fields are read early
+  for (int i = 0; i + 1 < lookahead_; ++i)
+    preUnused += ", pre" + num(i) + "_q, pre" + num(i) + "_a_rows";
   b.logic("unused_bits", Type::bit());
   b.assign("unused_bits", "^{tag_valid, tag_ready, op_payload_i, a_row, b_row, d_row, cur_c_cols, "
                           "stream_idx, nxt_q, cur_q, wb_row, acc_rdata_i, b_rdata, d_rdata" +
-                              std::string(p_.array.hasOs ? "" : ", cur_shift") + "}");
+                              std::string(p_.array.hasOs ? "" : ", cur_shift") + preUnused + "}");
   return m;
 }
 
@@ -162,7 +174,7 @@ void ExecuteControllerGenerator::ports(vlog::Module& m) const {
 void ExecuteControllerGenerator::localParams(vlog::Body& b) const {
   const AccelParams& p = p_;
   const ArrayParams& a = p.array;
-  optable::localParams(b);
+  optable::localParams(b, kExecSlots);
   b.localParam("Lanes", num(p.lanes), "MACs per PE: reduction elements per PE per beat");
   b.localParam("OutWidth", num(p.ow), "spatial output width");
   b.localParam("BWidth", num(a.bWidth()));
@@ -170,7 +182,10 @@ void ExecuteControllerGenerator::localParams(vlog::Body& b) const {
   if (a.hasOs)
     b.localParam("ShiftBits", num(p.shiftBits), "the OS output shift");
   b.localParam("DimBits", num(p.dimBits), "holds 0..DIM");
-  b.localParam("DistBits", num(p.dimBits + 1), "holds 0..2*DIM: beats to a flip");
+  // Beats to a flip: up to DIM + the compute beats of the operations before the flipping one.
+  b.localParam("DistBits", num(p.dimBits + (lookahead_ > 1 ? 2 : 1)),
+               lookahead_ > 1 ? "holds 0..4*DIM: beats to a flip"
+                              : "holds 0..2*DIM: beats to a flip");
   if (!td_ || tdB_) // the transposers' columns
     b.localParam("IdxBits", num(std::max(1, config::log2Exact(p.dim))), "an index 0..DIM-1");
   b.localParam("RowBits", num(p.localRowBits), "a local row of either memory");
@@ -218,6 +233,13 @@ void ExecuteControllerGenerator::operations(vlog::Body& b, StateRegs& regs) cons
   if (!td_)
     regs.add("cur_buf", Type::bit(), "1'b0", "its transposer buffer (OS)")
         .add("nxt_buf", Type::bit(), "1'b0");
+  for (int i = 0; i + 1 < lookahead_; ++i) {
+    const std::string pre = "pre" + num(i);
+    regs.add(pre + "_valid", Type::bit(), "1'b0",
+             i == 0 ? "operations behind the next one (never one through the transposer)" : "")
+        .add(pre, Type::bits("ExWidth"), "'0")
+        .add(pre + "_entry", Type::bits("OpBits"), "'0");
+  }
   optable::registers(regs, "IdBits", "PendBits");
   std::vector<std::string> curFields;
   for (const auto& f : ex_.fields()) // (a_step: the TensorDash feeder reads A, not this)
@@ -230,6 +252,10 @@ void ExecuteControllerGenerator::operations(vlog::Body& b, StateRegs& regs) cons
     nxtFields.insert(nxtFields.end(), {"a_garbage", "a_row", "a_rows", "a_stride", "a_t", "b_t",
                                        "d_garbage", "d_row", "d_rows"});
   ex_.unpack(b, "nxt_q", "nxt_", nxtFields);
+  for (int i = 0; i + 1 < lookahead_; ++i)
+    ex_.unpack(b, "pre" + num(i) + "_q", "pre" + num(i) + "_",
+               {"flip", "ws", "a_t", "b_t", "a_rows", "bd_garbage", "bd_acc", "bd_row", "bd_rows",
+                "bd_cols"});
   b.logic("cur_a_tr", Type::bit(), "A reaches the array through the transposer");
   b.logic("cur_b_tr", Type::bit(), "OS: B reaches the array through the transposer");
   if (td_) { // OS operands come through the TensorDash feeder
@@ -268,7 +294,8 @@ void ExecuteControllerGenerator::intake(vlog::Body& b) const {
   b.logic("in_ready", Type::bit());
   b.logic("in_payload", Type::bits("ExWidth"));
   b.logic("in_id", Type::bits("IdBits"));
-  b.assign("in_ready", "!nxt_valid_q && opt_free");
+  if (lookahead_ == 1) // (else transposerFill: it needs accept_needs_buf)
+    b.assign("in_ready", "!nxt_valid_q && opt_free");
   b.assign("accept", "in_valid && in_ready");
   if (td_) {
     emitTdIntake(b, p_, ex_); // through the pre-queue that hands OS computes to the feeder
@@ -303,6 +330,10 @@ void ExecuteControllerGenerator::transposerFill(vlog::Body& b, StateRegs& regs) 
            "ws && " + o + "b_t && " + o + "flip && !" + o + "bd_garbage))";
   };
   b.assign("accept_needs_buf", needsBuf("in_"));
+  if (lookahead_ > 1) { // one through the transposer enters only the next slot (two buffers)
+    b.assign("in_ready", "opt_free && (!nxt_valid_q || (!accept_needs_buf && !pre" +
+                             num(lookahead_ - 2) + "_valid_q))");
+  }
   b.assign("cur_needs_buf", "cur_valid_q && " + needsBuf("cur_"));
   b.assign("nxt_needs_buf", "nxt_valid_q && " + needsBuf("nxt_"));
   b.comment("The operand a buffer holds: A, or a transposed B (OS: the COMPUTE's; WS: the "
@@ -352,6 +383,16 @@ void ExecuteControllerGenerator::flipState(vlog::Body& b, StateRegs& regs) const
       .add("drain_act", Type::bit(), "1'b0", "its rows are leaving the array")
       .add("drain_j", Type::bits("DimBits"), "'0", "beats since the draining flip")
       .add("acc_wr_entry", Type::bits("OpBits"), "'0", "entry of last cycle's accumulator write");
+  if (lookahead_ > 1) {
+    b.comment("A flip planned for an operation behind the next one keeps its stationary rows' "
+              "fields (evf_*) until it happens.");
+    regs.add("ev_far", Type::bit(), "1'b0", "the planned flip was planned from pre<i>")
+        .add("evf_bd_garbage", Type::bit(), "1'b0")
+        .add("evf_bd_acc", Type::bit(), "1'b0")
+        .add("evf_bd_row", Type::bits("RowBits"), "'0")
+        .add("evf_bd_rows", Type::bits("DimBits"), "'0")
+        .add("evf_bd_cols", Type::bits("ColBits"), "'0");
+  }
   b.comment("Where drained rows go: pend_* for the ended accumulation waiting for its flip, "
             "drain_* for the one leaving the array (an operation can end while the previous "
             "drain starts), dr_* the set this beat uses.");
@@ -423,17 +464,28 @@ void ExecuteControllerGenerator::beatSelection(vlog::Body& b) const {
   b.assign("is_compute", "cur_computing || flip_op");
   b.assign("beat_want", "is_compute || flip_now || (ev_valid_q && ev_dist_q != '0) || drain_act_q");
   b.assign("beat_idx", "flip_op ? '0 : cur_beat_q");
-  for (const char* f : {"ws", "bd_garbage", "bd_acc", "bd_row", "bd_rows", "bd_cols"})
-    b.assign(std::string("ev_") + f, std::string("ev_on_cur ? cur_") + f + " : nxt_" + f);
+  for (const char* f : {"ws", "bd_garbage", "bd_acc", "bd_row", "bd_rows", "bd_cols"}) {
+    const std::string near = std::string("ev_on_cur ? cur_") + f + " : nxt_" + f;
+    if (lookahead_ == 1)
+      b.assign(std::string("ev_") + f, near);
+    else if (std::string(f) == "ws") // a far flip is always WS
+      b.assign("ev_ws", "ev_far_q || (" + near + ")");
+    else
+      b.assign(std::string("ev_") + f, std::string("ev_far_q ? evf_") + f + "_q : " + near);
+  }
   b.logic("ev_d_tr", Type::bit(), "WS: the flip's stationary rows come from the transposer");
   if (td_) {
     b.assign("ev_d_tr", "1'b0");
   } else { // a transposed B is stored as K columns
     b.logic("ev_steps", Type::bits("DimBits"), "the flip's stationary rows (K)");
     b.logic("ev_buf", Type::bit(), "the flipping operation's transposer buffer");
-    b.assign("ev_d_tr", "ev_ws && !ev_bd_garbage && (ev_on_cur ? cur_b_t : nxt_b_t)");
-    b.assign("ev_steps", "(ev_ws && (ev_on_cur ? cur_b_t : nxt_b_t)) ? DimBits'(ev_bd_cols) : "
-                         "ev_bd_rows");
+    // (a far flip's stationary rows never come through the transposer)
+    const std::string bT = lookahead_ > 1 ? "!ev_far_q && (ev_on_cur ? cur_b_t : nxt_b_t)"
+                                          : "(ev_on_cur ? cur_b_t : nxt_b_t)";
+    b.assign("ev_d_tr", "ev_ws && !ev_bd_garbage && " + bT);
+    b.assign("ev_steps", "(ev_ws && " + bT +
+                             ") ? DimBits'(ev_bd_cols) : "
+                             "ev_bd_rows");
     b.assign("ev_buf", "ev_on_cur ? cur_buf_q : nxt_buf_q");
   }
   b.assign("stream_idx", "ev_dist_q - DistBits'(1)");
@@ -629,6 +681,10 @@ void ExecuteControllerGenerator::planning(vlog::Body& b, StateRegs&) const {
            td_ ? "cur_ws ? beat_go && is_compute && " + lastBeat +
                      " :\n      cur_valid_q && (td_done_q != '0 || (td_beat_go && td_done != '0))"
                : "beat_go && is_compute && " + lastBeat);
+  if (lookahead_ > 1) {
+    b.logic("queue_shift", Type::bit(), "the lookahead queue moves up into the current slot");
+    b.assign("queue_shift", "(!cur_valid_q || cur_last) && nxt_valid_q");
+  }
   b.comment("Planning the next flip (when none is planned): beats before it = the larger of "
             "the current operation's remaining compute beats (when the next one flips), the "
             "spacing after the last flip, and DIM if it has stationary rows to stream (GARBAGE "
@@ -663,17 +719,66 @@ void ExecuteControllerGenerator::planning(vlog::Body& b, StateRegs&) const {
   if (!td_)
     b.comment("(The transposer has one read port: a compute beat reading A from it cannot carry "
               "a transposed stationary row. Such a flip waits until the current operation ends.)");
+  planFar(b);
   b.comment("An ended accumulation with no flipping operation behind it gets its own flip.");
-  b.assign("plan_drain", "!ev_valid_q && !flip_now && !plan_cur && !plan_nxt && drain_pend_q");
+  b.assign("plan_drain", "!ev_valid_q && !flip_now && !plan_cur && !plan_nxt && !plan_far && "
+                         "drain_pend_q");
   b.logic("plan_gap", Type::bits("DistBits"), "compute beats before the flip");
   b.logic("plan_rows", Type::bits("DistBits"), "stationary rows streamed before the flip");
-  b.logic("plan_far", Type::bits("DistBits"), "the larger of the two");
-  b.assign("plan_gap", "plan_nxt ? remaining_next : '0");
-  b.assign("plan_rows", "ev_bd_garbage ? '0 : DistBits'(Dim)");
-  b.assign("plan_far", "plan_gap > plan_rows ? plan_gap : plan_rows");
+  b.logic("plan_beats", Type::bits("DistBits"), "the larger of the two");
+  b.assign("plan_gap", "plan_nxt ? remaining_next : plan_far ? far_gap : '0");
+  b.assign("plan_rows", "(plan_far ? far_bd_garbage : ev_bd_garbage) ? '0 : DistBits'(Dim)");
+  b.assign("plan_beats", "plan_gap > plan_rows ? plan_gap : plan_rows");
   b.assign("ev_dist_plan", "plan_drain ? (since_flip_d == DimBits'(Dim) ? '0 : spacing_next) :\n"
-                           "      (plan_far > spacing_next ? plan_far : spacing_next)");
+                           "      (plan_beats > spacing_next ? plan_beats : spacing_next)");
   b.blank();
+}
+
+// A flip planned further ahead (plan_far): the first flipping operation behind the next one,
+// when the current operation and every one before it are plain WS computes (no transposer, no
+// OS drain), so their compute beats are known; the flip's stationary rows then ride on them
+// instead of on filler beats. Drives plan_far, far_gap and the flip's fields far_*.
+void ExecuteControllerGenerator::planFar(vlog::Body& b) const {
+  const std::vector<std::string> fields = {"bd_garbage", "bd_acc", "bd_row", "bd_rows", "bd_cols"};
+  const std::vector<vlog::Type> types = {Type::bit(), Type::bit(), Type::bits("RowBits"),
+                                         Type::bits("DimBits"), Type::bits("ColBits")};
+  b.logic("plan_far", Type::bit(), "plan the flip of an operation behind the next one");
+  b.logic("far_gap", Type::bits("DistBits"), "compute beats before it");
+  if (lookahead_ == 1) { // (the planning reads these three)
+    b.logic("far_bd_garbage", Type::bit());
+    b.assign("plan_far", "1'b0");
+    b.assign("far_gap", "'0");
+    b.assign("far_bd_garbage", "1'b0");
+    return;
+  }
+  for (size_t f = 0; f < fields.size(); ++f)
+    b.logic("far_" + fields[f], types[f]);
+  b.comment("A flip planned further ahead: the first flipping operation behind the next one, "
+            "when the current one and those before it are plain WS computes (their beats are "
+            "known), so its stationary rows ride on their compute beats.");
+  // Slot 0 is nxt, slot k > 0 is pre<k-1>.
+  auto slot = [](int k) { return k == 0 ? std::string("nxt") : "pre" + num(k - 1); };
+  std::string before = "!ev_valid_q && !flip_now && cur_valid_q && cur_flipped_q && cur_ws && "
+                       "!drain_blocks";
+  std::string gap = "remaining_next";
+  std::string planAny, gapSel = "'0";
+  std::vector<std::string> fieldSel(fields.size(), "'0");
+  for (int k = 1; k < lookahead_; ++k) {
+    const std::string j = slot(k - 1), o = slot(k), far = "far_at" + num(k);
+    before += " &&\n      " + j + "_valid_q && !" + j + "_flip && " + j + "_ws && !" + j + "_a_t";
+    gap += " + DistBits'(" + j + "_a_rows)";
+    b.logic(far, Type::bit(), "the flip to plan is " + o + "'s");
+    b.assign(far, before + " &&\n      " + o + "_valid_q && " + o + "_flip && " + o + "_ws && !" +
+                      o + "_a_t && !" + o + "_b_t");
+    planAny += (planAny.empty() ? "" : " || ") + far;
+    gapSel = far + " ? " + gap + " :\n      " + gapSel;
+    for (size_t f = 0; f < fields.size(); ++f)
+      fieldSel[f] = far + " ? " + o + "_" + fields[f] + " : " + fieldSel[f];
+  }
+  b.assign("plan_far", planAny);
+  b.assign("far_gap", gapSel);
+  for (size_t f = 0; f < fields.size(); ++f)
+    b.assign("far_" + fields[f], fieldSel[f]);
 }
 
 // Stage D: the beat issued last cycle (d_*_q, stageDRegisters), with its read data, enters the
@@ -945,50 +1050,54 @@ void ExecuteControllerGenerator::nextState(vlog::Stmts& n) const {
 // Accept into the lookahead slot; promote the next operation when the current one is done (or
 // absent); a finished current operation's accumulation waits for its drain.
 void ExecuteControllerGenerator::nextOperations(vlog::Stmts& n) const {
-  n.comment("Accept into the lookahead slot.");
-  n.ifElse("accept", [&](vlog::Stmts& s) {
-    s.line("nxt_d = in_payload;").line("nxt_entry_d = opt_free_idx;");
-    optable::alloc(s, "in_id");
-    if (!td_) {
-      s.line("nxt_buf_d = buf_sel_q;");
-      s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_d = !buf_sel_q;"); });
-    }
-  });
-  n.comment("Promote the next operation when the current one is done (or absent).");
-  n.ifElse(
-      "(!cur_valid_q || cur_last) && (nxt_valid_q || accept)",
-      [&](vlog::Stmts& s) {
-        s.ifElse(
-            "nxt_valid_q",
-            [&](vlog::Stmts& t) {
-              t.line("cur_valid_d = 1'b1;")
-                  .line("cur_d = nxt_q;")
-                  .line("cur_entry_d = nxt_entry_q;");
-              if (!td_)
-                t.line("cur_buf_d = nxt_buf_q;");
-              t.line("cur_beat_d = '0;");
-              t.line("cur_flipped_d = !nxt_flip;");
-              t.line("nxt_valid_d = accept;");
-            },
-            [&](vlog::Stmts& t) {
-              t.comment("Straight from the reservation station into the current slot.");
-              t.line("cur_valid_d = 1'b1;")
-                  .line("cur_d = in_payload;")
-                  .line("cur_entry_d = opt_free_idx;")
-                  .line("cur_beat_d = '0;")
-                  .line("cur_flipped_d = !in_flip;")
-                  .line("nxt_valid_d = 1'b0;");
-              if (!td_) // the buffer it was given when accepted
-                t.line("cur_buf_d = buf_sel_q;");
-            });
-      },
-      [&](vlog::Stmts& s) {
-        s.ifElse("cur_last", [](vlog::Stmts& t) { t.line("cur_valid_d = 1'b0;"); });
-        s.ifElse("accept", [](vlog::Stmts& t) { t.line("nxt_valid_d = 1'b1;"); });
-        s.ifElse("cur_valid_q && !cur_last",
-                 [](vlog::Stmts& t) { t.line("cur_beat_d = cur_beat_next;"); });
-        s.ifElse("flip_op && beat_go", [](vlog::Stmts& t) { t.line("cur_flipped_d = 1'b1;"); });
-      });
+  if (lookahead_ > 1) {
+    nextQueue(n);
+  } else {
+    n.comment("Accept into the lookahead slot.");
+    n.ifElse("accept", [&](vlog::Stmts& s) {
+      s.line("nxt_d = in_payload;").line("nxt_entry_d = opt_free_idx;");
+      optable::alloc(s, "in_id");
+      if (!td_) {
+        s.line("nxt_buf_d = buf_sel_q;");
+        s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_d = !buf_sel_q;"); });
+      }
+    });
+    n.comment("Promote the next operation when the current one is done (or absent).");
+    n.ifElse(
+        "(!cur_valid_q || cur_last) && (nxt_valid_q || accept)",
+        [&](vlog::Stmts& s) {
+          s.ifElse(
+              "nxt_valid_q",
+              [&](vlog::Stmts& t) {
+                t.line("cur_valid_d = 1'b1;")
+                    .line("cur_d = nxt_q;")
+                    .line("cur_entry_d = nxt_entry_q;");
+                if (!td_)
+                  t.line("cur_buf_d = nxt_buf_q;");
+                t.line("cur_beat_d = '0;");
+                t.line("cur_flipped_d = !nxt_flip;");
+                t.line("nxt_valid_d = accept;");
+              },
+              [&](vlog::Stmts& t) {
+                t.comment("Straight from the reservation station into the current slot.");
+                t.line("cur_valid_d = 1'b1;")
+                    .line("cur_d = in_payload;")
+                    .line("cur_entry_d = opt_free_idx;")
+                    .line("cur_beat_d = '0;")
+                    .line("cur_flipped_d = !in_flip;")
+                    .line("nxt_valid_d = 1'b0;");
+                if (!td_) // the buffer it was given when accepted
+                  t.line("cur_buf_d = buf_sel_q;");
+              });
+        },
+        [&](vlog::Stmts& s) {
+          s.ifElse("cur_last", [](vlog::Stmts& t) { t.line("cur_valid_d = 1'b0;"); });
+          s.ifElse("accept", [](vlog::Stmts& t) { t.line("nxt_valid_d = 1'b1;"); });
+          s.ifElse("cur_valid_q && !cur_last",
+                   [](vlog::Stmts& t) { t.line("cur_beat_d = cur_beat_next;"); });
+          s.ifElse("flip_op && beat_go", [](vlog::Stmts& t) { t.line("cur_flipped_d = 1'b1;"); });
+        });
+  }
   n.comment("A finished current operation: its beats are all issued; an ended OS "
             "accumulation waits for its drain. A transposer buffer is freed.");
   n.ifElse("cur_last", [&](vlog::Stmts& s) {
@@ -1015,6 +1124,76 @@ void ExecuteControllerGenerator::nextOperations(vlog::Stmts& n) const {
   });
 }
 
+// The lookahead queue (lookahead_ > 1, never TensorDash): nxt, then pre0, pre1, .. with no
+// gaps. When the current operation is done (or absent) the queue moves up one slot into it; an
+// accepted operation takes the first free slot after that move (or goes straight into the
+// current slot when the queue is empty).
+void ExecuteControllerGenerator::nextQueue(vlog::Stmts& n) const {
+  auto slot = [](int k) { return k == 0 ? std::string("nxt") : "pre" + num(k - 1); };
+  n.comment("The lookahead queue: nxt, pre0, .. without gaps; it moves up one slot when the "
+            "current operation is done (or absent); an accepted operation takes the first free "
+            "slot after that move.");
+  n.ifElse("accept", [&](vlog::Stmts& s) {
+    optable::alloc(s, "in_id");
+    s.ifElse("accept_needs_buf", [](vlog::Stmts& t) { t.line("buf_sel_d = !buf_sel_q;"); });
+  });
+  n.ifElse(
+      "queue_shift",
+      [&](vlog::Stmts& s) {
+        s.line("cur_valid_d = 1'b1;")
+            .line("cur_d = nxt_q;")
+            .line("cur_entry_d = nxt_entry_q;")
+            .line("cur_buf_d = nxt_buf_q;")
+            .line("cur_beat_d = '0;")
+            .line("cur_flipped_d = !nxt_flip;");
+        for (int k = 0; k + 1 < lookahead_; ++k) {
+          const std::string to = slot(k), from = slot(k + 1);
+          s.line(to + "_valid_d = " + from + "_valid_q;")
+              .line(to + "_d = " + from + "_q;")
+              .line(to + "_entry_d = " + from + "_entry_q;");
+        }
+        s.line(slot(lookahead_ - 1) + "_valid_d = 1'b0;");
+      },
+      [&](vlog::Stmts& s) {
+        s.ifElse(
+            "(!cur_valid_q || cur_last) && accept",
+            [](vlog::Stmts& t) {
+              t.comment("Straight from the reservation station into the current slot.");
+              t.line("cur_valid_d = 1'b1;")
+                  .line("cur_d = in_payload;")
+                  .line("cur_entry_d = opt_free_idx;")
+                  .line("cur_buf_d = buf_sel_q;")
+                  .line("cur_beat_d = '0;")
+                  .line("cur_flipped_d = !in_flip;");
+            },
+            [](vlog::Stmts& t) {
+              t.ifElse("cur_last", [](vlog::Stmts& u) { u.line("cur_valid_d = 1'b0;"); });
+              t.ifElse("cur_valid_q && !cur_last",
+                       [](vlog::Stmts& u) { u.line("cur_beat_d = cur_beat_next;"); });
+              t.ifElse("flip_op && beat_go",
+                       [](vlog::Stmts& u) { u.line("cur_flipped_d = 1'b1;"); });
+            });
+      });
+  // The accepted operation's slot: the first free one after the move (in_ready leaves one).
+  std::function<void(vlog::Stmts&, int)> take = [&](vlog::Stmts& s, int k) {
+    const std::string o = slot(k);
+    auto fill = [&](vlog::Stmts& t) {
+      t.line(o + "_valid_d = 1'b1;")
+          .line(o + "_d = in_payload;")
+          .line(o + "_entry_d = opt_free_idx;");
+      if (k == 0) // the buffer it was given (only the next slot takes such operations)
+        t.line("nxt_buf_d = buf_sel_q;");
+    };
+    if (k + 1 == lookahead_)
+      fill(s);
+    else
+      s.ifElse("queue_shift ? !" + slot(k + 1) + "_valid_q : !" + o + "_valid_q", fill,
+               [&](vlog::Stmts& t) { take(t, k + 1); });
+  };
+  n.ifElse("accept && (queue_shift || (cur_valid_q && !cur_last))",
+           [&](vlog::Stmts& s) { take(s, 0); });
+}
+
 // Beats: the flip state, the planned flip and the drain.
 void ExecuteControllerGenerator::nextBeat(vlog::Stmts& n) const {
   n.comment("Beats: flip state and the planned flip.");
@@ -1023,6 +1202,8 @@ void ExecuteControllerGenerator::nextBeat(vlog::Stmts& n) const {
         "flip_now",
         [&](vlog::Stmts& t) {
           t.line("prop_d = !prop_q;").line("ev_valid_d = 1'b0;");
+          if (lookahead_ > 1)
+            t.line("ev_far_d = 1'b0;");
           t.ifElse("drain_pend_q", [&](vlog::Stmts& u) {
             u.comment("The operation ending with this beat (if any) becomes the pending drain.");
             u.line("drain_pend_d = cur_last && cur_ends_acc;")
@@ -1051,8 +1232,13 @@ void ExecuteControllerGenerator::nextBeat(vlog::Stmts& n) const {
       s.line("drain_act_d = 1'b0;").line("opt_issued_d[pend_entry_q] = 1'b1;");
     });
   }
-  n.ifElse("plan_cur || plan_nxt || plan_drain", [](vlog::Stmts& s) {
+  n.ifElse("plan_cur || plan_nxt || plan_far || plan_drain", [&](vlog::Stmts& s) {
     s.line("ev_valid_d = 1'b1;").line("ev_drain_d = plan_drain;").line("ev_dist_d = ev_dist_plan;");
+    if (lookahead_ > 1) {
+      s.line("ev_far_d = plan_far;");
+      for (const char* f : {"bd_garbage", "bd_acc", "bd_row", "bd_rows", "bd_cols"})
+        s.line(std::string("evf_") + f + "_d = far_" + f + ";");
+    }
   });
   if (!td_) {
     n.comment("Transposer fills.");

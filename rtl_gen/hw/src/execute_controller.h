@@ -24,6 +24,8 @@ private:
   void readClients(vlog::Body& b) const;
   void resultTag(vlog::Body& b) const;
   void planning(vlog::Body& b, StateRegs& regs) const;
+  void planFar(vlog::Body& b) const;
+  void nextQueue(vlog::Stmts& n) const;
   void stageD(vlog::Body& b) const;
   void operandLanes(vlog::Body& b) const;
   void array(vlog::Body& b) const;
@@ -39,6 +41,10 @@ private:
   PackedLayout ex_, tag_;
   bool td_;  // OS computes through the TensorDash feeder
   bool tdB_; // ... which may schedule B (the D and C transposers)
+  // Operations the controller holds besides the current one: the next (nxt_*) and, without
+  // TensorDash, lookahead_-1 more behind it (pre<i>_*), so that a flip is planned far enough
+  // ahead for its stationary rows to ride on the compute beats of short operations.
+  int lookahead_;
   std::vector<std::pair<std::string, vlog::Type>> drainFields_;
 };
 

@@ -29,8 +29,8 @@ void ports(vlog::Module& m) {
   m.output("done_id_o", Type::bits("IdBits"));
 }
 
-void localParams(vlog::Body& b) {
-  b.localParam("OpSlots", num(kSlots), "operations in the controller at once");
+void localParams(vlog::Body& b, int slots) {
+  b.localParam("OpSlots", num(slots), "operations in the controller at once");
   b.localParam("OpBits", "$clog2(OpSlots)");
 }
 

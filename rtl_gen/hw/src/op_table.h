@@ -32,8 +32,8 @@ void params(vlog::Module& m, const AccelParams& p);
 /// module parameters IdBits and PayloadWidth.
 void ports(vlog::Module& m);
 
-/// The localparams OpSlots and OpBits.
-void localParams(vlog::Body& b);
+/// The localparams OpSlots (`slots`, a power of two) and OpBits.
+void localParams(vlog::Body& b, int slots = kSlots);
 
 /// Adds the table's registers to `regs`: ids of `idWidth` bits, pending counts of
 /// `pendingWidth` bits (width expressions).
