@@ -48,7 +48,8 @@ static void issue_depthwise_band(const conv_geom_t* g, int df, const conv_loop_t
  * last stores C (the loops before it leave C in the accumulator, whose half the accelerator keeps
  * until a loop stores). Operands stay in the scratchpad where the tiles allow
  * (by_plan_conv_loop_reuse): a band's input window over its out-channel tiles, in the half the
- * band's parity names, so that the next band's window loads while this band computes; or the
+ * band's parity names, so that the next band's window loads while this band computes (with two
+ * input-channel tiles their windows take a half each, the second's the other half); or the
  * weights over every band, at the end of the upper half. */
 static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t) {
   const by_conv_t* c = g->c;
@@ -154,7 +155,7 @@ static void issue_loops(const conv_geom_t* g, int df, const conv_loop_tiles_t* t
                   by_boveda_matrix_entry(wb, kch0 / BY_DIM, och0 / by_boveda_matrix_block_cols(wb));
             }
             if (reuse == BY_CONV_KEEP_INPUT) { /* loaded by the band's first out-channel tile */
-              l.a_spad_id = 1 + (int)(band & 1);
+              l.a_spad_id = 1 + (int)((band + k0 / t->tk) & 1);
               if (n0 != 0)
                 l.input = 0;
             } else if (reuse == BY_CONV_KEEP_WEIGHTS) { /* loaded by the first band's loop */

@@ -120,10 +120,17 @@ static int loop_usable(const by_hw_t* hw, const by_conv_shape_t* s, const by_con
 
 int by_plan_conv_loop_reuse(int depthwise, size_t batch, const by_conv_geom_t* g,
                             const by_conv_tiles_t* t) {
-  if (depthwise || t->tk < g->loop_kblocks)
+  /* Two input-channel tiles keep their windows too, one per scratchpad half (issue_loops):
+   * ResNet's 14x14 3x3 layers over 256 channels take two tiles of 128 with two out-channel
+   * blocks (one block would move the weights in short requests), and reloaded their windows for
+   * every out-channel tile. */
+  const int kept_windows = 2 * t->tk >= g->loop_kblocks;
+  if (depthwise || !kept_windows)
     return BY_CONV_KEEP_NONE;
   if (t->tn < g->loop_nblocks)
     return BY_CONV_KEEP_INPUT;
+  if (t->tk < g->loop_kblocks)
+    return BY_CONV_KEEP_NONE;
   return t->rows < g->prows || t->batch < batch ? BY_CONV_KEEP_WEIGHTS : BY_CONV_KEEP_NONE;
 }
 

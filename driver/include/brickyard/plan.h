@@ -260,9 +260,10 @@ typedef struct {
 } by_conv_geom_t;
 
 /* What a convolution's loops keep in the scratchpad from one loop to the next (LOOP_CONV_WS's
- * a_spad_id / b_spad_id, docs/driver.md "LOOP_CONV_WS"): nothing; a band's input window over
- * its out-channel tiles (one input-channel tile, several out-channel tiles); or the weights
- * over the bands (one tile of every channel, several bands). Depthwise loops keep nothing. */
+ * a_spad_id / b_spad_id, docs/driver.md "LOOP_CONV_WS"): nothing; a band's input windows over
+ * its out-channel tiles (one or two input-channel tiles, each window in a half of its own;
+ * several out-channel tiles); or the weights over the bands (one tile of every channel, several
+ * bands). Depthwise loops keep nothing. */
 enum { BY_CONV_KEEP_NONE = 0, BY_CONV_KEEP_INPUT = 1, BY_CONV_KEEP_WEIGHTS = 2 };
 int by_plan_conv_loop_reuse(int depthwise, size_t batch, const by_conv_geom_t* g,
                             const by_conv_tiles_t* t);

@@ -17,6 +17,9 @@
 
 /* Depthwise channels over two scratchpad rows (DIM x lanes channels each) and a part. */
 #define DW_CH (2 * (size_t)BY_DIM * BY_LANES + 5)
+/* Three channel blocks, the last partial: output (DIM) and input channels (DIM x lanes). */
+#define OCH3 (2 * BY_DIM + 3)
+#define ICH3 (2 * BY_DIM * BY_LANES + 3)
 
 #define MAX_IN (3 * 16 * 16 * 24)
 #define MAX_W (3 * 3 * 37 * 21)
@@ -257,9 +260,12 @@ int main(void) {
       {"image_tiles", 3, 6, 6, 5, 6, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 0, 0, 0, 0, 0, 0, 2, 0},
       /* kept operands: a band's input window over its 3 out-channel tiles (bands alternate
        * halves); the weights over 4 bands */
-      {"keeps_input", 1, 8, 7, 9, 2 * BY_DIM + 3, 3, 3, 1, 1, 0, 1, 1, 0.03125f, 0, 0, 0, 3, 1, 0,
-       0, 0},
+      {"keeps_input", 1, 8, 7, 9, OCH3, 3, 3, 1, 1, 0, 1, 1, 0.03125f, 0, 0, 0, 3, 1, 0, 0, 0},
       {"keeps_weights", 2, 8, 8, 6, 7, 3, 3, 1, 1, 0, 1, 0, 0.0625f, 0, 0, 0, 2, 0, 0, 1, 0},
+      /* two input-channel tiles (2 + 1 blocks) keep a window each, in the halves' first rows,
+       * over 3 out-channel tiles and 3 bands (each band's windows swap halves) */
+      {"keeps_two_windows", 1, 8, 7, ICH3, OCH3, 2, 2, 1, 1, 0, 1, 1,
+       0.015625f,           0, 0, 0, 3,    1,    2, 0, 0},
       {"auto_split", 1, 12, 12, 24, 20, 3, 3, 1, 1, 0, 1, 1, 0.0078125f, 0, 0, 0, 0, 0, 0, 0, 0},
       {"dw_3x3_images", 2, 9, 10, 7, 7, 3, 3, 1, 1, 1, 1, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0, 0},
       {"dw_rect_stride2", 1, 12, 9, 13, 13, 4, 2, 2, 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 0, 0, 0, 0},
