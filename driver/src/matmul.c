@@ -183,61 +183,79 @@ static void transpose_into(const by_elem_t* src, size_t ld, size_t rows, size_t 
 /* The WS tiles as LOOP_WS commands (BY_HAS_LOOP_WS): one loop per (C tile, K tile), in the
  * order of the command path below; the accelerator unrolls each into the same mvin / preload /
  * compute / mvout stream and picks the scratchpad and accumulator halves itself (a loop that
- * leaves C in the accumulator keeps its half, so the next K tile accumulates onto it). The
+ * leaves C in the accumulator keeps its half, so the next K tile accumulates onto it). With
+ * plan->keep_b the loops go column tile by column tile instead, and each column's B tile stays in
+ * the scratchpad over its row tiles: loaded by the first, at the end of the half the column
+ * tile's parity names (b_spad_id), so the next column's B loads while this one computes. The
  * mvin channels and CONFIG_ST are already configured with the strides in bytes. */
-static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, const by_elem_t* A,
-                         size_t lda, const by_elem_t* B, size_t ldb) {
+static void matmul_loop(const by_matmul_t* m, const by_matmul_plan_t* plan, const by_elem_t* A,
+                        size_t lda, const by_elem_t* B, size_t ldb, size_t i0, size_t j0, size_t k0,
+                        int b_spad_id, int b_there) {
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
+  by_loop_ws_t l = {0};
+  l.I = (uint32_t)(bi - i0 < plan->tile_i ? bi - i0 : plan->tile_i);
+  l.J = (uint32_t)(bj - j0 < plan->tile_j ? bj - j0 : plan->tile_j);
+  l.K = (uint32_t)(bk - k0 < plan->tile_k ? bk - k0 : plan->tile_k);
+  l.pad_I = i0 + l.I == bi ? (uint32_t)(bi * BY_DIM - m->I) : 0;
+  l.pad_J = j0 + l.J == bj ? (uint32_t)(bj * BY_DIM - m->J) : 0;
+  l.pad_K = k0 + l.K == bk ? (uint32_t)(bk * BY_DIM - m->K) : 0;
+  /* A stored transposed (K x I) or B (J x K): the tile's first stored row and column.
+   * Compressed operands: the loop names the blocks' pointer entries (its moves are the
+   * matrices' blocks: by_plan_matmul keeps the loop only then), the strides count them. */
+  l.a_transpose = plan->transpose_a;
+  l.b_transpose = plan->transpose_b;
+  if (m->A_boveda) {
+    const size_t g = by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM;
+    l.A = by_boveda_matrix_entry(m->A_boveda, i0, k0 / g);
+    l.a_stride = by_boveda_matrix_col_blocks(m->A_boveda);
+    l.a_compressed = 1;
+  } else {
+    l.A = plan->transpose_a ? A + k0 * BY_DIM * lda + i0 * BY_DIM
+                            : A + i0 * BY_DIM * lda + k0 * BY_DIM;
+    l.a_stride = lda;
+  }
+  if (m->B_boveda) {
+    const size_t g = by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM;
+    l.B = by_boveda_matrix_entry(m->B_boveda, k0, j0 / g);
+    l.b_stride = by_boveda_matrix_col_blocks(m->B_boveda);
+    l.b_compressed = 1;
+  } else {
+    l.B = plan->transpose_b ? B + j0 * BY_DIM * ldb + k0 * BY_DIM
+                            : B + k0 * BY_DIM * ldb + j0 * BY_DIM;
+    l.b_stride = ldb;
+  }
+  l.b_spad_id = b_spad_id;
+  if (b_there)
+    l.B = 0;
+  if (m->D && k0 == 0)
+    l.D = (const char*)m->D +
+          ((m->repeating_bias ? 0 : i0 * BY_DIM * m->ldd) + j0 * BY_DIM) * d_bytes;
+  if (k0 + l.K == bk)
+    l.C = (char*)m->C + (i0 * BY_DIM * m->ldc + j0 * BY_DIM) * c_bytes;
+  l.d_stride = m->repeating_bias ? 0 : m->ldd;
+  l.c_stride = m->ldc;
+  l.ex_accumulate = m->D != 0 || k0 > 0;
+  l.full_C = m->c_full;
+  l.low_D = m->d_elem;
+  l.act = m->activation;
+  by_loop_ws(&l);
+}
+
+static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, const by_elem_t* A,
+                         size_t lda, const by_elem_t* B, size_t ldb) {
+  const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
+  if (plan->keep_b) { /* one K tile */
+    for (size_t j0 = 0, jt = 0; j0 < bj; j0 += plan->tile_j, ++jt)
+      for (size_t i0 = 0; i0 < bi; i0 += plan->tile_i)
+        matmul_loop(m, plan, A, lda, B, ldb, i0, j0, 0, 1 + (int)(jt & 1), i0 != 0);
+    return;
+  }
   for (size_t i0 = 0; i0 < bi; i0 += plan->tile_i)
     for (size_t j0 = 0; j0 < bj; j0 += plan->tile_j)
-      for (size_t k0 = 0; k0 < bk; k0 += plan->tile_k) {
-        by_loop_ws_t l = {0};
-        l.I = (uint32_t)(bi - i0 < plan->tile_i ? bi - i0 : plan->tile_i);
-        l.J = (uint32_t)(bj - j0 < plan->tile_j ? bj - j0 : plan->tile_j);
-        l.K = (uint32_t)(bk - k0 < plan->tile_k ? bk - k0 : plan->tile_k);
-        l.pad_I = i0 + l.I == bi ? (uint32_t)(bi * BY_DIM - m->I) : 0;
-        l.pad_J = j0 + l.J == bj ? (uint32_t)(bj * BY_DIM - m->J) : 0;
-        l.pad_K = k0 + l.K == bk ? (uint32_t)(bk * BY_DIM - m->K) : 0;
-        /* A stored transposed (K x I) or B (J x K): the tile's first stored row and column.
-         * Compressed operands: the loop names the blocks' pointer entries (its moves are the
-         * matrices' blocks: by_plan_matmul keeps the loop only then), the strides count them. */
-        l.a_transpose = plan->transpose_a;
-        l.b_transpose = plan->transpose_b;
-        if (m->A_boveda) {
-          const size_t g = by_boveda_matrix_block_cols(m->A_boveda) / BY_DIM;
-          l.A = by_boveda_matrix_entry(m->A_boveda, i0, k0 / g);
-          l.a_stride = by_boveda_matrix_col_blocks(m->A_boveda);
-          l.a_compressed = 1;
-        } else {
-          l.A = plan->transpose_a ? A + k0 * BY_DIM * lda + i0 * BY_DIM
-                                  : A + i0 * BY_DIM * lda + k0 * BY_DIM;
-          l.a_stride = lda;
-        }
-        if (m->B_boveda) {
-          const size_t g = by_boveda_matrix_block_cols(m->B_boveda) / BY_DIM;
-          l.B = by_boveda_matrix_entry(m->B_boveda, k0, j0 / g);
-          l.b_stride = by_boveda_matrix_col_blocks(m->B_boveda);
-          l.b_compressed = 1;
-        } else {
-          l.B = plan->transpose_b ? B + j0 * BY_DIM * ldb + k0 * BY_DIM
-                                  : B + k0 * BY_DIM * ldb + j0 * BY_DIM;
-          l.b_stride = ldb;
-        }
-        if (m->D && k0 == 0)
-          l.D = (const char*)m->D +
-                ((m->repeating_bias ? 0 : i0 * BY_DIM * m->ldd) + j0 * BY_DIM) * d_bytes;
-        if (k0 + l.K == bk)
-          l.C = (char*)m->C + (i0 * BY_DIM * m->ldc + j0 * BY_DIM) * c_bytes;
-        l.d_stride = m->repeating_bias ? 0 : m->ldd;
-        l.c_stride = m->ldc;
-        l.ex_accumulate = m->D != 0 || k0 > 0;
-        l.full_C = m->c_full;
-        l.low_D = m->d_elem;
-        l.act = m->activation;
-        by_loop_ws(&l);
-      }
+      for (size_t k0 = 0; k0 < bk; k0 += plan->tile_k)
+        matmul_loop(m, plan, A, lda, B, ldb, i0, j0, k0, 0, 0);
 }
 
 /* The operands as the array reads them: A stored transposed, unless the transposer takes it

@@ -22,6 +22,12 @@ by_status_t by_plan_dataflow(const by_hw_t* hw, int requested, int* dataflow) {
                                                                       : BY_ERR_ARG;
 }
 
+/* Whether the loops keep B over the row tiles (by_matmul_plan_t's keep_b) with these tiles: one K
+ * tile and several row tiles. */
+static int keeps_b(size_t bi, size_t bk, size_t ti, size_t tk) {
+  return tk >= bk && ti < bi;
+}
+
 int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk) {
   return (ti * tk + tk * tj) * hw->dim <= plan_sp_half(hw) &&
          ti * tj * hw->dim <= plan_acc_half(hw);
@@ -31,7 +37,9 @@ int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk)
  * reloaded for every column of C tiles, B for every row), each with the largest tile_k that
  * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j).
  * tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the whole
- * dimension. Sets tile_i to 0 if nothing fits. */
+ * dimension. Sets tile_i to 0 if nothing fits. The loops' kept B (keeps_b) does not enter the
+ * cost: counted, it traded ResNet-50's 7x7 and 14x14 1x1 layers' row tiles for fewer A reads
+ * (about 0.9 M more cycles there for the bytes saved: measured, docs/BENCHMARKS.md). */
 static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_t ja, size_t ka,
                        by_matmul_plan_t* p) {
   const size_t dim = hw->dim, sp_half = plan_sp_half(hw), acc_half = plan_acc_half(hw);
@@ -124,6 +132,8 @@ by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_mat
   p->k_chunk = p->dataflow == hw->dataflow_ws ? kb : p->tile_k * kb;
   p->loop = loops(hw, s, p->dataflow, p->tile_j, p->tile_k);
   hw_transposes(hw, s, p->loop, &p->transpose_a, &p->transpose_b);
+  p->keep_b =
+      p->loop && !s->a_block_cols && !s->b_block_cols && keeps_b(bi, bk, p->tile_i, p->tile_k);
   return BY_OK;
 }
 

@@ -161,13 +161,16 @@ typedef struct {
  * depends on. loop: the tiles run as LOOP_WS commands (one-lane WS, plain operands).
  * transpose_a / transpose_b: the loops move that stored-transposed operand's tiles in as stored
  * and the transposer reads them (LOOP_WS's a_transpose / b_transpose; WS takes one of the two,
- * A first); a transposed operand without it is copied into the workspace. */
+ * A first); a transposed operand without it is copied into the workspace. keep_b: the loops run
+ * column tile by column tile and keep each B tile in the scratchpad over the row tiles (LOOP_WS's
+ * b_spad_id), so B is read once: with one K tile, several row tiles and plain operands. */
 typedef struct {
   int dataflow;
   size_t tile_i, tile_j, tile_k;
   size_t k_chunk;
   int loop;
   int transpose_a, transpose_b;
+  int keep_b;
 } by_matmul_plan_t;
 
 /* The dataflow a request gets: the requested one if the array has it (else BY_ERR_UNSUPPORTED;

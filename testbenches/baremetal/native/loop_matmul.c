@@ -23,6 +23,7 @@ typedef struct {
   float scale;
   int relu, full;
   size_t ti, tj, tk;
+  int keeps_b; /* the plan must keep B over the row tiles (by_matmul_plan_t's keep_b) */
 } loop_case_t;
 
 static void run(const loop_case_t* c) {
@@ -52,9 +53,11 @@ static void run(const loop_case_t* c) {
   m.tile_i = c->ti, m.tile_j = c->tj, m.tile_k = c->tk;
   by_matmul_plan_t plan;
   BM_OK(by_matmul_plan(&m, &plan));
-  printf("%s: %lux%lux%lu tiles %lux%lux%lu through LOOP_WS\n", c->name, (unsigned long)c->I,
+  printf("%s: %lux%lux%lu tiles %lux%lux%lu through LOOP_WS%s\n", c->name, (unsigned long)c->I,
          (unsigned long)c->J, (unsigned long)c->K, (unsigned long)plan.tile_i,
-         (unsigned long)plan.tile_j, (unsigned long)plan.tile_k);
+         (unsigned long)plan.tile_j, (unsigned long)plan.tile_k,
+         plan.keep_b ? ", B kept over the row tiles" : "");
+  BM_CHECK(!c->keeps_b || plan.keep_b, "%s: the plan does not keep B", c->name);
   bm_fill_zero(Celem, sizeof Celem);
   bm_fill_zero(Cacc, sizeof Cacc);
   BM_OK(by_matmul(&m));
@@ -121,13 +124,16 @@ int main(void) {
   }
   by_error_clear();
   const loop_case_t cases[] = {
-      {"loop_small", 13, 9, 21, 0, 1.0f, 0, 0, 0, 0, 0},
-      {"loop_bias_acc", 17, 23, 30, 1, 0.0625f, 0, 0, 0, 0, 0},
-      {"loop_bias_repeat_relu", 20, 11, 7, 2, 0.5f, 1, 0, 0, 0, 0},
-      {"loop_full", 9, 14, 33, 1, 1.0f, 0, 1, 0, 0, 0},
-      {"loop_tiles_111", 30, 27, 25, 1, 0.125f, 1, 0, 1, 1, 1},
-      {"loop_tiles_212", 30, 27, 45, 2, 0.25f, 0, 0, 2, 1, 2},
-      {"loop_large", MAX_I, MAX_J, MAX_K, 1, 0.03125f, 0, 0, 0, 0, 0},
+      {"loop_small", 13, 9, 21, 0, 1.0f, 0, 0, 0, 0, 0, 0},
+      {"loop_bias_acc", 17, 23, 30, 1, 0.0625f, 0, 0, 0, 0, 0, 0},
+      {"loop_bias_repeat_relu", 20, 11, 7, 2, 0.5f, 1, 0, 0, 0, 0, 0},
+      {"loop_full", 9, 14, 33, 1, 1.0f, 0, 1, 0, 0, 0, 0},
+      {"loop_tiles_111", 30, 27, 25, 1, 0.125f, 1, 0, 1, 1, 1, 0},
+      {"loop_tiles_212", 30, 27, 45, 2, 0.25f, 0, 0, 2, 1, 2, 0},
+      /* one K tile, row tiles of 2 blocks (the last partial) under column tiles of 1 block: each
+       * column's B stays in the scratchpad half of its parity over the row tiles */
+      {"loop_keeps_b", 30, 27, 13, 1, 0.25f, 1, 0, 2, 1, (13 + BY_DIM - 1) / BY_DIM, 1},
+      {"loop_large", MAX_I, MAX_J, MAX_K, 1, 0.03125f, 0, 0, 0, 0, 0, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     run(&cases[i]);
