@@ -9,10 +9,11 @@ int64_t ceilDiv(int64_t a, int64_t b) {
 }
 } // namespace
 
-int64_t matmulDramBytes(const HwFacts& hw, int64_t I, int64_t J, int64_t K, int64_t ti,
-                        int64_t tj) {
-  const int64_t bi = ceilDiv(I, hw.dim), bj = ceilDiv(J, hw.dim);
-  return I * K * ceilDiv(bj, tj) + K * J * ceilDiv(bi, ti) + I * J + 4 * I * J;
+int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_matmul_plan_t& p) {
+  size_t aReads = 0, bReads = 0;
+  by_plan_matmul_reads(&hw.planner, &s, &p, &aReads, &bReads);
+  const int64_t I = int64_t(s.I), J = int64_t(s.J), K = int64_t(s.K);
+  return I * K * int64_t(aReads) + K * J * int64_t(bReads) + I * J + 4 * I * J;
 }
 
 ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,

@@ -12,9 +12,9 @@
 
 namespace by::compiler {
 
-/// Estimated DRAM traffic of C[I x J] = A[I x K] * B[K x J] in tiles of ti x tj blocks: A once
-/// per column of C tiles, B once per row, the bias and C.
-int64_t matmulDramBytes(const HwFacts& hw, int64_t I, int64_t J, int64_t K, int64_t ti, int64_t tj);
+/// Estimated DRAM traffic of the planner's matmul: A and B as often as its tiles read them
+/// (by_plan_matmul_reads: once per column / row of C tiles, a kept operand once), the bias and C.
+int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_matmul_plan_t& p);
 
 struct ConvTiles {
   int64_t rows = 0, tn = 0, tk = 0; // output (pooled) rows, out-channel blocks, K blocks

@@ -180,17 +180,26 @@ static void transpose_into(const by_elem_t* src, size_t ld, size_t rows, size_t 
       dst[c * rows + r] = src[r * ld + c];
 }
 
+/* Operands a loop finds in the scratchpad (LOOP_WS's a_spad_id / b_spad_id: 0 the loop's own
+ * half, n = 1, 2 half n-1) and whether they are already there (no MVINs). */
+typedef struct {
+  int a_spad_id, a_there, b_spad_id, b_there;
+} kept_t;
+
 /* The WS tiles as LOOP_WS commands (BY_HAS_LOOP_WS): one loop per (C tile, K tile), in the
  * order of the command path below; the accelerator unrolls each into the same mvin / preload /
  * compute / mvout stream and picks the scratchpad and accumulator halves itself (a loop that
- * leaves C in the accumulator keeps its half, so the next K tile accumulates onto it). With
- * plan->keep_b the loops go column tile by column tile instead, and each column's B tile stays in
- * the scratchpad over its row tiles: loaded by the first, at the end of the half the column
- * tile's parity names (b_spad_id), so the next column's B loads while this one computes. The
- * mvin channels and CONFIG_ST are already configured with the strides in bytes. */
+ * leaves C in the accumulator keeps its half, so the next K tile accumulates onto it). A kept
+ * operand (plan->keep, one K tile) is loaded by the first loop that reads it, into the half its
+ * tile's parity names, and found there by the others: with a kept A the loops go row tile by row
+ * tile and each row's A sits at the start of its half while its column tiles' B come and go at
+ * the end of the loops' own halves; with a kept B they go column tile by column tile and each
+ * column's B sits at the end of its half. The next row's A (column's B) loads into the other half
+ * while this one computes. The mvin channels and CONFIG_ST are already configured with the
+ * strides in bytes. */
 static void matmul_loop(const by_matmul_t* m, const by_matmul_plan_t* plan, const by_elem_t* A,
                         size_t lda, const by_elem_t* B, size_t ldb, size_t i0, size_t j0, size_t k0,
-                        int b_spad_id, int b_there) {
+                        kept_t kept) {
   const size_t c_bytes = m->c_full ? sizeof(by_acc_t) : sizeof(by_elem_t);
   const size_t d_bytes = m->d_elem ? sizeof(by_elem_t) : sizeof(by_acc_t);
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
@@ -226,8 +235,11 @@ static void matmul_loop(const by_matmul_t* m, const by_matmul_plan_t* plan, cons
                             : B + k0 * BY_DIM * ldb + j0 * BY_DIM;
     l.b_stride = ldb;
   }
-  l.b_spad_id = b_spad_id;
-  if (b_there)
+  l.a_spad_id = kept.a_spad_id;
+  l.b_spad_id = kept.b_spad_id;
+  if (kept.a_there)
+    l.A = 0;
+  if (kept.b_there)
     l.B = 0;
   if (m->D && k0 == 0)
     l.D = (const char*)m->D +
@@ -246,16 +258,27 @@ static void matmul_loop(const by_matmul_t* m, const by_matmul_plan_t* plan, cons
 static void matmul_loops(const by_matmul_t* m, const by_matmul_plan_t* plan, const by_elem_t* A,
                          size_t lda, const by_elem_t* B, size_t ldb) {
   const size_t bi = by_blocks(m->I), bj = by_blocks(m->J), bk = k_blocks(m->K);
-  if (plan->keep_b) { /* one K tile */
-    for (size_t j0 = 0, jt = 0; j0 < bj; j0 += plan->tile_j, ++jt)
-      for (size_t i0 = 0; i0 < bi; i0 += plan->tile_i)
-        matmul_loop(m, plan, A, lda, B, ldb, i0, j0, 0, 1 + (int)(jt & 1), i0 != 0);
+  if (plan->keep == BY_MATMUL_KEEP_A) { /* one K tile */
+    for (size_t i0 = 0, it = 0; i0 < bi; i0 += plan->tile_i, ++it)
+      for (size_t j0 = 0; j0 < bj; j0 += plan->tile_j) {
+        const kept_t kept = {1 + (int)(it & 1), j0 != 0, 0, 0};
+        matmul_loop(m, plan, A, lda, B, ldb, i0, j0, 0, kept);
+      }
     return;
   }
+  if (plan->keep == BY_MATMUL_KEEP_B) { /* one K tile */
+    for (size_t j0 = 0, jt = 0; j0 < bj; j0 += plan->tile_j, ++jt)
+      for (size_t i0 = 0; i0 < bi; i0 += plan->tile_i) {
+        const kept_t kept = {0, 0, 1 + (int)(jt & 1), i0 != 0};
+        matmul_loop(m, plan, A, lda, B, ldb, i0, j0, 0, kept);
+      }
+    return;
+  }
+  const kept_t none = {0, 0, 0, 0};
   for (size_t i0 = 0; i0 < bi; i0 += plan->tile_i)
     for (size_t j0 = 0; j0 < bj; j0 += plan->tile_j)
       for (size_t k0 = 0; k0 < bk; k0 += plan->tile_k)
-        matmul_loop(m, plan, A, lda, B, ldb, i0, j0, k0, 0, 0);
+        matmul_loop(m, plan, A, lda, B, ldb, i0, j0, k0, none);
 }
 
 /* The operands as the array reads them: A stored transposed, unless the transposer takes it

@@ -22,10 +22,27 @@ by_status_t by_plan_dataflow(const by_hw_t* hw, int requested, int* dataflow) {
                                                                       : BY_ERR_ARG;
 }
 
-/* Whether the loops keep B over the row tiles (by_matmul_plan_t's keep_b) with these tiles: one K
- * tile and several row tiles. */
-static int keeps_b(size_t bi, size_t bk, size_t ti, size_t tk) {
-  return tk >= bk && ti < bi;
+/* The blocks of A and B the tiles move in. A is reloaded for every column of C tiles and B for
+ * every row, unless the loops keep one of them (with one K tile and `keeps`): a kept A (each row
+ * tile's A stays in the scratchpad over its column tiles) or a kept B (each column tile's B over
+ * its row tiles) is read once. *keep gets the choice that moves fewer blocks (B on a tie). */
+static size_t moved_blocks(size_t bi, size_t bj, size_t bk, size_t ti, size_t tj, size_t tk,
+                           int keeps, by_matmul_keep_t* keep) {
+  const size_t ni = by_plan_ceil_div(bi, ti), nj = by_plan_ceil_div(bj, tj);
+  const size_t a = bi * bk, b = bk * bj;
+  size_t moved = a * nj + b * ni;
+  *keep = BY_MATMUL_KEEP_NONE;
+  if (!keeps || tk < bk)
+    return moved;
+  if (ni > 1 && a * nj + b < moved) {
+    moved = a * nj + b;
+    *keep = BY_MATMUL_KEEP_B;
+  }
+  if (nj > 1 && a + b * ni < moved) {
+    moved = a + b * ni;
+    *keep = BY_MATMUL_KEEP_A;
+  }
+  return moved;
 }
 
 int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk) {
@@ -33,15 +50,18 @@ int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk)
          ti * tj * hw->dim <= plan_acc_half(hw);
 }
 
-/* Automatic tiles: the (tile_i, tile_j) that minimise the blocks of A and B moved in (A is
- * reloaded for every column of C tiles, B for every row), each with the largest tile_k that
+/* Automatic tiles: the (tile_i, tile_j) of the lowest cost, each with the largest tile_k that
  * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j).
- * tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the whole
- * dimension. Sets tile_i to 0 if nothing fits. The loops' kept B (keeps_b) does not enter the
- * cost: counted, it traded ResNet-50's 7x7 and 14x14 1x1 layers' row tiles for fewer A reads
- * (about 0.9 M more cycles there for the bytes saved: measured, docs/BENCHMARKS.md). */
+ * The cost counts the blocks of A and B moved in (moved_blocks) and one per loop; where the
+ * loops keep operands (`keeps`) also the weight blocks the array loads, B's blocks once per row
+ * tile: counting kept operands without them traded ResNet-50's 7x7 and 14x14 1x1 layers' row
+ * tiles for fewer A reads, and short row tiles reload the weights as often as they stream rows
+ * (about 0.9 M more cycles there for the bytes saved: measured, docs/BENCHMARKS.md). With them
+ * the kept A wins where the whole A of a row tile fits: long row tiles, weights loaded once per
+ * row tile. tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the
+ * whole dimension. Sets tile_i to 0 if nothing fits. */
 static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_t ja, size_t ka,
-                       by_matmul_plan_t* p) {
+                       int keeps, by_matmul_plan_t* p) {
   const size_t dim = hw->dim, sp_half = plan_sp_half(hw), acc_half = plan_acc_half(hw);
   size_t best_cost = (size_t)-1, best_volume = 0;
   p->tile_i = 0;
@@ -57,7 +77,9 @@ static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_
       if (tk == 0)
         continue;
       const size_t ni = by_plan_ceil_div(bi, ti), nj = by_plan_ceil_div(bj, tj);
-      const size_t cost = bi * bk * nj + bk * bj * ni + ni * nj * by_plan_ceil_div(bk, tk);
+      by_matmul_keep_t keep;
+      const size_t cost = moved_blocks(bi, bj, bk, ti, tj, tk, keeps, &keep) +
+                          ni * nj * by_plan_ceil_div(bk, tk) + (keeps ? bk * bj * ni : 0);
       const size_t volume = ti * tj * tk;
       if (cost < best_cost || (cost == best_cost && volume > best_volume)) {
         best_cost = cost;
@@ -110,6 +132,8 @@ by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_mat
   const size_t ja = s->b_block_cols ? s->b_block_cols / hw->dim : 1;
   if (ka == 0 || ja == 0)
     return BY_ERR_ARG;
+  /* Kept operands: LOOP_WS with plain operands (whose loops do not depend on the tiles). */
+  const int keeps = !s->a_block_cols && !s->b_block_cols && loops(hw, s, p->dataflow, 0, 0);
   if (s->tile_i || s->tile_j || s->tile_k) {
     p->tile_i = s->tile_i ? s->tile_i : 1;
     p->tile_j = s->tile_j ? s->tile_j : 1;
@@ -117,7 +141,7 @@ by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_mat
     if (!by_plan_matmul_tiles_fit(hw, p->tile_i, p->tile_j, p->tile_k))
       return BY_ERR_ARG;
   } else {
-    auto_tiles(hw, bi, bj, bk, ja, ka, p);
+    auto_tiles(hw, bi, bj, bk, ja, ka, keeps, p);
     if (p->tile_i == 0)
       return BY_ERR_ARG;
   }
@@ -132,9 +156,15 @@ by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_mat
   p->k_chunk = p->dataflow == hw->dataflow_ws ? kb : p->tile_k * kb;
   p->loop = loops(hw, s, p->dataflow, p->tile_j, p->tile_k);
   hw_transposes(hw, s, p->loop, &p->transpose_a, &p->transpose_b);
-  p->keep_b =
-      p->loop && !s->a_block_cols && !s->b_block_cols && keeps_b(bi, bk, p->tile_i, p->tile_k);
+  (void)moved_blocks(bi, bj, bk, p->tile_i, p->tile_j, p->tile_k, keeps && p->loop, &p->keep);
   return BY_OK;
+}
+
+void by_plan_matmul_reads(const by_hw_t* hw, const by_matmul_shape_t* s, const by_matmul_plan_t* p,
+                          size_t* a_reads, size_t* b_reads) {
+  const size_t bi = by_plan_ceil_div(s->I, hw->dim), bj = by_plan_ceil_div(s->J, hw->dim);
+  *a_reads = p->keep == BY_MATMUL_KEEP_A ? 1 : by_plan_ceil_div(bj, p->tile_j);
+  *b_reads = p->keep == BY_MATMUL_KEEP_B ? 1 : by_plan_ceil_div(bi, p->tile_i);
 }
 
 int by_plan_matmul_packs_b(const by_hw_t* hw, const by_matmul_shape_t* s) {

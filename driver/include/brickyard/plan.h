@@ -161,16 +161,19 @@ typedef struct {
  * depends on. loop: the tiles run as LOOP_WS commands (one-lane WS, plain operands).
  * transpose_a / transpose_b: the loops move that stored-transposed operand's tiles in as stored
  * and the transposer reads them (LOOP_WS's a_transpose / b_transpose; WS takes one of the two,
- * A first); a transposed operand without it is copied into the workspace. keep_b: the loops run
- * column tile by column tile and keep each B tile in the scratchpad over the row tiles (LOOP_WS's
- * b_spad_id), so B is read once: with one K tile, several row tiles and plain operands. */
+ * A first); a transposed operand without it is copied into the workspace. keep: the loops keep
+ * one operand in the scratchpad (LOOP_WS's a_spad_id / b_spad_id) so that it is read once, with
+ * one K tile and plain operands: BY_MATMUL_KEEP_A runs row tile by row tile and keeps each A tile
+ * over its column tiles, BY_MATMUL_KEEP_B column tile by column tile and keeps each B tile over
+ * its row tiles; the one that moves fewer blocks. */
+typedef enum { BY_MATMUL_KEEP_NONE, BY_MATMUL_KEEP_A, BY_MATMUL_KEEP_B } by_matmul_keep_t;
 typedef struct {
   int dataflow;
   size_t tile_i, tile_j, tile_k;
   size_t k_chunk;
   int loop;
   int transpose_a, transpose_b;
-  int keep_b;
+  by_matmul_keep_t keep;
 } by_matmul_plan_t;
 
 /* The dataflow a request gets: the requested one if the array has it (else BY_ERR_UNSUPPORTED;
@@ -180,9 +183,14 @@ by_status_t by_plan_dataflow(const by_hw_t* hw, int requested, int* dataflow);
  * the accumulator) fit. */
 int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk);
 /* The plan (forced tiles clamped to the matrix; automatic ones: the pair (tile_i, tile_j) that
- * moves the fewest blocks of A and B, each with the largest tile_k that fits). BY_ERR_ARG for a
- * zero size or tiles that do not fit. */
+ * moves the fewest blocks of A and B, kept operands counted once, and where the loops keep
+ * operands also loads the fewest weight blocks into the array; each with the largest tile_k that
+ * fits). BY_ERR_ARG for a zero size or tiles that do not fit. */
 by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_matmul_plan_t* plan);
+/* How many times the plan's tiles read A and B from DRAM: A once per column of C tiles and B once
+ * per row of them, a kept operand once. */
+void by_plan_matmul_reads(const by_hw_t* hw, const by_matmul_shape_t* s, const by_matmul_plan_t* p,
+                          size_t* a_reads, size_t* b_reads);
 /* Whether by_matmul packs B into the workspace (vector PEs, B not packed by the caller), and
  * the workspace in bytes (transposed A, transposed or packed B). */
 int by_plan_matmul_packs_b(const by_hw_t* hw, const by_matmul_shape_t* s);

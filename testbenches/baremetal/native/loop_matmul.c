@@ -7,9 +7,10 @@
 #include "bm_ref.h"
 #include "bm_test.h"
 
-#define MAX_I 45
-#define MAX_J 38
+#define MAX_I 64
+#define MAX_J 48
 #define MAX_K 70
+#define K_TILE ((13 + BY_DIM - 1) / BY_DIM) /* the K blocks of the kept-operand cases */
 
 static by_elem_t A[MAX_I * MAX_K], B[MAX_K * MAX_J], Celem[MAX_I * MAX_J], want[MAX_I * MAX_J];
 static by_acc_t Dacc[MAX_I * MAX_J], Cacc[MAX_I * MAX_J], want_acc[MAX_I * MAX_J];
@@ -23,7 +24,7 @@ typedef struct {
   float scale;
   int relu, full;
   size_t ti, tj, tk;
-  int keeps_b; /* the plan must keep B over the row tiles (by_matmul_plan_t's keep_b) */
+  by_matmul_keep_t keep; /* the operand the plan must keep (by_matmul_plan_t's keep); NONE: any */
 } loop_case_t;
 
 static void run(const loop_case_t* c) {
@@ -53,11 +54,13 @@ static void run(const loop_case_t* c) {
   m.tile_i = c->ti, m.tile_j = c->tj, m.tile_k = c->tk;
   by_matmul_plan_t plan;
   BM_OK(by_matmul_plan(&m, &plan));
+  static const char* const kept[] = {"", ", A kept over the column tiles",
+                                     ", B kept over the row tiles"};
   printf("%s: %lux%lux%lu tiles %lux%lux%lu through LOOP_WS%s\n", c->name, (unsigned long)c->I,
          (unsigned long)c->J, (unsigned long)c->K, (unsigned long)plan.tile_i,
-         (unsigned long)plan.tile_j, (unsigned long)plan.tile_k,
-         plan.keep_b ? ", B kept over the row tiles" : "");
-  BM_CHECK(!c->keeps_b || plan.keep_b, "%s: the plan does not keep B", c->name);
+         (unsigned long)plan.tile_j, (unsigned long)plan.tile_k, kept[plan.keep]);
+  BM_CHECK(c->keep == BY_MATMUL_KEEP_NONE || plan.keep == c->keep,
+           "%s: the plan keeps %d, expected %d", c->name, (int)plan.keep, (int)c->keep);
   bm_fill_zero(Celem, sizeof Celem);
   bm_fill_zero(Cacc, sizeof Cacc);
   BM_OK(by_matmul(&m));
@@ -130,10 +133,15 @@ int main(void) {
       {"loop_full", 9, 14, 33, 1, 1.0f, 0, 1, 0, 0, 0, 0},
       {"loop_tiles_111", 30, 27, 25, 1, 0.125f, 1, 0, 1, 1, 1, 0},
       {"loop_tiles_212", 30, 27, 45, 2, 0.25f, 0, 0, 2, 1, 2, 0},
-      /* one K tile, row tiles of 2 blocks (the last partial) under column tiles of 1 block: each
-       * column's B stays in the scratchpad half of its parity over the row tiles */
-      {"loop_keeps_b", 30, 27, 13, 1, 0.25f, 1, 0, 2, 1, (13 + BY_DIM - 1) / BY_DIM, 1},
-      {"loop_large", MAX_I, MAX_J, MAX_K, 1, 0.03125f, 0, 0, 0, 0, 0, 0},
+      /* one K tile, four row tiles of 1 block under two column tiles (the last partial): B moves
+       * fewer blocks kept, each column's B in the scratchpad half of its parity over the rows */
+      {"loop_keeps_b", 4 * BY_DIM - 3, 2 * BY_DIM - 1, 13, 1, 0.25f, 1, 0, 1, 1, K_TILE,
+       BY_MATMUL_KEEP_B},
+      /* one K tile, row tiles of 2 blocks (the last partial) over three column tiles of 1: A moves
+       * fewer blocks kept, each row's A at the start of the half of its parity */
+      {"loop_keeps_a", 2 * BY_DIM + 1, 3 * BY_DIM - 1, 13, 2, 0.5f, 1, 0, 2, 1, K_TILE,
+       BY_MATMUL_KEEP_A},
+      {"loop_large", 45, 38, MAX_K, 1, 0.03125f, 0, 0, 0, 0, 0, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     run(&cases[i]);
