@@ -111,8 +111,13 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
   };
   auto cLocal = [&](uint32_t i, uint32_t j) { return kAcc | (cRow + (i * J + j) * dim); };
 
-  // D: j blocks outer, i inner.
-  if (s.d != 0) {
+  // D: j blocks outer, i inner. With one J tile C's rows are contiguous and D is one move of
+  // them all: a repeating bias (stride 0) is then read from DRAM once per loop, not per I tile.
+  if (s.d != 0 && J == 1) {
+    out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
+                   dram(s.d, 0, s.dStride, 0, lowD ? ib : ab),
+                   operand(I * dim - s.padI, colsJ(0), cLocal(0, 0))});
+  } else if (s.d != 0) {
     const uint32_t group = lowD ? mbl : static_cast<uint32_t>(p.maxBlockLenAcc);
     for (uint32_t j = 0; j < J; j += group) {
       const uint32_t blocks = std::min(group, J - j);

@@ -33,7 +33,7 @@ namespace {
 const std::vector<std::pair<std::string, std::string>>& phases() {
   static const std::vector<std::pair<std::string, std::string>> v = {
       {"PhIdle", "no loop: host commands pass through"},
-      {"PhD", "MVIN3 of the bias D into the accumulator, j blocks outer, i inner"},
+      {"PhD", "MVIN3s of the bias D: j blocks outer, i inner (one MVIN3 if J = 1)"},
       {"PhLoads", "decides the loads of K step kl (no command)"},
       {"PhA", "MVIN of A's K group starting at kl, one per i"},
       {"PhB", "MVIN2 of B's row kl, one per j block"},
@@ -256,6 +256,7 @@ void LoopWsGenerator::iterators(vlog::Body& b) const {
   b.logic("kx_last", Type::bit());
   b.logic("kl_last", Type::bit());
   b.logic("a_due", Type::bit(), "step kl starts a K group of A");
+  b.logic("d_whole", Type::bit(), "D is one move: one J tile, whose C rows are contiguous");
   b.assign("j_rem", "max_j_q - it_j_q");
   b.assign("k_rem", "max_k_q - kl_q");
   b.assign("d_group", "low_d_q ? CountBits'(MaxBlockLen) : CountBits'(MaxBlockLenAcc)");
@@ -270,6 +271,7 @@ void LoopWsGenerator::iterators(vlog::Body& b) const {
   b.assign("kx_last", "kx_q == max_k_q - CountBits'(1)");
   b.assign("kl_last", "kl_q == max_k_q - CountBits'(1)");
   b.assign("a_due", "(kl_q & CountBits'(MaxBlockLen - 1)) == '0");
+  b.assign("d_whole", "max_j_q == CountBits'(1)");
   b.blank();
 }
 
@@ -329,6 +331,10 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   b.logic("move_cols_j", Type::bits("CountBits"), "columns of a D / B / C move");
   b.logic("move_cols_k", Type::bits("CountBits"), "columns of an A move");
   b.assign("rows_i", "CountBits'(Dim) - (i_last ? pad_i_q : '0)");
+  b.logic("rows_d", Type::bits("CountBits"),
+          "rows of a D move: the tile's, all of them when D is one move (I*DIM rows fit an "
+          "accumulator half: checked at LOOP_WS)");
+  b.assign("rows_d", "d_whole ? (max_i_q << DimLog2) - pad_i_q : rows_i");
   b.assign("cols_j", "CountBits'(Dim) - (j_end ? pad_j_q : '0)");
   b.assign("k_cut_x", "CountBits'(Dim) - (kx_last ? pad_k_q : '0)");
   b.assign("k_cut_l", "CountBits'(Dim) - (kl_last ? pad_k_q : '0)");
@@ -349,7 +355,7 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   // A transposed tile group comes in as stored: rows and columns swap.
   b.assign(
       "operand",
-      "phase_q == PhD ? " + op("rows_i", "move_cols_j", "c_local") + " :\n" +
+      "phase_q == PhD ? " + op("rows_d", "move_cols_j", "c_local") + " :\n" +
           "      phase_q == PhA && a_t_q ? " + op("move_cols_k", "rows_i", "a_row_q + tile_sp") +
           " :\n" + "      phase_q == PhA ? " + op("rows_i", "move_cols_k", "a_row_q + tile_sp") +
           " :\n" + "      phase_q == PhB && b_t_q ? " +
@@ -441,9 +447,10 @@ void LoopWsGenerator::nextSequence(vlog::Stmts& n) const {
         "phase_q",
         {{"PhD",
           [](vlog::Stmts& t) {
-            t.comment("i inner, j blocks outer; then the loads of step 0.");
+            t.comment("i inner, j blocks outer (one move when d_whole); then the loads of step 0.");
             t.ifElse(
-                "!i_last", [](vlog::Stmts& u) { u.line("it_i_d = it_i_q + CountBits'(1);"); },
+                "!i_last && !d_whole",
+                [](vlog::Stmts& u) { u.line("it_i_d = it_i_q + CountBits'(1);"); },
                 [](vlog::Stmts& u) {
                   u.line("it_i_d = '0;").line("it_j_d = it_j_q + j_blocks;");
                   u.ifElse("j_last", [](vlog::Stmts& v) {
