@@ -112,8 +112,10 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
   auto cLocal = [&](uint32_t i, uint32_t j) { return kAcc | (cRow + (i * J + j) * dim); };
 
   // D: j blocks outer, i inner. With one J tile C's rows are contiguous and D is one move of
-  // them all: a repeating bias (stride 0) is then read from DRAM once per loop, not per I tile.
-  if (s.d != 0 && J == 1) {
+  // them all (when the MVIN's rows field holds them): a repeating bias (stride 0) is then read
+  // from DRAM once per loop, not per I tile.
+  const uint64_t mvinRowsMax = hw::isa::command("MVIN").rs2Field("rows").mask();
+  if (s.d != 0 && J == 1 && uint64_t{I} * dim <= mvinRowsMax) {
     out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
                    dram(s.d, 0, s.dStride, 0, lowD ? ib : ab),
                    operand(I * dim - s.padI, colsJ(0), cLocal(0, 0))});

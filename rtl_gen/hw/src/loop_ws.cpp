@@ -256,7 +256,8 @@ void LoopWsGenerator::iterators(vlog::Body& b) const {
   b.logic("kx_last", Type::bit());
   b.logic("kl_last", Type::bit());
   b.logic("a_due", Type::bit(), "step kl starts a K group of A");
-  b.logic("d_whole", Type::bit(), "D is one move: one J tile, whose C rows are contiguous");
+  b.logic("d_whole", Type::bit(),
+          "D is one move: one J tile (its C rows are contiguous) of rows an MVIN can name");
   b.assign("j_rem", "max_j_q - it_j_q");
   b.assign("k_rem", "max_k_q - kl_q");
   b.assign("d_group", "low_d_q ? CountBits'(MaxBlockLen) : CountBits'(MaxBlockLenAcc)");
@@ -271,7 +272,14 @@ void LoopWsGenerator::iterators(vlog::Body& b) const {
   b.assign("kx_last", "kx_q == max_k_q - CountBits'(1)");
   b.assign("kl_last", "kl_q == max_k_q - CountBits'(1)");
   b.assign("a_due", "(kl_q & CountBits'(MaxBlockLen - 1)) == '0");
-  b.assign("d_whole", "max_j_q == CountBits'(1)");
+  // I tiles of DIM rows the MVIN's rows field holds; with at most that many tiles (CountBits) a
+  // comparison would be constant.
+  const uint64_t fieldTiles = isa::command("MVIN").rs2Field("rows").mask() / uint64_t(p_.dim);
+  if (fieldTiles >= 0xffff)
+    b.assign("d_whole", "max_j_q == CountBits'(1)");
+  else
+    b.assign("d_whole", "max_j_q == CountBits'(1) && max_i_q <= CountBits'(" +
+                            num(static_cast<long long>(fieldTiles)) + ")");
   b.blank();
 }
 
