@@ -174,24 +174,16 @@ void DmaReaderGenerator::splitQueue(vlog::Body& b) const {
   id.logic("alloc", Type::bit(), "this ID takes the burst entering the AR register");
   id.logic("beat", Type::bit(), "an R beat for this ID");
   id.logic("busy_q", Type::bit());
-  id.logic("busy_d", Type::bit());
   id.logic("pos_q", Type::bits("BeatW"));
-  id.logic("pos_d", Type::bits("BeatW"));
   id.logic("last_q", Type::bits("BeatW"));
   id.logic("slot_q", Type::bits("SlotW"));
   id.assign("alloc", "ar_load && free_id == IdxW'(i)");
   id.assign("beat", "r_fire && r_idx == IdxW'(i)");
-  id.comb()
-      .line("busy_d = busy_q;")
-      .line("pos_d = pos_q;")
-      .ifElse(
-          "alloc", [](vlog::Stmts& s) { s.line("busy_d = 1'b1;").line("pos_d = split_issued_q;"); },
-          [](vlog::Stmts& s) {
-            s.ifElse("beat", [](vlog::Stmts& t) {
-              t.line("busy_d = pos_q != last_q;").line("pos_d = pos_q + BeatW'(1);");
-            });
-          });
-  id.flops({{{"busy_q", "busy_d", "1'b0"}, {"pos_q", "pos_d", "'0"}}});
+  // Loaded under an enable rather than through _d signals: the same logic to synthesis, but a
+  // Verilated model skips the IDs with nothing to do (most of them, every cycle).
+  id.flops({{{"busy_q", "alloc | (pos_q != last_q)", "1'b0"},
+             {"pos_q", "alloc ? split_issued_q : pos_q + BeatW'(1)", "'0"}},
+            "alloc | beat"});
   id.flops({{{"slot_q", "split_slot", ""},
              {"last_q", "split_issued_q + BeatW'(split_beats) - BeatW'(1)", ""}},
             "alloc"});
@@ -231,9 +223,14 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
   // Generate loops, not procedural ones: Verilator does not unroll a procedural loop of more
   // than 64 iterations, and a narrow bus with long requests has more beats than that (32-bit
   // bus, max_bytes 256: 65).
+  // The write enables decoded once (a slot's beat, a position): a Verilated model then tests a
+  // bit per register rather than two compares.
+  b.logic("slot_beat", Type::bits("Slots"), "the R beat is for this slot");
+  b.logic("pos_hit", Type::bits("BufBeats"), "the R beat is at this position of its slot");
+  b.genFor("q", "BufBeats", "gen_pos_hit").assign("pos_hit[q]", "32'(r_pos) == q");
   vlog::Body& beat = b.genFor("i", "Slots", "gen_slot_data").genFor("p", "BufBeats", "gen_beat");
   beat.logic("data_q", Type::bits("DataWidth"));
-  beat.clocked().clocked.ifElse("r_fire && 32'(r_slot) == i && 32'(r_pos) == p",
+  beat.clocked().clocked.ifElse("slot_beat[i] && pos_hit[p]",
                                 [](vlog::Stmts& v) { v.line("data_q <= m_axi_rdata_i;"); });
   beat.assign("slot_data[i][p*DataWidth +: DataWidth]", "data_q");
   b.blank();
@@ -243,32 +240,19 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
             "when answered.");
   vlog::Body& slot = b.genFor("s", "Slots", "gen_slot");
   slot.logic("alloc", Type::bit());
-  slot.logic("beat", Type::bit());
   slot.logic("retire", Type::bit());
   slot.logic("busy_q", Type::bit());
-  slot.logic("busy_d", Type::bit());
   slot.logic("error_q", Type::bit());
-  slot.logic("error_d", Type::bit());
   slot.logic("rcvd_q", Type::bits("BeatW"), "beats arrived");
-  slot.logic("rcvd_d", Type::bits("BeatW"));
   slot.assign("alloc", "req_fire && alloc_slot == SlotW'(s)");
-  slot.assign("beat", "r_fire && r_slot == SlotW'(s)");
+  slot.assign("slot_beat[s]", "r_fire && r_slot == SlotW'(s)");
   slot.assign("retire", "resp_fire && resp_slot_q == SlotW'(s)");
-  slot.comb()
-      .line("busy_d = busy_q;")
-      .line("error_d = error_q;")
-      .line("rcvd_d = rcvd_q;")
-      .ifElse("alloc",
-              [](vlog::Stmts& s) {
-                s.line("busy_d = 1'b1;").line("error_d = 1'b0;").line("rcvd_d = '0;");
-              })
-      .ifElse("beat",
-              [](vlog::Stmts& s) {
-                s.line("error_d = error_q | r_bad;").line("rcvd_d = rcvd_q + BeatW'(1);");
-              })
-      .ifElse("retire", [](vlog::Stmts& s) { s.line("busy_d = 1'b0;"); });
-  slot.flops(
-      {{{"busy_q", "busy_d", "1'b0"}, {"error_q", "error_d", "1'b0"}, {"rcvd_q", "rcvd_d", "'0"}}});
+  // Under enables, as the IDs above: a retire frees the slot even as it is taken again; a beat
+  // counts (its error sticks) from the zeros an allocation loads.
+  slot.flops({{{"busy_q", "!retire", "1'b0"}}, "alloc | retire"});
+  slot.flops({{{"error_q", "slot_beat[s] ? error_q | r_bad : 1'b0", "1'b0"},
+               {"rcvd_q", "slot_beat[s] ? rcvd_q + BeatW'(1) : '0", "'0"}},
+              "alloc | slot_beat[s]"});
   slot.assign("slot_busy[s]", "busy_q");
   slot.assign("slot_done[s]", "busy_q && rcvd_q == slot_beats_q[s]");
   slot.assign("slot_error[s]", "error_q");

@@ -34,6 +34,31 @@ void PeGenerator::emitTensorDashMux(vlog::Body& b) const {
   }
 }
 
+namespace {
+
+// The OS result's rounding shift and saturation, as (signal, expression) steps in order.
+const char* const kWsPsum = "in_b_i[OutputWidth-1:0] + dot[OutputWidth-1:0]";
+const char* const kOsAcc = "active_reg[AccWidth-1:0] + dot";
+const char* const kShiftAmount = "(in_prop_i != last_prop_q) ? in_shift_i : '0";
+
+const std::vector<std::pair<std::string, std::string>>& osRoundingSteps() {
+  static const std::vector<std::pair<std::string, std::string>> steps = {
+      {"os_shifted", "os_value >>> shift_amount"},
+      {"unit_at_shift", "AccWidth'(1) << shift_amount"},
+      {"discarded", "os_value & (unit_at_shift - AccWidth'(1))"},
+      {"half_unit", "unit_at_shift >> 1"},
+      {"round_tie", "discarded == half_unit && half_unit != '0"},
+      {"round_up", "(discarded > half_unit) || (round_tie && os_shifted[0])"},
+      {"os_rounded", "os_shifted + AccWidth'(round_up)"},
+      {"os_high", "os_rounded[AccWidth-1:OutputWidth-1]"},
+      {"os_fits", "(&os_high) | ~(|os_high)"},
+      {"os_saturated", "{os_rounded[AccWidth-1], {(OutputWidth-1){~os_rounded[AccWidth-1]}}}"},
+      {"os_out", "os_fits ? os_rounded[OutputWidth-1:0] : os_saturated"}};
+  return steps;
+}
+
+} // namespace
+
 void PeGenerator::initSizes() {
   both_ = p_.both();
 }
@@ -94,9 +119,7 @@ void PeGenerator::dotProduct(vlog::Body& b) const {
 
   b.comment("Stationary registers.");
   b.logic("c1_q", Type::bits("RegWidth"));
-  b.logic("c1_d", Type::bits("RegWidth"));
   b.logic("c2_q", Type::bits("RegWidth"));
-  b.logic("c2_d", Type::bits("RegWidth"));
   b.logic("active_reg", Type::bits("RegWidth"), "used by the MACs");
   b.logic("shadow_reg", Type::bits("RegWidth"), "being filled through the preload chain");
   b.assign("active_reg", "in_prop_i ? c2_q : c1_q");
@@ -140,7 +163,8 @@ void PeGenerator::weightStationary(vlog::Body& b) const {
     b.comment("Weight-stationary: the partial sum from above plus the dot product, wrapping at "
               "OutputWidth bits.");
     b.logic("ws_psum", Type::bits("OutputWidth"));
-    b.assign("ws_psum", "in_b_i[OutputWidth-1:0] + dot[OutputWidth-1:0]");
+    if (!both_)
+      b.assign("ws_psum", kWsPsum);
     b.logic("d_weights", Type::bits("Lanes*InputWidth"), "WS weights entering the shadow");
     b.assign("d_weights", "in_d_i[Lanes*InputWidth-1:0]");
     b.blank();
@@ -155,10 +179,12 @@ void PeGenerator::outputStationary(vlog::Body& b) const {
               "the first beat after prop flips, when it leaves its own PE, so every result is "
               "shifted exactly once on its way down; then it saturates to OutputWidth.");
     b.logic("os_acc", Type::bits("AccWidth"), "active accumulator + dot");
-    b.assign("os_acc", "active_reg[AccWidth-1:0] + dot");
+    if (!both_)
+      b.assign("os_acc", kOsAcc);
     b.logic("last_prop_q", Type::bit(), "prop of the previous valid beat");
     b.logic("shift_amount", Type::bits("ShiftWidth"));
-    b.assign("shift_amount", "(in_prop_i != last_prop_q) ? in_shift_i : '0");
+    if (!both_)
+      b.assign("shift_amount", kShiftAmount);
     b.logic("os_value", Type::sbits("AccWidth"));
     b.logic("os_shifted", Type::sbits("AccWidth"));
     b.logic("unit_at_shift", Type::bits("AccWidth"), "1 << shift_amount");
@@ -172,18 +198,9 @@ void PeGenerator::outputStationary(vlog::Body& b) const {
     b.logic("os_saturated", Type::bits("OutputWidth"), "largest magnitude of os_rounded's sign");
     b.logic("os_out", Type::bits("OutputWidth"));
     b.assign("os_value", "shadow_reg[AccWidth-1:0]");
-    b.assign("os_shifted", "os_value >>> shift_amount");
-    b.assign("unit_at_shift", "AccWidth'(1) << shift_amount");
-    b.assign("discarded", "os_value & (unit_at_shift - AccWidth'(1))");
-    b.assign("half_unit", "unit_at_shift >> 1");
-    b.assign("round_tie", "discarded == half_unit && half_unit != '0");
-    b.assign("round_up", "(discarded > half_unit) || (round_tie && os_shifted[0])");
-    b.assign("os_rounded", "os_shifted + AccWidth'(round_up)");
-    b.assign("os_high", "os_rounded[AccWidth-1:OutputWidth-1]");
-    b.assign("os_fits", "(&os_high) | ~(|os_high)");
-    b.assign("os_saturated",
-             "{os_rounded[AccWidth-1], {(OutputWidth-1){~os_rounded[AccWidth-1]}}}");
-    b.assign("os_out", "os_fits ? os_rounded[OutputWidth-1:0] : os_saturated");
+    if (!both_)
+      for (const auto& [name, expr] : osRoundingSteps())
+        b.assign(name, expr);
     b.logic("d_result", Type::sbits("OutputWidth"), "OS result entering the shadow");
     b.assign("d_result", "in_d_i[OutputWidth-1:0]");
     b.blank();
@@ -192,42 +209,59 @@ void PeGenerator::outputStationary(vlog::Body& b) const {
 
 void PeGenerator::outputsAndNextState(vlog::Body& b) const {
 
-  b.comment("Outputs.");
   b.assign("out_a_o", "in_a_i");
-  if (both_) {
-    b.assign("out_b_o", "in_dataflow_i ? BWidth'(ws_psum) : in_b_i");
-    b.assign("out_c_o", "in_dataflow_i ? DWidth'(shadow_reg[Lanes*InputWidth-1:0]) : "
-                        "DWidth'(os_out)");
-  } else if (p_.hasWs) {
-    b.assign("out_b_o", "BWidth'(ws_psum)");
-    b.assign("out_c_o", "DWidth'(shadow_reg)");
-  } else {
-    b.assign("out_b_o", "in_b_i");
-    b.assign("out_c_o", "DWidth'(os_out)");
-  }
-  b.blank();
-
-  b.comment("Next state: the shadow loads from the preload chain, the active register "
-            "accumulates (OS) or holds (WS).");
   b.logic("shadow_next", Type::bits("RegWidth"));
   b.logic("active_next", Type::bits("RegWidth"));
   if (both_) {
-    b.assign("shadow_next", "in_dataflow_i ? RegWidth'(d_weights) : RegWidth'(d_result)");
-    b.assign("active_next", "in_dataflow_i ? active_reg : RegWidth'(os_acc)");
-  } else if (p_.hasWs) {
-    b.assign("shadow_next", "RegWidth'(d_weights)");
-    b.assign("active_next", "active_reg");
+    // One block under the dataflow's branch rather than muxed assigns: a Verilated model
+    // then computes only the running dataflow's datapath (WS beats skip the OS rounding);
+    // synthesis builds the same muxes (docs/BENCHMARKS.md, "Simulation speed").
+    b.comment("Outputs and next state: WS passes the partial sum down and keeps its weights; "
+              "OS passes b down, rounds the leaving result and accumulates.");
+    vlog::Stmts& c = b.comb();
+    c.line("ws_psum = '0;").line("os_acc = '0;").line("shift_amount = '0;");
+    for (const auto& [name, expr] : osRoundingSteps())
+      c.line(name + " = '0;");
+    c.ifElse(
+        "in_dataflow_i",
+        [](vlog::Stmts& ws) {
+          ws.line(std::string("ws_psum = ") + kWsPsum + ";")
+              .line("out_b_o = BWidth'(ws_psum);")
+              .line("out_c_o = DWidth'(shadow_reg[Lanes*InputWidth-1:0]);")
+              .line("shadow_next = RegWidth'(d_weights);")
+              .line("active_next = active_reg;");
+        },
+        [](vlog::Stmts& os) {
+          os.line(std::string("os_acc = ") + kOsAcc + ";")
+              .line(std::string("shift_amount = ") + kShiftAmount + ";");
+          for (const auto& [name, expr] : osRoundingSteps())
+            os.line(name + " = " + expr + ";");
+          os.line("out_b_o = in_b_i;")
+              .line("out_c_o = DWidth'(os_out);")
+              .line("shadow_next = RegWidth'(d_result);")
+              .line("active_next = RegWidth'(os_acc);");
+        });
   } else {
-    b.assign("shadow_next", "RegWidth'(d_result)");
-    b.assign("active_next", "RegWidth'(os_acc)");
+    b.comment("Outputs and next state: the shadow loads from the preload chain, the active "
+              "register accumulates (OS) or holds (WS).");
+    if (p_.hasWs) {
+      b.assign("out_b_o", "BWidth'(ws_psum)");
+      b.assign("out_c_o", "DWidth'(shadow_reg)");
+      b.assign("shadow_next", "RegWidth'(d_weights)");
+      b.assign("active_next", "active_reg");
+    } else {
+      b.assign("out_b_o", "in_b_i");
+      b.assign("out_c_o", "DWidth'(os_out)");
+      b.assign("shadow_next", "RegWidth'(d_result)");
+      b.assign("active_next", "RegWidth'(os_acc)");
+    }
   }
-  b.comb().line("c1_d = c1_q;").line("c2_d = c2_q;").ifElse("in_valid_i", [](vlog::Stmts& s) {
-    s.ifElse(
-        "in_prop_i",
-        [](vlog::Stmts& t) { t.line("c1_d = shadow_next;").line("c2_d = active_next;"); },
-        [](vlog::Stmts& e) { e.line("c1_d = active_next;").line("c2_d = shadow_next;"); });
-  });
-  b.flops({{{"c1_q", "c1_d", "'0"}, {"c2_q", "c2_d", "'0"}}});
+  b.blank();
+
+  b.comment("The register prop selects takes the shadow's next value, the other the active's.");
+  b.flops({{{"c1_q", "in_prop_i ? shadow_next : active_next", "'0"},
+            {"c2_q", "in_prop_i ? active_next : shadow_next", "'0"}},
+           "in_valid_i"});
   if (p_.hasOs)
     b.flops({{{"last_prop_q", "in_prop_i", "1'b0"}}, "in_valid_i"});
 }
