@@ -37,23 +37,26 @@ void PeGenerator::emitTensorDashMux(vlog::Body& b) const {
 namespace {
 
 // The OS result's rounding shift and saturation, as (signal, expression) steps in order.
-const char* const kWsPsum = "in_b_i[OutputWidth-1:0] + dot[OutputWidth-1:0]";
-const char* const kOsAcc = "active_reg[AccWidth-1:0] + dot";
+const char* const kWsPsum = "OutputWidth'(in_b_i) + OutputWidth'(dot)";
+const char* const kOsAcc = "AccWidth'(active_reg) + dot";
 const char* const kShiftAmount = "(in_prop_i != last_prop_q) ? in_shift_i : '0";
 
 const std::vector<std::pair<std::string, std::string>>& osRoundingSteps() {
+  // Casts and shifts rather than part-selects: the steps also run in an always_comb, where
+  // Icarus cannot take constant selects into the sensitivity list.
   static const std::vector<std::pair<std::string, std::string>> steps = {
       {"os_shifted", "os_value >>> shift_amount"},
       {"unit_at_shift", "AccWidth'(1) << shift_amount"},
       {"discarded", "os_value & (unit_at_shift - AccWidth'(1))"},
       {"half_unit", "unit_at_shift >> 1"},
       {"round_tie", "discarded == half_unit && half_unit != '0"},
-      {"round_up", "(discarded > half_unit) || (round_tie && os_shifted[0])"},
+      {"round_up", "(discarded > half_unit) || (round_tie && 1'(os_shifted))"},
       {"os_rounded", "os_shifted + AccWidth'(round_up)"},
-      {"os_high", "os_rounded[AccWidth-1:OutputWidth-1]"},
+      {"os_high", "(AccWidth-OutputWidth+1)'(os_rounded >>> (OutputWidth-1))"},
       {"os_fits", "(&os_high) | ~(|os_high)"},
-      {"os_saturated", "{os_rounded[AccWidth-1], {(OutputWidth-1){~os_rounded[AccWidth-1]}}}"},
-      {"os_out", "os_fits ? os_rounded[OutputWidth-1:0] : os_saturated"}};
+      {"os_saturated", "1'(os_rounded >>> (AccWidth-1)) ? {1'b1, {(OutputWidth-1){1'b0}}} : "
+                       "{1'b0, {(OutputWidth-1){1'b1}}}"},
+      {"os_out", "os_fits ? OutputWidth'(os_rounded) : os_saturated"}};
   return steps;
 }
 
@@ -218,6 +221,8 @@ void PeGenerator::outputsAndNextState(vlog::Body& b) const {
     // synthesis builds the same muxes (docs/BENCHMARKS.md, "Simulation speed").
     b.comment("Outputs and next state: WS passes the partial sum down and keeps its weights; "
               "OS passes b down, rounds the leaving result and accumulates.");
+    b.logic("shadow_weights", Type::bits("Lanes*InputWidth"), "WS weights leaving the shadow");
+    b.assign("shadow_weights", "shadow_reg[Lanes*InputWidth-1:0]");
     vlog::Stmts& c = b.comb();
     c.line("ws_psum = '0;").line("os_acc = '0;").line("shift_amount = '0;");
     for (const auto& [name, expr] : osRoundingSteps())
@@ -227,7 +232,7 @@ void PeGenerator::outputsAndNextState(vlog::Body& b) const {
         [](vlog::Stmts& ws) {
           ws.line(std::string("ws_psum = ") + kWsPsum + ";")
               .line("out_b_o = BWidth'(ws_psum);")
-              .line("out_c_o = DWidth'(shadow_reg[Lanes*InputWidth-1:0]);")
+              .line("out_c_o = DWidth'(shadow_weights);")
               .line("shadow_next = RegWidth'(d_weights);")
               .line("active_next = active_reg;");
         },
