@@ -60,19 +60,23 @@ by_conv_shape_t Planner::convCallShape(const Layer& l, const Shape& in, const Wi
 
 // The call as the program makes it, and what the driver runs for it (the driver's planner; on
 // the CPU only the workspace by_conv checks). A call the driver would refuse fails the compile.
-void Planner::recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const {
+int64_t Planner::recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const {
   p.conv = ConvCall{s, {}};
   if (p.onCpu) {
     by_conv_workspace_t w;
     by_plan_conv_workspace(&hw_.planner, &s, &w);
     p.conv->plan.workspace_bytes = w.bytes;
-    return;
+    return 0;
   }
   const by_status_t st = by_plan_conv(&hw_.planner, &s, &p.conv->plan);
   if (st != BY_OK)
     throw CompileError("layer '" + l.name + "': the driver cannot run its convolution (" +
                        by_status_string(st) + ")");
   p.dataflow = dataflowName(hw_, p.conv->plan.dataflow);
+  int64_t weightLoads = 0;
+  if (const int64_t bytes = convPathDramBytes(hw_, s, p.conv->plan, &weightLoads))
+    p.estDramBytes = bytes;
+  return weightLoads;
 }
 
 // Vector PEs with a convolution loop: the loop is the convolution path (by_conv picks its
@@ -320,7 +324,11 @@ void Planner::planConv(const Layer& l, LayerPlan& p) {
   if (!l.qbias.empty())
     p.bias = putBias(l);
   planPooling(l, p, co);
-  recordConv(l, p, s);
+  const int64_t weightLoads = recordConv(l, p, s);
+  if (p.conv->plan.path != BY_CONV_COMMANDS) // the driver's path's traffic, plus as above
+    p.estDramBytes +=
+        (viaIm2col ? 2 * p.workspaceBytes : 0) +
+        (b ? (int64_t(b->stream.size()) - int64_t(l.qweights.size())) * weightLoads : 0);
   if (!viaIm2col) // a thin input's folded loop needs its padded copy
     p.workspaceBytes = int64_t(p.conv->plan.workspace_bytes);
 }
@@ -508,9 +516,9 @@ bool Planner::planAvgPoolConv(const Layer& l, LayerPlan& p) {
   if (!regions && hw_.lanes == 1 && !dwMode)
     s.tile_rows = size_t(t.rows), s.tile_och = size_t(t.tn), s.tile_k = size_t(t.tk);
   const int64_t taps = int64_t(l.window.kh) * l.window.kw;
+  p.estDramBytes = t.bytes; // the command path's; planOnesConv takes a loop's
   if (!planOnesConv(l, p, s, Kernel::AvgPoolConv, taps))
     return false;
-  p.estDramBytes = t.bytes;
   p.macs = in.n * int64_t(out.h) * out.w * out.c * taps;
   if (regions) {
     p.workspaceBytes = alignUp(p.workspaceBytes) + avgPoolRegions(l.window, in, out).tempBytes(out);

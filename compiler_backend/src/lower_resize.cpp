@@ -76,7 +76,7 @@ void Planner::planResize(const Layer& l, LayerPlan& p) {
       throw CompileError("layer '" + l.name +
                          "': no matmul tiling of its resampling fits the config's memories");
     packing = std::max<int64_t>(packing, int64_t(by_plan_matmul_workspace_bytes(&hw_.planner, &s)));
-    p.estDramBytes += is.n * pass->calls * matmulDramBytes(hw_, s, plan);
+    p.estDramBytes += is.n * pass->calls * matmulDramBytes(hw_, s, plan, false);
     if (pass == &passes.first) {
       p.dataflow = dataflowName(hw_, plan.dataflow);
       setTensorDash(p, zeros, {}, int64_t(s.K), int64_t(s.J),

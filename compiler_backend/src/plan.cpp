@@ -186,7 +186,7 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   const bool os = call.plan.dataflow == hw_.planner.dataflow_os;
   p.matmul = call;
   p.dataflow = dataflowName(hw_, call.plan.dataflow);
-  p.estDramBytes = matmulDramBytes(hw_, s, call.plan);
+  p.estDramBytes = matmulDramBytes(hw_, s, call.plan, !l.qbias.empty());
   p.chunk.chunk = int(call.plan.k_chunk);
   p.chunk.saturate = os;
   p.chunk.perTap = false;

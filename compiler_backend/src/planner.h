@@ -119,7 +119,10 @@ private:
   void planPooling(const Layer& l, LayerPlan& p, const Shape& convOut);
   by_conv_shape_t convCallShape(const Layer& l, const Shape& in, const Window& w, bool depthwise,
                                 bool pool) const;
-  void recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const;
+  // Records the driver's plan of the call; on the loop and LOOP_WS matmul paths the estimate
+  // becomes that path's traffic (convPathDramBytes). Returns how often it reads the weights
+  // there (0 on the command path, whose estimate the caller's tiles made).
+  int64_t recordConv(const Layer& l, LayerPlan& p, const by_conv_shape_t& s) const;
 };
 
 } // namespace by::compiler::lowering

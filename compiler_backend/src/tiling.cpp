@@ -9,11 +9,44 @@ int64_t ceilDiv(int64_t a, int64_t b) {
 }
 } // namespace
 
-int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_matmul_plan_t& p) {
+int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_matmul_plan_t& p,
+                        bool bias) {
   size_t aReads = 0, bReads = 0;
   by_plan_matmul_reads(&hw.planner, &s, &p, &aReads, &bReads);
   const int64_t I = int64_t(s.I), J = int64_t(s.J), K = int64_t(s.K);
-  return I * K * int64_t(aReads) + K * J * int64_t(bReads) + I * J + 4 * I * J;
+  // A D move broadcasts one DRAM row (stride 0): one per DIM rows of C, or per loop where a
+  // LOOP_WS tile is one column block wide (docs/isa.md "LOOP_WS").
+  const int64_t iBlocks = ceilDiv(I, hw.dim);
+  const int64_t biasRows =
+      p.loop && p.tile_j == 1 ? ceilDiv(iBlocks, int64_t(std::max<size_t>(p.tile_i, 1))) : iBlocks;
+  const int64_t accBytes = int64_t(hw.planner.acc_bytes);
+  return I * K * int64_t(aReads) + K * J * int64_t(bReads) + I * J +
+         (bias ? biasRows * J * accBytes : 0);
+}
+
+int64_t convPathDramBytes(const HwFacts& hw, const by_conv_shape_t& s, const by_conv_plan_t& p,
+                          int64_t* weightLoads) {
+  *weightLoads = 0;
+  if (p.path == BY_CONV_LOOP) {
+    by_conv_traffic_t t;
+    by_plan_conv_loop_traffic(&hw.planner, &s, &p, &t);
+    *weightLoads = int64_t(t.weight_loads);
+    return int64_t(t.input + t.weights + t.bias + t.output);
+  }
+  if (p.path != BY_CONV_MATMUL)
+    return 0;
+  // The matmul the driver runs (driver/src/plan_conv.c matmul_tiles, conv.c conv_as_matmul).
+  by_matmul_shape_t m = {};
+  m.I = s.batch * s.in_rows * s.in_cols, m.K = s.in_ch, m.J = s.out_ch;
+  m.dataflow = hw.planner.dataflow_ws;
+  m.tile_i = p.tile_rows, m.tile_j = p.tile_och, m.tile_k = p.tile_k;
+  by_matmul_plan_t mp;
+  if (by_plan_matmul(&hw.planner, &m, &mp) != BY_OK)
+    return 0;
+  size_t aReads = 0, bReads = 0;
+  by_plan_matmul_reads(&hw.planner, &m, &mp, &aReads, &bReads);
+  *weightLoads = int64_t(bReads);
+  return matmulDramBytes(hw, m, mp, s.bias != 0);
 }
 
 ConvTiles chooseConvTiles(const HwFacts& hw, const Shape& in, const Window& w, int outCh,

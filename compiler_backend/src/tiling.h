@@ -13,8 +13,17 @@
 namespace by::compiler {
 
 /// Estimated DRAM traffic of the planner's matmul: A and B as often as its tiles read them
-/// (by_plan_matmul_reads: once per column / row of C tiles, a kept operand once), the bias and C.
-int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_matmul_plan_t& p);
+/// (by_plan_matmul_reads: once per column / row of C tiles, a kept operand once), the repeating
+/// bias's broadcast rows (`bias`: one row per D move) and C.
+int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_matmul_plan_t& p,
+                        bool bias);
+
+/// The DRAM traffic of the path the driver's planner gave a convolution: a loop's by operand
+/// (by_plan_conv_loop_traffic; `weightLoads`: how often it reads the weights), a 1x1
+/// convolution's LOOP_WS matmul by matmulDramBytes; 0 for the command path (whose tiles
+/// chooseConvTiles estimates).
+int64_t convPathDramBytes(const HwFacts& hw, const by_conv_shape_t& s, const by_conv_plan_t& p,
+                          int64_t* weightLoads);
 
 struct ConvTiles {
   int64_t rows = 0, tn = 0, tk = 0; // output (pooled) rows, out-channel blocks, K blocks

@@ -425,3 +425,71 @@ uint64_t by_plan_conv_loop_bytes(const by_hw_t* hw, const by_conv_shape_t* s,
   const by_conv_tiles_t t = {plan->tile_batch, plan->tile_rows, plan->tile_och, plan->tile_k};
   return loop_cost(hw, s, &g, &t).bytes;
 }
+
+/* The input rows [lo, hi) of the window span [lo, hi) clipped to the image's n rows (the loops
+ * read no padding). */
+static uint64_t rows_inside(int64_t lo, int64_t hi, size_t n) {
+  lo = lo > 0 ? lo : 0;
+  hi = hi < (int64_t)n ? hi : (int64_t)n;
+  return hi > lo ? (uint64_t)(hi - lo) : 0;
+}
+
+/* Raw DRAM bytes, band by band: per band its input window (the image's rows and columns it
+ * covers; every input channel once per out-channel tile, or once where the loops keep the
+ * window), its weights (unless kept over the bands: then once in all), the bias rows its loops
+ * broadcast (one DIM-channel row per out-channel block and output row, or per block where the
+ * loop pools; read from DRAM once, docs/isa.md "MVIN") and its output; and by_conv's padded
+ * copy of a folded input. */
+void by_plan_conv_loop_traffic(const by_hw_t* hw, const by_conv_shape_t* s,
+                               const by_conv_plan_t* plan, by_conv_traffic_t* traffic) {
+  const by_conv_traffic_t zero = {0, 0, 0, 0, 0};
+  *traffic = zero;
+  if (!plan->loop || by_plan_conv_check(s) != BY_OK)
+    return;
+  by_conv_geom_t g;
+  by_plan_conv_geom(hw, s, &g);
+  const by_conv_tiles_t t = {plan->tile_batch, plan->tile_rows, plan->tile_och, plan->tile_k};
+  const uint64_t e = hw->elem_bytes;
+  /* Depthwise: each channel its own window and taps (the depthwise mode's diagonal stripes, or
+   * the dense loops' diagonal blocks: DIM rows per tap and channel either way). */
+  const int dw = s->depthwise;
+  const uint64_t in_ch = dw ? s->in_ch : g.loop_ch, och = s->out_ch;
+  const uint64_t weights =
+      dw ? (uint64_t)g.loop_taps * depthwise_band_rows(hw) * hw->lanes * in_ch * e
+         : (uint64_t)g.loop_taps * in_ch * och * e;
+  const uint64_t ntiles = by_plan_ceil_div(g.loop_nblocks, t.tn);
+  const int reuse = dw ? BY_CONV_KEEP_NONE : by_plan_conv_loop_reuse(0, s->batch, &g, &t);
+  const uint64_t window_loads = dw || reuse == BY_CONV_KEEP_INPUT ? 1 : ntiles;
+  const int64_t kext = (int64_t)by_plan_kernel_extent(s->kernel_rows, g.dilation);
+  /* A row's columns: a folded input's padded copy in full, else the image's the window covers. */
+  const uint64_t icols =
+      g.folded ? (g.ocols - 1) * s->stride + by_plan_kernel_extent(g.loop_kcols, g.dilation)
+               : rows_inside(-(int64_t)s->pad_left,
+                             (int64_t)((g.ocols - 1) * s->stride_cols) - (int64_t)s->pad_left +
+                                 (int64_t)by_plan_kernel_extent(s->kernel_cols, g.dilation),
+                             s->in_cols);
+  for (size_t b0 = 0; b0 < s->batch; b0 += t.batch)
+    for (size_t p0 = 0; p0 < g.prows; p0 += t.rows) {
+      const uint64_t images = s->batch - b0 < t.batch ? s->batch - b0 : t.batch;
+      const size_t p1 = p0 + t.rows < g.prows ? p0 + t.rows : g.prows;
+      /* The conv rows the band's (pooled) rows need, then the input rows those read. */
+      const int64_t c0s = (int64_t)(p0 * g.pstride) - (int64_t)g.ppad;
+      const int64_t c1s = (int64_t)((p1 - 1) * g.pstride) - (int64_t)g.ppad + (int64_t)g.psize;
+      const int64_t c0 = c0s > 0 ? c0s : 0, c1 = c1s < (int64_t)g.orows ? c1s : (int64_t)g.orows;
+      const int64_t i0 = c0 * (int64_t)s->stride - (int64_t)s->pad_top;
+      const uint64_t irows =
+          rows_inside(i0, (c1 - 1) * (int64_t)s->stride - (int64_t)s->pad_top + kext, s->in_rows);
+      const uint64_t bias_rows = s->pool_stride ? 1 : images * (uint64_t)(c1 - c0);
+      traffic->input += window_loads * images * irows * icols * in_ch * e;
+      traffic->weight_loads += reuse == BY_CONV_KEEP_WEIGHTS ? 0 : 1;
+      traffic->bias += s->bias ? bias_rows * och * hw->acc_bytes : 0;
+      traffic->output += images * (p1 - p0) * g.pcols * och * e;
+    }
+  if (reuse == BY_CONV_KEEP_WEIGHTS)
+    traffic->weight_loads = 1;
+  traffic->weights = traffic->weight_loads * weights;
+  /* A folded input's copy with padded columns: the input read, the copy written. */
+  if (g.ws.padded_input_elems)
+    traffic->input +=
+        ((uint64_t)s->batch * s->in_rows * s->in_cols * s->in_ch + g.ws.padded_input_elems) * e;
+}

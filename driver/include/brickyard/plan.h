@@ -323,6 +323,17 @@ by_status_t by_plan_conv(const by_hw_t* hw, const by_conv_shape_t* s, by_conv_pl
  * round trip per loop; 0 for a plan that is not a loop. For comparing plans of one shape. */
 uint64_t by_plan_conv_loop_bytes(const by_hw_t* hw, const by_conv_shape_t* s,
                                  const by_conv_plan_t* plan);
+/* The DRAM bytes a loop plan moves (all 0 for a plan that is not a loop), by operand, band by
+ * band: the input windows (the image rows and columns they cover, no padding; with a folded
+ * input also its padded copy written and read), the weights (read weight_loads times), the
+ * broadcast bias rows (one per output row and out-channel block) and the output. Unlike
+ * by_plan_conv_loop_bytes (the tile choice's cost: request bytes, every tile a full one) these
+ * are the bytes the DMA moves; the compiler's estimate (plan.json est_dram_bytes). */
+typedef struct {
+  uint64_t input, weights, bias, output, weight_loads;
+} by_conv_traffic_t;
+void by_plan_conv_loop_traffic(const by_hw_t* hw, const by_conv_shape_t* s,
+                               const by_conv_plan_t* plan, by_conv_traffic_t* traffic);
 /* by_plan_conv of a shape that passed by_plan_conv_check, with its geometry. */
 by_status_t by_plan_conv_checked(const by_hw_t* hw, const by_conv_shape_t* s,
                                  const by_conv_geom_t* g, by_conv_plan_t* plan);
