@@ -36,11 +36,12 @@ void PeGenerator::emitTensorDashMux(vlog::Body& b) const {
 
 namespace {
 
-// The OS result's rounding shift and saturation, as (signal, expression) steps in order.
+// Expressions the PE uses as assigns (one dataflow) or in the dataflow's branch (both).
 const char* const kWsPsum = "OutputWidth'(in_b_i) + OutputWidth'(dot)";
 const char* const kOsAcc = "AccWidth'(active_reg) + dot";
 const char* const kShiftAmount = "(in_prop_i != last_prop_q) ? in_shift_i : '0";
 
+// The OS result's rounding shift and saturation, as (signal, expression) steps in order.
 const std::vector<std::pair<std::string, std::string>>& osRoundingSteps() {
   // Casts and shifts rather than part-selects: the steps also run in an always_comb, where
   // Icarus cannot take constant selects into the sensitivity list.
