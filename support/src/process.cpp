@@ -1,11 +1,10 @@
 #include "support/process.h"
 
-#include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
 #include <cstdio>
-#include <future>
 #include <sstream>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace by::process {
@@ -45,6 +44,13 @@ bp::environment environmentFor(const Options& options) {
   return env;
 }
 
+// Everything left in `pipe`, up to the writer closing it.
+std::string drain(bp::ipstream& pipe) {
+  std::ostringstream text;
+  text << pipe.rdbuf();
+  return text.str();
+}
+
 } // namespace
 
 std::filesystem::path find(const std::string& program) {
@@ -82,16 +88,18 @@ Result run(const std::vector<std::string>& argv, const Options& options) {
   bp::child child;
   switch (options.output) {
   case Output::Capture: {
-    // Both pipes are drained concurrently, so a child that fills one cannot block on it.
-    boost::asio::io_context io;
-    std::future<std::string> out, err;
-    child = bp::child(exe.string(), bp::args(args), bp::std_in<bp::null, bp::std_out> out,
-                      bp::std_err > err, bp::start_dir(cwd.string()), env, io, ec);
+    // Both pipes are drained concurrently (stderr on a thread of its own), so a child that fills
+    // one cannot block on it. Plain blocking reads, not Boost.Asio: Asio's SIGCHLD service keeps a
+    // process-wide self-pipe that it closes while its signal handler is still installed, and a
+    // child exiting in that window killed the parent with SIGPIPE (once in CI).
+    bp::ipstream outPipe, errPipe;
+    child = bp::child(exe.string(), bp::args(args), bp::std_in<bp::null, bp::std_out> outPipe,
+                      bp::std_err > errPipe, bp::start_dir(cwd.string()), env, ec);
     if (ec)
       break;
-    io.run();
-    r.out = out.get();
-    r.err = err.get();
+    std::thread errReader([&errPipe, &r] { r.err = drain(errPipe); });
+    r.out = drain(outPipe);
+    errReader.join();
     break;
   }
   case Output::CaptureMerged: {
@@ -101,9 +109,7 @@ Result run(const std::vector<std::string>& argv, const Options& options) {
                       bp::start_dir(cwd.string()), env, ec);
     if (ec)
       break;
-    std::ostringstream text;
-    text << pipe.rdbuf();
-    r.out = text.str();
+    r.out = drain(pipe);
     break;
   }
   case Output::AppendToLog: {
