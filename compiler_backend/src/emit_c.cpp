@@ -179,8 +179,12 @@ void Emitter::convFields(const Layer& l, const LayerPlan& p) {
        << ";\n  c.tile_k = " << s.tile_k << ";\n";
   if (s.tile_batch)
     o_ << "  c.tile_batch = " << s.tile_batch << ";\n";
-  if (s.path == BY_CONV_COMMANDS || s.path == BY_CONV_LOOP)
-    o_ << "  c.path = " << (s.path == BY_CONV_LOOP ? "BY_CONV_LOOP" : "BY_CONV_COMMANDS") << ";\n";
+  if (s.path != BY_CONV_AUTO)
+    o_ << "  c.path = "
+       << (s.path == BY_CONV_LOOP     ? "BY_CONV_LOOP"
+           : s.path == BY_CONV_MATMUL ? "BY_CONV_MATMUL"
+                                      : "BY_CONV_COMMANDS")
+       << ";\n";
   if (s.weights_packed)
     o_ << "  c.weights_packed = 1; /* "
        << (s.depthwise                     ? "the depthwise mode's diagonal stripes"

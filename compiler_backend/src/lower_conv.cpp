@@ -421,19 +421,23 @@ bool samePlan(const by_conv_plan_t& a, const by_conv_plan_t& b) {
 }
 } // namespace
 
-// Every loop convolution's path and tiles as the driver's planner chose them, passed to by_conv,
-// which then checks them instead of searching again on the host at every call: the search costs
-// a few hundred instructions a candidate, 5 k to 25 k host cycles a layer, which the array waits
-// for where a layer's loops are short (td8's 7x7 layers). Run after every planning step that
-// changes the calls (compressed activations plan them again), and kept only where the driver's
-// plan with the tiles forced is the same plan.
-void Planner::passLoopTiles() {
+// Every convolution's path and tiles as the driver's planner chose them, passed to by_conv, which
+// then checks them instead of searching again on the host at every call: the search costs a few
+// hundred instructions a candidate, 5 k to 25 k host cycles a layer, which the array waits for
+// where a layer's loops are short (td8's 7x7 layers, MobileNetV2's 1x1 layers). The loop path
+// and the matmul path (1x1 convolutions as LOOP_WS matmuls, whose tiles by_conv hands to
+// by_matmul) search; the command path's tiles are cheap to find and stay automatic. Run after
+// every planning step that changes the calls (compressed activations plan them again), and kept
+// only where the driver's plan with the tiles forced is the same plan.
+void Planner::passPlannedTiles() {
   for (LayerPlan& p : prog_.layers) {
-    if (!p.conv || p.onCpu || !p.conv->plan.loop || p.conv->shape.tile_rows)
+    if (!p.conv || p.onCpu || p.conv->shape.tile_rows)
+      continue;
+    const by_conv_plan_t& plan = p.conv->plan;
+    if (!plan.loop && plan.path != BY_CONV_MATMUL)
       continue;
     by_conv_shape_t s = p.conv->shape;
-    const by_conv_plan_t& plan = p.conv->plan;
-    s.path = BY_CONV_LOOP;
+    s.path = plan.path;
     s.tile_batch = plan.tile_batch, s.tile_rows = plan.tile_rows;
     s.tile_och = plan.tile_och, s.tile_k = plan.tile_k;
     by_conv_plan_t forced;

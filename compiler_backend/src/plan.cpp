@@ -598,7 +598,7 @@ Program Planner::run() {
                           "10%)");
   fuseTables();
   compressActivations();
-  passLoopTiles();
+  passPlannedTiles();
   planMemory();
   const MemoryPlan& m = prog_.memory;
   prog_.dramBytesNeeded =

@@ -95,7 +95,7 @@ private:
   bool tensorDashApplies(LayerPlan& p, bool os) const;
   void setDiagonalTensorDash(LayerPlan& p, const Layer& l, const by_conv_shape_t& s, bool os,
                              const by_conv_plan_t& plan, const char* blocks) const;
-  void passLoopTiles();
+  void passPlannedTiles();
   void fuseTables();
   void planMemory();
   // boveda_activations.cpp

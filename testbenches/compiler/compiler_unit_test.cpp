@@ -750,13 +750,14 @@ TEST(Plan, LoopConfigsRunStridedShortOrPointwiseConvsAsIm2colMatmuls) {
       ASSERT_TRUE(l.conv);
       EXPECT_EQ(l.kernel, im2col ? Kernel::Im2colConv : Kernel::Conv);
       // The 1x1 convolution over the im2col matrix is one LOOP_WS matmul; the others (all 3x3
-      // here) the loop with the driver planner's path and tiles passed (passLoopTiles).
+      // here) the loop. Either way the driver planner's path and tiles are passed
+      // (passPlannedTiles), so by_conv does not search on the host.
       EXPECT_EQ(l.conv->plan.path, im2col ? BY_CONV_MATMUL : BY_CONV_LOOP);
-      if (!im2col) {
-        EXPECT_EQ(l.conv->shape.path, BY_CONV_LOOP);
-        EXPECT_GT(l.conv->shape.tile_rows, 0u);
-        EXPECT_EQ(l.conv->shape.tile_och, l.conv->plan.tile_och);
-      }
+      EXPECT_EQ(l.conv->shape.path, l.conv->plan.path);
+      EXPECT_GT(l.conv->shape.tile_rows, 0u);
+      EXPECT_EQ(l.conv->shape.tile_rows, l.conv->plan.tile_rows);
+      EXPECT_EQ(l.conv->shape.tile_och, l.conv->plan.tile_och);
+      EXPECT_EQ(l.conv->shape.tile_k, l.conv->plan.tile_k);
     }
     EXPECT_EQ(convs, 6);
   }
@@ -849,7 +850,7 @@ TEST(Plan, VectorPeConfigsRunConvolutionsThroughTheOsLoop) {
       const int lanes = c.program.config.array.lanes, dim = config::derive(c.program.config).dim;
       const size_t steps = s.kernel_rows * s.kernel_cols * ((s.in_ch + size_t(lanes) - 1) / lanes);
       EXPECT_TRUE(s.weights_packed);
-      // The planner's path and tiles, passed to by_conv (Planner::passLoopTiles).
+      // The planner's path and tiles, passed to by_conv (Planner::passPlannedTiles).
       EXPECT_EQ(s.path, BY_CONV_LOOP);
       EXPECT_EQ(s.tile_rows, l.conv->plan.tile_rows);
       EXPECT_EQ(s.tile_och, l.conv->plan.tile_och);
