@@ -220,7 +220,6 @@ public:
   std::vector<Instruction> run(bool os) {
     if (g_.transInput) // the computes' strides: A's channels icols rows apart, C's images
       strides(g_.icols, g_.orows * (pool_ ? 1 : g_.ochBlocks) * g_.ocols);
-    bias();
     input();
     loadTap(0); // the next tap's weights load before each tap of the first output tile computes
     if (os)
@@ -266,7 +265,12 @@ private:
          ex.rs1Field("set_only_strides").place(1) | ex.rs1Field("a_stride").place(aStride),
          ex.rs2Field("c_stride").place(cStride)});
   }
+  // A PRELOAD and its COMPUTE; the loop's bias right before its first one.
   void pair(uint64_t bd, uint64_t cOut, bool preloaded, uint64_t aOp, uint64_t bOp) {
+    if (loadD_) {
+      bias();
+      loadD_ = false;
+    }
     out_.push_back({uint32_t(hw::isa::kPreload), bd, cOut});
     out_.push_back({uint32_t(preloaded ? hw::isa::kComputePreloaded : hw::isa::kComputeAccumulated),
                     aOp, bOp});
@@ -290,7 +294,10 @@ private:
   // D (unless no_bias): the bias row repeated over every pixel of the output-channel block
   // (MVIN3 channel stride 0, set by the host), or zeros without a bias address. Every compute
   // accumulates, so with no_bias the loop adds onto what the accumulator half holds (an
-  // earlier loop's partial sums over other input channels).
+  // earlier loop's partial sums over other input channels). D comes after the input window
+  // and the first taps' weights, right before the first compute: its moves write the
+  // accumulator half whose output the loop two before still moves out, so they wait for its
+  // MVOUTs, and the load queue is in order (in front, they held this loop's operand loads back).
   void bias() {
     if (!loadD_)
       return;

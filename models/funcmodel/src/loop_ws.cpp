@@ -111,24 +111,6 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
   };
   auto cLocal = [&](uint32_t i, uint32_t j) { return kAcc | (cRow + (i * J + j) * dim); };
 
-  // D: j blocks outer, i inner. With one J tile C's rows are contiguous and D is one move of
-  // them all (when the MVIN's rows field holds them): a repeating bias (stride 0) is then read
-  // from DRAM once per loop, not per I tile.
-  const uint64_t mvinRowsMax = hw::isa::command("MVIN").rs2Field("rows").mask();
-  if (s.d != 0 && J == 1 && uint64_t{I} * dim <= mvinRowsMax) {
-    out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
-                   dram(s.d, 0, s.dStride, 0, lowD ? ib : ab),
-                   operand(I * dim - s.padI, colsJ(0), cLocal(0, 0))});
-  } else if (s.d != 0) {
-    const uint32_t group = lowD ? mbl : static_cast<uint32_t>(p.maxBlockLenAcc);
-    for (uint32_t j = 0; j < J; j += group) {
-      const uint32_t blocks = std::min(group, J - j);
-      for (uint32_t i = 0; i < I; ++i)
-        out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
-                       dram(s.d, i, s.dStride, j, lowD ? ib : ab),
-                       operand(rowsI(i), moveCols(j, blocks, J, s.padJ), cLocal(i, j))});
-    }
-  }
   // The loads of step k: A's K group starting at k (when k starts one), then B's row k. A
   // transposed operand is stored K x I (A) or J x K (B): its tiles come in as stored, a group of
   // tiles as rows (the group's tiles are DIM rows apart locally, so one move still writes one
@@ -170,10 +152,34 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
                        operand(dim, dim, hw::isa::kGarbageAddr)});
       }
   };
+  // D: j blocks outer, i inner. With one J tile C's rows are contiguous and D is one move of
+  // them all (when the MVIN's rows field holds them): a repeating bias (stride 0) is then read
+  // from DRAM once per loop, not per I tile. D comes after the loads of steps 0 and 1 (its moves
+  // wait for the MVOUTs of the loop two before, which read the same accumulator half; the load
+  // queue is in order, so in front they held this loop's operand loads back).
+  auto bias = [&] {
+    const uint64_t mvinRowsMax = hw::isa::command("MVIN").rs2Field("rows").mask();
+    if (s.d != 0 && J == 1 && uint64_t{I} * dim <= mvinRowsMax) {
+      out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
+                     dram(s.d, 0, s.dStride, 0, lowD ? ib : ab),
+                     operand(I * dim - s.padI, colsJ(0), cLocal(0, 0))});
+    } else if (s.d != 0) {
+      const uint32_t group = lowD ? mbl : static_cast<uint32_t>(p.maxBlockLenAcc);
+      for (uint32_t j = 0; j < J; j += group) {
+        const uint32_t blocks = std::min(group, J - j);
+        for (uint32_t i = 0; i < I; ++i)
+          out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
+                         dram(s.d, i, s.dStride, j, lowD ? ib : ab),
+                         operand(rowsI(i), moveCols(j, blocks, J, s.padJ), cLocal(i, j))});
+      }
+    }
+  };
   loads(0);
   for (uint32_t k = 0; k < K; ++k) {
     if (k + 1 < K)
       loads(k + 1);
+    if (k == 0)
+      bias();
     computes(k);
   }
   // C: j blocks outer, i inner.

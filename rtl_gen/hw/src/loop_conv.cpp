@@ -222,7 +222,7 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
     regs.add(n, Type::bits("XBits"), "'0");
   regs.add("sp_half", Type::bit(), "1'b0", "scratchpad half of the next loop")
       .add("acc_half", Type::bit(), "1'b0", "accumulator half of the next loop")
-      .add("load_d", Type::bit(), "1'b0", "this loop loads the bias (no_bias = 0)")
+      .add("load_d", Type::bit(), "1'b0", "this loop's bias is still to load (no_bias = 0)")
       .add("pool", Type::bit(), "1'b0", "this loop stores pooled images (no_pool = 0)")
       .add("os", Type::bit(), "1'b0", "this loop computes output-stationary (LOOP_CONV_OS)")
       .add("load_a", Type::bit(), "1'b0", "this loop moves its input window")
@@ -859,9 +859,9 @@ void LoopConvGenerator::nextConfig(vlog::Stmts& n) const {
           .line("oz_d = lc_output_compressed;");
     s.comment("trans_input_3120: first the computes' strides (PhCfg).");
     phaseAfterLoads(s, {{"lc_trans_input_3120", "PhCfg"},
-                        {"!lc_no_bias", "PhD"},
                         {"start_load_a", "PhRow"},
-                        {"start_load_b", "PhB"}});
+                        {"start_load_b", "PhB"},
+                        {"!lc_no_bias", "PhD"}});
   });
 }
 
@@ -979,11 +979,13 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   auto to = [](const std::string& phase) {
     return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };
   };
-  // After the bias the input window, then tap 0's weights, then the computes: each unless the
-  // operand is already in the scratchpad.
-  const auto toWeights = [](vlog::Stmts& s) { phaseAfterLoads(s, {{"load_b_q", "PhB"}}); };
-  const auto toInput = [](vlog::Stmts& s) {
-    phaseAfterLoads(s, {{"load_a_q", "PhRow"}, {"load_b_q", "PhB"}});
+  // The input window, then the weights of taps 0 and 1, then the bias, then the computes: each
+  // unless the operand is already in the scratchpad (or no bias is loaded). The bias moves write
+  // the accumulator half whose output the loop two before still moves out, so they wait for its
+  // MVOUTs; the load queue is in order, so first they held this loop's operand loads back.
+  const auto toBias = [](vlog::Stmts& s) { phaseAfterLoads(s, {{"load_d_q", "PhD"}}); };
+  const auto toWeights = [](vlog::Stmts& s) {
+    phaseAfterLoads(s, {{"load_b_q", "PhB"}, {"load_d_q", "PhD"}});
   };
   auto toOutput = [](vlog::Stmts& s) {
     s.ifElse(
@@ -996,13 +998,14 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   auto afterConfig = [&](vlog::Stmts& s) {
     s.line("cfg_done_d = 1'b1;");
     s.ifElse("cfg_done_q", toOutput, [](vlog::Stmts& t) {
-      phaseAfterLoads(t, {{"load_d_q", "PhD"}, {"load_a_q", "PhRow"}, {"load_b_q", "PhB"}});
+      phaseAfterLoads(t, {{"load_a_q", "PhRow"}, {"load_b_q", "PhB"}, {"load_d_q", "PhD"}});
     });
   };
   // A tap's weights are loaded: the next tap becomes due; after tap 0 (loaded after A) tap 1
-  // follows at once, later taps load when the computes reach the tap before them.
+  // follows at once, later taps load when the computes reach the tap before them (the bias is
+  // loaded by then).
   auto tapLoaded = [&](vlog::Stmts& s) {
-    s.line("phase_d = PhPre;");
+    toBias(s);
     s.ifElse(
         "ld_kc_q + CountBits'(1) >= kcols_q && ld_kr_q + CountBits'(1) >= krows_q",
         [](vlog::Stmts& t) { t.line("ld_done_d = 1'b1;"); },
@@ -1053,10 +1056,13 @@ void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
         {{"PhCfg", afterConfig},
          {"PhD",
           [&](vlog::Stmts& t) {
+            auto toComputes = [](vlog::Stmts& u) {
+              u.line("load_d_d = 1'b0;").line("phase_d = PhPre;");
+            };
             t.ifElse(
-                "pool_q", [&](vlog::Stmts& u) { advance(u, {it.ob}, 0, toInput); },
+                "pool_q", [&](vlog::Stmts& u) { advance(u, {it.ob}, 0, toComputes); },
                 [&](vlog::Stmts& u) {
-                  advance(u, {it.ob, it.outRow, it.img}, 0, toInput);
+                  advance(u, {it.ob, it.outRow, it.img}, 0, toComputes);
                 });
           }},
          {"PhB",

@@ -441,9 +441,7 @@ void LoopWsGenerator::nextConfig(vlog::Stmts& n) const {
         s.line("sp_half_d = !sp_half_q;");
         s.line("acc_half_d = acc_half_q ^ (c_addr_q != '0);");
         s.line("it_i_d = '0;").line("it_j_d = '0;").line("kl_d = '0;").line("kx_d = '0;");
-        s.ifElse(
-            "d_addr_q != '0", [](vlog::Stmts& t) { t.line("phase_d = PhD;"); },
-            [](vlog::Stmts& t) { t.line("phase_d = PhLoads;"); });
+        s.line("phase_d = PhLoads;");
       });
 }
 
@@ -455,15 +453,14 @@ void LoopWsGenerator::nextSequence(vlog::Stmts& n) const {
         "phase_q",
         {{"PhD",
           [](vlog::Stmts& t) {
-            t.comment("i inner, j blocks outer (one move when d_whole); then the loads of step 0.");
+            t.comment("i inner, j blocks outer (one move when d_whole); then step 0's computes.");
             t.ifElse(
                 "!i_last && !d_whole",
                 [](vlog::Stmts& u) { u.line("it_i_d = it_i_q + CountBits'(1);"); },
                 [](vlog::Stmts& u) {
                   u.line("it_i_d = '0;").line("it_j_d = it_j_q + j_blocks;");
-                  u.ifElse("j_last", [](vlog::Stmts& v) {
-                    v.line("it_j_d = '0;").line("phase_d = PhLoads;");
-                  });
+                  u.ifElse("j_last",
+                           [](vlog::Stmts& v) { v.line("it_j_d = '0;").line("phase_d = PhPre;"); });
                 });
           }},
          {"PhLoads", [&](vlog::Stmts& t) { nextLoads(t); }},
@@ -488,14 +485,21 @@ void LoopWsGenerator::nextSequence(vlog::Stmts& n) const {
 
 // The loads of step kl: PhLoads decides, PhA issues A's K group (when kl starts one), PhB B's
 // row; after them kl advances, step 1 is loaded right after step 0, and then the computes of
-// step kx follow (so each step's loads are issued before the computes of the step before).
+// step kx follow (so each step's loads are issued before the computes of the step before). D
+// comes after the loads of steps 0 and 1, before the first compute: its moves write the
+// accumulator half the loop two before still reads out, so they wait for those MVOUTs, and the
+// load queue is in order: first, they held this loop's operand loads back behind them.
 void LoopWsGenerator::nextLoads(vlog::Stmts& t) const {
   auto afterLoads = [](vlog::Stmts& u) {
     u.line("kl_d = kl_q + CountBits'(1);").line("it_i_d = '0;").line("it_j_d = '0;");
     u.ifElse(
         "kl_q == '0 && max_k_q > CountBits'(1)",
         [](vlog::Stmts& v) { v.line("phase_d = PhLoads;"); },
-        [](vlog::Stmts& v) { v.line("phase_d = PhPre;"); });
+        [](vlog::Stmts& v) {
+          v.ifElse(
+              "kx_q == '0 && d_addr_q != '0", [](vlog::Stmts& w) { w.line("phase_d = PhD;"); },
+              [](vlog::Stmts& w) { w.line("phase_d = PhPre;"); });
+        });
   };
   auto toB = [&](vlog::Stmts& u) {
     u.ifElse(
