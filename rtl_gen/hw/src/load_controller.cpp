@@ -20,6 +20,10 @@ namespace by::hw {
 
 using vlog::Type;
 
+namespace {
+constexpr int kOpSlots = 8; // operations in flight (see localParams)
+} // namespace
+
 LoadControllerGenerator::LoadControllerGenerator(const AccelParams& p)
     : p_(p), ld_(loadOpLayout(p)), reqSlots_(p.maxInflight * 2) {}
 
@@ -27,7 +31,7 @@ vlog::Module LoadControllerGenerator::build() const {
   vlog::Module m(names::kLoadController,
                  "Load controller: MVIN operations to DMA reads and scratchpad / accumulator "
                  "writes, with up to " +
-                     num(reqSlots_) + " rows from up to " + num(optable::kSlots) +
+                     num(reqSlots_) + " rows from up to " + num(kOpSlots) +
                      " operations in flight. Operation {" + ld_.describe() + "}.");
   ports(m);
   vlog::Body& b = m.body();
@@ -108,7 +112,11 @@ void LoadControllerGenerator::ports(vlog::Module& m) const {
 
 void LoadControllerGenerator::localParams(vlog::Body& b) const {
   const AccelParams& p = p_;
-  optable::localParams(b);
+  // 8 operations in flight: a bias broadcast is one request that holds its entry for a DRAM
+  // latency and its rows' writes, and LOOP_WS issues one per (I tile, column group); with 4
+  // entries they queued behind each other (docs/BENCHMARKS.md, "Bias moves off the critical
+  // path").
+  optable::localParams(b, kOpSlots);
   b.localParam("LdWidth", num(ld_.width()), "the MVIN operation word");
   b.localParam("RowBits", num(p.localRowBits), "a local row of either memory");
   b.localParam("CountBits", num(ld_.at("rows").width), "rows, columns, row strides");

@@ -41,7 +41,7 @@ void registers(StateRegs& regs, const std::string& idWidth, const std::string& p
       .add("opt_pending", Type::bits(pendingWidth), "'0", "pieces issued, not finished", "OpSlots");
 }
 
-void searches(vlog::Body& b, const std::string& doneAlso) {
+void searches(vlog::Body& b, const std::string& doneAlso, bool reportDone) {
   b.comment("Operation table: the lowest free entry takes the next operation; the highest "
             "complete one is reported done and released.");
   firstIndex(b, "OpSlots", "!opt_valid_q[i]", "opt_free", "opt_free_idx", "OpBits");
@@ -49,6 +49,8 @@ void searches(vlog::Body& b, const std::string& doneAlso) {
              "opt_valid_q[i] && opt_issued_q[i] && opt_pending_q[i] == '0" +
                  (doneAlso.empty() ? "" : " &&\n        " + doneAlso),
              "opt_fin", "opt_fin_idx", "OpBits", true);
+  if (!reportDone)
+    return;
   b.assign("done_valid_o", "opt_fin");
   b.assign("done_id_o", "opt_id_q[opt_fin_idx]");
 }

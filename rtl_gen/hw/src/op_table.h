@@ -9,8 +9,9 @@
 //   opt_pending_q[i]       pieces issued and not yet finished    (the controller)
 //   opt_free, opt_free_idx the lowest free entry
 //   opt_fin, opt_fin_idx   the highest entry whose operation is complete: issued, nothing
-//                          pending and the controller's extra condition; reported on
-//                          done_valid_o / done_id_o and released the same cycle
+//                          pending and the controller's extra condition; released that
+//                          cycle (and reported on done_valid_o / done_id_o unless the
+//                          controller reports its operations itself)
 #pragma once
 
 #include "hwspec/accel_params.h"
@@ -39,9 +40,11 @@ void localParams(vlog::Body& b, int slots = kSlots);
 /// `pendingWidth` bits (width expressions).
 void registers(StateRegs& regs, const std::string& idWidth, const std::string& pendingWidth);
 
-/// The free-entry and completion searches, and done_valid_o / done_id_o. `doneAlso`: a
-/// further condition on entry i for its operation to be complete (e.g. "!opt_open_q[i]").
-void searches(vlog::Body& b, const std::string& doneAlso = "");
+/// The free-entry and completion searches, and (with `reportDone`) done_valid_o / done_id_o.
+/// `doneAlso`: a further condition on entry i for its operation to be complete (e.g.
+/// "!opt_open_q[i]"). A controller that tells the reservation station earlier (the store
+/// controller, once its rows are read) drives done_* itself.
+void searches(vlog::Body& b, const std::string& doneAlso = "", bool reportDone = true);
 
 /// Next state: entry opt_free_idx takes operation `id` (valid, not issued).
 void alloc(vlog::Stmts& n, const std::string& id);

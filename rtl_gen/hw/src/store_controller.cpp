@@ -376,13 +376,22 @@ void StoreControllerGenerator::dmaRequest(vlog::Body& b, const std::string& queu
   b.assign("dma_req_tag_o", "TagBits'(" + queued + "_op)");
 }
 
-// Operation table searches and the status outputs. An operation is done when all its slots
-// were issued, none is still on its way to the write queue (ret stage) and the DMA
-// acknowledged every write.
+// Operation table searches and the status outputs. An operation leaves the table when all its
+// slots were issued, none is still on its way to the write queue (ret stage) and the DMA
+// acknowledged every write. The reservation station hears of it earlier, when its last row is
+// read (the slot granted its read; the data returns the next cycle, before any later write can
+// reach the row): what waits for a store in the reservation station is a write of the rows it
+// reads (write-after-read), never its DRAM writes (the program orders DRAM with fences, and
+// busy_o stays up until the DMA acknowledged them). So the next loop's bias moves into an
+// accumulator half do not wait for the DMA to take the MVOUTs out of it.
 void StoreControllerGenerator::operations(vlog::Body& b) const {
   b.logic("accept", Type::bit());
-  optable::searches(b, std::string("!(ret_valid_q && ret_op_q == OpBits'(i))") +
-                           (boveda_ ? " && !opt_open_q[i]" : ""));
+  optable::searches(b,
+                    std::string("!(ret_valid_q && ret_op_q == OpBits'(i))") +
+                        (boveda_ ? " && !opt_open_q[i]" : ""),
+                    false);
+  b.assign("done_valid_o", "slot_go && last_slot");
+  b.assign("done_id_o", "opt_id_q[cur_op_q]");
   b.assign("op_ready_o", "!cur_valid_q && opt_free");
   b.assign("accept", "op_valid_i && op_ready_o");
   b.logic("ack_op", Type::bits("OpBits"), "the operation a write acknowledgement belongs to");
