@@ -3,7 +3,10 @@
 // for DRAM address 0, a row of zeros, and writes the returned blocks into the scratchpad or the
 // accumulator, one local row per block and cycle. With DRAM stride 0 every row is the same
 // DRAM row (a bias broadcast): one request reads it once and the write-back writes it to all
-// the operation's rows, so the broadcast costs DMA bandwidth for one row, not `rows`. Reads of
+// the operation's rows, so the broadcast costs DMA bandwidth for one row, not `rows`. Rows that
+// lie back to back in DRAM (stride = the row's bytes) and are short go several to a request, as
+// many as a power of two that fits max_bytes: the DMA's cost is per request (max_inflight over
+// the latency), so 16-byte rows one to a request moved a quarter of the bus rate. Reads of
 // several operations are in flight at once: a tag names a slot of the request table, which
 // remembers where the data goes, and each slot belongs to an entry of the operation table
 // (op_table.h), which counts the operation's outstanding requests and reports it complete to the
@@ -150,10 +153,25 @@ void LoadControllerGenerator::current(vlog::Body& b, StateRegs& regs) const {
   b.logic("req_row", Type::bits("RowBits"), "local row of the request's first block");
   b.logic("last_req", Type::bit(), "this is the operation's last request");
   b.logic("cur_repeat", Type::bit(), "stride 0: one request writes every row");
+  b.logic("row_bytes", Type::bits("LenBits"), "bytes of one DRAM row (at most MaxBytes)");
+  b.logic("cur_packs", Type::bit(), "rows back to back in DRAM: several to a request");
+  b.logic("pack_max", Type::bits("CountBits"), "rows a request holds: a power of two");
+  b.logic("rows_left", Type::bits("CountBits"), "rows not yet requested");
+  b.logic("req_rows", Type::bits("CountBits"), "DRAM rows of this request");
   b.assign("elem_bytes", "(!cur_acc || cur_shrink) ? BytesBits'(ElemBytes) : BytesBits'(AccBytes)");
   b.assign("req_row", "cur_row + RowBits'(row_q)");
   b.assign("cur_repeat", "cur_stride == '0");
-  b.assign("last_req", "cur_repeat || row_q == cur_rows - CountBits'(1)");
+  b.assign("row_bytes", "LenBits'(cur_cols) * LenBits'(elem_bytes)");
+  b.assign("cur_packs", "!cur_zero && cur_stride == AddrBits'(row_bytes)");
+  // The largest power of two n with n x row_bytes <= max_bytes (1 when rows do not pack).
+  std::string packMax = "CountBits'(1)";
+  for (int n = 2; n <= p_.maxBytes && n < (1 << ld_.at("rows").width); n *= 2)
+    packMax = "row_bytes <= LenBits'(" + num(p_.maxBytes / n) + ") ? CountBits'(" + num(n) +
+              ") :\n      " + packMax;
+  b.assign("pack_max", "!cur_packs ? CountBits'(1) :\n      " + packMax);
+  b.assign("rows_left", "cur_rows - row_q");
+  b.assign("req_rows", "rows_left < pack_max ? rows_left : pack_max");
+  b.assign("last_req", "cur_repeat || req_rows == rows_left");
 }
 
 // The request table: one slot per row in flight. Registers req_valid; the slot's fields are
@@ -169,6 +187,8 @@ void LoadControllerGenerator::requestTable(vlog::Body& b, StateRegs& regs) const
                "mem2reg");
   b.logicArray("req_reps_q", Type::bits("CountBits"), "ReqSlots",
                "local rows the data goes to (stride 0: all the operation's)", "mem2reg");
+  b.logicArray("req_pitch_q", Type::bits("LenBits"), "ReqSlots",
+               "bytes between its rows in the response (packed rows; else 0)", "mem2reg");
   b.logicArray("req_op_q", Type::bits("OpBits"), "ReqSlots", "operation-table entry", "mem2reg");
   b.logic("req_acc_q", Type::bits("ReqSlots"));
   b.logic("req_accumulate_q", Type::bits("ReqSlots"));
@@ -184,7 +204,7 @@ void LoadControllerGenerator::issue(vlog::Body& b) const {
   b.logic("issue", Type::bit(), "a request leaves this cycle");
   b.assign("dma_req_valid_o", "cur_valid_q && any_free && !cur_zero");
   b.assign("dma_req_addr_o", "row_addr_q");
-  b.assign("dma_req_len_o", "LenBits'(cur_cols) * LenBits'(elem_bytes)");
+  b.assign("dma_req_len_o", "LenBits'(req_rows) * row_bytes");
   b.assign("dma_req_tag_o", "TagBits'(free_slot)");
   b.assign("issue", "cur_valid_q && any_free && (cur_zero || dma_req_ready_i)");
   b.assign("dma_wait_o", "dma_req_valid_o && !dma_req_ready_i");
@@ -244,12 +264,20 @@ void LoadControllerGenerator::memoryWrites(vlog::Body& b) const {
   b.logic("wb_acc_block", Type::bits("AccRowWidth"), "the block's elements as acc_t");
   b.logic("wb_mask", Type::bits("SpElems"), "elements written (accumulator: the low DIM)");
   b.logic("acc_row_data", Type::bits("AccRowWidth"));
-  b.assign("wb_sp_block", "!wb_from_dma ? '0 : SpRowWidth'(dma_resp_data_i >> "
+  b.logic("wb_row_data", Type::bits("DmaDataWidth"), "the response from the row's first byte");
+  b.assign("wb_row_data", "dma_resp_data_i >> (32'(wb_rep) * 32'(req_pitch_q[wb_slot]) * 32'(8))");
+  b.assign("wb_sp_block", "!wb_from_dma ? '0 : SpRowWidth'(wb_row_data >> "
                           "(32'(wb_blk) * 32'(wb_width) * 32'(ElemWidth)))");
   b.assign("wb_acc_block",
-           "!wb_from_dma ? '0 : AccRowWidth'(dma_resp_data_i >> (32'(wb_blk) * 32'(AccRowWidth)))");
-  b.comb().forLoop("e", "SpElems",
-                   [&](vlog::Stmts& s) { s.line("wb_mask[e] = CountBits'(e) < wb_cols;"); });
+           "!wb_from_dma ? '0 : AccRowWidth'(wb_row_data >> (32'(wb_blk) * 32'(AccRowWidth)))");
+  // A response with an AXI error writes nothing (its blocks go to memory with an empty mask, so
+  // the handshakes stay those of any block): a DMA error changes no local row it would have
+  // written, as in the functional model.
+  b.logic("wb_error", Type::bit(), "the block's response had an AXI error");
+  b.assign("wb_error", "wb_from_dma && dma_resp_error_i");
+  b.comb().forLoop("e", "SpElems", [&](vlog::Stmts& s) {
+    s.line("wb_mask[e] = !wb_error && CountBits'(e) < wb_cols;");
+  });
   b.comb().forLoop("e", "Dim", [&](vlog::Stmts& s) {
     s.line("acc_row_data[e*AccWidth +: AccWidth] = wb_shrink ?");
     s.line("    AccWidth'($signed(wb_sp_block[e*ElemWidth +: ElemWidth])) :");
@@ -327,8 +355,8 @@ void LoadControllerGenerator::nextState(vlog::Stmts& n) const {
                       t.line("cur_valid_d = 1'b0;").line("opt_issued_d[cur_op_q] = 1'b1;");
                     },
                     [&](vlog::Stmts& t) {
-                      t.line("row_d = row_q + CountBits'(1);")
-                          .line("row_addr_d = row_addr_q + cur_stride;");
+                      t.line("row_d = row_q + req_rows;")
+                          .line("row_addr_d = row_addr_q + AddrBits'(req_rows) * cur_stride;");
                     });
               })
       .comment("Write-back of a request of several blocks or rows: hold it until its last one.")
@@ -372,7 +400,8 @@ void LoadControllerGenerator::storeRequests(vlog::Body& b) const {
         .line("req_cols_q[free_slot] <= cur_cols;")
         .line("req_blocks_q[free_slot] <= cur_blocks;")
         .line("req_bstride_q[free_slot] <= cur_block_stride;")
-        .line("req_reps_q[free_slot] <= cur_repeat ? cur_rows : CountBits'(1);")
+        .line("req_reps_q[free_slot] <= cur_repeat ? cur_rows : req_rows;")
+        .line("req_pitch_q[free_slot] <= cur_repeat ? '0 : row_bytes;")
         .line("req_op_q[free_slot] <= cur_op_q;")
         .line("req_acc_q[free_slot] <= cur_acc;")
         .line("req_accumulate_q[free_slot] <= cur_accumulate;")
