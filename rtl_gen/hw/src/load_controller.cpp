@@ -265,7 +265,11 @@ void LoadControllerGenerator::memoryWrites(vlog::Body& b) const {
   b.logic("wb_mask", Type::bits("SpElems"), "elements written (accumulator: the low DIM)");
   b.logic("acc_row_data", Type::bits("AccRowWidth"));
   b.logic("wb_row_data", Type::bits("DmaDataWidth"), "the response from the row's first byte");
-  b.assign("wb_row_data", "dma_resp_data_i >> (32'(wb_rep) * 32'(req_pitch_q[wb_slot]) * 32'(8))");
+  // (rep x pitch < MaxBytes: the product fits the shift's width)
+  b.logic("wb_row_shift", Type::bits("$clog2(DmaDataWidth)"), "bit offset of the row in it");
+  b.assign("wb_row_shift", "{($clog2(DmaDataWidth)-3)'(wb_rep) * "
+                           "($clog2(DmaDataWidth)-3)'(req_pitch_q[wb_slot]), 3'b000}");
+  b.assign("wb_row_data", "dma_resp_data_i >> wb_row_shift");
   b.assign("wb_sp_block", "!wb_from_dma ? '0 : SpRowWidth'(wb_row_data >> "
                           "(32'(wb_blk) * 32'(wb_width) * 32'(ElemWidth)))");
   b.assign("wb_acc_block",
@@ -356,7 +360,8 @@ void LoadControllerGenerator::nextState(vlog::Stmts& n) const {
                     },
                     [&](vlog::Stmts& t) {
                       t.line("row_d = row_q + req_rows;")
-                          .line("row_addr_d = row_addr_q + AddrBits'(req_rows) * cur_stride;");
+                          .line("row_addr_d = row_addr_q + (cur_packs ? AddrBits'(dma_req_len_o) : "
+                                "cur_stride);");
                     });
               })
       .comment("Write-back of a request of several blocks or rows: hold it until its last one.")
