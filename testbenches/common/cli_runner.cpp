@@ -15,4 +15,8 @@ CliResult runBrickyard(const std::vector<std::string>& args) {
   return runProgram(argv);
 }
 
+std::string sourcePath(const std::string& rel) {
+  return std::string(BY_SOURCE_DIR) + "/" + rel;
+}
+
 } // namespace by::test

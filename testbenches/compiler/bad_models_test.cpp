@@ -40,9 +40,7 @@ const std::vector<BadModel> kBad = {
     {"truncated", {"not an ONNX model"}},
 };
 
-std::string src(const std::string& rel) {
-  return std::string(BY_SOURCE_DIR) + "/" + rel;
-}
+using by::test::sourcePath;
 
 int lines(const std::string& s) {
   return int(std::count(s.begin(), s.end(), '\n'));
@@ -53,8 +51,8 @@ TEST(BadModels, EachIsOneClearLineAndExitTwoWithNothingWritten) {
   for (const BadModel& b : kBad) {
     SCOPED_TRACE(b.file);
     const CliResult r =
-        runBrickyard({"compile", src("testbenches/compiler/bad_models/") + b.file + ".onnx",
-                      "--config", src("configs/tiny.yaml"), "-o", out.string(), "--quiet"});
+        runBrickyard({"compile", sourcePath("testbenches/compiler/bad_models/") + b.file + ".onnx",
+                      "--config", sourcePath("configs/tiny.yaml"), "-o", out.string(), "--quiet"});
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
     EXPECT_EQ(r.err.rfind("brickyard compile: error: ", 0), 0u) << r.err;
@@ -69,8 +67,8 @@ TEST(BadModels, AnExistingOutputIsKeptWhenCompilingFails) {
   fs::create_directories(out);
   { std::ofstream(out / "model.c") << "mine"; }
   const CliResult r =
-      runBrickyard({"compile", src("testbenches/compiler/bad_models/dilated_pool.onnx"), "--config",
-                    src("configs/tiny.yaml"), "-o", out.string(), "--quiet"});
+      runBrickyard({"compile", sourcePath("testbenches/compiler/bad_models/dilated_pool.onnx"),
+                    "--config", sourcePath("configs/tiny.yaml"), "-o", out.string(), "--quiet"});
   EXPECT_EQ(r.status, 2);
   std::ifstream f(out / "model.c");
   std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -79,11 +77,11 @@ TEST(BadModels, AnExistingOutputIsKeptWhenCompilingFails) {
 }
 
 TEST(BadInputs, WrongShapeDtypeOrMissingFileIsRejected) {
-  const std::string model = src("testbenches/compiler/models/mlp.onnx");
+  const std::string model = sourcePath("testbenches/compiler/models/mlp.onnx");
   const fs::path dir = fs::temp_directory_path() / ("by_badin_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   // A .npy of another model's shape, one of a wrong dtype, and a missing file.
-  const std::string wrongShape = src("testbenches/compiler/models/lenet.input.npy");
+  const std::string wrongShape = sourcePath("testbenches/compiler/models/lenet.input.npy");
   const std::string wrongType = (dir / "i4.npy").string();
   {
     std::ofstream f(wrongType, std::ios::binary);

@@ -19,9 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string src(const std::string& rel) {
-  return std::string(BY_SOURCE_DIR) + "/" + rel;
-}
+using by::test::sourcePath;
 
 json readJson(const fs::path& p) {
   std::ifstream in(p);
@@ -37,7 +35,7 @@ class DramEstimate : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DramEstimate, LoopAndMatmulConvolutionsMatchTheDmaCounters) {
   const Case c = GetParam();
-  const std::string models = src("testbenches/compiler/models/");
+  const std::string models = sourcePath("testbenches/compiler/models/");
   const fs::path dir = fs::temp_directory_path() /
                        ("by_est_" + std::to_string(::getpid()) + "_" + c.config + "_" + c.model);
   fs::remove_all(dir);

@@ -27,13 +27,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string src(const std::string& rel) {
-  return std::string(BY_SOURCE_DIR) + "/" + rel;
-}
-const std::string kModels = src("testbenches/compiler/models/");
+using by::test::sourcePath;
+const std::string kModels = sourcePath("testbenches/compiler/models/");
 // tiny is shipped (a name); td_l4 and boveda_tiny are configs of the tests (their paths).
-const std::string kConfigs = "tiny," + src("testbenches/configs/td_l4.yaml") + "," +
-                             src("testbenches/configs/boveda_tiny.yaml");
+const std::string kConfigs = "tiny," + sourcePath("testbenches/configs/td_l4.yaml") + "," +
+                             sourcePath("testbenches/configs/boveda_tiny.yaml");
 
 fs::path scratch(const std::string& name) {
   const fs::path d =
@@ -158,7 +156,7 @@ TEST_F(EvalReport, CycleCausesPartitionEveryLayerAndTheTotals) {
 
 TEST_F(EvalReport, MacsEqualTheModelsFromItsOnnxShapes) {
   const CliResult r = runProgram(
-      {"/usr/bin/python3", src("testbenches/eval/model_macs.py"), kModels + "lenet.onnx"});
+      {"/usr/bin/python3", sourcePath("testbenches/eval/model_macs.py"), kModels + "lenet.onnx"});
   ASSERT_EQ(r.status, 0) << r.err;
   std::map<std::string, int64_t> want;
   int64_t wantTotal = 0;
@@ -293,7 +291,7 @@ TEST_F(EvalReport, TensorDashAndBovedaFigures) {
 TEST(EvalBoveda, CompressedActivationsShowInTheReport) {
   const fs::path out = scratch("boveda");
   const CliResult r = runBrickyard({"eval", kModels + "resnet_block.onnx", "--configs",
-                                    src("testbenches/configs/td_boveda_l4.yaml"), "--input",
+                                    sourcePath("testbenches/configs/td_boveda_l4.yaml"), "--input",
                                     kModels + "resnet_block.input.npy", "--calib-random", "2", "-o",
                                     out.string(), "-j", "2", "--no-area"});
   ASSERT_EQ(r.status, 0) << r.err << r.out;
@@ -368,9 +366,9 @@ TEST(EvalRejects, BadInputBeforeAnythingRuns) {
   const std::string lenet = kModels + "lenet.onnx";
   const std::vector<Case> cases = {
       {{lenet, "--configs", "tiny,no_such_config"}, "no_such_config"},
-      {{lenet, "--configs", "tiny," + src("testbenches/configs/bad/invalid_dataflow.yaml")},
+      {{lenet, "--configs", "tiny," + sourcePath("testbenches/configs/bad/invalid_dataflow.yaml")},
        "invalid_dataflow.yaml:8:13: error: array.dataflow"},
-      {{src("testbenches/compiler/bad_models/unsupported_op.onnx"), "--configs", "tiny"},
+      {{sourcePath("testbenches/compiler/bad_models/unsupported_op.onnx"), "--configs", "tiny"},
        "node 'erf' (Erf)"},
       {{kModels + "mlp.onnx", "--configs", "tiny", "--input", wrongShape.string()},
        wrongShape.string()},
@@ -417,7 +415,7 @@ TEST(EvalArea, FunctionalModelWithAreaAndRandomInput) {
   const json& a = c["area"];
   EXPECT_EQ(a["transistors"].get<int64_t>(),
             a["logic_transistors"].get<int64_t>() + a["sram_transistors"].get<int64_t>());
-  const config::Config cfg = config::loadConfigFile(src("configs/tiny.yaml"));
+  const config::Config cfg = config::loadConfigFile(sourcePath("configs/tiny.yaml"));
   EXPECT_EQ(a["sram_bits"].get<int64_t>(),
             int64_t(cfg.memory.scratchpad.capacityKiB + cfg.memory.accumulator.capacityKiB) * 8192);
   EXPECT_TRUE(near(c["derived"]["inferences_per_s_per_mtransistor"].get<double>(),

@@ -25,9 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string src(const std::string& rel) {
-  return std::string(BY_SOURCE_DIR) + "/" + rel;
-}
+using by::test::sourcePath;
 
 fs::path scratch(const std::string& name) {
   const fs::path d =
@@ -53,8 +51,9 @@ fs::path writeSpec(const fs::path& dir, const std::string& name, const std::stri
                    const std::string& evalExtra = "") {
   const fs::path p = dir / (name + ".yaml");
   std::ofstream(p) << "name: " << name << "\nbase: tiny\n"
-                   << body << "models:\n  - path: " << src("testbenches/compiler/models/mlp.onnx")
-                   << "\n    input: " << src("testbenches/compiler/models/mlp.input.npy")
+                   << body
+                   << "models:\n  - path: " << sourcePath("testbenches/compiler/models/mlp.onnx")
+                   << "\n    input: " << sourcePath("testbenches/compiler/models/mlp.input.npy")
                    << "\neval: {model: func, area: false" << evalExtra << "}\n";
   return p;
 }
@@ -106,7 +105,8 @@ TEST(Sweep, RejectsBadSpecsAndModelsBeforeRunning) {
   {
     const fs::path spec = dir / "badmodel.yaml";
     std::ofstream(spec) << "base: tiny\ngrid: {array.lanes: [1]}\nmodels:\n  - "
-                        << src("testbenches/compiler/bad_models/unsupported_op.onnx") << "\n";
+                        << sourcePath("testbenches/compiler/bad_models/unsupported_op.onnx")
+                        << "\n";
     const CliResult r = runBrickyard({"sweep", spec.string(), "--local", "-o", out.string()});
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_NE(r.err.find("badmodel.yaml:4:5: error: models[0]: model unsupported_op: "),

@@ -2,6 +2,7 @@
 // config loader at their position in the spec, the YAML form of a config (round trip through
 // the loader: same hash), the spec reader (grid order, axes of override sets, errors at their
 // line and column), and the Pareto front against a brute-force definition.
+#include "cli_runner.h"
 #include "config/loader.h"
 #include "config/schema.h"
 #include "eval/sweep_spec.h"
@@ -21,9 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string src(const std::string& rel) {
-  return std::string(BY_SOURCE_DIR) + "/" + rel;
-}
+using by::test::sourcePath;
 
 fs::path writeTemp(const std::string& name, const std::string& text) {
   const fs::path d = fs::temp_directory_path() / ("by_sweep_unit_" + std::to_string(getpid()));
@@ -55,7 +54,7 @@ std::string errorOf(const std::function<void()>& f) {
 TEST(ConfigYaml, EveryShippedConfigRoundTrips) {
   int n = 0;
   for (const char* dir : {"configs", "testbenches/configs"})
-    for (const auto& e : fs::directory_iterator(src(dir))) {
+    for (const auto& e : fs::directory_iterator(sourcePath(dir))) {
       if (e.path().extension() != ".yaml")
         continue;
       const config::Config c = config::loadConfigFile(e.path().string());
@@ -69,7 +68,7 @@ TEST(ConfigYaml, EveryShippedConfigRoundTrips) {
 }
 
 TEST(ConfigOverrides, AppliedAndCheckedAtTheirPosition) {
-  const std::string tiny = src("configs/tiny.yaml");
+  const std::string tiny = sourcePath("configs/tiny.yaml");
   const config::Config base = config::loadConfigFile(tiny);
   const config::Config c = config::loadConfigWithOverrides(
       tiny, {ov("array.mesh_rows", "8", 3, 5), ov("array.mesh_cols", "8", 4, 5),
@@ -137,7 +136,7 @@ slurm: {partition: debug, time: "00:10:00", cpus_per_task: 2, setup: "module loa
   {
     std::ifstream in(p);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    text.replace(text.find("MLP"), 3, src("testbenches/compiler/models/mlp.onnx"));
+    text.replace(text.find("MLP"), 3, sourcePath("testbenches/compiler/models/mlp.onnx"));
     std::ofstream(p) << text;
   }
   const eval::SweepSpec s = eval::loadSweepSpec(p.string());
@@ -163,7 +162,7 @@ slurm: {partition: debug, time: "00:10:00", cpus_per_task: 2, setup: "module loa
   EXPECT_EQ(s.points[0].overrides[2].value.pos.line, 9);
   ASSERT_EQ(s.models.size(), 2u);
   EXPECT_EQ(s.models[0].name, "mlp");
-  EXPECT_EQ(s.models[0].path, src("testbenches/compiler/models/mlp.onnx"));
+  EXPECT_EQ(s.models[0].path, sourcePath("testbenches/compiler/models/mlp.onnx"));
   EXPECT_EQ(s.models[1].name, "le");
   EXPECT_EQ(s.models[1].path, (p.parent_path() / "a/b/lenet.onnx").string());
   EXPECT_EQ(s.models[1].input, (p.parent_path() / "x.npy").string());
