@@ -434,6 +434,21 @@ static uint64_t rows_inside(int64_t lo, int64_t hi, size_t n) {
   return hi > lo ? (uint64_t)(hi - lo) : 0;
 }
 
+/* Bytes an MVIN of `rows` DRAM rows of `row_bytes`, `pitch` apart, reads. Rows that touch or
+ * overlap (0 < pitch <= row_bytes: a folded input's windows, one input pixel apart) go several to
+ * a DMA read, the largest power of two whose span fits a request, so the bytes they share are
+ * read once per request (docs/architecture.md, "Load controller"). */
+static uint64_t mvin_read_bytes(const by_hw_t* hw, uint64_t rows, uint64_t row_bytes,
+                                uint64_t pitch) {
+  if (pitch == 0 || pitch > row_bytes)
+    return rows * row_bytes;
+  uint64_t n = 1;
+  while (2 * n <= hw->dma_max_bytes && (2 * n - 1) * pitch + row_bytes <= hw->dma_max_bytes)
+    n *= 2;
+  const uint64_t reads = by_plan_ceil_div(rows, n); /* each reads row_bytes - pitch once more */
+  return rows * pitch + reads * (row_bytes - pitch);
+}
+
 /* Raw DRAM bytes, band by band: per band its input window (the image's rows and columns it
  * covers; every input channel once per out-channel tile, or once where the loops keep the
  * window), its weights (unless kept over the bands: then once in all), the bias rows its loops
@@ -468,6 +483,16 @@ void by_plan_conv_loop_traffic(const by_hw_t* hw, const by_conv_shape_t* s,
                              (int64_t)((g.ocols - 1) * s->stride_cols) - (int64_t)s->pad_left +
                                  (int64_t)by_plan_kernel_extent(s->kernel_cols, g.dilation),
                              s->in_cols);
+  /* A window row's bytes: its pixels, one input pixel (in_ch elements) apart; a folded loop
+   * pixel spans kernel_cols of them, so the loop's pixels overlap (per input-channel tile). */
+  uint64_t row_bytes = icols * in_ch * e;
+  if (g.folded) {
+    const uint64_t pass = (uint64_t)t.tk * plan_kb(hw);
+    row_bytes = 0;
+    for (uint64_t k0 = 0; k0 < in_ch; k0 += pass)
+      row_bytes += mvin_read_bytes(hw, icols, (in_ch - k0 < pass ? in_ch - k0 : pass) * e,
+                                   (uint64_t)s->in_ch * e);
+  }
   for (size_t b0 = 0; b0 < s->batch; b0 += t.batch)
     for (size_t p0 = 0; p0 < g.prows; p0 += t.rows) {
       const uint64_t images = s->batch - b0 < t.batch ? s->batch - b0 : t.batch;
@@ -480,7 +505,7 @@ void by_plan_conv_loop_traffic(const by_hw_t* hw, const by_conv_shape_t* s,
       const uint64_t irows =
           rows_inside(i0, (c1 - 1) * (int64_t)s->stride - (int64_t)s->pad_top + kext, s->in_rows);
       const uint64_t bias_rows = s->pool_stride ? 1 : images * (uint64_t)(c1 - c0);
-      traffic->input += window_loads * images * irows * icols * in_ch * e;
+      traffic->input += window_loads * images * irows * row_bytes;
       traffic->weight_loads += reuse == BY_CONV_KEEP_WEIGHTS ? 0 : 1;
       traffic->bias += s->bias ? bias_rows * och * hw->acc_bytes : 0;
       traffic->output += images * (p1 - p0) * g.pcols * och * e;

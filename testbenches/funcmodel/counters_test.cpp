@@ -123,3 +123,24 @@ TEST(FuncModelCounters, StrideZeroReadsItsRowOnce) {
   m.ok(mvin(0, kDramBase, spAddr(0), 900, 4)); // channel 0 stride 0 after reset
   EXPECT_EQ(value(m, 0), 4u);
 }
+
+// Rows that overlap in DRAM (a folded convolution's windows, stride < row bytes) go several to
+// a read: the largest power of two whose span fits max_bytes (64 on tiny), so the bytes they
+// share are read once per read. 40 rows of 4 bytes, 1 byte apart: 32 rows span 35 bytes (64
+// rows would span 67), then the last 8 rows 11 bytes.
+TEST(FuncModelCounters, OverlappingRowsShareReads) {
+  Machine m;
+  std::vector<int64_t> bytes(43);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<int64_t>(i) - 20;
+  m.put(kDramBase, 1, bytes);
+  m.ok(configure(0, "RDMA_BYTES_REC", true));
+  ConfigLdArgs l;
+  l.stride = 1;
+  m.ok(configLd(l));
+  m.ok(mvin(0, kDramBase, spAddr(0), 40, 4));
+  EXPECT_EQ(value(m, 0), 35u + 11u);
+  for (int r = 0; r < 40; ++r)
+    for (int e = 0; e < 4; ++e)
+      ASSERT_EQ(m.model.sp(r, e), bytes[static_cast<size_t>(r + e)]) << r << "," << e;
+}

@@ -283,14 +283,15 @@ TEST(FuncModelErrors, DmaError) {
 }
 
 // An AXI error after some rows: local memory is unchanged, but the rows read before the
-// error were transferred (and counted), as on the bus.
+// error were transferred (and counted), as on the bus. (Rows 8 bytes apart: one read each;
+// rows that touch would share reads.)
 TEST(FuncModelErrors, DmaErrorMidTransfer) {
   Machine m;
   ConfigLdArgs l;
-  l.stride = 4;
+  l.stride = 8;
   m.ok(configLd(l));
   const ArchState before = m.model.state();
-  const ExecResult r = m.run(mvin(0, kDramBase + test::kDramSize - 8, spAddr(0), 4, 4));
+  const ExecResult r = m.run(mvin(0, kDramBase + test::kDramSize - 16, spAddr(0), 4, 4));
   EXPECT_EQ(r.error, code("DMA_ERROR"));
   EXPECT_TRUE(m.model.state() == before);
   EXPECT_EQ(m.model.dramBytesRead(), 8u);

@@ -4,6 +4,7 @@
 #include "funcmodel/int_math.h"
 #include "funcmodel/isa_fields.h"
 #include "golden/arith.h"
+#include "hwspec/isa.h"
 
 #include <algorithm>
 #include <vector>
@@ -64,11 +65,19 @@ int FuncModel::execMvin(int channel, uint64_t rs1, uint64_t rs2) {
   if (dramAddr != 0) { // address 0 writes zeros without touching DRAM
     if (!dramSpanOk(dramAddr, op.rows - 1, ch.stride, rowBytes))
       return f.err.dmaError;
-    // Stride 0 (a broadcast) reads its one row once, as the load controller does.
+    // The load controller's reads (hw::isa::mvinRowsPerRead): rows that touch or overlap
+    // several to a read, a broadcast (stride 0) its one row once.
     const uint64_t readRows = ch.stride == 0 ? 1 : op.rows;
-    for (uint64_t r = 0; r < readRows; ++r)
-      if (!dramRead(dramAddr + r * ch.stride, data.data() + r * rowBytes, rowBytes))
+    std::vector<uint8_t> span;
+    for (uint64_t r = 0; r < readRows;) {
+      const uint64_t n = hw::isa::mvinRowsPerRead(
+          rowBytes, ch.stride, static_cast<uint64_t>(params_.dmaMaxBytes), readRows - r);
+      span.resize((n - 1) * ch.stride + rowBytes);
+      if (!dramRead(dramAddr + r * ch.stride, span.data(), span.size()))
         return f.err.dmaError;
+      for (uint64_t i = 0; i < n; ++i, ++r)
+        std::copy_n(span.data() + i * ch.stride, rowBytes, data.data() + r * rowBytes);
+    }
     for (uint64_t r = readRows; r < op.rows; ++r)
       std::copy_n(data.data(), rowBytes, data.data() + r * rowBytes);
   }

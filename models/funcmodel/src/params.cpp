@@ -23,6 +23,7 @@ ModelParams ModelParams::from(const config::Config& c) {
   p.maxBlockLen = d.maxBlockLen;
   p.maxBlockLenAcc = d.maxBlockLenAcc;
   p.maxColsAccElems = d.maxColsAccElems;
+  p.dmaMaxBytes = static_cast<int>(c.dma.maxBytes);
   p.hasWs = c.array.dataflow != config::Dataflow::OS;
   p.hasOs = c.array.dataflow != config::Dataflow::WS;
   p.tensordash = c.tensordash.enabled;

@@ -4,9 +4,11 @@
 // accumulator, one local row per block and cycle. With DRAM stride 0 every row is the same
 // DRAM row (a bias broadcast): one request reads it once and the write-back writes it to all
 // the operation's rows, so the broadcast costs DMA bandwidth for one row, not `rows`. Rows that
-// lie back to back in DRAM (stride = the row's bytes) and are short go several to a request, as
-// many as a power of two that fits max_bytes: the DMA's cost is per request (max_inflight over
-// the latency), so 16-byte rows one to a request moved a quarter of the bus rate. Reads of
+// touch or overlap in DRAM (0 < stride <= the row's bytes) go several to a request, as many as
+// a power of two whose span fits max_bytes, each read from its own offset in the response: the
+// DMA's cost is per request (max_inflight over the latency), so 16-byte rows one to a request
+// moved a quarter of the bus rate, and a folded stem's 9-byte windows 3 bytes apart (a
+// convolution's kernel columns folded into the channels) moved at a tenth of it. Reads of
 // several operations are in flight at once: a tag names a slot of the request table, which
 // remembers where the data goes, and each slot belongs to an entry of the operation table
 // (op_table.h), which counts the operation's outstanding requests and reports it complete to the
@@ -154,7 +156,8 @@ void LoadControllerGenerator::current(vlog::Body& b, StateRegs& regs) const {
   b.logic("last_req", Type::bit(), "this is the operation's last request");
   b.logic("cur_repeat", Type::bit(), "stride 0: one request writes every row");
   b.logic("row_bytes", Type::bits("LenBits"), "bytes of one DRAM row (at most MaxBytes)");
-  b.logic("cur_packs", Type::bit(), "rows back to back in DRAM: several to a request");
+  b.logic("cur_packs", Type::bit(), "rows touch or overlap in DRAM: several to a request");
+  b.logic("pitch", Type::bits("LenBits"), "packed rows: DRAM bytes from one row to the next");
   b.logic("pack_max", Type::bits("CountBits"), "rows a request holds: a power of two");
   b.logic("rows_left", Type::bits("CountBits"), "rows not yet requested");
   b.logic("req_rows", Type::bits("CountBits"), "DRAM rows of this request");
@@ -162,12 +165,15 @@ void LoadControllerGenerator::current(vlog::Body& b, StateRegs& regs) const {
   b.assign("req_row", "cur_row + RowBits'(row_q)");
   b.assign("cur_repeat", "cur_stride == '0");
   b.assign("row_bytes", "LenBits'(cur_cols) * LenBits'(elem_bytes)");
-  b.assign("cur_packs", "!cur_zero && cur_stride == AddrBits'(row_bytes)");
-  // The largest power of two n with n x row_bytes <= max_bytes (1 when rows do not pack).
+  b.assign("cur_packs", "!cur_zero && cur_stride != '0 && cur_stride <= AddrBits'(row_bytes)");
+  b.assign("pitch", "cur_packs ? LenBits'(cur_stride) : '0");
+  // The largest power of two n whose rows span at most max_bytes, (n-1) x pitch + row_bytes
+  // (1 when rows do not pack): hw::isa::mvinRowsPerRead, which the functional model follows
+  // (the DMA byte counters see it). 16 bits hold the span: n, pitch <= max_bytes.
   std::string packMax = "CountBits'(1)";
   for (int n = 2; n <= p_.maxBytes && n < (1 << ld_.at("rows").width); n *= 2)
-    packMax = "row_bytes <= LenBits'(" + num(p_.maxBytes / n) + ") ? CountBits'(" + num(n) +
-              ") :\n      " + packMax;
+    packMax = "16'(" + num(n - 1) + ") * 16'(pitch) + 16'(row_bytes) <= 16'(" + num(p_.maxBytes) +
+              ") ? CountBits'(" + num(n) + ") :\n      " + packMax;
   b.assign("pack_max", "!cur_packs ? CountBits'(1) :\n      " + packMax);
   b.assign("rows_left", "cur_rows - row_q");
   b.assign("req_rows", "rows_left < pack_max ? rows_left : pack_max");
@@ -204,7 +210,7 @@ void LoadControllerGenerator::issue(vlog::Body& b) const {
   b.logic("issue", Type::bit(), "a request leaves this cycle");
   b.assign("dma_req_valid_o", "cur_valid_q && any_free && !cur_zero");
   b.assign("dma_req_addr_o", "row_addr_q");
-  b.assign("dma_req_len_o", "LenBits'(req_rows) * row_bytes");
+  b.assign("dma_req_len_o", "LenBits'(req_rows - CountBits'(1)) * pitch + row_bytes");
   b.assign("dma_req_tag_o", "TagBits'(free_slot)");
   b.assign("issue", "cur_valid_q && any_free && (cur_zero || dma_req_ready_i)");
   b.assign("dma_wait_o", "dma_req_valid_o && !dma_req_ready_i");
@@ -360,8 +366,8 @@ void LoadControllerGenerator::nextState(vlog::Stmts& n) const {
                     },
                     [&](vlog::Stmts& t) {
                       t.line("row_d = row_q + req_rows;")
-                          .line("row_addr_d = row_addr_q + (cur_packs ? AddrBits'(dma_req_len_o) : "
-                                "cur_stride);");
+                          .line("row_addr_d = row_addr_q + (cur_packs ? "
+                                "AddrBits'(LenBits'(req_rows) * pitch) : cur_stride);");
                     });
               })
       .comment("Write-back of a request of several blocks or rows: hold it until its last one.")
@@ -406,7 +412,7 @@ void LoadControllerGenerator::storeRequests(vlog::Body& b) const {
         .line("req_blocks_q[free_slot] <= cur_blocks;")
         .line("req_bstride_q[free_slot] <= cur_block_stride;")
         .line("req_reps_q[free_slot] <= cur_repeat ? cur_rows : req_rows;")
-        .line("req_pitch_q[free_slot] <= cur_repeat ? '0 : row_bytes;")
+        .line("req_pitch_q[free_slot] <= pitch;")
         .line("req_op_q[free_slot] <= cur_op_q;")
         .line("req_acc_q[free_slot] <= cur_acc;")
         .line("req_accumulate_q[free_slot] <= cur_accumulate;")

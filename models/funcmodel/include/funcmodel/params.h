@@ -20,6 +20,7 @@ struct ModelParams {
   int maxBlockLen = 0;     // MAX_BLOCK_LEN: column blocks of an mvin/mvout of elem_t
   int maxBlockLenAcc = 0;  // MAX_BLOCK_LEN_ACC: column blocks of an mvin of acc_t
   int maxColsAccElems = 0; // columns of an accumulator move of elem_t (shrink MVIN, scaled MVOUT)
+  int dmaMaxBytes = 0;     // dma.max_bytes: bytes of one DMA request
   bool hasWs = false;
   bool hasOs = false;
   /// TensorDash (sparsity.tensordash): OS computes skip zeros; CONFIG_EX td_off is legal.

@@ -87,6 +87,21 @@ constexpr uint32_t kPerfRegisterBase = 0x100;   // the 64-bit counters' register
 // 32-bit words (docs/isa.md, "Boveda: compressed moves").
 constexpr uint64_t kBovedaEntryBytes = 8;
 
+// --- MVIN requests (docs/architecture.md, "Load controller"). DRAM rows that touch or overlap
+// (0 < stride <= rowBytes) go several to a DMA read: the largest power of two n whose span
+// (n-1) x stride + rowBytes fits maxBytes, at most the rows left; other rows one to a read
+// (stride 0, a broadcast, reads its row once). Which bytes are read (the DMA byte counters) is
+// architectural: the load controller's RTL implements this rule and the functional model
+// follows it.
+constexpr uint64_t mvinRowsPerRead(uint64_t rowBytes, uint64_t stride, uint64_t maxBytes,
+                                   uint64_t rowsLeft) {
+  uint64_t n = 1;
+  if (stride != 0 && stride <= rowBytes)
+    while (2 * n <= maxBytes && (2 * n - 1) * stride + rowBytes <= maxBytes)
+      n *= 2;
+  return n < rowsLeft ? n : rowsLeft;
+}
+
 // --- Boveda: the loader's pointer-line buffer (docs/boveda.md, "Pointer lines"). Compressed
 // MVINs read their 8-byte pointer entries through kBovedaPtrLines aligned lines of
 // bovedaPtrLineBytes(dma.max_bytes) bytes; which lines it reads (and so the DMA byte counters
