@@ -288,6 +288,9 @@ void Emitter::matmul(const Layer& l, const LayerPlan& p, const std::string& a,
      << "  m.A = " << a << ";\n  m.lda = " << s.K << ";\n";
   if (p.bovedaStream.present())
     o_ << "  m.B_boveda = &weights;\n";
+  else if (s.b_transposed)
+    o_ << "  m.B = " << blob(p.weights, "by_elem_t") << "; /* J x K: the driver runs the "
+       << "transpose */\n  m.ldb = " << s.K << ";\n  m.b_transposed = 1;\n";
   else
     o_ << "  m.B = " << blob(p.weights, "by_elem_t") << "; /* K x J"
        << (lanes > 1 ? ", lane-packed" : "") << " */\n"

@@ -146,6 +146,14 @@ std::vector<int8_t> packB(const std::vector<int8_t>& b, int64_t k, int64_t j, in
   return p;
 }
 
+std::vector<int8_t> transposeMatrix(const std::vector<int8_t>& m, int64_t rows, int64_t cols) {
+  std::vector<int8_t> t(m.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      t[size_t(c * rows + r)] = m[size_t(r * cols + c)];
+  return t;
+}
+
 void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, int64_t j,
                          double zerosA) {
   // Boveda weights: blocks of DIM rows x up to MAX_BLOCK_LEN column blocks (fewer pointer
@@ -179,6 +187,16 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
   }
   if (planned != BY_OK)
     throw CompileError("layer '" + l.name + "': no matmul tiling fits the config's memories");
+  // One image: the weights stored transposed (J x K) let the driver run the transpose, the
+  // weights streaming as A (by_matmul_plan_t.transposed), where the planner says it does.
+  if (rows == 1 && !b) {
+    by_matmul_plan_t t;
+    s.b_transposed = 1;
+    if (by_plan_matmul(&hw_.planner, &s, &t) == BY_OK && t.transposed)
+      call.plan = t;
+    else
+      s.b_transposed = 0;
+  }
   s.dataflow = call.plan.dataflow;
   s.tile_i = call.plan.tile_i, s.tile_j = call.plan.tile_j, s.tile_k = call.plan.tile_k;
   if (by_plan_matmul(&hw_.planner, &s, &call.plan) != BY_OK)
@@ -196,6 +214,8 @@ void Planner::planMatmul(const Layer& l, LayerPlan& p, int64_t rows, int64_t k, 
     p.bovedaBlockCols = b->blockCols;
     p.bovedaRows = k;
     p.estDramBytes += int64_t(b->stream.size() + b->table.size()) - k * j;
+  } else if (s.b_transposed) {
+    p.weights = putVec(prog_.blob, transposeMatrix(l.qweights, k, j));
   } else {
     p.weights = putVec(prog_.blob, packB(l.qweights, k, j, hw_.lanes));
   }

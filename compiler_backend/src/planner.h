@@ -64,6 +64,9 @@ template <typename T> BlobRange putVec(std::string& blob, const std::vector<T>& 
 /// The weights of a Dense / im2col matmul, K x J int8, lane-packed for vector PEs
 /// (docs/isa.md "Vector PEs": packed[t][j*L + l] = B[t*L + l][j]).
 std::vector<int8_t> packB(const std::vector<int8_t>& b, int64_t k, int64_t j, int lanes);
+/// A rows x cols row-major matrix transposed (cols x rows): a one-image Dense layer's weights
+/// as the driver's transposed matmul reads them (J x K, by_matmul_plan_t.transposed).
+std::vector<int8_t> transposeMatrix(const std::vector<int8_t>& m, int64_t rows, int64_t cols);
 
 /// Plans one graph for one config: each layer's kernel and driver call (planLayer), then the
 /// arena (planMemory).

@@ -11,6 +11,13 @@ int64_t ceilDiv(int64_t a, int64_t b) {
 
 int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_matmul_plan_t& p,
                         bool bias) {
+  if (p.transposed) { // the transpose's moves: B^T as A, A^T as B
+    by_matmul_shape_t t;
+    by_matmul_plan_t tp = p;
+    by_plan_matmul_transposed(&s, &t);
+    tp.transposed = 0;
+    return matmulDramBytes(hw, t, tp, bias);
+  }
   size_t aReads = 0, bReads = 0;
   by_plan_matmul_reads(&hw.planner, &s, &p, &aReads, &bReads);
   const int64_t I = int64_t(s.I), J = int64_t(s.J), K = int64_t(s.K);

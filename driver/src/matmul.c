@@ -436,6 +436,22 @@ static void matmul_commands(const by_matmul_t* m, const by_matmul_plan_t* plan, 
     }
 }
 
+/* One row of C with B stored transposed, as its transpose (by_matmul_plan_t.transposed):
+ * C^T[J x 1] = B^T[J x K] A^T[K x 1] + D^T, every operand where it is: B^T is B as stored, and
+ * a row of A, C or D is a column of one element per row, one element apart. The plan's tiles
+ * are the transpose's. */
+static by_status_t matmul_transposed(const by_matmul_t* m, const by_matmul_plan_t* plan) {
+  by_matmul_t t = *m;
+  t.I = m->J, t.J = 1;
+  t.A = m->B, t.lda = m->ldb, t.a_transposed = 0;
+  t.B = m->A, t.ldb = 1, t.b_transposed = 0;
+  t.ldd = 1, t.repeating_bias = 0;
+  t.ldc = 1;
+  t.dataflow = plan->dataflow;
+  t.tile_i = plan->tile_i, t.tile_j = plan->tile_j, t.tile_k = plan->tile_k;
+  return by_matmul(&t);
+}
+
 by_status_t by_matmul(const by_matmul_t* m) {
   by_hw_t hw;
   by_matmul_shape_t shape;
@@ -451,6 +467,8 @@ by_status_t by_matmul(const by_matmul_t* m) {
     by_cpu_matmul(m, plan.dataflow, plan.k_chunk);
     return BY_OK;
   }
+  if (plan.transposed)
+    return matmul_transposed(m, &plan);
   const by_elem_t *A, *B;
   size_t lda, ldb;
   by_kernel_begin(); /* also: no earlier command still reads the workspace */

@@ -118,12 +118,33 @@ static void hw_transposes(const by_hw_t* hw, const by_matmul_shape_t* s, int loo
   *tb = loop && hw->transposer && s->b_transposed && !*ta;
 }
 
+/* Whether the matmul runs as its transpose (by_matmul_plan_t.transposed): one row of C, B stored
+ * transposed, plain operands, the one-lane WS loops. */
+static int runs_transposed(const by_hw_t* hw, const by_matmul_shape_t* s, int dataflow) {
+  return s->I == 1 && s->b_transposed && !s->a_transposed && !s->a_block_cols && !s->b_block_cols &&
+         loops(hw, s, dataflow, 0, 0);
+}
+
+void by_plan_matmul_transposed(const by_matmul_shape_t* s, by_matmul_shape_t* t) {
+  *t = *s;
+  t->I = s->J, t->J = s->I;
+  t->a_transposed = 0, t->b_transposed = 0;
+}
+
 by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_matmul_plan_t* p) {
   by_status_t st = by_plan_dataflow(hw, s->dataflow, &p->dataflow);
   if (st != BY_OK)
     return st;
   if (s->I == 0 || s->J == 0 || s->K == 0)
     return BY_ERR_ARG;
+  if (runs_transposed(hw, s, p->dataflow)) {
+    by_matmul_shape_t t;
+    by_plan_matmul_transposed(s, &t);
+    st = by_plan_matmul(hw, &t, p);
+    p->transposed = 1;
+    return st;
+  }
+  p->transposed = 0;
   const size_t kb = plan_kb(hw);
   const size_t bi = by_plan_ceil_div(s->I, hw->dim), bj = by_plan_ceil_div(s->J, hw->dim);
   const size_t bk = by_plan_ceil_div(s->K, kb);
@@ -162,6 +183,14 @@ by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_mat
 
 void by_plan_matmul_reads(const by_hw_t* hw, const by_matmul_shape_t* s, const by_matmul_plan_t* p,
                           size_t* a_reads, size_t* b_reads) {
+  if (p->transposed) {
+    by_matmul_shape_t t;
+    by_matmul_plan_t tp = *p;
+    by_plan_matmul_transposed(s, &t);
+    tp.transposed = 0;
+    by_plan_matmul_reads(hw, &t, &tp, b_reads, a_reads);
+    return;
+  }
   const size_t bi = by_plan_ceil_div(s->I, hw->dim), bj = by_plan_ceil_div(s->J, hw->dim);
   *a_reads = p->keep == BY_MATMUL_KEEP_A ? 1 : by_plan_ceil_div(bj, p->tile_j);
   *b_reads = p->keep == BY_MATMUL_KEEP_B ? 1 : by_plan_ceil_div(bi, p->tile_i);
@@ -175,8 +204,11 @@ int by_plan_matmul_packs_b(const by_hw_t* hw, const by_matmul_shape_t* s) {
  * transpose the loops leave to the transposer needs none. */
 size_t by_plan_matmul_workspace_bytes(const by_hw_t* hw, const by_matmul_shape_t* s) {
   int dataflow = 0, ta = 0, tb = 0;
-  if (by_plan_dataflow(hw, s->dataflow, &dataflow) == BY_OK)
+  if (by_plan_dataflow(hw, s->dataflow, &dataflow) == BY_OK) {
+    if (runs_transposed(hw, s, dataflow))
+      return 0; /* both operands as stored */
     hw_transposes(hw, s, loops(hw, s, dataflow, 0, 0), &ta, &tb);
+  }
   const size_t a = s->a_transposed && !ta ? s->I * s->K : 0;
   if (hw->lanes != 1)
     return (a + (by_plan_matmul_packs_b(hw, s)

@@ -980,6 +980,40 @@ TEST(Plan, GlobalAveragePoolingOfOneImageIsAProductByOnes) {
   }
 }
 
+// One image's dense layer on the one-lane WS loops runs as its transpose: the weights stored
+// J x K (as ONNX keeps them) stream as A, DIM of their rows a compute, instead of every DIM x DIM
+// block of them loaded into the array for one compute beat. Vector PEs keep the lane-packed
+// K x J weights.
+TEST(Plan, OneImageDenseLayersRunAsTheirTranspose) {
+  for (const char* cfg : {"configs/default.yaml", "configs/td8.yaml"}) {
+    SCOPED_TRACE(cfg);
+    const Compiled c = compileForTest("resnet_block", cfg);
+    const bool oneLane = c.program.config.array.lanes == 1;
+    int dense = 0;
+    for (const LayerPlan& p : c.program.layers) {
+      const Layer& l = c.graph.layers[size_t(p.layer)];
+      if (l.kind != LayerKind::Dense || p.kernel != Kernel::Matmul)
+        continue;
+      ++dense;
+      ASSERT_TRUE(p.matmul);
+      const by_matmul_shape_t& s = p.matmul->shape;
+      EXPECT_EQ(s.I, 1u);
+      EXPECT_EQ(s.b_transposed, oneLane ? 1 : 0);
+      EXPECT_EQ(p.matmul->plan.transposed, oneLane ? 1 : 0);
+      if (!oneLane)
+        continue;
+      // The plan's tiles are the transpose's: C^T is J x 1.
+      EXPECT_EQ(p.matmul->plan.tile_j, 1u);
+      ASSERT_EQ(p.weights.bytes, int64_t(s.J * s.K));
+      const auto* w = reinterpret_cast<const int8_t*>(c.program.blob.data()) + p.weights.offset;
+      for (size_t j = 0; j < s.J; ++j)
+        for (size_t k = 0; k < s.K; ++k)
+          ASSERT_EQ(w[j * s.K + k], l.qweights[k * s.J + j]) << j << "," << k;
+    }
+    EXPECT_GE(dense, oneLane ? 1 : 0);
+  }
+}
+
 // A thin input (fewer channels than DIM, e.g. an RGB stem) runs as the loop with the kernel
 // columns folded into the channels wherever that takes fewer K blocks than tap by tap, also
 // over several blocks on one lane (resnet_block's 3 x 8 = 24 channels on the default's 16-wide

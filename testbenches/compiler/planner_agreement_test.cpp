@@ -167,7 +167,11 @@ by_matmul_t driverMatmul(const Layer& l, const LayerPlan& p, bool td, int lanes)
   by_matmul_init(&m);
   m.I = s.I, m.J = s.J, m.K = s.K;
   m.A = static_cast<const by_elem_t*>(dramAt(kInput)), m.lda = s.K;
-  if (!p.bovedaStream.present()) {
+  if (s.b_transposed) { // one image: J x K weights, the driver runs the transpose
+    m.B = static_cast<const by_elem_t*>(dramAt(kWeights));
+    m.ldb = s.K;
+    m.b_transposed = 1;
+  } else if (!p.bovedaStream.present()) {
     m.B = static_cast<const by_elem_t*>(dramAt(kWeights));
     m.ldb = s.J * size_t(lanes);
     m.b_packed = 1;
@@ -264,6 +268,7 @@ void checkMatmul(const Program& prog, const Layer& l, const LayerPlan& p) {
   EXPECT_EQ(d.tile_k, want.tile_k);
   EXPECT_EQ(d.k_chunk, want.k_chunk);
   EXPECT_EQ(d.loop, want.loop);
+  EXPECT_EQ(d.transposed, want.transposed);
   // The tiles the program forces run as forced, with the chunk the int8 reference models.
   EXPECT_EQ(d.tile_i, p.matmul->shape.tile_i);
   EXPECT_EQ(d.tile_j, p.matmul->shape.tile_j);

@@ -42,10 +42,12 @@ typedef struct {
   void* C;            /* by_elem_t, or raw by_acc_t with c_full */
   size_t ldc;
   int c_full;
-  int activation;                /* BY_ACT_NONE / BY_ACT_RELU, after scaling and saturation */
-  float scale;                   /* accumulator scale on the way out (1.0f: identity) */
-  int dataflow;                  /* BY_DATAFLOW_WS, _OS or _AUTO */
-  size_t tile_i, tile_j, tile_k; /* tile sizes in blocks (DIM; K: DIM x lanes); 0: automatic */
+  int activation; /* BY_ACT_NONE / BY_ACT_RELU, after scaling and saturation */
+  float scale;    /* accumulator scale on the way out (1.0f: identity) */
+  int dataflow;   /* BY_DATAFLOW_WS, _OS or _AUTO */
+  /* Tile sizes in blocks (DIM; K: DIM x lanes); 0: automatic. Where the plan is transposed (one
+   * row of C, B stored transposed: brickyard/plan.h) they are the transpose's (J x 1 x K). */
+  size_t tile_i, tile_j, tile_k;
   void* workspace; /* transposed operands are copied here (by_matmul_workspace_bytes) */
   size_t workspace_bytes;
   int on_cpu; /* run the CPU reference instead */

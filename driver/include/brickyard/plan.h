@@ -165,7 +165,12 @@ typedef struct {
  * one operand in the scratchpad (LOOP_WS's a_spad_id / b_spad_id) so that it is read once, with
  * one K tile and plain operands: BY_MATMUL_KEEP_A runs row tile by row tile and keeps each A tile
  * over its column tiles, BY_MATMUL_KEEP_B column tile by column tile and keeps each B tile over
- * its row tiles; the one that moves fewer blocks. */
+ * its row tiles; the one that moves fewer blocks. transposed: one row of C (I = 1) whose B is
+ * stored transposed (J x K, as ONNX stores a dense layer's weights) runs, on the one-lane WS
+ * loops, as its transpose C^T = B^T A^T (by_plan_matmul_transposed): B^T streams as the operand A,
+ * DIM of its rows a compute, and A^T (K x 1) is the stationary one, with no copy of either. One
+ * image's dense layer otherwise loads every DIM x DIM block of its weights into the array (DIM
+ * beats) for one compute beat. Every other field then describes the transpose. */
 typedef enum { BY_MATMUL_KEEP_NONE, BY_MATMUL_KEEP_A, BY_MATMUL_KEEP_B } by_matmul_keep_t;
 typedef struct {
   int dataflow;
@@ -174,6 +179,7 @@ typedef struct {
   int loop;
   int transpose_a, transpose_b;
   by_matmul_keep_t keep;
+  int transposed;
 } by_matmul_plan_t;
 
 /* The dataflow a request gets: the requested one if the array has it (else BY_ERR_UNSUPPORTED;
@@ -187,8 +193,11 @@ int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk)
  * operands also loads the fewest weight blocks into the array; each with the largest tile_k that
  * fits). BY_ERR_ARG for a zero size or tiles that do not fit. */
 by_status_t by_plan_matmul(const by_hw_t* hw, const by_matmul_shape_t* s, by_matmul_plan_t* plan);
+/* The matmul a transposed plan runs: C^T[J x 1] = B^T[J x K] A^T[K x 1], both operands as
+ * stored (the forced tiles are the transpose's). */
+void by_plan_matmul_transposed(const by_matmul_shape_t* s, by_matmul_shape_t* t);
 /* How many times the plan's tiles read A and B from DRAM: A once per column of C tiles and B once
- * per row of them, a kept operand once. */
+ * per row of them, a kept operand once (a transposed plan's: its B^T as B, its A^T as A). */
 void by_plan_matmul_reads(const by_hw_t* hw, const by_matmul_shape_t* s, const by_matmul_plan_t* p,
                           size_t* a_reads, size_t* b_reads);
 /* Whether by_matmul packs B into the workspace (vector PEs, B not packed by the caller), and

@@ -96,12 +96,14 @@ static void run(const mm_case_t* c) {
          (unsigned long)c->J, (unsigned long)c->K, plan.dataflow == BY_DATAFLOW_WS ? "WS" : "OS",
          (unsigned long)plan.tile_i, (unsigned long)plan.tile_j, (unsigned long)plan.tile_k,
          plan.transpose_a ? ", A through the transposer" : "",
-         plan.transpose_b ? ", B through the transposer" : "");
+         plan.transposed    ? ", as its transpose"
+         : plan.transpose_b ? ", B through the transposer"
+                            : "");
   /* One transpose on LOOP_WS with the transposer: the hardware takes it (A first), and then no
    * workspace is needed (none is given, so a software copy could not hide). */
   const int transposer = by_has_loop_ws() && BY_REG_FIELD(HW_FEATURES, TRANSPOSER,
                                                           by_hal_reg_read(BY_REG_HW_FEATURES)) != 0;
-  if (transposer && plan.loop && !c->on_cpu) {
+  if (transposer && plan.loop && !c->on_cpu && !plan.transposed) {
     BM_CHECK(plan.transpose_a == c->at && plan.transpose_b == (c->bt && !c->at),
              "%s: the transposer was not used", c->name);
     if ((c->at || c->bt) && !(c->at && c->bt)) {
@@ -152,6 +154,13 @@ int main(void) {
       {"os_extreme", 8, 8, 64, BY_DATAFLOW_OS, 0, 1.0f, 0, 1, 0, 0, 0, 0, 0, 1, 0},
       {"os_extreme_ktiles", 8, 8, 64, BY_DATAFLOW_OS, 0, 1.0f, 0, 1, 0, 0, 1, 1, 2, 1, 0},
       {"cpu_fallback", 17, 23, 30, BY_DATAFLOW_AUTO, 1, 0.0625f, 1, 0, 1, 0, 0, 0, 0, 0, 1},
+      /* One row of C with B stored transposed: on the one-lane WS loops the transpose runs
+       * (B^T streams as A; forced tiles are the transpose's). */
+      {"ws_one_row_transpose_b", 1, 38, 45, BY_DATAFLOW_WS, 2, 0.0625f, 1, 0, 0, 1, 0, 0, 0, 0, 0},
+      {"auto_one_row_transpose_b_full", 1, 66, 100, BY_DATAFLOW_AUTO, 1, 1.0f, 0, 1, 0, 1, 0, 0, 0,
+       0, 0},
+      {"ws_one_row_transpose_b_tiles", 1, 66, 100, BY_DATAFLOW_WS, 1, 0.125f, 0, 0, 0, 1, 2, 1, 2,
+       0, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     run(&cases[i]);
@@ -173,6 +182,18 @@ int main(void) {
   m.a_transposed = 1, m.b_transposed = 1; /* the transposer takes one: B needs a copy */
   BM_CHECK(by_matmul(&m) == BY_ERR_WORKSPACE, "two transposes without workspace accepted");
   m.a_transposed = 0, m.b_transposed = 0;
+  /* One row with B stored transposed runs as its transpose where the one-lane WS loops are,
+   * with both operands as stored: no workspace. */
+  {
+    by_matmul_t one = m;
+    by_matmul_plan_t plan;
+    one.I = 1, one.b_transposed = 1, one.dataflow = BY_HAS_WS ? BY_DATAFLOW_WS : BY_DATAFLOW_AUTO;
+    const int transposed = BY_HAS_WS && BY_HAS_LOOP_WS && BY_LANES == 1;
+    BM_CHECK(by_matmul_plan(&one, &plan) == BY_OK && plan.transposed == transposed,
+             "one row with B transposed: transposed plan where the one-lane WS loops are");
+    BM_CHECK(!transposed || by_matmul_workspace_bytes(&one) == 0,
+             "a transposed plan needs a workspace");
+  }
   m.workspace = workspace; /* vector PEs: by_matmul packs B there */
   m.workspace_bytes = sizeof workspace;
   m.lda = 3;
