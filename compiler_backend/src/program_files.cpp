@@ -55,6 +55,7 @@ nlohmann::json plannerJson(const LayerPlan& lp) {
     const by_matmul_plan_t& m = lp.matmul->plan;
     return {{"dataflow", lp.dataflow},
             {"loop", m.loop != 0},
+            {"transposed", m.transposed != 0},
             {"tiles", {{"i_blocks", m.tile_i}, {"j_blocks", m.tile_j}, {"k_blocks", m.tile_k}}},
             {"k_chunk", m.k_chunk}};
   }

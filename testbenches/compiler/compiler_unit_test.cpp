@@ -1011,6 +1011,15 @@ TEST(Plan, OneImageDenseLayersRunAsTheirTranspose) {
           ASSERT_EQ(w[j * s.K + k], l.qweights[k * s.J + j]) << j << "," << k;
     }
     EXPECT_GE(dense, oneLane ? 1 : 0);
+    // plan.json says so (its tiles are the transpose's).
+    const nlohmann::json plan = planJson(c, CompileOptions{});
+    int listed = 0;
+    for (const nlohmann::json& l : plan["layers"])
+      if (l["kind"] == "dense" && l["kernel"] == "by_matmul") {
+        ++listed;
+        EXPECT_EQ(l["planner"]["transposed"], oneLane) << l["name"];
+      }
+    EXPECT_EQ(listed, dense);
   }
 }
 
