@@ -422,6 +422,17 @@ TEST_F(RtlCosim, TheSameConfigIsNotRebuiltAndTheSocSectionDoesNotMatter) {
   EXPECT_FALSE(contains(slowDram.err, "building")) << slowDram.err;
 }
 
+// dma.max_inflight_writes: the writer has its own slots and the port's IDs cover them (the SoC's
+// AXI checker stops the run on a write ID or a write count past the config's); the program's
+// results are checked by the program.
+TEST_F(RtlCosim, WritesInFlightHaveTheirOwnLimit) {
+  const std::string config =
+      editedConfig("writes8.yaml", "max_inflight: 4", "max_inflight: 2\n  max_inflight_writes: 8");
+  const CliResult r = sim({elf("matmul_rocc")}, config);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "matmul: PASS")) << r.out;
+}
+
 TEST_F(RtlCosim, AChangedConfigIsBuiltOnceByConcurrentFirstRuns) {
   const fs::path cache = dir_ / "cache";
   const std::string config = editedConfig("inflight2.yaml", "max_inflight: 4", "max_inflight: 2");

@@ -24,7 +24,7 @@ inline hw::DmaParams builtParams() {
   hw::DmaParams p = hw::dmaParams(builtConfig());
 #ifdef BY_DMA_DATA_WIDTH
   p.dataWidth = BY_DMA_DATA_WIDTH;
-  p.maxInflight = BY_DMA_MAX_INFLIGHT;
+  p.maxInflight = p.maxWrites = BY_DMA_MAX_INFLIGHT;
   p.maxBurst = BY_DMA_MAX_BURST;
   p.maxBytes = BY_DMA_MAX_BYTES;
 #endif

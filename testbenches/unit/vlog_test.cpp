@@ -7,8 +7,11 @@
 #include "hw/design.h"
 #include "vlog/printer.h"
 
+#include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <map>
+#include <regex>
 #include <sstream>
 
 using namespace by;
@@ -194,3 +197,49 @@ TEST_P(EmittedRtl, StyleLimitsAndDeterminism) {
 
 INSTANTIATE_TEST_SUITE_P(Configs, EmittedRtl,
                          ::testing::Values("tiny", "default", "tiles2x2", "lanes4", "large32"));
+
+// dma.max_inflight_writes gives the writer its own slots: the reader keeps max_inflight, both
+// engines and the accelerator's AXI port share the ID width of the larger (the reader's IDs
+// then keep their high bit zero); not set, the writer has max_inflight, as before.
+TEST(EmittedRtlDma, WritesInFlightHaveTheirOwnLimit) {
+  std::ifstream in(std::string(BY_SOURCE_DIR) + "/configs/tiny.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const std::string reads = "max_inflight: 4";
+  ASSERT_NE(yaml.find(reads), std::string::npos);
+  const config::Config plain = config::loadConfigText(yaml, "tiny.yaml");
+  EXPECT_EQ(plain.dma.writesInflight(), 4);
+  yaml.replace(yaml.find(reads), reads.size(), "max_inflight: 4\n  max_inflight_writes: 16");
+  const config::Config c = config::loadConfigText(yaml, "tiny_w16.yaml");
+  EXPECT_EQ(c.dma.readsInflight(), 4);
+  EXPECT_EQ(c.dma.writesInflight(), 16);
+  const auto design = hw::buildDesign(c);
+  const vlog::FileHeader header{contract::generatorName(), c.name, config::configHash(c)};
+  std::map<std::string, std::string> text_of;
+  for (const auto& m : design.design.modules)
+    text_of[m.name()] = vlog::printModule(m, header);
+  auto param = [&](const std::string& module, const std::string& name) {
+    std::smatch m;
+    const std::string& t = text_of.at(module);
+    const bool found =
+        std::regex_search(t, m, std::regex("parameter int " + name + R"(\s*=\s*(\d+))"));
+    EXPECT_TRUE(found) << module << " has no " << name;
+    return found ? std::stoi(m[1]) : -1;
+  };
+  EXPECT_EQ(param("by_dma_reader", "MaxInflight"), 4);
+  EXPECT_EQ(param("by_dma_writer", "MaxInflight"), 16);
+  EXPECT_EQ(param("by_dma_reader", "IdWidth"), 4);
+  EXPECT_EQ(param("by_dma_writer", "IdWidth"), 4);
+  std::smatch id;
+  const std::string& top = text_of.at("by_accelerator");
+  ASSERT_TRUE(std::regex_search(top, id, std::regex(R"(\[(\d+):0\]\s+m_axi_awid_o)")));
+  EXPECT_EQ(id[1], "3"); // 16 write IDs on the port the reads share
+  // Zero is "not set"; anything else must be a power of two up to 64.
+  for (const char* bad : {"3", "128"}) {
+    std::string y = text.str();
+    y.replace(y.find(reads), reads.size(),
+              std::string("max_inflight: 4\n  max_inflight_writes: ") + bad);
+    EXPECT_THROW(config::loadConfigText(y, "bad.yaml"), config::ConfigError) << bad;
+  }
+}

@@ -33,7 +33,7 @@ GeneratedDesign buildDesign(const config::Config& config) {
     d.modules.push_back(TdArrayGenerator(out.array).build());
   }
   d.modules.push_back(DmaReaderGenerator(dmaParams(config)).build());
-  d.modules.push_back(DmaWriterGenerator(dmaParams(config)).build());
+  d.modules.push_back(DmaWriterGenerator(dmaParams(config).writer()).build());
   d.modules.push_back(AccScaleGenerator(config.types.accWidth).build());
   d.modules.push_back(SramGenerator().buildSinglePort());
   d.modules.push_back(SramGenerator().buildDualPort());

@@ -12,7 +12,8 @@ int clog2(long long v) {
 } // namespace
 
 int DmaParams::idWidth() const {
-  return maxInflight > 1 ? clog2(maxInflight) : 1;
+  const int ids = idSlots_ ? idSlots_ : std::max(maxInflight, maxWrites);
+  return ids > 1 ? clog2(ids) : 1;
 }
 
 int DmaParams::lenWidth() const {
@@ -24,7 +25,8 @@ DmaParams dmaParams(const config::Config& config, int tagWidth) {
   p.configName = config.name;
   p.addrWidth = 32;
   p.dataWidth = config.dma.busWidth;
-  p.maxInflight = config.dma.maxInflight;
+  p.maxInflight = config.dma.readsInflight();
+  p.maxWrites = config.dma.writesInflight();
   p.maxBurst = config.dma.maxBurst;
   p.maxBytes = config.dma.maxBytes;
   p.tagWidth = tagWidth;

@@ -213,7 +213,7 @@ private:
         bad("'" + s + "'");
       if (errno == ERANGE || v < f.min || v > f.max)
         fail(value.pos, f.key, "value " + s + " is out of range; expected " + f.allowed());
-      if (f.powerOfTwo && !isPowerOfTwo(v))
+      if (f.powerOfTwo && !isPowerOfTwo(v) && !(v == 0 && f.min == 0))
         fail(value.pos, f.key, "value " + s + " is not a power of two; expected " + f.allowed());
       return std::to_string(v);
     }

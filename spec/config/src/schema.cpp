@@ -144,7 +144,15 @@ void addDmaFields(std::vector<FieldSpec>& f) {
       "AXI4 master data width in bits."));
   f.push_back(intField(
       "dma.max_inflight", [](Config& c) -> int& { return c.dma.maxInflight; }, "8", 1, 64, true,
-      "Outstanding AXI4 transactions (distinct IDs) per direction."));
+      "Outstanding AXI4 transactions (distinct IDs) per direction; writes: see "
+      "dma.max_inflight_writes."));
+  f.push_back(intField(
+      "dma.max_inflight_writes", [](Config& c) -> int& { return c.dma.maxInflightWrites; }, "0", 0,
+      64, true,
+      "Outstanding AXI4 writes (distinct write IDs), where they should differ from "
+      "dma.max_inflight (0: as dma.max_inflight). A write slot is a few registers, a read slot "
+      "buffers its response: short writes, e.g. 16-byte output rows, are bound by the DRAM "
+      "latency over this count (docs/BENCHMARKS.md)."));
   f.push_back(intField(
       "dma.max_burst", [](Config& c) -> int& { return c.dma.maxBurst; }, "16", 1, 256, true,
       "Maximum beats per AXI4 INCR burst."));
@@ -366,7 +374,10 @@ std::string FieldSpec::allowed() const {
   std::ostringstream os;
   switch (kind) {
   case Kind::Int:
-    os << (powerOfTwo ? "a power of two" : "an integer") << " from " << min << " to " << max;
+    if (powerOfTwo && min == 0) // 0 stands for "not set" (the field's doc says what then)
+      os << "0 or a power of two from 1 to " << max;
+    else
+      os << (powerOfTwo ? "a power of two" : "an integer") << " from " << min << " to " << max;
     break;
   case Kind::Bool:
     os << "true or false";

@@ -12,7 +12,7 @@ CheckerConfig dmaCheckerConfig(const hw::DmaParams& p) {
   c.fullWidth = true;
   c.busAligned = true;
   c.maxReads = p.maxInflight;
-  c.maxWrites = p.maxInflight;
+  c.maxWrites = p.maxWrites;
   c.uniqueIds = true;
   return c;
 }

@@ -22,7 +22,7 @@ AxiSlaveBridge::Config bridgeConfig(const hw::DmaParams& dma, uint64_t periodPs)
   c.beatBytes = dma.beatBytes();
   c.maxBurst = dma.maxBurst;
   c.maxReads = dma.maxInflight;
-  c.maxWrites = dma.maxInflight;
+  c.maxWrites = dma.maxWrites;
   c.periodPs = periodPs;
   return c;
 }

@@ -7,6 +7,7 @@
 #include "hwspec/array_params.h"
 #include "vlog/ir.h"
 
+#include <algorithm>
 #include <string>
 
 namespace by::hw {
@@ -171,18 +172,30 @@ struct DmaParams {
   std::string configName;
   int addrWidth = 32;  // AXI address bits
   int dataWidth = 128; // AXI data bits (dma.bus_width)
-  int maxInflight = 8; // outstanding bursts = distinct AXI IDs (dma.max_inflight)
+  int maxInflight = 8; // this engine's outstanding bursts (reads: dma.max_inflight)
+  int maxWrites = 8;   // the writer's (dma.max_inflight_writes, as max_inflight when not set)
   int maxBurst = 16;   // beats per INCR burst (dma.max_burst)
   int maxBytes = 64;   // bytes per request (dma.max_bytes)
   int tagWidth = 8;    // request tag bits, chosen by the instantiating controller
 
   int beatBytes() const { return dataWidth / 8; }
-  /// AXI ID bits: enough for maxInflight distinct IDs (at least 1).
+  /// AXI ID bits, one width for both directions: enough for the reads' and the writes' distinct
+  /// IDs (at least 1); an engine with fewer slots keeps its IDs' high bits zero.
   int idWidth() const;
+  /// The writer's: maxInflight = maxWrites, the same ID width.
+  DmaParams writer() const {
+    DmaParams w = *this;
+    w.idSlots_ = std::max(maxInflight, maxWrites);
+    w.maxInflight = maxWrites;
+    return w;
+  }
   /// Bits of a request length, 1..maxBytes.
   int lenWidth() const;
   /// Beats one request can touch: maxBytes/beatBytes, plus one for an unaligned start.
   int bufferBeats() const { return maxBytes / beatBytes() + 1; }
+
+private:
+  int idSlots_ = 0; // IDs the shared port carries, where not max(maxInflight, maxWrites)
 };
 
 DmaParams dmaParams(const config::Config& config, int tagWidth = 8);

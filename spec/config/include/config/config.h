@@ -43,10 +43,16 @@ struct MemoryConfig {
 };
 
 struct DmaConfig {
-  int busWidth{};    // AXI4 data width in bits
-  int maxInflight{}; // outstanding AXI transactions (IDs)
-  int maxBurst{};    // beats per INCR burst
-  int maxBytes{};    // bytes per DMA row request (Gemmini's MAX_BYTES)
+  int busWidth{};          // AXI4 data width in bits
+  int maxInflight{};       // outstanding AXI transactions (IDs)
+  int maxInflightWrites{}; // outstanding AXI writes; 0: maxInflight
+  int maxBurst{};          // beats per INCR burst
+  int maxBytes{};          // bytes per DMA row request (Gemmini's MAX_BYTES)
+
+  /// Outstanding reads: max_inflight.
+  int readsInflight() const { return maxInflight; }
+  /// Outstanding writes: max_inflight_writes, or max_inflight where it is 0 (not set).
+  int writesInflight() const { return maxInflightWrites ? maxInflightWrites : maxInflight; }
 };
 
 struct TensorDashConfig {
