@@ -8,7 +8,7 @@
 namespace by::axi {
 
 /// INCR, full-width, bus-aligned bursts of at most maxBurst beats, at most maxInflight
-/// outstanding reads and writes, every outstanding ID distinct.
+/// outstanding reads and maxWrites outstanding writes, every outstanding ID distinct.
 CheckerConfig dmaCheckerConfig(const hw::DmaParams& p);
 
 } // namespace by::axi
