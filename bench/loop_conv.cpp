@@ -8,10 +8,12 @@
 //
 //   bench_loop_conv [H C OC TILE_ROWS TILE_OCH] [--bytes-per-cycle B] [--latency L] [--no-bias]
 //                   [--kernel K] [--stride S] [--os] [--zeros PERCENT] [--td-off] [--loops N]
+//                   [--depthwise]
 //     (H x H x C input, OC output channels; tiles of TILE_ROWS output rows x TILE_OCH output
 //      channels, all input channels; default 56 64 64 2 64; --os: LOOP_CONV_OS (TensorDash on
 //      A unless --td-off), --zeros: that share of the inputs zero, as after a ReLU; --loops: only
-//      the first N loops, for the time of one; the output check then covers what they wrote)
+//      the first N loops, for the time of one; the output check then covers what they wrote;
+//      --depthwise: the loops' depthwise mode, OC = C, TILE_OCH channels a loop)
 #include "accel_system.h"
 #include "conv_loop_case.h"
 #include "funcmodel/dram.h"
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
   std::vector<int> n = {56, 64, 64, 2, 64};
   int bytesPerCycle = static_cast<int>(cfg.soc.dram.bytesPerCycle);
   int latency = static_cast<int>(cfg.soc.dram.latencyCycles);
-  bool bias = true, os = false, tdOff = false;
+  bool bias = true, os = false, tdOff = false, depthwise = false;
   int kernel = 3, stride = 1, zeros = 0, loops = 0;
   size_t pos = 0;
   for (int a = 1; a < argc; ++a) {
@@ -47,6 +49,8 @@ int main(int argc, char** argv) {
       bias = false;
     else if (!std::strcmp(argv[a], "--os"))
       os = true;
+    else if (!std::strcmp(argv[a], "--depthwise"))
+      depthwise = true;
     else if (!std::strcmp(argv[a], "--td-off"))
       tdOff = true;
     else if (!std::strcmp(argv[a], "--kernel") && a + 1 < argc)
@@ -68,6 +72,9 @@ int main(int argc, char** argv) {
   c.inRows = c.inCols = n[0], c.inCh = n[1], c.outCh = n[2], c.kernel = kernel, c.pad = kernel / 2;
   c.stride = stride, c.relu = true, c.bias = bias, c.valueBits = 3, c.tileRows = n[3];
   c.tileOch = n[4], c.os = os, c.zeroPercent = zeros, c.tdMode = tdOff ? 2 : 0;
+  c.depthwise = depthwise;
+  if (depthwise)
+    c.outCh = c.inCh;
   test::SystemOptions so;
   so.memBase = 0x80000000ull;
   so.memSize = 4u << 20;
@@ -106,12 +113,13 @@ int main(int argc, char** argv) {
   for (size_t i = 0; whole && i < cp.want.size(); ++i) // int8 outputs
     wrong += static_cast<int8_t>(sys.memory().image()[cp.output - so.memBase + i]) != cp.want[i];
   const int oh = c.outRows();
-  const double macs = double(oh) * c.outCols() * c.outCh * c.inCh * kernel * kernel;
-  std::printf("%s %dx%d/%d conv %dx%dx%d -> %d (%d%% zeros), %d loops of %d rows x %d channels, "
+  const double macs =
+      double(oh) * c.outCols() * c.outCh * (depthwise ? 1 : c.inCh) * kernel * kernel;
+  std::printf("%s%s %dx%d/%d conv %dx%dx%d -> %d (%d%% zeros), %d loops of %d rows x %d channels, "
               "DRAM %d cycles, %d B/cycle\n",
               os ? (tdOff ? "LOOP_CONV_OS (TensorDash off)" : "LOOP_CONV_OS") : "LOOP_CONV_WS",
-              kernel, kernel, stride, n[0], n[0], n[1], n[2], zeros, cp.loops, n[3], n[4], latency,
-              bytesPerCycle);
+              depthwise ? " depthwise" : "", kernel, kernel, stride, n[0], n[0], n[1], c.outCh,
+              zeros, cp.loops, n[3], n[4], latency, bytesPerCycle);
   bench::printLoopReport(sys, cycles, macs, p.dim * p.dim * p.lanes);
   std::printf("  output against the functional model: %s; against the CPU convolution: %s\n",
               mismatches ? (std::to_string(mismatches) + " bytes differ").c_str() : "equal",
