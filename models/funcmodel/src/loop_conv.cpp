@@ -309,10 +309,13 @@ private:
   }
 
   // A: the input window row by row, MAX_BLOCK_LEN channel blocks per MVIN; padding rows and
-  // columns are zero fills (DRAM address 0). input_dilated: the window is the image dilated by
-  // 2 (a zero between neighbouring pixels), built as it is: its real rows and columns are those
-  // an even number in from the padding, each real pixel one MVIN and each zero between two one
-  // zero fill; the rows between real rows are zero fills.
+  // columns are zero fills (DRAM address 0), a row's left and right ones before its real pixels
+  // (their rows lie inside the real move's range, so it waits for them, not they for it: the
+  // reservation station then lets the window's real moves overlap). input_dilated: the window is
+  // the image dilated by 2 (a zero between neighbouring pixels), built as it is: its real rows and
+  // columns are those an even number in from the padding, each real pixel one MVIN and each zero
+  // between two one zero fill; the rows between real rows are zero fills.
+  //
   // trans_input_3120: per block of DIM images, window row and channel, the row's segments as
   // above, one MVIN of DIM images per pixel run ([channel][row][col][image]: batch_size apart).
   void input() {
@@ -338,6 +341,8 @@ private:
           }
           if (g_.lpad)
             move(hw::isa::kMvin, 0, g_.lpad, cols, a(kb, b, r, 0));
+          if (g_.rpad && !inputDilated_) // zeros before the real move (docs/isa.md)
+            move(hw::isa::kMvin, 0, g_.rpad, cols, a(kb, b, r, g_.lpad + rcols));
           const uint64_t irow = inputDilated_ ? (r - g_.upad) / 2 : r - g_.upad;
           if (rcols && inputCompressed_) { // the row's block of this channel group
             move(hw::isa::kMvin,
@@ -355,7 +360,7 @@ private:
                 move(hw::isa::kMvin, 0, 1, cols, a(kb, b, r, g_.lpad + 2 * c + 1));
             }
           }
-          if (g_.rpad)
+          if (g_.rpad && inputDilated_)
             move(hw::isa::kMvin, 0, g_.rpad, cols, a(kb, b, r, g_.lpad + rcols));
         }
   }

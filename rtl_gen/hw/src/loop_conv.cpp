@@ -892,7 +892,12 @@ void advance(vlog::Stmts& s, const std::vector<Level>& levels, size_t i,
 namespace {
 
 // PhRow: the first segment of input row it_row. A padding row is one zero fill; else left zeros,
-// real pixels (input_dilated: each pixel, then a zero), right zeros (each when not empty).
+// right zeros, then the real pixels (each when not empty): the zero fills' rows lie inside the
+// range of a real move of several channel blocks (the blocks are icols rows apart), so the real
+// move waits for them in the reservation station; zeros first, it waits only for those short
+// fills, and the next row's moves need not wait for its DRAM reads (zeros last, every real move
+// of a window waited for the one before it to complete). input_dilated: left zeros, each pixel
+// then a zero, right zeros.
 void rowSegments(vlog::Stmts& t) {
   t.line("phase_d = PhA;").line("it_px_d = '0;");
   t.ifElse(
@@ -902,8 +907,12 @@ void rowSegments(vlog::Stmts& t) {
             "lpad_q != '0", [](vlog::Stmts& v) { v.line("seg_d = SegLeft;"); },
             [](vlog::Stmts& v) {
               v.ifElse(
-                  "rcols != '0", [](vlog::Stmts& w) { w.line("seg_d = SegReal;"); },
-                  [](vlog::Stmts& w) { w.line("seg_d = SegRight;"); });
+                  "!dil_in_q && rpad_q != '0", [](vlog::Stmts& w) { w.line("seg_d = SegRight;"); },
+                  [](vlog::Stmts& w) {
+                    w.ifElse(
+                        "rcols != '0", [](vlog::Stmts& x) { x.line("seg_d = SegReal;"); },
+                        [](vlog::Stmts& x) { x.line("seg_d = SegRight;"); });
+                  });
             });
       });
 }
@@ -911,22 +920,28 @@ void rowSegments(vlog::Stmts& t) {
 // PhA: the segment after this one, or `rowDone` after the row's last.
 void nextSegment(vlog::Stmts& t, const std::function<void(vlog::Stmts&)>& rowDone) {
   t.ifElse(
-      "seg_q == SegLeft && rcols != '0", [](vlog::Stmts& u) { u.line("seg_d = SegReal;"); },
+      "!dil_in_q && seg_q == SegLeft && rpad_q != '0",
+      [](vlog::Stmts& u) { u.line("seg_d = SegRight;"); },
       [&](vlog::Stmts& u) {
         u.ifElse(
-            "dil_in_q && (seg_q == SegReal || seg_q == SegHole) && px_more",
-            [](vlog::Stmts& v) {
-              v.ifElse(
-                  "seg_q == SegReal", [](vlog::Stmts& w) { w.line("seg_d = SegHole;"); },
-                  [](vlog::Stmts& w) {
-                    w.line("seg_d = SegReal;").line("it_px_d = it_px_q + CountBits'(1);");
-                  });
-            },
+            "(seg_q == SegLeft || (!dil_in_q && seg_q == SegRight)) && rcols != '0",
+            [](vlog::Stmts& v) { v.line("seg_d = SegReal;"); },
             [&](vlog::Stmts& v) {
               v.ifElse(
-                  "(seg_q == SegLeft || seg_q == SegReal || seg_q == SegHole) && "
-                  "rpad_q != '0",
-                  [](vlog::Stmts& w) { w.line("seg_d = SegRight;"); }, rowDone);
+                  "dil_in_q && (seg_q == SegReal || seg_q == SegHole) && px_more",
+                  [](vlog::Stmts& w) {
+                    w.ifElse(
+                        "seg_q == SegReal", [](vlog::Stmts& x) { x.line("seg_d = SegHole;"); },
+                        [](vlog::Stmts& x) {
+                          x.line("seg_d = SegReal;").line("it_px_d = it_px_q + CountBits'(1);");
+                        });
+                  },
+                  [&](vlog::Stmts& w) {
+                    w.ifElse(
+                        "dil_in_q && (seg_q == SegLeft || seg_q == SegReal || seg_q == SegHole) "
+                        "&& rpad_q != '0",
+                        [](vlog::Stmts& x) { x.line("seg_d = SegRight;"); }, rowDone);
+                  });
             });
       });
 }
