@@ -8,12 +8,13 @@
 //
 //   bench_loop_conv [H C OC TILE_ROWS TILE_OCH] [--bytes-per-cycle B] [--latency L] [--no-bias]
 //                   [--kernel K] [--stride S] [--os] [--zeros PERCENT] [--td-off] [--loops N]
-//                   [--depthwise]
+//                   [--depthwise] [--trace FILE]
 //     (H x H x C input, OC output channels; tiles of TILE_ROWS output rows x TILE_OCH output
 //      channels, all input channels; default 56 64 64 2 64; --os: LOOP_CONV_OS (TensorDash on
 //      A unless --td-off), --zeros: that share of the inputs zero, as after a ReLU; --loops: only
 //      the first N loops, for the time of one; the output check then covers what they wrote;
-//      --depthwise: the loops' depthwise mode, OC = C, TILE_OCH channels a loop)
+//      --depthwise: the loops' depthwise mode, OC = C, TILE_OCH channels a loop; --trace: a VCD
+//      of the run, with bench_loop_conv_trace, whose model traces)
 #include "accel_system.h"
 #include "conv_loop_case.h"
 #include "funcmodel/dram.h"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   int latency = static_cast<int>(cfg.soc.dram.latencyCycles);
   bool bias = true, os = false, tdOff = false, depthwise = false;
   int kernel = 3, stride = 1, zeros = 0, loops = 0;
+  std::string trace;
   size_t pos = 0;
   for (int a = 1; a < argc; ++a) {
     if (!std::strcmp(argv[a], "--bytes-per-cycle") && a + 1 < argc)
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
       bias = false;
     else if (!std::strcmp(argv[a], "--os"))
       os = true;
+    else if (!std::strcmp(argv[a], "--trace") && a + 1 < argc)
+      trace = argv[++a];
     else if (!std::strcmp(argv[a], "--depthwise"))
       depthwise = true;
     else if (!std::strcmp(argv[a], "--td-off"))
@@ -81,6 +85,7 @@ int main(int argc, char** argv) {
   so.stress = false;
   so.fixedLatency = latency;
   so.bytesPerCycle = bytesPerCycle;
+  so.tracePath = trace;
   const test::ConvLoopProgram cp = test::buildConvLoop(p, c, so.memBase, so.memSize, 42);
   test::AccelSystem sys(cfg, so);
   fm::DramImage model(so.memBase, so.memSize);
