@@ -1,13 +1,11 @@
 // The LOOP_CONV_WS / LOOP_CONV_OS unroller (by_loop_conv_ws) alone, command for command against
-// the functional model's unrolling (funcmodel::loopConvUnroll, docs/isa.md "LOOP_CONV_WS"): the
-// system tests compare only what the commands leave in DRAM, so an unroller that issued the
-// same moves in another order (or a move twice) would pass them. Here every command the RTL
-// issues is checked, in order, with its block stride (cmd_bstride_o), under random
-// back-pressure. The cases are the loop's corners (padded windows of several channel blocks,
-// kernel and input dilation, trans_input_3120, depthwise, kept operands, pooling, the training
-// forms, compressed operands where the config has Boveda) and random shapes from a fixed seed;
-// each program runs through the RTL and the model in one stream, so the halves the loops
-// alternate between carry over from loop to loop as they do on the accelerator.
+// the functional model's unrolling (funcmodel::loopConvUnroll, docs/isa.md "LOOP_CONV_WS"), with
+// each move's block stride (cmd_bstride_o), under random back-pressure (unroller_rig.h). The
+// cases are the loop's corners (padded windows of several channel blocks, kernel and input
+// dilation, trans_input_3120, depthwise, kept operands, pooling, the training forms, compressed
+// operands where the config has Boveda) and random shapes from a fixed seed; each program runs
+// through the RTL and the model in one stream, so the halves the loops alternate between carry
+// over from loop to loop as they do on the accelerator.
 #include BY_MODEL_HEADER
 #include "conv_loop_case.h"
 #include "funcmodel/dram.h"
@@ -16,12 +14,11 @@
 #include "hwspec/isa.h"
 #include "rtl_config.h"
 #include "seed.h"
+#include "unroller_rig.h"
 
 #include <cstdio>
 #include <gtest/gtest.h>
-#include <memory>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,91 +32,9 @@ namespace isa = hw::isa;
 constexpr uint64_t kBase = 0x80000000ull;
 constexpr uint64_t kSize = 0x40000;
 
-// One command on the unroller's output, with the block stride its move uses (0: the channel's).
-struct Issued {
-  fm::Instruction cmd;
-  uint32_t bstride = 0;
-  bool operator==(const Issued& o) const { return cmd == o.cmd && bstride == o.bstride; }
-};
-
-std::string describe(const Issued& i) {
-  return fm::formatInstruction(i.cmd) + " bstride " + std::to_string(i.bstride);
-}
-
 bool isLoop(uint32_t funct) {
   return funct == isa::kLoopConvWs || funct == isa::kLoopConvOs;
 }
-
-// The unroller with the decoder's side played here: every output command is taken when
-// cmd_ready_i is high (random, from the seed), a legal loop is started as the decoder accepts
-// it, and CONFIG_EX's strides are the model's.
-class Rig {
-public:
-  explicit Rig(uint64_t seed)
-      : ctx_(std::make_unique<VerilatedContext>()),
-        dut_(std::make_unique<BY_MODEL>(ctx_.get(), "unroller")), rng_(seed) {
-    dut_->rst_ni = 0;
-    dut_->clk_i = 0;
-    dut_->eval();
-    dut_->rst_ni = 1;
-    dut_->eval();
-  }
-  ~Rig() { dut_->final(); }
-
-  // Sends `cmd` (started as a loop when `start`), then clocks until the unroller is idle;
-  // appends every command it issued meanwhile to `out`. False on a hang.
-  bool send(const fm::Instruction& cmd, bool start, uint32_t exAStride, uint32_t exCStride,
-            std::vector<Issued>& out) {
-    dut_->host_valid_i = 1;
-    dut_->host_funct_i = cmd.funct;
-    dut_->host_rs1_i = cmd.rs1;
-    dut_->host_rs2_i = cmd.rs2;
-    dut_->host_xd_i = 0;
-    dut_->host_mmio_i = 0;
-    dut_->ex_a_stride_i = exAStride;
-    dut_->ex_c_stride_i = exCStride;
-    bool sent = false;
-    for (long cycle = 0; cycle < 1000000; ++cycle) {
-      dut_->cmd_ready_i = rng_() % 4 != 0;
-      dut_->start_i = 0;
-      dut_->eval();
-      const bool take = dut_->cmd_valid_o && dut_->cmd_ready_i;
-      if (take) {
-        out.push_back({{static_cast<uint32_t>(dut_->cmd_funct_o), dut_->cmd_rs1_o, dut_->cmd_rs2_o},
-                       static_cast<uint32_t>(dut_->cmd_bstride_o)});
-        if (!sent && !dut_->busy_o && dut_->host_ready_o) {
-          sent = true;
-          lastError_ = dut_->loop_err_o;
-          dut_->start_i = start;
-          dut_->eval();
-        }
-      }
-      clock();
-      if (sent) {
-        dut_->host_valid_i = 0;
-        dut_->eval();
-        if (!dut_->busy_o && !dut_->cmd_valid_o)
-          return true;
-      }
-    }
-    return false;
-  }
-  // loop_err_o as the last command was taken.
-  unsigned lastError() const { return lastError_; }
-
-private:
-  void clock() {
-    dut_->clk_i = 1;
-    dut_->eval();
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
-
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<BY_MODEL> dut_;
-  std::mt19937_64 rng_;
-  unsigned lastError_ = 0;
-};
 
 // The commands the unroller must issue for host command `cmd` in the model's state: the command
 // itself, and a legal loop's unrolling with the block strides of its moves.
@@ -195,28 +110,12 @@ protected:
         ++loops;
         EXPECT_EQ(rig.lastError(), 0u) << "a legal loop rejected: " << fm::formatInstruction(cmd);
       }
-      compare(n, cmd, want, got);
+      compareIssued(n, cmd, want, got);
       EXPECT_TRUE(model.execute(cmd).accepted) << fm::formatInstruction(cmd);
       if (::testing::Test::HasFailure())
         return loops;
     }
     return loops;
-  }
-
-  void compare(size_t n, const fm::Instruction& cmd, const std::vector<Issued>& want,
-               const std::vector<Issued>& got) {
-    for (size_t k = 0; k < std::max(want.size(), got.size()); ++k) {
-      if (k < want.size() && k < got.size() && want[k] == got[k])
-        continue;
-      std::ostringstream context;
-      for (size_t j = k >= 3 ? k - 3 : 0; j < std::min(k + 3, want.size()); ++j)
-        context << "\n  model " << j << ": " << describe(want[j]);
-      ADD_FAILURE() << "command " << n << " (" << fm::formatInstruction(cmd) << "), issued command "
-                    << k << " of " << got.size() << " (the model: " << want.size() << "): RTL "
-                    << (k < got.size() ? describe(got[k]) : "nothing") << ", model "
-                    << (k < want.size() ? describe(want[k]) : "nothing") << context.str();
-      return;
-    }
   }
 
   // Runs `c` in every dataflow the config has; the number of dataflows that took it.
@@ -241,7 +140,7 @@ protected:
   fm::FuncModel model;
   const fm::ModelParams& p;
   uint64_t seed;
-  Rig rig;
+  UnrollerRig<BY_MODEL> rig;
 };
 
 // The corners the unroller's sequencer has its own paths for.
