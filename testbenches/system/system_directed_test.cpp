@@ -437,6 +437,71 @@ TEST_F(System, CrossQueueHazardsKeepProgramOrder) {
   run("hazards_mmio", 50); // the same program, half of it through the registers
 }
 
+// Runs of weight-stationary computes that continue one another (the weights kept, A's and C's
+// rows DIM on each time: a loop's output row), which the station takes as one entry on configs
+// that merge computes (docs/architecture.md, "Merged computes"): a run longer than one entry
+// holds with a short last piece, runs broken by a move that rewrites the next piece's A rows
+// (it must see the new rows), by an MVOUT of their C, by a rejected dangling PRELOAD and by a
+// CONFIG_EX, with A and C strides of 1 and 2; compared with the model byte for byte, half the
+// commands through the registers the second time (gaps between commands).
+TEST_F(System, ComputeRunsKeepProgramOrder) {
+  if (!p.hasWs)
+    GTEST_SKIP() << "config has no WS dataflow";
+  const int kw = p.spRowElems;
+  const uint32_t n = static_cast<uint32_t>(dim), k32 = static_cast<uint32_t>(kw);
+  const uint64_t stride = kw * ib;
+  const uint32_t bRow = 14 * n * 2; // B after A's rows (runs of 6 pieces, stride 2)
+  prog = {fm::configLd({0, false, 1, 0, fm::floatBits(1), stride}),
+          fm::configSt(
+              {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ab), hw::isa::kFloatOne})};
+  putMatrix(kIn, 14 * dim * 2, kw, stride, ib, p.inputWidth);
+  putMatrix(kIn + 0x10000, dim, kw, stride, ib, p.inputWidth);
+  putMatrix(kIn + 0x18000, 4 * dim, kw, stride, ib, p.inputWidth); // rewrites of A
+  prog.push_back(fm::mvin(0, kIn, fm::spAddr(0), n, k32)); // A: rows 0 .. 28 DIM in moves of DIM
+  for (uint32_t r = 1; r < 28; ++r)
+    prog.push_back(fm::mvin(0, kIn + r * n * stride, fm::spAddr(r * n), n, k32));
+  prog.push_back(fm::mvin(0, kIn + 0x10000, fm::spAddr(bRow), n, k32));
+  // One run of `pieces` computes from A row a0 into C row c0 (the last `lastRows` rows).
+  auto computeRun = [&](uint32_t a0, uint32_t c0, int pieces, uint32_t lastRows, uint32_t as,
+                        uint32_t cs, bool accumulate) {
+    for (int k = 0; k < pieces; ++k) {
+      const uint32_t rows = k + 1 == pieces ? lastRows : n;
+      const uint32_t bd = k == 0 ? fm::spAddr(bRow) : hw::isa::kGarbageAddr;
+      prog.push_back(
+          fm::preload({bd, n, k32}, {fm::accAddr(c0 + uint32_t(k) * n * cs, accumulate), rows, n}));
+      prog.push_back(fm::compute(k == 0, {fm::spAddr(a0 + uint32_t(k) * n * as), rows, k32},
+                                 {hw::isa::kGarbageAddr, n, n}));
+    }
+  };
+  auto store = [&](uint64_t dst, uint32_t c0, uint32_t rows) {
+    prog.push_back(fm::mvout(dst, fm::accAddr(c0, false, true), rows, n));
+  };
+  for (uint32_t st : {1u, 2u}) {
+    const uint64_t out = kOut + (st - 1) * 0x10000;
+    prog.push_back(fm::configEx({1, 0, false, false, false, st, hw::isa::kFloatOne, 0, 0, st}));
+    computeRun(0, 0, 6, n - 1, st, st, false); // two entries: four pieces, then two
+    store(out, 0, 6 * n * st);
+    // Broken by a move into the next piece's A rows: that piece reads the new rows.
+    computeRun(0, 0, 2, n, st, st, true);
+    prog.push_back(fm::mvin(0, kIn + 0x18000, fm::spAddr(2 * n * st), n, k32));
+    computeRun(2 * n * st, 2 * n * st, 2, n, st, st, true);
+    store(out + 0x4000, 0, 4 * n * st);
+    // Broken by an MVOUT of the run's C, then continued as if unbroken.
+    computeRun(0, 0, 1, n, st, st, false);
+    store(out + 0x8000, 0, n);
+    computeRun(n * st, n * st, 2, n / 2, st, st, false);
+    // A dangling PRELOAD (rejected when the CONFIG_EX comes) and a CONFIG_EX inside a run.
+    computeRun(0, 0, 2, n, st, st, true);
+    prog.push_back(
+        fm::preload({hw::isa::kGarbageAddr, n, k32}, {fm::accAddr(2 * n * st, true), n, n}));
+    prog.push_back(fm::configEx({1, 0, true, false, false, st, hw::isa::kFloatOne, 0, 0, st}));
+    computeRun(2 * n * st, 2 * n * st, 2, n, st, st, true);
+    store(out + 0xc000, 0, 4 * n * st);
+  }
+  run("compute_runs");
+  run("compute_runs_mmio", 50);
+}
+
 TEST_F(System, IllegalCommandsAreCountedAndNeverHang) {
   const uint32_t n = static_cast<uint32_t>(dim);
   putMatrix(kIn, dim, dim, dim * ib, ib, p.inputWidth);

@@ -315,7 +315,15 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     wire(b, "ex_a_stride", 16);
     wire(b, "ex_c_stride", 16);
   }
-  b.comment("Decoder to reservation station.");
+  b.comment("Decoder to the compute merger (or straight on), and to the reservation station.");
+  wire(b, "dec_op_valid", 1);
+  wire(b, "dec_op_ready", 1);
+  wire(b, "dec_op_kind", 2);
+  wire(b, "dec_op_payload", payload_);
+  wire(b, "dec_op_ranges", rangesWidth_);
+  if (mergesComputes(p))
+    wire(b, "dec_ex_next", 1);
+  wire(b, "merge_busy", 1);
   wire(b, "op_valid", 1);
   wire(b, "op_ready", 1);
   wire(b, "op_kind", 2);
@@ -330,6 +338,14 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     wire(b, k + "_done_valid", 1);
     wire(b, k + "_done_id", p.rsIdBits);
     wire(b, k + "_busy", 1);
+  }
+  if (mergesComputes(p)) { // the station's execute port, through the compute splitter
+    for (const char* w : {"valid", "ready"})
+      wire(b, std::string("rsx_op_") + w, 1);
+    wire(b, "rsx_op_id", p.rsIdBits);
+    wire(b, "rsx_op_payload", payload_);
+    wire(b, "rsx_done_valid", 1);
+    wire(b, "rsx_done_id", p.rsIdBits);
   }
   wire(b, "rs_busy", 1);
   wire(b, "rs_full", 1);
@@ -577,11 +593,11 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                {"cmd_rs2_i", "cmd_rs2"},
                {"cmd_xd_i", "cmd_xd"},
                {"cmd_mmio_i", "cmd_mmio"},
-               {"op_valid_o", "op_valid"},
-               {"op_ready_i", "op_ready"},
-               {"op_kind_o", "op_kind"},
-               {"op_payload_o", "op_payload"},
-               {"op_ranges_o", "op_ranges"},
+               {"op_valid_o", "dec_op_valid"},
+               {"op_ready_i", "dec_op_ready"},
+               {"op_kind_o", "dec_op_kind"},
+               {"op_payload_o", "dec_op_payload"},
+               {"op_ranges_o", "dec_op_ranges"},
                {"ctr_valid_o", "ctr_valid"},
                {"ctr_rs1_o", "ctr_rs1"},
                {"ctr_value_i", "ctr_value"},
@@ -605,7 +621,37 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
                                      {"cmd_bstride_i", "cmd_bstride"}});
     if (hasAStep(p_))
       i.conns.push_back({"cmd_astep_i", "cmd_astep"});
+    if (mergesComputes(p_))
+      i.conns.push_back({"ex_next_o", "dec_ex_next"});
   }
+  computeMerger(b);
+}
+
+// Between the decoder and the station: the compute merger where the config merges computes
+// (exec_merge.cpp), else wires.
+void AcceleratorGenerator::computeMerger(vlog::Body& b) const {
+  if (!mergesComputes(p_)) {
+    for (const char* s : {"valid", "kind", "payload", "ranges"})
+      b.assign(std::string("op_") + s, std::string("dec_op_") + s);
+    b.assign("dec_op_ready", "op_ready");
+    b.assign("merge_busy", "1'b0");
+    return;
+  }
+  auto& i = b.instance(names::kExecMerger, "u_merger");
+  i.conns = {{"clk_i", "clk_i"},
+             {"rst_ni", "rst_ni"},
+             {"in_valid_i", "dec_op_valid"},
+             {"in_ready_o", "dec_op_ready"},
+             {"in_kind_i", "dec_op_kind"},
+             {"in_payload_i", "dec_op_payload"},
+             {"in_ranges_i", "dec_op_ranges"},
+             {"ex_next_i", "dec_ex_next"},
+             {"out_valid_o", "op_valid"},
+             {"out_ready_i", "op_ready"},
+             {"out_kind_o", "op_kind"},
+             {"out_payload_o", "op_payload"},
+             {"out_ranges_o", "op_ranges"},
+             {"busy_o", "merge_busy"}};
 }
 
 void AcceleratorGenerator::controllers(vlog::Body& b) const {
@@ -620,12 +666,13 @@ void AcceleratorGenerator::controllers(vlog::Body& b) const {
                {"alloc_payload_i", "op_payload"},
                {"alloc_ranges_i", "op_ranges"}};
     for (const std::string k : kControllers) {
-      i.conns.emplace_back(k + "_valid_o", k + "_op_valid");
-      i.conns.emplace_back(k + "_ready_i", k + "_op_ready");
-      i.conns.emplace_back(k + "_id_o", k + "_op_id");
-      i.conns.emplace_back(k + "_payload_o", k + "_op_payload");
-      i.conns.emplace_back(k + "_done_i", k + "_done_valid");
-      i.conns.emplace_back(k + "_done_id_i", k + "_done_id");
+      const std::string w = k == "ex" && mergesComputes(p) ? "rsx" : k;
+      i.conns.emplace_back(k + "_valid_o", w + "_op_valid");
+      i.conns.emplace_back(k + "_ready_i", w + "_op_ready");
+      i.conns.emplace_back(k + "_id_o", w + "_op_id");
+      i.conns.emplace_back(k + "_payload_o", w + "_op_payload");
+      i.conns.emplace_back(k + "_done_i", w + "_done_valid");
+      i.conns.emplace_back(k + "_done_id_i", w + "_done_id");
     }
     i.conns.insert(i.conns.end(), {{"busy_o", "rs_busy"},
                                    {"full_o", "rs_full"},
@@ -633,6 +680,23 @@ void AcceleratorGenerator::controllers(vlog::Body& b) const {
                                    {"st_count_o", "rs_st_count"},
                                    {"ex_count_o", "rs_ex_count"},
                                    {"stall_o", "rs_stall"}});
+  }
+  if (mergesComputes(p)) {
+    auto& i = b.instance(names::kExecSplitter, "u_splitter");
+    i.conns = {{"clk_i", "clk_i"},
+               {"rst_ni", "rst_ni"},
+               {"in_valid_i", "rsx_op_valid"},
+               {"in_ready_o", "rsx_op_ready"},
+               {"in_id_i", "rsx_op_id"},
+               {"in_payload_i", "rsx_op_payload"},
+               {"in_done_valid_o", "rsx_done_valid"},
+               {"in_done_id_o", "rsx_done_id"},
+               {"out_valid_o", "ex_op_valid"},
+               {"out_ready_i", "ex_op_ready"},
+               {"out_id_o", "ex_op_id"},
+               {"out_payload_o", "ex_op_payload"},
+               {"out_done_valid_i", "ex_done_valid"},
+               {"out_done_id_i", "ex_done_id"}};
   }
   {
     Conns conns = opConns("ld");
@@ -808,9 +872,11 @@ void AcceleratorGenerator::statusAndEvents(vlog::Body& b) const {
   // ---------------------------------------------------------------- status and events
   b.comment("The DMA byte counts arrive the cycle after a transfer completes: busy covers "
             "that cycle, so counters read after a fence include every transfer.");
-  b.assign("busy", std::string(loops_ ? "lw_busy || " : "") + (conv_ ? "lc_busy || " : "") +
-                       "queue_busy || rs_busy || ld_busy || st_busy || ex_busy || dma_rd_busy || "
-                       "dma_wr_busy ||\n      dma_rd_bytes != '0 || dma_wr_bytes != '0");
+  b.assign(
+      "busy",
+      std::string(loops_ ? "lw_busy || " : "") + (conv_ ? "lc_busy || " : "") +
+          "queue_busy || merge_busy || rs_busy || ld_busy || st_busy || ex_busy || dma_rd_busy || "
+          "dma_wr_busy ||\n      dma_rd_bytes != '0 || dma_wr_bytes != '0");
   b.assign("busy_o", "busy");
   b.comment("SRAM accesses this cycle (performance counters SP_READS ... ACC_WRITES).");
   b.assign("sp_reads", accessSum("sp_rd_", spReads_));

@@ -17,6 +17,7 @@ private:
   void controlWires(vlog::Body& b) const;
   void memoryAndDmaWires(vlog::Body& b) const;
   void frontendAndDecoder(vlog::Body& b) const;
+  void computeMerger(vlog::Body& b) const;
   void loopUnrollers(vlog::Body& b) const;
   void controllers(vlog::Body& b) const;
   void executeMemoriesDma(vlog::Body& b) const;

@@ -159,6 +159,9 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
   m.output("op_kind_o", Type::bits("KindBits"), "op_kind_e: OpLoad, OpStore or OpExec");
   m.output("op_payload_o", Type::bits("PayloadWidth"));
   m.output("op_ranges_o", Type::bits("RangesWidth"), "3 read ranges, then the write range");
+  if (mergesComputes(p_))
+    m.output("ex_next_o", Type::bit(),
+             "a PRELOAD or COMPUTE is at the input (the compute merger holds its entry)");
   m.portGroup("Counter file (COUNTER_OP).");
   m.output("ctr_valid_o", Type::bit(), "apply rs1 this cycle");
   m.output("ctr_rs1_o", Type::bits("CounterBits"));
@@ -850,6 +853,8 @@ void CmdDecoderGenerator::operationOut(vlog::Body& b) const {
   b.assign("ex_payload", ex_.pack(exv));
   const std::string mvinOrDc = onChip_ ? "(is_mvin || is_dc)" : "is_mvin";
   b.assign("op_valid_o", "cmd_valid_i && !dangling && needs_rs");
+  if (mergesComputes(p_))
+    b.assign("ex_next_o", "cmd_valid_i && (is_preload || is_compute)");
   b.assign("op_kind_o", mvinOrDc + " ? OpLoad : is_mvout ? OpStore : OpExec");
   b.assign("op_payload_o", mvinOrDc +
                                " ? PayloadWidth'(ld_payload) : is_mvout ? "

@@ -4,11 +4,13 @@
 #include "boveda_loader.h"
 #include "cmd_decoder.h"
 #include "cmd_frontend.h"
+#include "exec_merge.h"
 #include "execute_controller.h"
 #include "hw/generators.h"
 #include "load_controller.h"
 #include "loop_conv.h"
 #include "loop_ws.h"
+#include "op_layouts.h"
 #include "reservation_station.h"
 #include "store_controller.h"
 #include "td_array.h"
@@ -54,6 +56,10 @@ GeneratedDesign buildDesign(const config::Config& config) {
       d.modules.push_back(LoopConvGenerator(accel).build());
     d.modules.push_back(CmdDecoderGenerator(accel).build());
     d.modules.push_back(ReservationStationGenerator(accel).build());
+    if (mergesComputes(accel)) {
+      d.modules.push_back(ExecMergerGenerator(accel).build());
+      d.modules.push_back(ExecSplitterGenerator(accel).build());
+    }
     d.modules.push_back(LoadControllerGenerator(accel).build());
     if (config.boveda.enabled) {
       d.modules.push_back(ValueRepackerGenerator().build());

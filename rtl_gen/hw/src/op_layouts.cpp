@@ -88,6 +88,17 @@ PackedLayout execOpLayout(const AccelParams& p) {
   return l;
 }
 
+bool mergesComputes(const AccelParams& p) {
+  return p.config.array.dataflow != config::Dataflow::OS && !p.config.tensordash.enabled;
+}
+
+PackedLayout mergedExecLayout(const AccelParams& p) {
+  PackedLayout l = execOpLayout(p);
+  l.field("pieces", 2, "computes after the first (0 .. kMaxComputePieces - 1)")
+      .field("last_rows", p.dimBits, "rows of the last piece");
+  return l;
+}
+
 PackedLayout rangeLayout(const AccelParams& p) {
   PackedLayout l;
   l.field("valid", 1).field("acc", 1).field("start", p.localRowBits).field("end", p.localRowBits);
@@ -95,7 +106,8 @@ PackedLayout rangeLayout(const AccelParams& p) {
 }
 
 int opPayloadWidth(const AccelParams& p) {
-  return std::max({loadOpLayout(p).width(), storeOpLayout(p).width(), execOpLayout(p).width()});
+  return std::max({loadOpLayout(p).width(), storeOpLayout(p).width(),
+                   mergesComputes(p) ? mergedExecLayout(p).width() : execOpLayout(p).width()});
 }
 
 } // namespace by::hw

@@ -17,6 +17,15 @@ PackedLayout execOpLayout(const AccelParams& p);
 /// Whether execute operations carry A's first reduction step (a_step): a depthwise conv loop's
 /// computes on vector PEs, which the TensorDash feeder reads at a column offset.
 bool hasAStep(const AccelParams& p);
+/// Whether this config merges weight-stationary computes in the reservation station
+/// (exec_merge.cpp): every config with the WS dataflow and no TensorDash (whose computes reach
+/// the array through the OS operand feeder).
+bool mergesComputes(const AccelParams& p);
+/// Computes of DIM rows one station entry holds at most.
+inline constexpr int kMaxComputePieces = 4;
+/// An execute operation in the station where computes merge: execOpLayout, then the pieces
+/// after the first and the last piece's rows.
+PackedLayout mergedExecLayout(const AccelParams& p);
 /// One local row range [start, end) in the scratchpad or the accumulator.
 PackedLayout rangeLayout(const AccelParams& p);
 
