@@ -21,11 +21,11 @@ int64_t matmulDramBytes(const HwFacts& hw, const by_matmul_shape_t& s, const by_
   size_t aReads = 0, bReads = 0;
   by_plan_matmul_reads(&hw.planner, &s, &p, &aReads, &bReads);
   const int64_t I = int64_t(s.I), J = int64_t(s.J), K = int64_t(s.K);
-  // A D move broadcasts one DRAM row (stride 0): one per DIM rows of C, or per loop where a
-  // LOOP_WS tile is one column block wide (docs/isa.md "LOOP_WS").
+  // A D move broadcasts one DRAM row (stride 0): one per DIM rows of C, or per loop where
+  // LOOP_WS moves all its I tiles' rows at once (docs/isa.md "LOOP_WS").
   const int64_t iBlocks = ceilDiv(I, hw.dim);
   const int64_t biasRows =
-      p.loop && p.tile_j == 1 ? ceilDiv(iBlocks, int64_t(std::max<size_t>(p.tile_i, 1))) : iBlocks;
+      p.loop ? ceilDiv(iBlocks, int64_t(std::max<size_t>(p.tile_i, 1))) : iBlocks;
   const int64_t accBytes = int64_t(hw.planner.acc_bytes);
   return I * K * int64_t(aReads) + K * J * int64_t(bReads) + I * J +
          (bias ? biasRows * J * accBytes : 0);

@@ -47,7 +47,7 @@ static size_t moved_blocks(size_t bi, size_t bj, size_t bk, size_t ti, size_t tj
 
 int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk) {
   return (ti * tk + tk * tj) * hw->dim <= plan_sp_half(hw) &&
-         ti * tj * hw->dim <= plan_acc_half(hw);
+         ti * tj * hw->dim <= plan_acc_half(hw) && ti <= plan_row_tiles_max(hw);
 }
 
 /* Automatic tiles: the (tile_i, tile_j) of the lowest cost, each with the largest tile_k that
@@ -65,7 +65,7 @@ static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_
   const size_t dim = hw->dim, sp_half = plan_sp_half(hw), acc_half = plan_acc_half(hw);
   size_t best_cost = (size_t)-1, best_volume = 0;
   p->tile_i = 0;
-  for (size_t ti = 1; ti <= bi; ++ti)
+  for (size_t ti = 1; ti <= bi && ti <= plan_row_tiles_max(hw); ++ti)
     for (size_t tj = 1; tj <= bj && ti * tj * dim <= acc_half; ++tj) {
       if (tj % ja != 0 && tj != bj)
         continue;

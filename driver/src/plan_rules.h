@@ -9,6 +9,12 @@
 static inline size_t plan_sp_half(const by_hw_t* hw) {
   return hw->sp_rows / 2;
 }
+/* Row tiles of a matmul tile: LOOP_WS moves all its I x DIM rows at once, their column blocks
+ * I x DIM rows apart, and a block stride is a 16-bit field (docs/isa.md, "LOOP_WS": LOCAL_RANGE
+ * beyond; only accumulator halves above 65535 rows reach it). */
+static inline size_t plan_row_tiles_max(const by_hw_t* hw) {
+  return 0xffff / hw->dim;
+}
 static inline size_t plan_acc_half(const by_hw_t* hw) {
   return hw->acc_rows / 2;
 }

@@ -1,8 +1,9 @@
-// LOOP_WS's bias moves (docs/isa.md, "LOOP_WS"): a loop with one J tile moves its repeating bias
-// in one MVIN3 of all the tile's rows, unless they are more than the MVIN's rows field holds;
-// then it moves it per I tile. Both against a CPU matmul written here.
+// LOOP_WS's bias moves (docs/isa.md, "LOOP_WS"): a loop moves its repeating bias in one MVIN3 of
+// all its I tiles' rows per group of J tiles, up to the most rows a move (and its block stride)
+// names; a loop of more I tiles is LOCAL_RANGE. Against a CPU matmul written here.
 #include "fm_util.h"
 #include "funcmodel/encode.h"
+#include "hwspec/isa.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -63,11 +64,18 @@ void biasLoop(Machine& m, uint32_t tilesI) {
 
 } // namespace
 
-TEST(LoopWsBias, OneMoveAndPerTileMovesMatchTheCpu) {
+TEST(LoopWsBias, OneMoveOfAllRowsMatchesTheCpu) {
   // Memories large enough for a tile of more rows than an MVIN names (65535).
   Machine m(test::tinyWith({{"    capacity_kib: 4", "    capacity_kib: 4096"}}));
   const uint32_t fieldTiles = 65535u / uint32_t(m.dim());
-  biasLoop(m, 3);              // one move
-  biasLoop(m, fieldTiles);     // one move of the most rows the field holds
-  biasLoop(m, fieldTiles + 1); // per I tile
+  biasLoop(m, 3);          // one move
+  biasLoop(m, fieldTiles); // one move of the most rows the field holds
+  // One I tile more: its moves' block stride would not fit in 16 bits.
+  LoopWsArgs l;
+  l.I = fieldTiles + 1, l.J = 1, l.K = 1;
+  l.A = kDramBase, l.B = kDramBase, l.C = kDramBase;
+  const std::vector<Instruction> loop = loopWs(l);
+  for (size_t i = 0; i + 1 < loop.size(); ++i)
+    m.ok(loop[i]);
+  EXPECT_EQ(m.run(loop.back()).error, hw::isa::errorCode("LOCAL_RANGE"));
 }

@@ -1,5 +1,6 @@
 // The LOOP_WS unroller (by_loop_ws) alone, command for command against the functional model's
-// unrolling (funcmodel::loopWsUnroll, docs/isa.md "LOOP_WS"), under random back-pressure
+// unrolling (funcmodel::loopWsUnroll, docs/isa.md "LOOP_WS"), each move with its block stride
+// (cmd_bstride_o against funcmodel::loopWsBlockStrides), under random back-pressure
 // (unroller_rig.h): matmuls of random bounds and paddings (A and B moves of several column
 // groups among them), every bias kind (none, per row, repeating, elem_t), accumulation onto
 // earlier loops, raw acc_t outputs, ReLU, operands already in the scratchpad (a_spad_id /
@@ -80,8 +81,14 @@ protected:
       const bool loop =
           cmd.funct == isa::kLoopWs && fm::loopWsCheck(p, model.state(), cmd.rs1, cmd.rs2) == 0;
       if (loop) {
-        for (const fm::Instruction& i : fm::loopWsUnroll(p, model.state().loop, cmd.rs1, cmd.rs2))
-          want.push_back({i, 0});
+        const fm::LoopWsState& s = model.state().loop;
+        const fm::LoopWsBlockStrides strides = fm::loopWsBlockStrides(p, s, cmd.rs2);
+        for (const fm::Instruction& i : fm::loopWsUnroll(p, s, cmd.rs1, cmd.rs2))
+          want.push_back({i, i.funct == isa::kMvin    ? strides.a
+                             : i.funct == isa::kMvin2 ? strides.b
+                             : i.funct == isa::kMvin3 ? strides.d
+                             : i.funct == isa::kMvout ? strides.c
+                                                      : 0});
       }
       std::vector<Issued> got;
       EXPECT_TRUE(rig.send(cmd, loop, 0, 0, got))

@@ -185,11 +185,11 @@ int FuncModel::execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   // The loop's commands run like host commands (their own checks and errors), in the
   // hardware unroller's order; the next loop uses the other halves.
   const std::vector<Instruction> commands = loopWsUnroll(params_, s, rs1, rs2);
+  const LoopWsBlockStrides strides = loopWsBlockStrides(params_, s, rs2);
   s.spHalf ^= 1;
   if (s.c != 0)
     s.accHalf ^= 1;
-  for (const Instruction& i : commands)
-    execute(i);
+  runLoopCommands(commands, strides.a, strides.b, strides.d, strides.c);
   return 0;
 }
 
@@ -208,17 +208,26 @@ int FuncModel::execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2) {
   s.spHalf ^= 1;
   if (s.words[9] != 0) // an output address: C leaves, the next loop takes the other half
     s.accHalf ^= 1;
-  // The loop's moves place their blocks themselves; the channels' block strides are the host's
-  // again after it.
   const LoopConvBlockStrides strides = loopConvBlockStrides(params_, s, rs1);
-  const uint32_t hostStrides[2] = {state_.ld[0].blockStride, state_.ld[1].blockStride};
-  state_.ld[0].blockStride = strides.input, state_.ld[1].blockStride = strides.weights;
-  loopMvoutBlockStride_ = strides.output;
+  runLoopCommands(commands, strides.input, strides.weights, 0, strides.output);
+  return 0;
+}
+
+void FuncModel::runLoopCommands(const std::vector<Instruction>& commands, uint32_t mvin,
+                                uint32_t mvin2, uint32_t mvin3, uint32_t mvout) {
+  const uint32_t own[3] = {mvin, mvin2, mvin3};
+  uint32_t host[3];
+  for (int c = 0; c < 3; ++c) {
+    host[c] = state_.ld[c].blockStride;
+    if (own[c] != 0)
+      state_.ld[c].blockStride = own[c];
+  }
+  loopMvoutBlockStride_ = mvout;
   for (const Instruction& i : commands)
     execute(i);
-  state_.ld[0].blockStride = hostStrides[0], state_.ld[1].blockStride = hostStrides[1];
+  for (int c = 0; c < 3; ++c)
+    state_.ld[c].blockStride = host[c];
   loopMvoutBlockStride_ = 0;
-  return 0;
 }
 
 uint64_t FuncModel::execCounterOp(uint64_t rs1, bool& deterministic) {

@@ -35,6 +35,12 @@ Compressed compressedOperands(uint64_t rs2) {
           field("LOOP_WS", true, "c_compressed", rs2) != 0};
 }
 
+// A is k-major (its K steps' I tiles DIM rows apart, each K group one move of all I rows) unless
+// it comes in as stored (transposed) or block by block (compressed): then row tile by row tile.
+bool aKMajor(uint64_t rs2) {
+  return !field("LOOP_WS", true, "a_transpose", rs2) && !compressedOperands(rs2).a;
+}
+
 } // namespace
 
 int loopWsCheck(const ModelParams& p, const ArchState& state, uint64_t rs1, uint64_t rs2) {
@@ -66,14 +72,21 @@ int loopWsCheck(const ModelParams& p, const ArchState& state, uint64_t rs1, uint
   const uint64_t aRows = uint64_t{s.maxI} * s.maxK * dim, bRows = uint64_t{s.maxK} * s.maxJ * dim;
   const uint64_t cRows = uint64_t{s.maxI} * s.maxJ * dim;
   const int ah = aHalf(s, rs1), bh = bHalf(s, rs1);
+  const uint64_t blockStrideMax = command("CONFIG_LD").rs1Field("block_stride").mask();
   if (ah > 1 || bh > 1 || aRows > half || bRows > half ||
-      cRows > static_cast<uint64_t>(p.accRows / 2) || (ah == bh && aRows + bRows > half))
+      cRows > static_cast<uint64_t>(p.accRows / 2) || (ah == bh && aRows + bRows > half) ||
+      uint64_t{s.maxI} * dim > blockStrideMax)
     return hw::isa::errorCode("LOCAL_RANGE");
   const uint64_t limit = 0xffffffffull;
   for (uint64_t v : {s.a, s.b, s.d, s.c, s.aStride, s.bStride, s.dStride, s.cStride})
     if (v > limit)
       return hw::isa::errorCode("DMA_ERROR");
   return 0;
+}
+
+LoopWsBlockStrides loopWsBlockStrides(const ModelParams& p, const LoopWsState& s, uint64_t rs2) {
+  const uint32_t iRows = s.maxI * static_cast<uint32_t>(p.dim);
+  return {aKMajor(rs2) ? iRows : 0, 0, iRows, iRows};
 }
 
 std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s, uint64_t rs1,
@@ -109,17 +122,28 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
   auto entry = [&](uint64_t base, uint32_t row, uint64_t stride, uint32_t col) {
     return base + (uint64_t{row} * stride + col / mbl) * hw::isa::kBovedaEntryBytes;
   };
-  auto cLocal = [&](uint32_t i, uint32_t j) { return kAcc | (cRow + (i * J + j) * dim); };
+  // Local layout: tile (i, k) of A at (k*I + i)*DIM (transposed or compressed: (i*K + k)*DIM),
+  // tile (i, j) of C at (j*I + i)*DIM, B row-major.
+  const bool kMajor = aKMajor(rs2);
+  auto aLocal = [&](uint32_t i, uint32_t k) {
+    return aRow + (kMajor ? k * I + i : i * K + k) * dim;
+  };
+  const uint32_t allRows = I * dim - s.padI; // the rows of all I tiles (a move of them all)
+  auto cLocal = [&](uint32_t i, uint32_t j) { return kAcc | (cRow + (j * I + i) * dim); };
 
-  // The loads of step k: A's K group starting at k (when k starts one), then B's row k. A
-  // transposed operand is stored K x I (A) or J x K (B): its tiles come in as stored, a group of
-  // tiles as rows (the group's tiles are DIM rows apart locally, so one move still writes one
-  // range), and the computes read them through the transposer.
+  // The loads of step k: A's K group starting at k (when k starts one; k-major: one move of all I
+  // rows), then B's row k. A transposed operand is stored K x I (A) or J x K (B): its tiles come
+  // in as stored, a group of tiles as rows (the group's tiles are DIM rows apart locally), and
+  // the computes read them through the transposer.
   auto loads = [&](uint32_t k) {
-    if (s.a != 0 && k % mbl == 0) {
+    if (s.a != 0 && k % mbl == 0 && kMajor) {
+      const uint32_t blocks = std::min(mbl, K - k);
+      out.push_back({static_cast<uint32_t>(hw::isa::kMvin), dram(s.a, 0, s.aStride, k, ib),
+                     operand(allRows, moveCols(k, blocks, K, s.padK), aLocal(0, k))});
+    } else if (s.a != 0 && k % mbl == 0) {
       const uint32_t blocks = std::min(mbl, K - k);
       for (uint32_t i = 0; i < I; ++i) {
-        const uint32_t local = aRow + (i * K + k) * dim, kCols = moveCols(k, blocks, K, s.padK);
+        const uint32_t local = aLocal(i, k), kCols = moveCols(k, blocks, K, s.padK);
         out.push_back({static_cast<uint32_t>(hw::isa::kMvin),
                        z.a  ? entry(s.a, i, s.aStride, k)
                        : aT ? dram(s.a, k, s.aStride, i, ib)
@@ -148,31 +172,20 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
                        operand(rowsI(i), colsJ(j), c)});
         out.push_back({static_cast<uint32_t>(i == 0 ? hw::isa::kComputePreloaded
                                                     : hw::isa::kComputeAccumulated),
-                       operand(rowsI(i), cutK(k), aRow + (i * K + k) * dim),
+                       operand(rowsI(i), cutK(k), aLocal(i, k)),
                        operand(dim, dim, hw::isa::kGarbageAddr)});
       }
   };
-  // D: j blocks outer, i inner. With one J tile C's rows are contiguous and D is one move of
-  // them all (when the MVIN's rows field holds them): a repeating bias (stride 0) is then read
-  // from DRAM once per loop, not per I tile. D comes after the loads of steps 0 and 1 (its moves
-  // wait for the MVOUTs of the loop two before, which read the same accumulator half; the load
-  // queue is in order, so in front they held this loop's operand loads back).
+  // D: per group of J tiles one move of all I rows (a repeating bias, stride 0, is read from DRAM
+  // once per group). D comes after the loads of steps 0 and 1 (its moves wait for the MVOUTs of
+  // the loop two before, which read the same accumulator half; the load queue is in order, so in
+  // front they held this loop's operand loads back).
   auto bias = [&] {
-    const uint64_t mvinRowsMax = hw::isa::command("MVIN").rs2Field("rows").mask();
-    if (s.d != 0 && J == 1 && uint64_t{I} * dim <= mvinRowsMax) {
-      out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
-                     dram(s.d, 0, s.dStride, 0, lowD ? ib : ab),
-                     operand(I * dim - s.padI, colsJ(0), cLocal(0, 0))});
-    } else if (s.d != 0) {
-      const uint32_t group = lowD ? mbl : static_cast<uint32_t>(p.maxBlockLenAcc);
-      for (uint32_t j = 0; j < J; j += group) {
-        const uint32_t blocks = std::min(group, J - j);
-        for (uint32_t i = 0; i < I; ++i)
-          out.push_back({static_cast<uint32_t>(hw::isa::kMvin3),
-                         dram(s.d, i, s.dStride, j, lowD ? ib : ab),
-                         operand(rowsI(i), moveCols(j, blocks, J, s.padJ), cLocal(i, j))});
-      }
-    }
+    const uint32_t group = lowD ? mbl : static_cast<uint32_t>(p.maxBlockLenAcc);
+    for (uint32_t j = 0; s.d != 0 && j < J; j += group)
+      out.push_back(
+          {static_cast<uint32_t>(hw::isa::kMvin3), dram(s.d, 0, s.dStride, j, lowD ? ib : ab),
+           operand(allRows, moveCols(j, std::min(group, J - j), J, s.padJ), cLocal(0, j))});
   };
   loads(0);
   for (uint32_t k = 0; k < K; ++k) {
@@ -182,17 +195,19 @@ std::vector<Instruction> loopWsUnroll(const ModelParams& p, const LoopWsState& s
       bias();
     computes(k);
   }
-  // C: j blocks outer, i inner.
+  // C: per group of J tiles one move of all I rows (compressed: one per i, each names its
+  // block's pointer entry).
   if (s.c != 0) {
     const uint32_t group = fullC ? 1 : mbl;
     for (uint32_t j = 0; j < J; j += group) {
-      const uint32_t blocks = std::min(group, J - j);
-      for (uint32_t i = 0; i < I; ++i)
-        out.push_back(
-            {static_cast<uint32_t>(hw::isa::kMvout),
-             z.c ? entry(s.c, i, s.cStride, j) : dram(s.c, i, s.cStride, j, fullC ? ab : ib),
-             operand(rowsI(i), moveCols(j, blocks, J, s.padJ),
-                     cLocal(i, j) | (fullC ? kFull : 0))});
+      const uint32_t cols = moveCols(j, std::min(group, J - j), J, s.padJ);
+      if (!z.c)
+        out.push_back({static_cast<uint32_t>(hw::isa::kMvout),
+                       dram(s.c, 0, s.cStride, j, fullC ? ab : ib),
+                       operand(allRows, cols, cLocal(0, j) | (fullC ? kFull : 0))});
+      for (uint32_t i = 0; z.c && i < I; ++i)
+        out.push_back({static_cast<uint32_t>(hw::isa::kMvout), entry(s.c, i, s.cStride, j),
+                       operand(rowsI(i), cols, cLocal(i, j))});
     }
   }
   return out;

@@ -295,6 +295,11 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     b.comment("LOOP_WS unroller to the LOOP_CONV_WS unroller.");
     for (const auto& [n, w] : cmdWires)
       wire(b, "lw_cmd_" + n, w);
+    wire(b, "lw_cmd_bstride", 16);
+  }
+  if (loops_ || conv_) {
+    b.comment("With the decoder's command: the block stride of a loop's move (0: the channel's).");
+    wire(b, "cmd_bstride", 16);
   }
   if (table_) {
     b.comment("The mvout's function table: CONFIG_TABLE from the decoder, entries to the store "
@@ -304,12 +309,11 @@ void AcceleratorGenerator::controlWires(vlog::Body& b) const {
     wire(b, "mvout_table_en", 1);
   }
   if (conv_) {
-    b.comment("The LOOP_CONV_WS unroller's checks and start, the block strides it uses, and "
-              "CONFIG_EX's strides (which a trans_input_3120 loop restores after its own).");
+    b.comment("The LOOP_CONV_WS unroller's checks and start, and CONFIG_EX's strides (which a "
+              "trans_input_3120 loop restores after its own).");
     wire(b, "lc_loop_err", 8);
     wire(b, "lc_start", 1);
     wire(b, "lc_busy", 1);
-    wire(b, "cmd_bstride", 16);
     if (hasAStep(p_))
       wire(b, "cmd_astep", std::max(1, config::log2Exact(p_.dim)));
     wire(b, "ex_a_stride", 16);
@@ -461,14 +465,18 @@ void AcceleratorGenerator::loopUnrollers(vlog::Body& b) const {
   if (loops_) {
     auto& i = b.instance(names::kLoopWs, "u_loop_ws");
     chain(i, "host_cmd_", conv_ ? "lw_cmd_" : "cmd_");
-    i.conns.insert(i.conns.end(),
-                   {{"loop_err_o", "lw_loop_err"}, {"start_i", "lw_start"}, {"busy_o", "lw_busy"}});
+    i.conns.insert(i.conns.end(), {{"cmd_bstride_o", conv_ ? "lw_cmd_bstride" : "cmd_bstride"},
+                                   {"loop_err_o", "lw_loop_err"},
+                                   {"start_i", "lw_start"},
+                                   {"busy_o", "lw_busy"}});
   }
   if (conv_) {
     auto& i = b.instance(names::kLoopConv, "u_loop_conv");
     chain(i, loops_ ? "lw_cmd_" : "host_cmd_", "cmd_");
     if (hasAStep(p_))
       i.conns.push_back({"cmd_astep_o", "cmd_astep"});
+    if (loops_)
+      i.conns.push_back({"host_bstride_i", "lw_cmd_bstride"});
     i.conns.insert(i.conns.end(), {{"cmd_bstride_o", "cmd_bstride"},
                                    {"loop_err_o", "lc_loop_err"},
                                    {"start_i", "lc_start"},
@@ -617,8 +625,9 @@ void AcceleratorGenerator::frontendAndDecoder(vlog::Body& b) const {
       i.conns.insert(i.conns.end(), {{"conv_err_i", "lc_loop_err"},
                                      {"conv_start_o", "lc_start"},
                                      {"ex_a_stride_o", "ex_a_stride"},
-                                     {"ex_c_stride_o", "ex_c_stride"},
-                                     {"cmd_bstride_i", "cmd_bstride"}});
+                                     {"ex_c_stride_o", "ex_c_stride"}});
+    if (loops_ || conv_)
+      i.conns.push_back({"cmd_bstride_i", "cmd_bstride"});
     if (hasAStep(p_))
       i.conns.push_back({"cmd_astep_i", "cmd_astep"});
     if (mergesComputes(p_))

@@ -177,6 +177,10 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.input("loop_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_WS");
     m.output("loop_start_o", Type::bit(), "a legal LOOP_WS is accepted: the unroller starts");
   }
+  if (loops_ || conv_)
+    m.input("cmd_bstride_i", Type::bits("CountBits"),
+            "with the command: the block stride of a loop's MVIN / MVIN2 / MVIN3 (0: the "
+            "channel's) or MVOUT (0: DIM)");
   if (conv_) {
     m.portGroup("LOOP_CONV_WS (the unroller in front, loop_conv.cpp).");
     m.input("conv_err_i", Type::bits("ErrBits"), "the unroller's checks of a LOOP_CONV_WS");
@@ -184,9 +188,6 @@ void CmdDecoderGenerator::ports(vlog::Module& m) const {
     m.output("ex_a_stride_o", Type::bits("CountBits"),
              "CONFIG_EX's a_stride (a trans_input_3120 loop restores it after its own)");
     m.output("ex_c_stride_o", Type::bits("CountBits"), "CONFIG_EX's c_stride (likewise)");
-    m.input("cmd_bstride_i", Type::bits("CountBits"),
-            "with the command: the block stride of a loop's MVIN / MVIN2 (0: the channel's) or "
-            "MVOUT (0: DIM)");
     if (hasAStep(p_))
       m.input("cmd_astep_i", Type::bits(std::max(1, config::log2Exact(p_.dim))),
               "with the command: a depthwise loop COMPUTE's first reduction step of A");
@@ -495,8 +496,9 @@ void CmdDecoderGenerator::mvinChecks(vlog::Body& b, IsaFieldWires&) const {
                                         : "cmd_funct_i == FunctMvin") +
                         " ? ChMvin :\n      cmd_funct_i == FunctMvin2 ? ChMvin2 : ChMvin3");
   b.assign("ld_stride", "ld_stride_q[ld_ch]");
-  b.assign("ld_bstride", conv_ ? "cmd_bstride_i != '0 ? cmd_bstride_i : ld_block_stride_q[ld_ch]"
-                               : "ld_block_stride_q[ld_ch]");
+  b.assign("ld_bstride", loops_ || conv_
+                             ? "cmd_bstride_i != '0 ? cmd_bstride_i : ld_block_stride_q[ld_ch]"
+                             : "ld_block_stride_q[ld_ch]");
   b.assign("ld_shrink", "ld_shrink_q[ld_ch]");
   b.assign("ld_elem_sized", "!mv_acc || ld_shrink");
   b.assign("mv_blocks", "mv_acc ? (BlocksBits'(mv_cols) + BlocksBits'(Dim-1)) >> DimLog2 :\n"
@@ -591,9 +593,9 @@ void CmdDecoderGenerator::mvoutChecks(vlog::Body& b) const {
            "st_pool_stride != '0 ? StorePool : st_pool_size != '0 ? StoreStrided : StoreRows");
   b.assign("st_raw", "mv_acc && mv_full");
   b.logic("st_bstride", Type::bits("CountBits"),
-          "local rows between an MVOUT's column blocks: DIM, or a conv loop's own");
-  b.assign("st_bstride",
-           conv_ ? "cmd_bstride_i != '0 ? cmd_bstride_i : CountBits'(Dim)" : "CountBits'(Dim)");
+          "local rows between an MVOUT's column blocks: DIM, or a loop's own");
+  b.assign("st_bstride", loops_ || conv_ ? "cmd_bstride_i != '0 ? cmd_bstride_i : CountBits'(Dim)"
+                                         : "CountBits'(Dim)");
   b.assign("st_end", "st_mode == StoreRows ?\n"
                      "      EndBits'(mv_row) + EndBits'(mv_blocks_m1) * EndBits'(st_bstride) + "
                      "EndBits'(mv_rows) :\n"

@@ -11,19 +11,22 @@
 namespace by::hw::loops {
 
 /// Parameters FunctBits, XBits, ErrBits, clock and reset, the command input (host_*, from
-/// `source`) and the command output to the decoder (cmd_*).
-void commandPorts(vlog::Module& m, const std::string& source);
+/// `source`; with `bstrideIn` its block stride host_bstride_i, an unroller's in front) and the
+/// command output to the decoder (cmd_*, with cmd_bstride_o: the block stride of a loop's move,
+/// 0 for the channel's or DIM).
+void commandPorts(vlog::Module& m, const std::string& source, bool bstrideIn);
 
-/// The output register (out_valid, out_funct, out_rs1, out_rs2), `active` (a loop is issued:
-/// the input waits) and `host_fire` (the decoder takes the input's command).
+/// The output register (out_valid, out_funct, out_rs1, out_rs2, out_bstride), `active` (a loop
+/// is issued: the input waits) and `host_fire` (the decoder takes the input's command).
 void outputRegister(vlog::Body& b, StateRegs& regs);
 
 /// The output register's next value: cleared when the decoder takes it, loaded with
-/// cmd_funct / cmd_rs1 / cmd_rs2 when the sequencer steps on a command (step && emit).
+/// cmd_funct / cmd_rs1 / cmd_rs2 / cmd_bstride when the sequencer steps on a command
+/// (step && emit).
 void nextOutput(vlog::Stmts& n);
 
 /// The outputs: the unroller's command while a loop runs (phase_q != PhIdle or the output
 /// register full), else the input's; busy_o.
-void commandOutputs(vlog::Body& b);
+void commandOutputs(vlog::Body& b, bool bstrideIn);
 
 } // namespace by::hw::loops

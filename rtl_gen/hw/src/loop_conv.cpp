@@ -84,17 +84,14 @@ vlog::Module LoopConvGenerator::build() const {
   vlog::Stmts& n = regs.next();
   nextConfig(n);
   nextSequence(n);
-  loops::commandOutputs(b);
-  b.assign("cmd_bstride_o", "active ? out_bstride_q : '0");
+  loops::commandOutputs(b, wsInFront());
   if (depthwiseSteps())
     b.assign("cmd_astep_o", "active ? out_astep_q : '0");
   return m;
 }
 
 void LoopConvGenerator::ports(vlog::Module& m) const {
-  loops::commandPorts(m, "the frontend or the LOOP_WS unroller");
-  m.output("cmd_bstride_o", Type::bits(16),
-           "with cmd_*: the block stride of the loop's MVIN / MVIN2 (0: the channel's)");
+  loops::commandPorts(m, wsInFront() ? "the LOOP_WS unroller" : "the frontend", wsInFront());
   if (depthwiseSteps())
     m.output("cmd_astep_o", Type::bits(std::max(1, config::log2Exact(p_.dim))),
              "with cmd_*: a depthwise COMPUTE's first reduction step of A (0 for the host's)");
@@ -270,7 +267,6 @@ void LoopConvGenerator::configRegs(vlog::Body& b, StateRegs& regs, IsaFieldWires
         .add("iz", Type::bit(), "1'b0", "Boveda: the input rows are read as compressed blocks")
         .add("oz", Type::bit(), "1'b0", "Boveda: the output rows leave as compressed blocks");
   loops::outputRegister(b, regs);
-  regs.add("out_bstride", Type::bits("CountBits"), "'0", "out_*'s block stride (cmd_bstride)");
   if (depthwiseSteps())
     regs.add("out_astep", Type::bits(std::max(1, config::log2Exact(p_.dim))), "'0",
              "out_*'s first reduction step of A (cmd_astep)");
@@ -985,11 +981,8 @@ Iterators iterators() {
 // The output register and the phase sequence.
 void LoopConvGenerator::nextSequence(vlog::Stmts& n) const {
   loops::nextOutput(n);
-  n.ifElse("step && emit", [&](vlog::Stmts& s) {
-    s.line("out_bstride_d = cmd_bstride;");
-    if (depthwiseSteps())
-      s.line("out_astep_d = cmd_astep;");
-  });
+  if (depthwiseSteps())
+    n.ifElse("step && emit", [&](vlog::Stmts& s) { s.line("out_astep_d = cmd_astep;"); });
   const Iterators it = iterators();
   auto to = [](const std::string& phase) {
     return [phase](vlog::Stmts& s) { s.line("phase_d = " + phase + ";"); };

@@ -28,6 +28,8 @@ private:
   void nextSequence(vlog::Stmts& n) const;
   // Boveda: the loop may read compressed weights (weights_compressed).
   bool boveda() const { return p_.config.boveda.enabled; }
+  // The LOOP_WS unroller sits in front: its moves' block strides come through.
+  bool wsInFront() const { return p_.config.loops.ws; }
   // The depthwise mode on vector PEs: the OS loop's computes read A at a column offset
   // (cmd_astep_o), which only the TensorDash feeder takes.
   // (A block of DIM channels must then be whole lane groups: DIM >= lanes.)

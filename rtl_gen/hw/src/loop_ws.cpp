@@ -33,13 +33,13 @@ namespace {
 const std::vector<std::pair<std::string, std::string>>& phases() {
   static const std::vector<std::pair<std::string, std::string>> v = {
       {"PhIdle", "no loop: host commands pass through"},
-      {"PhD", "MVIN3s of the bias D: j blocks outer, i inner (one MVIN3 if J = 1)"},
+      {"PhD", "MVIN3s of the bias D: one per j block, of all I rows"},
       {"PhLoads", "decides the loads of K step kl (no command)"},
-      {"PhA", "MVIN of A's K group starting at kl, one per i"},
+      {"PhA", "MVIN of A's K group at kl: all I rows (per i if transposed or compressed)"},
       {"PhB", "MVIN2 of B's row kl, one per j block"},
       {"PhPre", "PRELOAD of step (kx, j, i)"},
       {"PhComp", "COMPUTE of step (kx, j, i)"},
-      {"PhC", "MVOUT of C, j blocks outer, i inner"}};
+      {"PhC", "MVOUT of C: one per j block, of all I rows (compressed: i inner)"}};
   return v;
 }
 
@@ -68,12 +68,12 @@ vlog::Module LoopWsGenerator::build() const {
   vlog::Stmts& n = regs.next();
   nextConfig(n);
   nextSequence(n);
-  loops::commandOutputs(b);
+  loops::commandOutputs(b, false);
   return m;
 }
 
 void LoopWsGenerator::ports(vlog::Module& m) const {
-  loops::commandPorts(m, "the command frontend");
+  loops::commandPorts(m, "the command frontend", false);
   m.portGroup("LOOP_WS checks and start (with the decoder).");
   m.output("loop_err_o", Type::bits("ErrBits"),
            "the checks of a LOOP_WS at the host input (ErrNone when legal)");
@@ -224,9 +224,14 @@ void LoopWsGenerator::check(vlog::Body& b, IsaFieldWires&) const {
   b.assign("chk_bad_size", "max_i_q == '0 || max_j_q == '0 || max_k_q == '0 ||\n"
                            "      pad_i_q >= CountBits'(Dim) || pad_j_q >= CountBits'(Dim) ||\n"
                            "      pad_k_q >= CountBits'(Dim)");
+  // I x DIM rows are the block stride of A's, C's and D's moves (a 16-bit field, as the tile
+  // counts are: with one-row tiles it always holds them).
+  const std::string strideRange =
+      p_.dim > 1 ? " ||\n      (ProdBits'(max_i_q) << DimLog2) > ProdBits'(16'hffff)" : "";
   b.assign("chk_range", "a_half > 2'(1) || b_half > 2'(1) || a_rows > ProdBits'(SpHalf) ||\n"
                         "      b_rows > ProdBits'(SpHalf) || c_rows > ProdBits'(AccHalf) ||\n"
-                        "      (a_half == b_half && a_rows + b_rows > ProdBits'(SpHalf))");
+                        "      (a_half == b_half && a_rows + b_rows > ProdBits'(SpHalf))" +
+                            strideRange);
   b.assign("chk_dram", "a_addr_q > DramLimit || b_addr_q > DramLimit || d_addr_q > DramLimit ||\n"
                        "      c_addr_q > DramLimit || a_stride_q > DramLimit ||\n"
                        "      b_stride_q > DramLimit || d_stride_q > DramLimit ||\n"
@@ -256,8 +261,6 @@ void LoopWsGenerator::iterators(vlog::Body& b) const {
   b.logic("kx_last", Type::bit());
   b.logic("kl_last", Type::bit());
   b.logic("a_due", Type::bit(), "step kl starts a K group of A");
-  b.logic("d_whole", Type::bit(),
-          "D is one move: one J tile (its C rows are contiguous) of rows an MVIN can name");
   b.assign("j_rem", "max_j_q - it_j_q");
   b.assign("k_rem", "max_k_q - kl_q");
   b.assign("d_group", "low_d_q ? CountBits'(MaxBlockLen) : CountBits'(MaxBlockLenAcc)");
@@ -272,14 +275,6 @@ void LoopWsGenerator::iterators(vlog::Body& b) const {
   b.assign("kx_last", "kx_q == max_k_q - CountBits'(1)");
   b.assign("kl_last", "kl_q == max_k_q - CountBits'(1)");
   b.assign("a_due", "(kl_q & CountBits'(MaxBlockLen - 1)) == '0");
-  // I tiles of DIM rows the MVIN's rows field holds; with at most that many tiles (CountBits) a
-  // comparison would be constant.
-  const uint64_t fieldTiles = isa::command("MVIN").rs2Field("rows").mask() / uint64_t(p_.dim);
-  if (fieldTiles >= 0xffff)
-    b.assign("d_whole", "max_j_q == CountBits'(1)");
-  else
-    b.assign("d_whole", "max_j_q == CountBits'(1) && max_i_q <= CountBits'(" +
-                            num(static_cast<long long>(fieldTiles)) + ")");
   b.blank();
 }
 
@@ -322,15 +317,30 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   } else {
     b.assign("dram_addr", "dram_base + ((XBits'(dram_prod) + XBits'(dram_col)) << dram_log2)");
   }
-  b.logic("tile_ij", Type::bits("RowsBits"), "(i*J + j)*DIM: a C / D tile");
-  b.logic("tile_sp", Type::bits("RowsBits"), "(i*K + k)*DIM or (k*J + j)*DIM: A / B tile");
+  b.comment("Local layout: A's tile (i, k) at (k*I + i)*DIM (transposed: (i*K + k)*DIM), B's "
+            "(k, j) at (k*J + j)*DIM, C's (i, j) at (j*I + i)*DIM: the I tiles of a K step of A "
+            "and of a J tile of C lie DIM rows apart, so one output column's computes continue "
+            "one another (exec_merge.cpp).");
+  b.logic("tile_c", Type::bits("RowsBits"), "(j*I + i)*DIM: a C / D tile");
+  b.logic("tile_sp", Type::bits("RowsBits"), "an A or B tile: (row * count + col)*DIM");
+  b.logic("k_step", Type::bits("CountBits"), "the K step of the load (kl) or compute (kx)");
+  b.logic("a_whole", Type::bit(),
+          "A is k-major, each K group one move of all I rows (not transposed, not compressed)");
+  b.logic("c_whole", Type::bit(), "each J group of C is one move of all I rows (not compressed)");
+  b.logic("a_kmajor", Type::bit(), "a k-major A tile");
+  b.logic("b_tile", Type::bit());
   b.logic("sp_row", Type::bits("CountBits"));
   b.logic("sp_count", Type::bits("CountBits"));
   b.logic("sp_col", Type::bits("CountBits"));
-  b.assign("tile_ij", "(RowsBits'(it_i_q) * RowsBits'(max_j_q) + RowsBits'(it_j_q)) << DimLog2");
-  b.assign("sp_row", "phase_q == PhB ? kl_q : phase_q == PhPre ? kx_q : it_i_q");
-  b.assign("sp_count", "(phase_q == PhB || phase_q == PhPre) ? max_j_q : max_k_q");
-  b.assign("sp_col", "phase_q == PhA ? kl_q : phase_q == PhComp ? kx_q : it_j_q");
+  b.assign("tile_c", "(RowsBits'(it_j_q) * RowsBits'(max_i_q) + RowsBits'(it_i_q)) << DimLog2");
+  b.assign("k_step", "(phase_q == PhA || phase_q == PhB) ? kl_q : kx_q");
+  b.assign("a_whole", boveda() ? "!a_t_q && !a_z_q" : "!a_t_q");
+  b.assign("c_whole", boveda() ? "!c_z_q" : "1'b1");
+  b.assign("a_kmajor", "(phase_q == PhA || phase_q == PhComp) && a_whole");
+  b.assign("b_tile", "phase_q == PhB || phase_q == PhPre");
+  b.assign("sp_row", "a_kmajor || b_tile ? k_step : it_i_q");
+  b.assign("sp_count", "a_kmajor ? max_i_q : b_tile ? max_j_q : max_k_q");
+  b.assign("sp_col", "a_kmajor ? it_i_q : b_tile ? it_j_q : k_step");
   b.assign("tile_sp", "(RowsBits'(sp_row) * RowsBits'(sp_count) + RowsBits'(sp_col)) << DimLog2");
   b.logic("rows_i", Type::bits("CountBits"), "DIM, less pad_I on the last I tile");
   b.logic("cols_j", Type::bits("CountBits"), "DIM, less pad_J on the last J tile");
@@ -339,10 +349,9 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   b.logic("move_cols_j", Type::bits("CountBits"), "columns of a D / B / C move");
   b.logic("move_cols_k", Type::bits("CountBits"), "columns of an A move");
   b.assign("rows_i", "CountBits'(Dim) - (i_last ? pad_i_q : '0)");
-  b.logic("rows_d", Type::bits("CountBits"),
-          "rows of a D move: the tile's, all of them when D is one move (I*DIM rows fit an "
-          "accumulator half: checked at LOOP_WS)");
-  b.assign("rows_d", "d_whole ? (max_i_q << DimLog2) - pad_i_q : rows_i");
+  b.logic("rows_all", Type::bits("CountBits"),
+          "rows of a move of all I tiles (I*DIM is below 2^16: checked at LOOP_WS)");
+  b.assign("rows_all", "(max_i_q << DimLog2) - pad_i_q");
   b.assign("cols_j", "CountBits'(Dim) - (j_end ? pad_j_q : '0)");
   b.assign("k_cut_x", "CountBits'(Dim) - (kx_last ? pad_k_q : '0)");
   b.assign("k_cut_l", "CountBits'(Dim) - (kl_last ? pad_k_q : '0)");
@@ -350,7 +359,12 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   b.assign("move_cols_k",
            "(k_blocks << DimLog2) - (k_rem <= CountBits'(MaxBlockLen) ? pad_k_q : '0)");
   b.logic("c_local", Type::bits("AddrBits"), "the accumulator row of tile (i, j)");
-  b.assign("c_local", "AccBit | (c_row_q + tile_ij)");
+  b.assign("c_local", "AccBit | (c_row_q + tile_c)");
+  b.logic("cmd_bstride", Type::bits("CountBits"),
+          "A's, D's and C's moves: their blocks I x DIM rows apart (below 2^16: checked at "
+          "LOOP_WS); B's: MVIN2's configured one (0)");
+  b.assign("cmd_bstride", "(phase_q == PhA && a_whole) || phase_q == PhD || phase_q == PhC ?\n"
+                          "      CountBits'(RowsBits'(max_i_q) << DimLog2) : '0");
   b.logic("emit", Type::bit(), "this phase issues a command");
   b.logic("cmd_funct", Type::bits("FunctBits"));
   b.logic("cmd_rs1", Type::bits("XBits"));
@@ -363,13 +377,14 @@ void LoopWsGenerator::commands(vlog::Body& b) const {
   // A transposed tile group comes in as stored: rows and columns swap.
   b.assign(
       "operand",
-      "phase_q == PhD ? " + op("rows_d", "move_cols_j", "c_local") + " :\n" +
+      "phase_q == PhD ? " + op("rows_all", "move_cols_j", "c_local") + " :\n" +
           "      phase_q == PhA && a_t_q ? " + op("move_cols_k", "rows_i", "a_row_q + tile_sp") +
-          " :\n" + "      phase_q == PhA ? " + op("rows_i", "move_cols_k", "a_row_q + tile_sp") +
-          " :\n" + "      phase_q == PhB && b_t_q ? " +
-          op("move_cols_j", "k_cut_l", "b_row_q + tile_sp") + " :\n" + "      phase_q == PhB ? " +
-          op("k_cut_l", "move_cols_j", "b_row_q + tile_sp") + " :\n" + "      " +
-          op("rows_i", "move_cols_j", "c_local | (full_c_q ? FullBit : '0)"));
+          " :\n" + "      phase_q == PhA ? " +
+          op("a_whole ? rows_all : rows_i", "move_cols_k", "a_row_q + tile_sp") + " :\n" +
+          "      phase_q == PhB && b_t_q ? " + op("move_cols_j", "k_cut_l", "b_row_q + tile_sp") +
+          " :\n" + "      phase_q == PhB ? " + op("k_cut_l", "move_cols_j", "b_row_q + tile_sp") +
+          " :\n" + "      " +
+          op("c_whole ? rows_all : rows_i", "move_cols_j", "c_local | (full_c_q ? FullBit : '0)"));
   b.comb()
       .line("cmd_funct = FunctMvin;")
       .line("cmd_rs1 = dram_addr;")
@@ -449,37 +464,33 @@ void LoopWsGenerator::nextConfig(vlog::Stmts& n) const {
 void LoopWsGenerator::nextSequence(vlog::Stmts& n) const {
   loops::nextOutput(n);
   n.ifElse("step", [&](vlog::Stmts& s) {
-    s.uniqueCaseOf(
-        "phase_q",
-        {{"PhD",
-          [](vlog::Stmts& t) {
-            t.comment("i inner, j blocks outer (one move when d_whole); then step 0's computes.");
-            t.ifElse(
-                "!i_last && !d_whole",
-                [](vlog::Stmts& u) { u.line("it_i_d = it_i_q + CountBits'(1);"); },
-                [](vlog::Stmts& u) {
-                  u.line("it_i_d = '0;").line("it_j_d = it_j_q + j_blocks;");
-                  u.ifElse("j_last",
-                           [](vlog::Stmts& v) { v.line("it_j_d = '0;").line("phase_d = PhPre;"); });
-                });
-          }},
-         {"PhLoads", [&](vlog::Stmts& t) { nextLoads(t); }},
-         {"PhA", [&](vlog::Stmts& t) { nextLoads(t); }},
-         {"PhB", [&](vlog::Stmts& t) { nextLoads(t); }},
-         {"PhPre", [](vlog::Stmts& t) { t.line("phase_d = PhComp;"); }},
-         {"PhComp", [&](vlog::Stmts& t) { nextArray(t); }},
-         {"PhC",
-          [](vlog::Stmts& t) {
-            t.ifElse(
-                "!i_last", [](vlog::Stmts& u) { u.line("it_i_d = it_i_q + CountBits'(1);"); },
-                [](vlog::Stmts& u) {
-                  u.line("it_i_d = '0;").line("it_j_d = it_j_q + j_blocks;");
-                  u.ifElse("j_last", [](vlog::Stmts& v) {
-                    v.line("it_j_d = '0;").line("phase_d = PhIdle;");
-                  });
-                });
-          }}},
-        [](vlog::Stmts&) {});
+    s.uniqueCaseOf("phase_q",
+                   {{"PhD",
+                     [](vlog::Stmts& t) {
+                       t.comment("One move per j block; then step 0's computes.");
+                       t.line("it_j_d = it_j_q + j_blocks;");
+                       t.ifElse("j_last", [](vlog::Stmts& u) {
+                         u.line("it_j_d = '0;").line("phase_d = PhPre;");
+                       });
+                     }},
+                    {"PhLoads", [&](vlog::Stmts& t) { nextLoads(t); }},
+                    {"PhA", [&](vlog::Stmts& t) { nextLoads(t); }},
+                    {"PhB", [&](vlog::Stmts& t) { nextLoads(t); }},
+                    {"PhPre", [](vlog::Stmts& t) { t.line("phase_d = PhComp;"); }},
+                    {"PhComp", [&](vlog::Stmts& t) { nextArray(t); }},
+                    {"PhC",
+                     [](vlog::Stmts& t) {
+                       t.ifElse(
+                           "!i_last && !c_whole",
+                           [](vlog::Stmts& u) { u.line("it_i_d = it_i_q + CountBits'(1);"); },
+                           [](vlog::Stmts& u) {
+                             u.line("it_i_d = '0;").line("it_j_d = it_j_q + j_blocks;");
+                             u.ifElse("j_last", [](vlog::Stmts& v) {
+                               v.line("it_j_d = '0;").line("phase_d = PhIdle;");
+                             });
+                           });
+                     }}},
+                   [](vlog::Stmts&) {});
   });
 }
 
@@ -512,7 +523,8 @@ void LoopWsGenerator::nextLoads(vlog::Stmts& t) const {
   };
   auto inA = [&](vlog::Stmts& u) {
     u.ifElse(
-        "!i_last", [](vlog::Stmts& v) { v.line("it_i_d = it_i_q + CountBits'(1);"); }, toB);
+        "!i_last && !a_whole", [](vlog::Stmts& v) { v.line("it_i_d = it_i_q + CountBits'(1);"); },
+        toB);
   };
   auto decide = [&](vlog::Stmts& u) {
     u.ifElse(

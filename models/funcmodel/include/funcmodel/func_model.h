@@ -128,6 +128,10 @@ private:
   int execLoopWs(uint32_t funct, uint64_t rs1, uint64_t rs2);
   // LOOP_CONV_WS and its configuration commands (loops.conv; loop_conv.cpp has the order).
   int execLoopConv(uint32_t funct, uint64_t rs1, uint64_t rs2);
+  // Executes a loop's commands with its moves' own block strides (0: the channel's, or DIM for
+  // MVOUT); the host's configured ones hold again after them.
+  void runLoopCommands(const std::vector<Instruction>& commands, uint32_t mvin, uint32_t mvin2,
+                       uint32_t mvin3, uint32_t mvout);
 
   // The Boveda loader's pointer-line buffer (boveda_moves.cpp; docs/boveda.md, "Pointer
   // lines"): a compressed MVIN reads its entry through it.
@@ -145,7 +149,7 @@ private:
   ModelParams params_;
   DramPort& dram_;
   ArchState state_;
-  // While a conv loop runs: the block stride of its MVOUTs (0: DIM, as for the host's).
+  // While a loop runs: the block stride of its MVOUTs (0: DIM, as for the host's).
   uint32_t loopMvoutBlockStride_ = 0;
   // The A column offset of the COMPUTE executing (Instruction::aColOffset).
   uint32_t aColOffset_ = 0;
