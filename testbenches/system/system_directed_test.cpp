@@ -450,7 +450,9 @@ TEST_F(System, ComputeRunsKeepProgramOrder) {
   const int kw = p.spRowElems;
   const uint32_t n = static_cast<uint32_t>(dim), k32 = static_cast<uint32_t>(kw);
   const uint64_t stride = kw * ib;
-  const uint32_t bRow = 14 * n * 2; // B after A's rows (runs of 6 pieces, stride 2)
+  // A run longer than a station entry's 8 pieces (kMaxComputePieces, rtl_gen/hw/src/op_layouts.h).
+  const int longRun = 10;
+  const uint32_t bRow = 14 * n * 2; // B after A's rows (runs of 10 pieces, stride 2)
   prog = {fm::configLd({0, false, 1, 0, fm::floatBits(1), stride}),
           fm::configSt(
               {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(dim * ab), hw::isa::kFloatOne})};
@@ -479,8 +481,8 @@ TEST_F(System, ComputeRunsKeepProgramOrder) {
   for (uint32_t st : {1u, 2u}) {
     const uint64_t out = kOut + (st - 1) * 0x10000;
     prog.push_back(fm::configEx({1, 0, false, false, false, st, hw::isa::kFloatOne, 0, 0, st}));
-    computeRun(0, 0, 6, n - 1, st, st, false); // two entries: four pieces, then two
-    store(out, 0, 6 * n * st);
+    computeRun(0, 0, longRun, n - 1, st, st, false); // two entries: eight pieces, then two
+    store(out, 0, uint32_t(longRun) * n * st);
     // Broken by a move into the next piece's A rows: that piece reads the new rows.
     computeRun(0, 0, 2, n, st, st, true);
     prog.push_back(fm::mvin(0, kIn + 0x18000, fm::spAddr(2 * n * st), n, k32));

@@ -1,6 +1,6 @@
 // Weight-stationary computes merged in the reservation station: up to kMaxComputePieces computes
 // of DIM rows that continue one another take one station entry, so that its 32 entries look
-// four times as many beats ahead (the loops' output rows are computes of DIM pixels each).
+// eight times as many beats ahead (the loops' output rows are computes of DIM pixels each).
 //
 // The merger sits between the decoder and the station. It holds back a WS compute that could
 // start a run (DIM rows of A and C, no D, A not transposed) and folds in each following compute
@@ -74,6 +74,7 @@ vlog::Module ExecMergerGenerator::build() const {
   b.localParam("Dim", num(p_.dim));
   b.localParam("DimLog2", num(config::log2Exact(p_.dim)));
   b.localParam("RowBits", num(p_.localRowBits));
+  b.localParam("PieceBits", num(kPieceBits));
   b.localParam("MaxPieces", num(kMaxComputePieces - 1), "pieces after the first");
   declareEnum(b, opKindEncoding());
   StateRegs regs(b);
@@ -143,14 +144,14 @@ vlog::Module ExecMergerGenerator::build() const {
     std::map<std::string, std::string> v;
     for (const auto& f : ex_.fields())
       v[f.name] = "x_" + f.name;
-    v["pieces"] = "2'(0)";
+    v["pieces"] = "PieceBits'(0)";
     v["last_rows"] = "x_a_rows";
     return v;
   }();
   regs.next()
       .ifElse("in_valid_i && x_cont",
               [&](vlog::Stmts& s) {
-                s.line(merged_.slice("held_d", "pieces") + " = h_pieces + 2'(1);")
+                s.line(merged_.slice("held_d", "pieces") + " = h_pieces + PieceBits'(1);")
                     .line(merged_.slice("held_d", "last_rows") + " = x_a_rows;")
                     .line("held_ranges_d = merged_ranges;")
                     .line("next_a_row_d = next_a_row_q + a_step;")
@@ -188,7 +189,7 @@ void ExecMergerGenerator::continuation(vlog::Body& b) const {
           std::string(shared.empty() ? "" : " &&\n      ") + "x_" + f.name + " == h_" + f.name;
   b.assign("x_shared", shared);
   b.assign("x_cont", "held_valid_q && x_exec && x_shared && !x_flip && x_bd_garbage &&\n"
-                     "      h_pieces != 2'(MaxPieces) && h_last_rows == " +
+                     "      h_pieces != PieceBits'(MaxPieces) && h_last_rows == " +
                          num(p_.dimBits) + "'(Dim) && x_a_rows == x_c_rows &&\n" +
                          "      x_a_row == next_a_row_q && x_c_row == next_c_row_q");
 }
@@ -223,9 +224,12 @@ vlog::Module ExecSplitterGenerator::build() const {
   b.localParam("Dim", num(p_.dim));
   b.localParam("DimLog2", num(config::log2Exact(p_.dim)));
   b.localParam("RowBits", num(p_.localRowBits));
+  b.localParam("PieceBits", num(kPieceBits));
+  b.localParam("CountBits", num(kPieceBits + 1), "0 .. kMaxComputePieces pieces");
   StateRegs regs(b);
-  regs.add("piece", Type::bits(2), "'0", "the head entry's next piece")
-      .add("inflight", Type::bits(3), "'0", "per slot: pieces at the controller", "Entries");
+  regs.add("piece", Type::bits("PieceBits"), "'0", "the head entry's next piece")
+      .add("inflight", Type::bits("CountBits"), "'0", "per slot: pieces at the controller",
+           "Entries");
   // A later piece's own fields (flip, B's operand, the rows) come from here, not the entry.
   std::vector<std::string> read = {"pieces", "last_rows"};
   for (const auto& f : ex_.fields())
@@ -241,10 +245,13 @@ vlog::Module ExecSplitterGenerator::build() const {
   b.logic("c_off", Type::bits("RowBits"), "piece x DIM x c_stride");
   b.logic("piece_rows", Type::bits(num(p_.dimBits)));
   b.assign("last_piece", "piece_q == e_pieces");
-  for (const char* o : {"a", "c"}) {
+  for (const char* o : {"a", "c"}) { // piece x step as a sum of shifted steps, one per piece bit
     const std::string st = std::string("(RowBits'(e_") + o + "_stride) << DimLog2)";
-    b.assign(std::string(o) + "_off",
-             "(piece_q[0] ? " + st + " : '0) + (piece_q[1] ? " + st + " << 1 : '0)");
+    std::string sum;
+    for (int bit = 0; bit < kPieceBits; ++bit)
+      sum += std::string(sum.empty() ? "" : " +\n      ") + "(piece_q[" + num(bit) + "] ? " + st +
+             (bit ? " << " + num(bit) : "") + " : '0)";
+    b.assign(std::string(o) + "_off", sum);
   }
   b.assign("piece_rows", "last_piece ? e_last_rows : " + num(p_.dimBits) + "'(Dim)");
   std::map<std::string, std::string> later;
@@ -274,18 +281,19 @@ vlog::Module ExecSplitterGenerator::build() const {
   b.comment("Completions: an entry is done when its last piece is issued and every piece has "
             "completed (the controller may finish them out of order).");
   b.logic("fire", Type::bit(), "a piece goes to the controller");
-  b.logic("left", Type::bits(3), "the completing slot's pieces at the controller after this cycle");
+  b.logic("left", Type::bits("CountBits"),
+          "the completing slot's pieces at the controller after this cycle");
   b.assign("fire", "in_valid_i && out_ready_i");
-  b.assign("left", "inflight_q[out_done_id_i] - 3'(1) +\n"
-                   "      3'(fire && in_id_i == out_done_id_i)");
+  b.assign("left", "inflight_q[out_done_id_i] - CountBits'(1) +\n"
+                   "      CountBits'(fire && in_id_i == out_done_id_i)");
   b.assign("in_done_valid_o",
            "out_done_valid_i && left == '0 && !(in_valid_i && in_id_i == out_done_id_i)");
   b.assign("in_done_id_o", "out_done_id_i");
   regs.next()
       .ifElse("fire",
               [](vlog::Stmts& s) {
-                s.line("piece_d = last_piece ? '0 : piece_q + 2'(1);")
-                    .line("inflight_d[in_id_i] = inflight_q[in_id_i] + 3'(1);");
+                s.line("piece_d = last_piece ? '0 : piece_q + PieceBits'(1);")
+                    .line("inflight_d[in_id_i] = inflight_q[in_id_i] + CountBits'(1);");
               })
       .ifElse("out_done_valid_i",
               [](vlog::Stmts& s) { s.line("inflight_d[out_done_id_i] = left;"); });

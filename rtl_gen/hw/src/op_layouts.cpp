@@ -94,7 +94,7 @@ bool mergesComputes(const AccelParams& p) {
 
 PackedLayout mergedExecLayout(const AccelParams& p) {
   PackedLayout l = execOpLayout(p);
-  l.field("pieces", 2, "computes after the first (0 .. kMaxComputePieces - 1)")
+  l.field("pieces", kPieceBits, "computes after the first (0 .. kMaxComputePieces - 1)")
       .field("last_rows", p.dimBits, "rows of the last piece");
   return l;
 }

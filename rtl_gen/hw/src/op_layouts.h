@@ -21,8 +21,11 @@ bool hasAStep(const AccelParams& p);
 /// (exec_merge.cpp): every config with the WS dataflow and no TensorDash (whose computes reach
 /// the array through the OS operand feeder).
 bool mergesComputes(const AccelParams& p);
-/// Computes of DIM rows one station entry holds at most.
-inline constexpr int kMaxComputePieces = 4;
+/// Computes of DIM rows one station entry holds at most (a power of two).
+inline constexpr int kMaxComputePieces = 8;
+/// Bits of a piece index (0 .. kMaxComputePieces - 1).
+inline constexpr int kPieceBits = 3;
+static_assert(1 << kPieceBits == kMaxComputePieces);
 /// An execute operation in the station where computes merge: execOpLayout, then the pieces
 /// after the first and the last piece's rows.
 PackedLayout mergedExecLayout(const AccelParams& p);
