@@ -597,27 +597,55 @@ void Emitter::mainFunction() {
     o_ << "    BY_REG_" << r << "_LO,\n";
   o_ << "};\n\n";
   storedBytes();
-  o_ << "int main(void) {\n"
-     << "  for (int i = 0; i < BY_MODEL_LAYERS; ++i) {\n"
-     << "    printf(\"[%d/%d] %s\\n\", i + 1, BY_MODEL_LAYERS, layers[i].name);\n"
-     << "    by_perf_reset();\n"
-     << "    const uint64_t start = by_cycles();\n"
-     << "    const by_status_t s = layers[i].run();\n"
-     << "    by_model_stats[i][0] = by_cycles() - start;\n"
+  // The kernels return before their work is done (by_set_overlap), so that the host checks and
+  // plans layer i + 1 while the array finishes layer i. A layer's window of cycles and counters
+  // opens at its first drain (its first kernel's, after that kernel's planning) and closes at
+  // the next layer's: the drain hook records the layer whose work it waited for. Whatever the
+  // host does between two windows (the progress line) is in neither, as before overlap.
+  o_ << "/* Per-layer windows: the drain hook (brickyard/kernels.h \"Overlapped kernels\") closes\n"
+        " * the running layer's when its work is done and opens the next one's. */\n"
+     << "static int window = -1, next_layer = 0, failed_layer = -1;\n"
+     << "static uint64_t window_start;\n\n"
+     << "static void layer_boundary(by_status_t drained, void* ctx) {\n"
+     << "  (void)ctx;\n"
+     << "  if (drained != BY_OK && failed_layer < 0)\n    failed_layer = window;\n"
+     << "  if (next_layer == window)\n    return;\n"
+     << "  if (window >= 0) {\n"
+     << "    by_model_stats[window][0] = by_cycles() - window_start;\n"
      << "    for (int c = 0; c < BY_MODEL_STAT_FIELDS - 2; ++c)\n"
-     << "      by_model_stats[i][1 + c] = by_perf_read(counters[c]);\n"
-     << "    by_model_stats[i][BY_MODEL_STAT_FIELDS - 1] = stored_bytes(i);\n"
-     << "    if (s != BY_OK) {\n"
-     << "      const by_error_t e = by_error();\n"
-     << "      printf(\"brickyard model: layer %d '%s' failed: %s (accelerator error %s, funct "
-        "%u)\\n\",\n"
-     << "             i, layers[i].name, by_status_string(s), by_error_name(e.code), "
+     << "      by_model_stats[window][1 + c] = by_perf_read(counters[c]);\n"
+     << "    by_model_stats[window][BY_MODEL_STAT_FIELDS - 1] = stored_bytes(window);\n"
+     << "  }\n"
+     << "  window = next_layer;\n"
+     << "  if (window < BY_MODEL_LAYERS) {\n"
+     << "    printf(\"[%d/%d] %s\\n\", window + 1, BY_MODEL_LAYERS, layers[window].name);\n"
+     << "    by_perf_reset();\n"
+     << "    window_start = by_cycles();\n"
+     << "  }\n}\n\n"
+     << "static int layer_failed(int i, by_status_t s) {\n"
+     << "  const by_error_t e = by_error();\n"
+     << "  printf(\"brickyard model: layer %d '%s' failed: %s (accelerator error %s, funct "
+        "%u)\\n\", "
+        "i,\n"
+     << "         layers[i].name, by_status_string(s), by_error_name(e.code), "
         "(unsigned)e.funct);\n"
-     << "      return 3;\n    }\n  }\n  return 0;\n}\n";
+     << "  return 3;\n}\n\n"
+     << "int main(void) {\n"
+     << "  by_set_overlap(1);\n"
+     << "  by_set_drain_hook(layer_boundary, 0);\n"
+     << "  for (int i = 0; i <= BY_MODEL_LAYERS; ++i) {\n"
+     << "    next_layer = i;\n"
+     << "    const by_status_t s = i < BY_MODEL_LAYERS ? layers[i].run() : BY_OK;\n"
+     << "    if (window != i)\n"
+     << "      (void)by_drain(); /* a layer without a kernel of its own, and the end */\n"
+     << "    if (failed_layer >= 0)\n      return layer_failed(failed_layer, BY_ERR_HW);\n"
+     << "    if (s != BY_OK)\n      return layer_failed(i, s);\n"
+     << "  }\n  return 0;\n}\n";
 }
 
 /// stored_bytes(layer): OUTPUT_STORED_BYTES (compiler/emit_c.h), measured for compressed
-/// tensors from the pointer entries their producer wrote (by_conv fences before it returns).
+/// tensors from the pointer entries their producer wrote (read in the drain hook, when the
+/// producer's work is done).
 void Emitter::storedBytes() {
   const MemoryPlan& m = p_.memory;
   o_ << "/* The bytes a layer's output takes in DRAM as stored: a compressed tensor's containers\n"

@@ -59,6 +59,7 @@ void* by_boveda_matrix_entry(const by_boveda_matrix_t* m, size_t band, size_t co
 }
 
 size_t by_boveda_matrix_used_bytes(const by_boveda_matrix_t* m) {
+  by_wait_in_flight(); /* the CPU reads the entries the kernels wrote */
   const size_t blocks = by_boveda_matrix_blocks(m);
   uint64_t end = 0;
   for (size_t i = 0; i < blocks; ++i) {
@@ -92,7 +93,7 @@ by_status_t by_boveda_matrix_check_read(const by_boveda_matrix_t* m) {
    * containers the blocks use must exist. */
   if (m->stream_bytes)
     return by_dram_reachable(m->stream, m->stream_bytes) ? BY_OK : BY_ERR_ADDR;
-  const size_t used = by_boveda_matrix_used_bytes(m);
+  const size_t used = by_boveda_matrix_used_bytes(m); /* waits for the kernels writing it */
   if (used && !by_dram_reachable(m->stream, used))
     return BY_ERR_ADDR;
   return BY_OK;

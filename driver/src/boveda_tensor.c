@@ -48,6 +48,7 @@ void* by_boveda_tensor_entry(const by_boveda_tensor_t* t, size_t b, size_t y, si
 }
 
 size_t by_boveda_tensor_used_bytes(const by_boveda_tensor_t* t) {
+  by_wait_in_flight(); /* the CPU reads the entries the kernels wrote */
   const size_t blocks = by_boveda_tensor_blocks(t), eb = by_boveda_entry_bytes();
   size_t containers = 0;
   for (size_t i = 0; i < blocks; ++i)

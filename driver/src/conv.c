@@ -588,7 +588,7 @@ by_status_t by_conv(const by_conv_t* c) {
   if (s != BY_OK)
     return s;
   if (c->on_cpu) {
-    if ((s = check_workspace(c, &k.g)) != BY_OK)
+    if ((s = check_workspace(c, &k.g)) != BY_OK || (s = by_drain()) != BY_OK)
       return s;
     by_cpu_conv(c);
     return BY_OK;

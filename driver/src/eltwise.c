@@ -48,8 +48,10 @@ by_status_t by_resadd(size_t I, size_t J, const by_elem_t* A, size_t lda, const 
   if ((uint64_t)ldc >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
   if (on_cpu) {
-    by_cpu_resadd(I, J, A, lda, B, ldb, C, ldc, scale, activation);
-    return BY_OK;
+    const by_status_t s = by_drain();
+    if (s == BY_OK)
+      by_cpu_resadd(I, J, A, lda, B, ldb, C, ldc, scale, activation);
+    return s;
   }
   const chunking_t ch = chunking();
   if (ch.slots == 0) /* an accumulator of fewer than DIM rows */
@@ -90,8 +92,10 @@ by_status_t by_global_average(const by_elem_t* input, by_elem_t* output, size_t 
   if ((uint64_t)pixels * channels >= (UINT64_C(1) << 32))
     return BY_ERR_ARG;
   if (on_cpu) {
-    by_cpu_global_average(input, output, batch, pixels, channels);
-    return BY_OK;
+    const by_status_t s = by_drain();
+    if (s == BY_OK)
+      by_cpu_global_average(input, output, batch, pixels, channels);
+    return s;
   }
   const chunking_t ck = chunking();
   if (ck.slots == 0) /* an accumulator of fewer than DIM rows */

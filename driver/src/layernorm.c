@@ -219,9 +219,11 @@ static by_status_t layernorm_array(size_t pixels, size_t channels, const by_elem
   by_mvin(0, eye, by_sp_addr(SP_EYE), BY_DIM, BY_DIM);
   by_config_ld(0, channels, 0, BY_DIM);
   sums_on_array(&a);
-  by_status_t s = by_kernel_end(); /* the sums are in DRAM */
-  if (s != BY_OK)
+  by_status_t s = by_kernel_sync(); /* the sums are in DRAM */
+  if (s != BY_OK) {
+    (void)by_kernel_end();
     return s;
+  }
   normalize_on_array(&a, output, act, k, e);
   return by_kernel_end();
 }
@@ -245,6 +247,8 @@ by_status_t by_layernorm(size_t pixels, size_t channels, const by_elem_t* input,
   }
 #endif
   (void)workspace;
-  layernorm_cpu(pixels, channels, input, output, k, e, lo, hi);
-  return BY_OK;
+  const by_status_t s = by_drain(); /* the CPU reads what kernels wrote */
+  if (s == BY_OK)
+    layernorm_cpu(pixels, channels, input, output, k, e, lo, hi);
+  return s;
 }

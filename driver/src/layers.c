@@ -97,6 +97,9 @@ by_status_t by_copy(size_t rows, size_t cols, const by_elem_t* src, size_t lds, 
       !by_dram_reachable(dst, ((rows - 1) * ldd + cols) * sizeof(by_elem_t)))
     return BY_ERR_ADDR;
   if (on_cpu) {
+    const by_status_t s = by_drain();
+    if (s != BY_OK)
+      return s;
     for (size_t r = 0; r < rows; ++r)
       for (size_t c = 0; c < cols; ++c)
         dst[r * ldd + c] = src ? src[r * lds + c] : 0;
@@ -130,7 +133,10 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
   by_status_t s = check_strides(lds, ldd);
   if (s != BY_OK)
     return s;
-  if (!on_cpu) {
+  if (on_cpu) {
+    if ((s = by_drain()) != BY_OK)
+      return s;
+  } else {
     by_kernel_begin();
     by_config_ld(0, lds * sizeof(by_elem_t), 0, 0);
     by_config_st((uint32_t)(ldd * sizeof(by_elem_t)), BY_ACT_NONE, 1.0f, 0);
@@ -178,6 +184,9 @@ by_status_t by_im2col(const by_window_t* w, const by_elem_t* input, by_elem_t* d
 by_status_t by_maxpool(const by_window_t* w, const by_elem_t* input, by_elem_t* output) {
   if (!pool_window_ok(w) || !input || !output)
     return BY_ERR_ARG;
+  const by_status_t drained = by_drain(); /* the CPU reads what kernels wrote */
+  if (drained != BY_OK)
+    return drained;
   const size_t oh = by_window_out_rows(w), ow = by_window_out_cols(w), ch = w->channels;
   for (size_t b = 0; b < w->batch; ++b)
     for (size_t oy = 0; oy < oh; ++oy)
@@ -204,6 +213,9 @@ by_status_t by_avgpool(const by_window_t* w, const by_elem_t* input, by_elem_t* 
                        const float* scales, int activation) {
   if (!pool_window_ok(w) || !input || !output)
     return BY_ERR_ARG;
+  const by_status_t drained = by_drain(); /* the CPU reads what kernels wrote */
+  if (drained != BY_OK)
+    return drained;
   const size_t oh = by_window_out_rows(w), ow = by_window_out_cols(w), ch = w->channels;
   for (size_t b = 0; b < w->batch; ++b)
     for (size_t oy = 0; oy < oh; ++oy)
@@ -232,6 +244,9 @@ by_status_t by_softmax(size_t rows, size_t cols, const by_elem_t* input, by_elem
                        const uint32_t* exp_table) {
   if (!input || !output || !exp_table || rows == 0 || cols == 0)
     return BY_ERR_ARG;
+  const by_status_t drained = by_drain(); /* the CPU reads what kernels wrote */
+  if (drained != BY_OK)
+    return drained;
   for (size_t r = 0; r < rows; ++r) {
     const by_elem_t* x = input + r * cols;
     int m = BY_ELEM_MIN;
@@ -255,6 +270,9 @@ by_status_t by_softmax(size_t rows, size_t cols, const by_elem_t* input, by_elem
 by_status_t by_clamp(size_t n, const by_elem_t* input, by_elem_t* output, int lo, int hi) {
   if (!input || !output || lo > hi)
     return BY_ERR_ARG;
+  const by_status_t drained = by_drain(); /* the CPU reads what kernels wrote */
+  if (drained != BY_OK)
+    return drained;
   for (size_t i = 0; i < n; ++i) {
     const int v = input[i];
     output[i] = (by_elem_t)(v < lo ? lo : v > hi ? hi : v);
@@ -267,6 +285,7 @@ by_status_t by_set_table(const by_elem_t* table) {
     return BY_ERR_ARG;
   if (!by_has_table())
     return BY_ERR_UNSUPPORTED;
+  by_wait_in_flight(); /* no mvout of the work before still applies the old table */
   for (uint32_t chunk = 0; chunk < 32; ++chunk) {
     uint64_t entries = 0;
     for (unsigned k = 0; k < 8; ++k)
@@ -277,6 +296,7 @@ by_status_t by_set_table(const by_elem_t* table) {
 }
 
 void by_clear_table(void) {
+  by_wait_in_flight(); /* the kernel's mvouts apply the table until they are done */
   if (by_has_table())
     by_config_table(0, 0, 0, 0);
 }
@@ -284,6 +304,9 @@ void by_clear_table(void) {
 by_status_t by_lookup(size_t n, const by_elem_t* input, by_elem_t* output, const by_elem_t* table) {
   if (!input || !output || !table)
     return BY_ERR_ARG;
+  const by_status_t drained = by_drain(); /* the CPU reads what kernels wrote */
+  if (drained != BY_OK)
+    return drained;
   /* Eight at a time: a load, the table read and a store per element, the loop's own
    * instructions once per eight (the host has no vector unit). */
   const by_elem_t* t = table - BY_ELEM_MIN;
@@ -303,6 +326,9 @@ by_status_t by_mul(size_t batch, size_t pixels, size_t channels, const by_elem_t
                    const by_elem_t* b, int b_per_channel, by_elem_t* output, float scale) {
   if (!a || !b || !output || channels == 0)
     return BY_ERR_ARG;
+  const by_status_t drained = by_drain(); /* the CPU reads what kernels wrote */
+  if (drained != BY_OK)
+    return drained;
     /* A factor per channel over many pixels: the 2^BY_INPUT_WIDTH products of each channel's
      * factor once (accScale costs a float multiply, done in software by a host without FPU),
      * then one table read per element. */
@@ -337,6 +363,9 @@ by_status_t by_nhwc_to_chw(size_t batch, size_t rows, size_t cols, size_t channe
                            const by_elem_t* input, by_elem_t* output) {
   if (!input || !output || input == output)
     return BY_ERR_ARG;
+  const by_status_t drained = by_drain(); /* the CPU reads what kernels wrote */
+  if (drained != BY_OK)
+    return drained;
   const size_t per = rows * cols * channels;
   for (size_t b = 0; b < batch; ++b)
     for (size_t y = 0; y < rows; ++y)

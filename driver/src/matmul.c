@@ -464,8 +464,9 @@ by_status_t by_matmul(const by_matmul_t* m) {
   if ((s = by_plan_matmul(&hw, &shape, &plan)) != BY_OK)
     return s;
   if (m->on_cpu) {
-    by_cpu_matmul(m, plan.dataflow, plan.k_chunk);
-    return BY_OK;
+    if ((s = by_drain()) == BY_OK)
+      by_cpu_matmul(m, plan.dataflow, plan.k_chunk);
+    return s;
   }
   if (plan.transposed)
     return matmul_transposed(m, &plan);

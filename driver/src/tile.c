@@ -77,10 +77,73 @@ void by_tile_compute(const by_tile_t* t) {
     compute_os(t);
 }
 
+/* Overlapped kernels (brickyard/kernels.h). One accelerator per program, like the registers. */
+static int overlap_on;
+static int in_flight;          /* an outermost kernel returned before its fence */
+static unsigned depth;         /* kernels begun and not ended: the outermost is depth 1 */
+static by_status_t unreported; /* refusals of early-returned work that no hook took */
+static by_drain_hook_t drain_hook;
+static void* drain_ctx;
+
+void by_wait_in_flight(void) {
+  by_status_t s = BY_OK;
+  if (in_flight) {
+    in_flight = 0;
+    if (by_take_refusals(NULL) != 0)
+      s = BY_ERR_HW;
+  }
+  static int in_hook; /* the hook's own drains (e.g. by_boveda_tensor_used_bytes) wait only */
+  if (drain_hook && !in_hook) {
+    in_hook = 1;
+    drain_hook(s, drain_ctx);
+    in_hook = 0;
+  } else if (s != BY_OK)
+    unreported = s;
+}
+
+static by_status_t take_unreported(by_status_t s) {
+  if (unreported != BY_OK) {
+    s = unreported;
+    unreported = BY_OK;
+  }
+  return s;
+}
+
+void by_set_overlap(int on) {
+  by_wait_in_flight();
+  overlap_on = on != 0;
+  depth = 0;
+}
+
+void by_set_drain_hook(by_drain_hook_t hook, void* ctx) {
+  drain_hook = hook;
+  drain_ctx = ctx;
+}
+
+by_status_t by_drain(void) {
+  by_wait_in_flight();
+  return take_unreported(BY_OK);
+}
+
 void by_kernel_begin(void) {
-  by_fence();
+  if (depth == 0)
+    by_wait_in_flight();
+  by_fence(); /* also after raw commands: nothing earlier still reads what the kernel writes */
+  ++depth;
+}
+
+by_status_t by_kernel_sync(void) {
+  return by_take_refusals(NULL) != 0 ? BY_ERR_HW : BY_OK;
 }
 
 by_status_t by_kernel_end(void) {
-  return by_take_refusals(NULL) != 0 ? BY_ERR_HW : BY_OK;
+  /* A stray end (no begin: depth 0) fences, as does every kernel inside another. */
+  const int outermost = depth == 1;
+  if (depth > 0)
+    --depth;
+  if (outermost && overlap_on) {
+    in_flight = 1;
+    return take_unreported(BY_OK);
+  }
+  return take_unreported(by_kernel_sync());
 }

@@ -57,10 +57,20 @@ typedef struct {
  * accumulation per C block over the tile's k blocks). */
 void by_tile_compute(const by_tile_t* t);
 
-/* Kernel prologue (a fence: no earlier command still reads what the kernel overwrites) and
- * epilogue: fences and returns BY_ERR_HW for any refusal not reported yet, the kernel's own or a
- * raw command's before it (by_take_refusals). */
+/* Kernel prologue (a fence: no earlier command still reads what the kernel overwrites; the
+ * outermost kernel's also drains work that returned early, brickyard/kernels.h "Overlapped
+ * kernels") and epilogue: fences and returns BY_ERR_HW for any refusal not reported yet, the
+ * kernel's own or a raw command's before it (by_take_refusals); with overlap on, the outermost
+ * kernel's returns without the fence, and the next drain reports its refusals. Everything the
+ * host does before by_kernel_begin (checks, planning) overlaps the work still in flight, so it
+ * must not touch what that work reads or writes. */
 void by_kernel_begin(void);
 by_status_t by_kernel_end(void);
+/* A wait inside a kernel (its CPU reads what its commands wrote): fences and returns BY_ERR_HW
+ * for refusals not reported yet, without ending the kernel. */
+by_status_t by_kernel_sync(void);
+/* The drain of by_drain (brickyard/kernels.h) for callers without a status to return: the
+ * refusals of the work it waits for go to the hook, else to the next kernel's or drain's status. */
+void by_wait_in_flight(void);
 
 #endif /* BRICKYARD_DRIVER_TILE_H */

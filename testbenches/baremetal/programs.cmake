@@ -2,7 +2,7 @@
 # testbenches/baremetal). Shared by the host build and the riscv64 cross project.
 set(BM_PROGRAMS mvin_mvout matmul_raw hazards counters_errors tiled_matmul conv eltwise
   gemmini_mvin_mvout gemmini_matmul gemmini_tiled gemmini_counters loop_matmul gemmini_loop
-  gemmini_compat loop_conv gemmini_more gemmini_train transposes)
+  gemmini_compat loop_conv gemmini_more gemmini_train transposes overlap)
 # Programs for Boveda configs (compressed moves); built on tiny's host too, where they check
 # that the driver refuses them.
 set(BM_BOVEDA_PROGRAMS boveda_matmul boveda_conv_chain)
@@ -19,6 +19,7 @@ set(BM_SOURCES_hazards native/hazards.c)
 set(BM_SOURCES_counters_errors native/counters_errors.c)
 set(BM_SOURCES_transposes native/transposes.c)
 set(BM_SOURCES_conv native/conv.c)
+set(BM_SOURCES_overlap native/overlap.c)
 set(BM_SOURCES_eltwise native/eltwise.c)
 set(BM_SOURCES_boveda_matmul native/boveda_matmul.c)
 set(BM_SOURCES_boveda_conv_chain native/boveda_conv_chain.c)

@@ -1,7 +1,8 @@
 /* Kernels on the accelerator: tiled matmul, convolution (dense and depthwise, with fused
  * max-pooling), residual add and global average pooling, with tile sizes chosen from the
  * generated parameters (docs/driver.md "Tiling"). Each kernel checks its arguments, issues its
- * commands, fences, and reports a command the accelerator rejected. The CPU references in
+ * commands, fences (or with overlap, below, leaves that to the next), and reports a command the
+ * accelerator rejected. The CPU references in
  * brickyard/cpu.h compute the same results bit for bit (docs/arithmetic.md); a kernel with
  * `on_cpu` set runs that reference instead (the CPU fallback). */
 #ifndef BRICKYARD_KERNELS_H
@@ -21,6 +22,25 @@ extern "C" {
  * loop unrollers HW_FEATURES reports (so that one program also runs on the same config without
  * them). Reads the HW_FEATURES register on configs with loops. */
 void by_hw_get(by_hw_t* hw);
+
+/* ---- Overlapped kernels (docs/driver.md "Overlapped kernels") --------------------------- */
+
+/* Off (the default), every kernel fences at its end. On, a kernel returns once its commands are
+ * issued, so that the host checks and plans the next kernel while the accelerator finishes this
+ * one. Whatever needs the results waits for them first (a drain: fence, then the refusals): the
+ * next kernel before its first command, every CPU kernel and CPU fallback before it reads, and
+ * by_drain(). Only the outermost kernel returns early: kernels a kernel calls fence as ever.
+ * The refusals of work that returned early are reported by the drain that waits for it: to the
+ * drain hook if one is set, else as BY_ERR_HW of by_drain() or of the next kernel's end. */
+void by_set_overlap(int on);
+/* Called at every drain, after the fence, with BY_ERR_HW if the work it waited for had
+ * refusals, else BY_OK (also when nothing was left to wait for). A program's per-layer
+ * counters live here: the work before the drain is done, the next has not been issued. */
+typedef void (*by_drain_hook_t)(by_status_t drained, void* ctx);
+void by_set_drain_hook(by_drain_hook_t hook, void* ctx);
+/* Waits for every kernel issued so far; BY_ERR_HW if one returned early and had refusals (and
+ * no hook took them). */
+by_status_t by_drain(void);
 
 struct by_boveda_matrix; /* a matrix stored Boveda-compressed (brickyard/boveda.h) */
 struct by_boveda_tensor; /* an activation tensor stored so (brickyard/boveda.h) */
