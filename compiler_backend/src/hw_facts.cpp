@@ -16,6 +16,7 @@ by_hw_t plannerHw(const config::Config& c) {
   h.max_block_len = size_t(d.maxBlockLen);
   h.dma_max_bytes = size_t(c.dma.maxBytes);
   h.dma_request_min_bytes = size_t(d.dmaRequestMinBytes);
+  h.dma_write_request_min_bytes = size_t(d.dmaWriteRequestMinBytes);
   h.dma_round_trip_bytes = size_t(d.dmaRoundTripBytes);
   h.mvout_cols_max = size_t(d.maxColsAccElems);
   h.elem_bytes = size_t(d.inputBytes);

@@ -77,6 +77,8 @@ std::string brickyardParamsHeader(const config::Config& c, const std::string& ge
   def("BY_DMA_MAX_BYTES", num(c.dma.maxBytes), "bytes per DMA row request");
   def("BY_DMA_REQUEST_MIN_BYTES", num(d.dmaRequestMinBytes),
       "bus bytes a request costs at least (bus x DRAM latency / max_inflight)");
+  def("BY_DMA_WRITE_REQUEST_MIN_BYTES", num(d.dmaWriteRequestMinBytes),
+      "bus bytes a write request costs at least (bus x DRAM latency / max_inflight_writes)");
   def("BY_DMA_ROUND_TRIP_BYTES", num(d.dmaRoundTripBytes),
       "bus bytes one DRAM round trip could move (bus x DRAM latency)");
   def("BY_MAX_BLOCK_LEN", num(d.maxBlockLen), "scratchpad rows per mvin block");

@@ -13,6 +13,7 @@ void by_hw_get(by_hw_t* hw) {
   hw->max_block_len = BY_MAX_BLOCK_LEN;
   hw->dma_max_bytes = BY_DMA_MAX_BYTES;
   hw->dma_request_min_bytes = BY_DMA_REQUEST_MIN_BYTES;
+  hw->dma_write_request_min_bytes = BY_DMA_WRITE_REQUEST_MIN_BYTES;
   hw->dma_round_trip_bytes = BY_DMA_ROUND_TRIP_BYTES;
   hw->mvout_cols_max = BY_MAX_ACC_ELEM_COLS;
   hw->elem_bytes = sizeof(by_elem_t);

@@ -134,15 +134,11 @@ int by_plan_conv_loop_reuse(int depthwise, size_t batch, const by_conv_geom_t* g
   return t->rows < g->prows || t->batch < batch ? BY_CONV_KEEP_WEIGHTS : BY_CONV_KEEP_NONE;
 }
 
-/* What the DMA spends on one move row of `bytes`: the row is cut into requests of at most
- * dma_max_bytes, and each costs at least dma_request_min_bytes (a request holds one of
- * max_inflight slots for the DRAM latency, so short ones are latency-bound: the 8-byte output
- * requests of one-block tiles made ResNet-50's 1x1 convolutions slower on td8 although they
- * moved a fifth of the bytes). */
+/* A move row's DMA cost (plan_dma_row_cost) at the read requests' floor, for reads and writes
+ * alike: the 8-byte output requests of one-block tiles made ResNet-50's 1x1 convolutions slower
+ * on td8 although they moved a fifth of the bytes. */
 static uint64_t dma_row_cost(const by_hw_t* hw, uint64_t bytes) {
-  const uint64_t req = hw->dma_max_bytes ? hw->dma_max_bytes : 1;
-  const uint64_t full = bytes / req, rest = bytes % req, floor = hw->dma_request_min_bytes;
-  return full * (req > floor ? req : floor) + (rest == 0 ? 0 : rest > floor ? rest : floor);
+  return plan_dma_row_cost(hw, bytes, hw->dma_request_min_bytes);
 }
 
 /* DRAM traffic of the loops of tile t, in DMA requests' bytes (dma_row_cost): the reads of their

@@ -50,6 +50,23 @@ int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk)
          ti * tj * hw->dim <= plan_acc_half(hw) && ti <= plan_row_tiles_max(hw);
 }
 
+/* The loops' stores of C (elem_t), in blocks' worth of DMA time (a block: DIM x DIM elements,
+ * the unit of moved_blocks): each C row of a column tile of tj blocks leaves in moves of up to
+ * MAX_BLOCK_LEN blocks (LOOP_WS's J groups), each cut into requests, and a write request costs at
+ * least dma_write_request_min_bytes. Only narrow column tiles pay more than their bytes: their
+ * short rows are bound by the writes in flight, not the bus (MobileNetV2's first expansion, 16
+ * -> 96 channels at 112 x 112, wrote 16-byte rows at about 10 B/cycle in one-block tiles). */
+static size_t store_blocks(const by_hw_t* hw, size_t bi, size_t bj, size_t tj) {
+  const size_t g = hw->max_block_len ? hw->max_block_len : 1, row = hw->dim * hw->elem_bytes;
+  uint64_t per_row = 0; /* bus bytes of one C row over all column tiles */
+  for (size_t j0 = 0; j0 < bj; j0 += tj) {
+    const size_t w = bj - j0 < tj ? bj - j0 : tj;
+    per_row += (w / g) * plan_dma_row_cost(hw, g * row, hw->dma_write_request_min_bytes) +
+               (w % g ? plan_dma_row_cost(hw, (w % g) * row, hw->dma_write_request_min_bytes) : 0);
+  }
+  return (size_t)(bi * hw->dim * per_row / (hw->dim * row));
+}
+
 /* Automatic tiles: the (tile_i, tile_j) of the lowest cost, each with the largest tile_k that
  * fits; ties go to the bigger tile (fewer, longer command streams). O(blocks_i * blocks_j).
  * The cost counts the blocks of A and B moved in (moved_blocks) and one per loop; where the
@@ -58,7 +75,9 @@ int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk)
  * tiles for fewer A reads, and short row tiles reload the weights as often as they stream rows
  * (about 0.9 M more cycles there for the bytes saved: measured, docs/BENCHMARKS.md). With them
  * the kept A wins where the whole A of a row tile fits: long row tiles, weights loaded once per
- * row tile. tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the
+ * row tile. The loops (`keeps`) also count their stores of C (store_blocks): the same bytes for
+ * every tile, but narrow column tiles write rows short enough for the requests in flight to bound
+ * them. tile_j and tile_k are multiples of ja and ka (compressed operands' blocks) or the
  * whole dimension. Sets tile_i to 0 if nothing fits. */
 static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_t ja, size_t ka,
                        int keeps, by_matmul_plan_t* p) {
@@ -79,7 +98,8 @@ static void auto_tiles(const by_hw_t* hw, size_t bi, size_t bj, size_t bk, size_
       const size_t ni = by_plan_ceil_div(bi, ti), nj = by_plan_ceil_div(bj, tj);
       by_matmul_keep_t keep;
       const size_t cost = moved_blocks(bi, bj, bk, ti, tj, tk, keeps, &keep) +
-                          ni * nj * by_plan_ceil_div(bk, tk) + (keeps ? bk * bj * ni : 0);
+                          ni * nj * by_plan_ceil_div(bk, tk) +
+                          (keeps ? bk * bj * ni + store_blocks(hw, bi, bj, tj) : 0);
       const size_t volume = ti * tj * tk;
       if (cost < best_cost || (cost == best_cost && volume > best_volume)) {
         best_cost = cost;

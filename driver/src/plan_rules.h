@@ -23,6 +23,16 @@ static inline size_t plan_kb(const by_hw_t* hw) {
   return hw->dim * hw->lanes;
 }
 
+/* What the DMA spends on one move row of `bytes`: the row is cut into requests of at most
+ * dma_max_bytes, and each costs at least `floor` bus bytes (a request holds one of the
+ * max_inflight read or max_inflight_writes write slots for the DRAM latency, so short ones are
+ * latency-bound: dma_request_min_bytes, dma_write_request_min_bytes). */
+static inline uint64_t plan_dma_row_cost(const by_hw_t* hw, uint64_t bytes, uint64_t floor) {
+  const uint64_t req = hw->dma_max_bytes ? hw->dma_max_bytes : 1;
+  const uint64_t full = bytes / req, rest = bytes % req;
+  return full * (req > floor ? req : floor) + (rest == 0 ? 0 : rest > floor ? rest : floor);
+}
+
 /* The convolution loops (plan_conv_loop.c): whether the convolution runs as loops of dataflow df
  * (the hardware has them, the shape is within their fields, a tile fits), with the tile in *t. */
 int plan_conv_loop(const by_hw_t* hw, const by_conv_shape_t* s, const by_conv_geom_t* g, int df,

@@ -333,6 +333,10 @@ TEST(PlannerAgreement, CompilerAndDriverSeeTheSameHardware) {
   EXPECT_EQ(c.sp_rows, d.sp_rows);
   EXPECT_EQ(c.acc_rows, d.acc_rows);
   EXPECT_EQ(c.max_block_len, d.max_block_len);
+  EXPECT_EQ(c.dma_max_bytes, d.dma_max_bytes);
+  EXPECT_EQ(c.dma_request_min_bytes, d.dma_request_min_bytes);
+  EXPECT_EQ(c.dma_write_request_min_bytes, d.dma_write_request_min_bytes);
+  EXPECT_EQ(c.dma_round_trip_bytes, d.dma_round_trip_bytes);
   EXPECT_EQ(c.elem_bytes, d.elem_bytes);
   EXPECT_EQ(c.acc_bytes, d.acc_bytes);
   EXPECT_EQ(c.input_width, d.input_width);

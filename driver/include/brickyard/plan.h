@@ -53,8 +53,9 @@ typedef struct {
   size_t elem_bytes, acc_bytes; /* sizeof(by_elem_t), sizeof(by_acc_t) */
   size_t dma_max_bytes;         /* bytes of one DMA request: a move row is cut into requests */
   size_t dma_request_min_bytes; /* bus bytes a request costs at least (DRAM latency) */
-  size_t dma_round_trip_bytes;  /* bus bytes one DRAM round trip could move (bus x latency) */
-  size_t mvout_cols_max;        /* elem_t columns one MVOUT row moves (MAX_ACC_ELEM_COLS) */
+  size_t dma_write_request_min_bytes; /* the same for a write request (max_inflight_writes) */
+  size_t dma_round_trip_bytes;        /* bus bytes one DRAM round trip could move (bus x latency) */
+  size_t mvout_cols_max;              /* elem_t columns one MVOUT row moves (MAX_ACC_ELEM_COLS) */
   unsigned input_width, acc_width, spatial_output_width; /* bits */
   int ws, os;                                            /* the dataflows the array has */
   int tensordash;                                        /* OS computes skip zero operands */

@@ -46,6 +46,8 @@ Derived derive(const Config& c) {
   // bytes the slots, not the bus, bound the rate.
   d.dmaRoundTripBytes = d.busBytes * c.soc.dram.latencyCycles;
   d.dmaRequestMinBytes = d.busBytes * c.soc.dram.latencyCycles / std::max(1, c.dma.maxInflight);
+  d.dmaWriteRequestMinBytes =
+      d.busBytes * c.soc.dram.latencyCycles / std::max(1, c.dma.writesInflight());
   d.peakMacsPerCycle = d.dim * d.dim * c.array.lanes;
   return d;
 }

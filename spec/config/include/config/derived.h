@@ -36,7 +36,8 @@ struct Derived {
   // What a DMA request costs at least, in bus bytes: busBytes x DRAM latency / max_inflight
   // (the planner charges short requests this much)
   int dmaRequestMinBytes = 0;
-  int dmaRoundTripBytes = 0; // busBytes x DRAM latency: what one unhidden round trip costs
+  int dmaWriteRequestMinBytes = 0; // the same for writes: / max_inflight_writes
+  int dmaRoundTripBytes = 0;       // busBytes x DRAM latency: what one unhidden round trip costs
 
   int peakMacsPerCycle = 0; // DIM * DIM * lanes
 };
