@@ -102,8 +102,9 @@ TEST(Config, DefaultsFillOptionalKeys) {
   EXPECT_FALSE(c.tensordash.enabled);
 }
 
-TEST(Config, ShippedDefaultHasA32EntryReservationStation) {
-  for (const char* name : {"default", "td8", "td8_boveda"})
+TEST(Config, ShippedReservationStations) {
+  EXPECT_EQ(loadConfigFile(configPath("default")).commands.reservationStationEntries, 64);
+  for (const char* name : {"td8", "td8_boveda"})
     EXPECT_EQ(loadConfigFile(configPath(name)).commands.reservationStationEntries, 32) << name;
 }
 
