@@ -56,15 +56,17 @@ int by_plan_matmul_tiles_fit(const by_hw_t* hw, size_t ti, size_t tj, size_t tk)
  * least dma_write_request_min_bytes. Only narrow column tiles pay more than their bytes: their
  * short rows are bound by the writes in flight, not the bus (MobileNetV2's first expansion, 16
  * -> 96 channels at 112 x 112, wrote 16-byte rows at about 10 B/cycle in one-block tiles). */
-static size_t store_blocks(const by_hw_t* hw, size_t bi, size_t bj, size_t tj) {
+static uint64_t store_row_bytes(const by_hw_t* hw, size_t w) { /* one C row of w blocks */
   const size_t g = hw->max_block_len ? hw->max_block_len : 1, row = hw->dim * hw->elem_bytes;
-  uint64_t per_row = 0; /* bus bytes of one C row over all column tiles */
-  for (size_t j0 = 0; j0 < bj; j0 += tj) {
-    const size_t w = bj - j0 < tj ? bj - j0 : tj;
-    per_row += (w / g) * plan_dma_row_cost(hw, g * row, hw->dma_write_request_min_bytes) +
-               (w % g ? plan_dma_row_cost(hw, (w % g) * row, hw->dma_write_request_min_bytes) : 0);
-  }
-  return (size_t)(bi * hw->dim * per_row / (hw->dim * row));
+  const uint64_t floor = hw->dma_write_request_min_bytes;
+  return (w / g) * plan_dma_row_cost(hw, g * row, floor) +
+         (w % g ? plan_dma_row_cost(hw, (w % g) * row, floor) : 0);
+}
+static size_t store_blocks(const by_hw_t* hw, size_t bi, size_t bj, size_t tj) {
+  /* bj / tj full column tiles and the rest: O(1), as auto_tiles calls it for every candidate. */
+  const uint64_t per_row =
+      (bj / tj) * store_row_bytes(hw, tj) + (bj % tj ? store_row_bytes(hw, bj % tj) : 0);
+  return (size_t)(bi * per_row / (hw->dim * hw->elem_bytes));
 }
 
 /* Automatic tiles: the (tile_i, tile_j) of the lowest cost, each with the largest tile_k that
