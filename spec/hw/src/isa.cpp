@@ -141,7 +141,7 @@ void loopConvCommands(std::vector<Command>& c) {
                    "LOOP_CONV_WS_CONFIG_* commands, unrolled by the accelerator into "
                    "MVIN/MVIN2/MVIN3/PRELOAD/COMPUTE/MVOUT commands (\"LOOP_CONV_WS\" above).") +
            gated,
-       {{"no_bias", 0, 1, "1: no bias is loaded (the first tap overwrites the accumulator)"},
+       {{"no_bias", 0, 1, "1: no bias is loaded: the computes add onto the accumulator half"},
         {"wrot180", 1, 1,
          "1: the weights rotated by 180 degrees: kernel tap (kr, kc) computes with the weights "
          "stored at tap (krows-1-kr, kcols-1-kc) (training: the input gradient)"},
