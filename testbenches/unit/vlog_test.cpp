@@ -64,6 +64,31 @@ TEST(Vlog, PrintsPortsParamsAndBlocks) {
       << text;
 }
 
+TEST(Vlog, PrintsFunctions) {
+  vlog::Module m("by_f", "Functions.");
+  auto& b = m.body();
+  b.function("parity", Type::bit(), {{"word", Type::bits("Width")}}, {{"acc", Type::bit()}})
+      .line("acc = ^word;")
+      .line("parity = acc;");
+  vlog::Stmts& wide = b.function("widest_name_here", Type::bits(4),
+                                 {{"first_long_argument", Type::bits("FirstWidth")},
+                                  {"second_long_argument", Type::bits("SecondWidth")},
+                                  {"third_long_argument", Type::bits("ThirdWidth")}});
+  wide.line("widest_name_here = '0;");
+  const std::string text = vlog::printModule(m, kHeader);
+  EXPECT_NE(text.find("  function automatic logic parity(input logic [Width-1:0] word);\n"
+                      "    logic acc;\n    acc = ^word;\n    parity = acc;\n  endfunction\n"),
+            std::string::npos)
+      << text;
+  // Arguments that do not fit on the signature line go one per line.
+  EXPECT_NE(text.find("  function automatic logic [3:0] widest_name_here(\n"
+                      "      input logic [FirstWidth-1:0] first_long_argument,\n"
+                      "      input logic [SecondWidth-1:0] second_long_argument,\n"
+                      "      input logic [ThirdWidth-1:0] third_long_argument);\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(Vlog, ElseIfChainsCollapse) {
   vlog::Stmts s;
   s.ifElse(

@@ -124,7 +124,7 @@ std::vector<std::pair<std::string, std::string>> readValues(const AccelParams& p
            {"TABLE", p.config.activations.table ? "1'b1" : "1'b0"}});
     else if (r.offset >= isa::kPerfRegisterBase) {
       const int idx = static_cast<int>((r.offset - 0x100) / 8);
-      value = (r.offset % 8 == 0) ? "perf_q[" + num(idx) + "][RegBits-1:0]" : "perf_hi_q";
+      value = (r.offset % 8 == 0) ? "perf_count[" + num(idx) + "][RegBits-1:0]" : "perf_hi_q";
     }
     if (!value.empty())
       out.emplace_back(r.name, value);
@@ -427,8 +427,8 @@ void CmdFrontendGenerator::perfCounters(vlog::Body& b, StateRegs& regs) const {
   const std::vector<PerfEvent> events = perfEvents(p_);
   const int nPerf = static_cast<int>(events.size());
   b.comment("64-bit performance counters (registers from RegPerfBase, LO then HI).");
-  regs.add("perf", Type::bits("PerfBits"), "'0", "", "NumPerf")
-      .add("perf_hi", Type::bits("RegBits"), "'0", "HI word latched by the last LO read");
+  regs.add("perf_hi", Type::bits("RegBits"), "'0", "HI word latched by the last LO read");
+  b.logicArray("perf_count", Type::bits("PerfBits"), "NumPerf", "the counters' values", "mem2reg");
   b.logicArray("perf_inc", Type::bits("PerfIncBits"), "NumPerf", "increment this cycle", "mem2reg");
   for (int i = 0; i < nPerf; ++i)
     b.assign("perf_inc[" + num(i) + "]",
@@ -438,9 +438,15 @@ void CmdFrontendGenerator::perfCounters(vlog::Body& b, StateRegs& regs) const {
   b.logic("perf_hi_next", Type::bits("RegBits"), "HI word of the counter whose LO is read");
   b.assign("perf_off", "rd_addr - RegPerfBase");
   b.assign("perf_idx", "perf_off[$clog2(NumPerf)+2:3]");
-  b.assign("perf_hi_next", "perf_q[perf_idx][PerfBits-1:RegBits]");
+  b.assign("perf_hi_next", "perf_count[perf_idx][PerfBits-1:RegBits]");
   b.logic("perf_reset", Type::bit());
   b.assign("perf_reset", "wr_go && wr_addr == RegCountersReset && wdata_set");
+  // Each counter in a block of its own, not in the next-state block: that block reads the AXI-Lite
+  // inputs, so a Verilated model would compute all its adds in the input region, twice a cycle.
+  vlog::Body& counter = b.genFor("i", "NumPerf", "gen_perf");
+  counter.logic("count_q", Type::bits("PerfBits"));
+  counter.flops({{{"count_q", "perf_reset ? '0 : count_q + PerfBits'(perf_inc[i])", "'0"}}});
+  counter.assign("perf_count[i]", "count_q");
   b.blank();
 }
 
@@ -554,10 +560,6 @@ void CmdFrontendGenerator::nextState(vlog::Stmts& n) const {
 }
 
 void CmdFrontendGenerator::nextCounters(vlog::Stmts& n) const {
-  n.comment("Performance counters.");
-  n.forLoop("i", "NumPerf", [](vlog::Stmts& s) {
-    s.line("perf_d[i] = perf_reset ? '0 : perf_q[i] + PerfBits'(perf_inc[i]);");
-  });
   n.comment("COUNTER_OP: configure / reset / snapshot (the value read is the old one).");
   n.forLoop("i", "NumCounters", [](vlog::Stmts& s) {
     s.ifElse(

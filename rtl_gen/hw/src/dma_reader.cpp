@@ -170,23 +170,26 @@ void DmaReaderGenerator::splitQueue(vlog::Body& b) const {
   // --- ID pool and AR.
   dma::freeIdSearch(b);
   b.comment("Per ID: the burst's slot, the buffer beat of its next beat and of its last beat.");
+  // The ID events decoded once a cycle (one shift each, as the slots' below): a Verilated model
+  // then tests a bit per ID rather than a compare fed by the AXI inputs, which it would compute
+  // in the input region, twice a cycle.
+  b.logic("id_alloc", Type::bits("MaxInflight"), "the ID takes the burst entering the AR register");
+  b.logic("id_beat", Type::bits("MaxInflight"), "an R beat for the ID");
+  b.assign("id_alloc", "MaxInflight'(ar_load) << free_id");
+  b.assign("id_beat", "MaxInflight'(r_fire) << r_idx");
   vlog::Body& id = b.genFor("i", "MaxInflight", "gen_id");
-  id.logic("alloc", Type::bit(), "this ID takes the burst entering the AR register");
-  id.logic("beat", Type::bit(), "an R beat for this ID");
   id.logic("busy_q", Type::bit());
   id.logic("pos_q", Type::bits("BeatW"));
   id.logic("last_q", Type::bits("BeatW"));
   id.logic("slot_q", Type::bits("SlotW"));
-  id.assign("alloc", "ar_load && free_id == IdxW'(i)");
-  id.assign("beat", "r_fire && r_idx == IdxW'(i)");
   // Loaded under an enable rather than through _d signals: the same logic to synthesis, but a
   // Verilated model skips the IDs with nothing to do (most of them, every cycle).
-  id.flops({{{"busy_q", "alloc | (pos_q != last_q)", "1'b0"},
-             {"pos_q", "alloc ? split_issued_q : pos_q + BeatW'(1)", "'0"}},
-            "alloc | beat"});
+  id.flops({{{"busy_q", "id_alloc[i] | (pos_q != last_q)", "1'b0"},
+             {"pos_q", "id_alloc[i] ? split_issued_q : pos_q + BeatW'(1)", "'0"}},
+            "id_alloc[i] | id_beat[i]"});
   id.flops({{{"slot_q", "split_slot", ""},
              {"last_q", "split_issued_q + BeatW'(split_beats) - BeatW'(1)", ""}},
-            "alloc"});
+            "id_alloc[i]"});
   id.assign("id_busy[i]", "busy_q");
   id.assign("id_slot[i]", "slot_q");
   id.assign("id_pos[i]", "pos_q");
@@ -226,6 +229,7 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
   // The write enables decoded once (a slot's beat, a position): a Verilated model then tests a
   // bit per register rather than two compares.
   b.logic("slot_beat", Type::bits("Slots"), "the R beat is for this slot");
+  b.assign("slot_beat", "Slots'(r_fire) << r_slot");
   b.logic("pos_hit", Type::bits("BufBeats"), "the R beat is at this position of its slot");
   b.genFor("q", "BufBeats", "gen_pos_hit").assign("pos_hit[q]", "32'(r_pos) == q");
   vlog::Body& beat = b.genFor("i", "Slots", "gen_slot_data").genFor("p", "BufBeats", "gen_beat");
@@ -238,21 +242,20 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
   // --- Slot state.
   b.comment("Per slot: taken at the request, done when all its beats have arrived, free again "
             "when answered.");
+  b.logic("slot_alloc", Type::bits("Slots"), "taken by the request");
+  b.logic("slot_retire", Type::bits("Slots"), "answered");
+  b.assign("slot_alloc", "Slots'(req_fire) << alloc_slot");
+  b.assign("slot_retire", "Slots'(resp_fire) << resp_slot_q");
   vlog::Body& slot = b.genFor("s", "Slots", "gen_slot");
-  slot.logic("alloc", Type::bit());
-  slot.logic("retire", Type::bit());
   slot.logic("busy_q", Type::bit());
   slot.logic("error_q", Type::bit());
   slot.logic("rcvd_q", Type::bits("BeatW"), "beats arrived");
-  slot.assign("alloc", "req_fire && alloc_slot == SlotW'(s)");
-  slot.assign("slot_beat[s]", "r_fire && r_slot == SlotW'(s)");
-  slot.assign("retire", "resp_fire && resp_slot_q == SlotW'(s)");
   // Under enables, as the IDs above: a retire frees the slot even as it is taken again; a beat
   // counts (its error sticks) from the zeros an allocation loads.
-  slot.flops({{{"busy_q", "!retire", "1'b0"}}, "alloc | retire"});
+  slot.flops({{{"busy_q", "!slot_retire[s]", "1'b0"}}, "slot_alloc[s] | slot_retire[s]"});
   slot.flops({{{"error_q", "slot_beat[s] ? error_q | r_bad : 1'b0", "1'b0"},
                {"rcvd_q", "slot_beat[s] ? rcvd_q + BeatW'(1) : '0", "'0"}},
-              "alloc | slot_beat[s]"});
+              "slot_alloc[s] | slot_beat[s]"});
   slot.assign("slot_busy[s]", "busy_q");
   slot.assign("slot_done[s]", "busy_q && rcvd_q == slot_beats_q[s]");
   slot.assign("slot_error[s]", "error_q");

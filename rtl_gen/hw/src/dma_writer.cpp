@@ -292,46 +292,39 @@ void DmaWriterGenerator::wSide(vlog::Body& b) const {
 
 void DmaWriterGenerator::completions(vlog::Body& b) const {
 
+  // The slot events decoded once a cycle (one shift each): a Verilated model then tests a bit
+  // per slot rather than four compares, and the slots' state, under enables, is computed only at
+  // the clock edge (compares fed by the AXI inputs would run in the input region, twice a cycle).
+  b.logic("slot_alloc", Type::bits("Slots"), "taken by the request");
+  b.logic("slot_issue", Type::bits("Slots"), "one of its bursts enters the AW register");
+  b.logic("slot_answer", Type::bits("Slots"), "a B response for one of its bursts");
+  b.logic("slot_retire", Type::bits("Slots"), "reported");
+  b.logic("b_bad", Type::bit(), "the B response is an error");
+  b.assign("slot_alloc", "Slots'(req_fire) << alloc_slot");
+  b.assign("slot_issue", "Slots'(aw_load) << aw_slot");
+  b.assign("slot_answer", "Slots'(b_fire) << b_slot");
+  b.assign("slot_retire", "Slots'(done_fire) << done_slot_q");
+  b.assign("b_bad", "m_axi_bresp_i != 2'b00");
   b.comment("Per slot: taken at the request; done when all its bursts are issued and "
             "answered; free again when reported.");
   vlog::Body& slot = b.genFor("s", "Slots", "gen_slot");
-  slot.logic("alloc", Type::bit());
-  slot.logic("issue", Type::bit(), "one of its bursts enters the AW register");
-  slot.logic("answer", Type::bit(), "a B response for one of its bursts");
-  slot.logic("retire", Type::bit());
   slot.logic("busy_q", Type::bit());
-  slot.logic("busy_d", Type::bit());
   slot.logic("issued_q", Type::bit(), "all its bursts are issued");
-  slot.logic("issued_d", Type::bit());
   slot.logic("error_q", Type::bit());
-  slot.logic("error_d", Type::bit());
   slot.logic("pending_q", Type::bits("PendW"), "bursts issued and not answered");
-  slot.logic("pending_d", Type::bits("PendW"));
-  slot.assign("alloc", "req_fire && alloc_slot == SlotW'(s)");
-  slot.assign("issue", "aw_load && aw_slot == SlotW'(s)");
-  slot.assign("answer", "b_fire && b_slot == SlotW'(s)");
-  slot.assign("retire", "done_fire && done_slot_q == SlotW'(s)");
-  slot.comb()
-      .line("busy_d = busy_q;")
-      .line("issued_d = issued_q;")
-      .line("error_d = error_q;")
-      .line("pending_d = pending_q;")
-      .ifElse("alloc",
-              [](vlog::Stmts& s) {
-                s.line("busy_d = 1'b1;")
-                    .line("issued_d = req_empty;")
-                    .line("error_d = 1'b0;")
-                    .line("pending_d = '0;");
-              })
-      .comment("a request's first burst may be issued in the cycle it arrives")
-      .line("issued_d = issued_d | (issue & split_final);")
-      .line("error_d = error_d | (answer & (m_axi_bresp_i != 2'b00));")
-      .line("pending_d = pending_d + PendW'(issue) - PendW'(answer);")
-      .ifElse("retire", [](vlog::Stmts& s) { s.line("busy_d = 1'b0;"); });
-  slot.flops({{{"busy_q", "busy_d", "1'b0"},
-               {"issued_q", "issued_d", "1'b0"},
-               {"error_q", "error_d", "1'b0"},
-               {"pending_q", "pending_d", "'0"}}});
+  // An allocation loads the request's start (a request's first burst may be issued, and a
+  // retire free the slot, in the cycle it arrives).
+  slot.flops({{{"busy_q", "!slot_retire[s]", "1'b0"}}, "slot_alloc[s] | slot_retire[s]"});
+  slot.flops({{{"issued_q",
+                "(slot_alloc[s] ? req_empty : issued_q) | (slot_issue[s] & split_final)", "1'b0"}},
+              "slot_alloc[s] | slot_issue[s]"});
+  slot.flops({{{"error_q", "(slot_alloc[s] ? 1'b0 : error_q) | (slot_answer[s] & b_bad)", "1'b0"}},
+              "slot_alloc[s] | slot_answer[s]"});
+  slot.flops({{{"pending_q",
+                "(slot_alloc[s] ? '0 : pending_q) + PendW'(slot_issue[s]) -\n"
+                "            PendW'(slot_answer[s])",
+                "'0"}},
+              "slot_alloc[s] | slot_issue[s] | slot_answer[s]"});
   slot.assign("slot_busy[s]", "busy_q");
   slot.assign("slot_done[s]", "busy_q && issued_q && pending_q == '0");
   slot.assign("slot_error[s]", "error_q");

@@ -48,8 +48,9 @@ vlog::Module ReservationStationGenerator::build() const {
   b.localParam("CountBits", "IdBits+1", "holds 0..Entries");
   declareEnum(b, opKindEncoding());
   StateRegs regs(b);
-  regs.add("valid", Type::bits("Entries"), "'0", "slot holds an operation")
-      .add("deps", Type::bits("Entries"), "'0", "older operations to wait for", "Entries");
+  regs.add("valid", Type::bits("Entries"), "'0", "slot holds an operation");
+  b.logicArray("deps_q", Type::bits("Entries"), "Entries", "older operations to wait for",
+               "mem2reg");
   b.logicArray("kind_q", Type::bits("KindBits"), "Entries", "", "mem2reg");
   b.logicArray("payload_q", Type::bits("PayloadWidth"), "Entries", "", "mem2reg");
   b.logicArray("ranges_q", Type::bits("RangesWidth"), "Entries", "", "mem2reg");
@@ -66,13 +67,23 @@ vlog::Module ReservationStationGenerator::build() const {
   conflicts(b);
   queues(b);
 
-  b.comment("Next state: completions clear their slot and dependency bit everywhere.");
-  regs.next()
-      .line("valid_d = valid_q & ~done_mask;")
+  b.comment("Next state: completions clear their slot and dependency bit everywhere; an "
+            "allocation takes the free slot, with the live slots it conflicts with.");
+  regs.next().line("valid_d = valid_q & ~done_mask;").ifElse("alloc_fire", [](vlog::Stmts& s) {
+    s.line("valid_d[free_slot] = 1'b1;");
+  });
+  // The search runs in the clocked block, under alloc_fire: the same logic to synthesis, but a
+  // Verilated model compares the slots only in a cycle that allocates.
+  vlog::SeqItem& deps = b.sequential();
+  deps.reset.forLoop("i", "Entries", [](vlog::Stmts& s) { s.line("deps_q[i] <= '0;"); });
+  deps.clocked
       .forLoop("i", "Entries",
-               [](vlog::Stmts& s) { s.line("deps_d[i] = deps_q[i] & ~done_mask;"); })
+               [](vlog::Stmts& s) { s.line("deps_q[i] <= deps_q[i] & ~done_mask;"); })
       .ifElse("alloc_fire", [](vlog::Stmts& s) {
-        s.line("valid_d[free_slot] = 1'b1;").line("deps_d[free_slot] = new_deps;");
+        s.forLoop("i", "Entries", [](vlog::Stmts& t) {
+          t.line("deps_q[free_slot][i] <= valid_q[i] && !done_mask[i] &&\n"
+                 "    conflicts(ranges_q[i], kind_q[i], alloc_ranges_i, alloc_kind_i);");
+        });
       });
   b.comment("The slot's operation, stored at allocation.");
   b.clocked().clocked.ifElse("alloc_fire", [](vlog::Stmts& s) {
@@ -115,47 +126,48 @@ void ReservationStationGenerator::ports(vlog::Module& m) const {
   m.output("stall_o", Type::bit(), "a queue head waits for an older operation");
 }
 
-// The new operation's ranges against every slot's: drives new_deps, the live slots it must
-// wait for. Reads alloc_ranges_i, alloc_kind_i, ranges_q, kind_q, valid_q, done_mask.
+// conflicts(old ranges, old kind, new ranges, new kind): the old operation must complete before
+// the new one starts.
 void ReservationStationGenerator::conflicts(vlog::Body& b) const {
   b.localParam("RangeWidth", num(range_.width()), "one range {" + range_.describe() + "}");
-  b.logic("new_deps", Type::bits("Entries"));
-  b.logic("overlaps", Type::bits("Entries"), "per slot: a conflicting range");
-  for (int r = 0; r < kRangesPerOp; ++r) {
-    const std::string n = std::string("new_") + kRangeNames[r];
-    b.logic(n, Type::bits("RangeWidth"));
-    b.assign(n, "alloc_ranges_i[" + num(r) + "*RangeWidth +: RangeWidth]");
-    range_.unpack(b, n, n + "_");
-  }
-  vlog::Body& cmp = b.genFor("i", "Entries", "gen_conflict");
-  cmp.logic("same_exec", Type::bit(), "both are execute operations");
-  cmp.assign("same_exec", "kind_q[i] == OpExec && alloc_kind_i == OpExec");
-  for (int r = 0; r < kRangesPerOp; ++r) {
-    const std::string n = std::string("old_") + kRangeNames[r];
-    cmp.logic(n, Type::bits("RangeWidth"));
-    cmp.assign(n, "ranges_q[i][" + num(r) + "*RangeWidth +: RangeWidth]");
-    range_.unpack(cmp, n, n + "_");
-  }
+  std::vector<std::pair<std::string, Type>> locals;
+  for (const char* side : {"old_", "new_"})
+    for (const char* r : kRangeNames)
+      locals.emplace_back(side + std::string(r), Type::bits("RangeWidth"));
+  locals.emplace_back("raw", Type::bit());
+  locals.emplace_back("war", Type::bit());
+  locals.emplace_back("waw", Type::bit());
+  b.comment("The old operation must complete first: it writes rows the new one reads (raw), or, "
+            "unless both are execute operations, reads rows it writes (war) or writes them too "
+            "(waw).");
+  vlog::Stmts& f = b.function("conflicts", Type::bit(),
+                              {{"old_ranges", Type::bits("RangesWidth")},
+                               {"old_kind", Type::bits("KindBits")},
+                               {"new_ranges", Type::bits("RangesWidth")},
+                               {"new_kind", Type::bits("KindBits")}},
+                              locals);
+  for (int r = 0; r < kRangesPerOp; ++r)
+    for (const char* side : {"old", "new"})
+      f.line(side + std::string("_") + kRangeNames[r] + " = " + side + "_ranges[" + num(r) +
+             "*RangeWidth +: RangeWidth];");
   // Range `a` of the old operation overlaps range `bIdx` of the new one.
-  auto overlap = [](int a, int bIdx) {
-    const std::string o = std::string("old_") + kRangeNames[a] + "_";
-    const std::string n = std::string("new_") + kRangeNames[bIdx] + "_";
-    return "(" + o + "valid && " + n + "valid && " + o + "acc == " + n + "acc &&\n         " + o +
-           "start < " + n + "end && " + n + "start < " + o + "end)";
+  auto overlap = [this](int a, int bIdx) {
+    const std::string o = std::string("old_") + kRangeNames[a];
+    const std::string n = std::string("new_") + kRangeNames[bIdx];
+    auto f = [this](const std::string& vec, const char* field) { return range_.slice(vec, field); };
+    return "(" + f(o, "valid") + " && " + f(n, "valid") + " && " + f(o, "acc") +
+           " == " + f(n, "acc") + " &&\n        " + f(o, "start") + " < " + f(n, "end") + " && " +
+           f(n, "start") + " < " + f(o, "end") + ")";
   };
-  cmp.logic("raw", Type::bit(), "the old op writes rows the new op reads");
-  cmp.logic("war", Type::bit(), "the old op reads rows the new op writes");
-  cmp.logic("waw", Type::bit(), "both write the same rows");
   std::string raw, war;
   for (int r = 0; r < kRangeWrite; ++r) {
     raw += (r ? " ||\n      " : "") + overlap(kRangeWrite, r);
     war += (r ? " ||\n      " : "") + overlap(r, kRangeWrite);
   }
-  cmp.assign("raw", raw);
-  cmp.assign("war", war);
-  cmp.assign("waw", overlap(kRangeWrite, kRangeWrite));
-  cmp.assign("overlaps[i]", "raw || (!same_exec && (war || waw))");
-  b.assign("new_deps", "overlaps & valid_q & ~done_mask");
+  f.line("raw = " + raw + ";");
+  f.line("war = " + war + ";");
+  f.line("waw = " + overlap(kRangeWrite, kRangeWrite) + ";");
+  f.line("conflicts = raw || (!(old_kind == OpExec && new_kind == OpExec) && (war || waw));");
   b.blank();
 }
 

@@ -154,6 +154,14 @@ Stmts& Body::comb() {
   return std::get<CombItem>(items_.back()).body;
 }
 
+Stmts& Body::function(const std::string& name, Type result,
+                      std::vector<std::pair<std::string, Type>> args,
+                      std::vector<std::pair<std::string, Type>> locals) {
+  items_.emplace_back(
+      FunctionItem{name, std::move(result), std::move(args), std::move(locals), {}});
+  return std::get<FunctionItem>(items_.back()).body;
+}
+
 InstanceItem& Body::instance(const std::string& module, const std::string& name) {
   items_.emplace_back(InstanceItem{module, name, {}, {}, {}});
   return std::get<InstanceItem>(items_.back());

@@ -240,6 +240,8 @@ public:
           stmts(q->clocked, level + 2);
           os_ << ind << "  end\n" << ind << "end\n";
         }
+      } else if (const auto* fn = std::get_if<FunctionItem>(&item)) {
+        function(*fn, level);
       } else if (const auto* inst = std::get_if<InstanceItem>(&item)) {
         instance(*inst, ind);
       } else if (const auto* g = std::get_if<GenForItem>(&item)) {
@@ -293,6 +295,34 @@ private:
         os_ << ind << text << "\n";
       }
     }
+  }
+
+  // The inputs on the signature line, or one per line when they do not fit.
+  void function(const FunctionItem& fn, int level) {
+    const std::string ind(2 * level, ' ');
+    std::vector<std::string> args;
+    size_t length = 0;
+    for (const auto& [name, type] : fn.args) {
+      args.push_back("input " + typeText(type) + " " + name);
+      length += args.back().size() + 2;
+    }
+    const std::string head = "function automatic " + typeText(fn.result) + " " + fn.name + "(";
+    const bool oneLine = ind.size() + head.size() + length + 1 <= kLineLimit;
+    os_ << ind << head;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (oneLine)
+        os_ << (i ? ", " : "") << args[i];
+      else
+        os_ << (i ? "," : "") << "\n" << ind << "    " << args[i];
+    }
+    os_ << ");\n";
+    size_t typeWidth = 0;
+    for (const auto& local : fn.locals)
+      typeWidth = std::max(typeWidth, typeText(local.second).size());
+    for (const auto& [name, type] : fn.locals)
+      os_ << ind << "  " << pad(typeText(type), typeWidth) << " " << name << ";\n";
+    stmts(fn.body, level + 1);
+    os_ << ind << "endfunction\n";
   }
 
   void enumType(const EnumItem& e, const std::string& ind) {

@@ -139,6 +139,17 @@ struct SeqItem {
   std::string clock = "clk_i";
   std::string resetN = "rst_ni";
 };
+/// `function automatic <result> name(input <args>)`: its local variables and statements that
+/// assign the result to `name`. For logic only a clocked block's enabled branch needs: synthesis
+/// reads the same gates as a continuous assign, but a Verilated model computes a call only when
+/// the branch runs, where it computes an assign on every evaluation.
+struct FunctionItem {
+  std::string name;
+  Type result;
+  std::vector<std::pair<std::string, Type>> args; // (name, type), all inputs
+  std::vector<std::pair<std::string, Type>> locals;
+  Stmts body;
+};
 struct InstanceItem {
   std::string module;
   std::string name;
@@ -160,8 +171,9 @@ struct GenIfItem {
   std::shared_ptr<Body> otherwise; // may be null
 };
 
-using Item = std::variant<CommentItem, BlankItem, LocalParamItem, DeclItem, EnumItem, AssignItem,
-                          CombItem, FlopsItem, SeqItem, InstanceItem, GenForItem, GenIfItem>;
+using Item =
+    std::variant<CommentItem, BlankItem, LocalParamItem, DeclItem, EnumItem, AssignItem, CombItem,
+                 FlopsItem, SeqItem, FunctionItem, InstanceItem, GenForItem, GenIfItem>;
 
 /// An ordered list of module items; generate blocks nest Bodies.
 class Body {
@@ -184,6 +196,10 @@ public:
   SeqItem& sequential();
   /// An always_ff block without reset (memories, datapath registers).
   SeqItem& clocked();
+  /// A function (FunctionItem); returns its body to fill.
+  Stmts& function(const std::string& name, Type result,
+                  std::vector<std::pair<std::string, Type>> args,
+                  std::vector<std::pair<std::string, Type>> locals = {});
   InstanceItem& instance(const std::string& module, const std::string& name);
   Body& genFor(const std::string& genvar, const std::string& count, const std::string& label);
   /// Returns {then, else}; else is null when elseLabel is empty.
