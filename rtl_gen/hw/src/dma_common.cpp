@@ -122,6 +122,12 @@ void requestIntake(vlog::Body& b) {
   b.assign("req_empty", "req_len == '0");
 }
 
+void eventVector(vlog::Body& b, const std::string& name, const std::string& count,
+                 const std::string& fire, const std::string& index, const std::string& comment) {
+  b.logic(name, Type::bits(count), comment);
+  b.assign(name, count + "'(" + fire + ") << " + index);
+}
+
 void freeIdSearch(vlog::Body& b) {
   b.comment("ID pool: an ID is busy from its burst's address handshake until its last beat "
             "(reads) or its response (writes); new bursts take the lowest free ID.");

@@ -49,6 +49,13 @@ void addressChannelRegister(vlog::Body& b, const std::string& ch);
 /// an empty request's beats differently).
 void requestIntake(vlog::Body& b);
 
+/// An event of one of `count` slots or IDs decoded once a cycle: declares `name` (count bits) and
+/// drives it with `fire` shifted to bit `index`. Per-slot state loaded under these bits costs a
+/// Verilated model a bit test per slot, where compares fed by the AXI inputs would run in its
+/// input region on both evaluations of a cycle.
+void eventVector(vlog::Body& b, const std::string& name, const std::string& count,
+                 const std::string& fire, const std::string& index, const std::string& comment);
+
 /// Round-robin pick among `cand[Slots]`: the first candidate after `last`, wrapping around.
 /// Declares `<pick>_valid` and `<pick>_slot`.
 void roundRobin(vlog::Body& b, const std::string& cand, const std::string& last,

@@ -170,13 +170,10 @@ void DmaReaderGenerator::splitQueue(vlog::Body& b) const {
   // --- ID pool and AR.
   dma::freeIdSearch(b);
   b.comment("Per ID: the burst's slot, the buffer beat of its next beat and of its last beat.");
-  // The ID events decoded once a cycle (one shift each, as the slots' below): a Verilated model
-  // then tests a bit per ID rather than a compare fed by the AXI inputs, which it would compute
-  // in the input region, twice a cycle.
-  b.logic("id_alloc", Type::bits("MaxInflight"), "the ID takes the burst entering the AR register");
-  b.logic("id_beat", Type::bits("MaxInflight"), "an R beat for the ID");
-  b.assign("id_alloc", "MaxInflight'(ar_load) << free_id");
-  b.assign("id_beat", "MaxInflight'(r_fire) << r_idx");
+  // The ID events decoded once a cycle (dma::eventVector), as the slots' below.
+  dma::eventVector(b, "id_alloc", "MaxInflight", "ar_load", "free_id",
+                   "the ID takes the burst entering the AR register");
+  dma::eventVector(b, "id_beat", "MaxInflight", "r_fire", "r_idx", "an R beat for the ID");
   vlog::Body& id = b.genFor("i", "MaxInflight", "gen_id");
   id.logic("busy_q", Type::bit());
   id.logic("pos_q", Type::bits("BeatW"));
@@ -228,8 +225,7 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
   // bus, max_bytes 256: 65).
   // The write enables decoded once (a slot's beat, a position): a Verilated model then tests a
   // bit per register rather than two compares.
-  b.logic("slot_beat", Type::bits("Slots"), "the R beat is for this slot");
-  b.assign("slot_beat", "Slots'(r_fire) << r_slot");
+  dma::eventVector(b, "slot_beat", "Slots", "r_fire", "r_slot", "the R beat is for this slot");
   b.logic("pos_hit", Type::bits("BufBeats"), "the R beat is at this position of its slot");
   b.genFor("q", "BufBeats", "gen_pos_hit").assign("pos_hit[q]", "32'(r_pos) == q");
   vlog::Body& beat = b.genFor("i", "Slots", "gen_slot_data").genFor("p", "BufBeats", "gen_beat");
@@ -242,10 +238,8 @@ void DmaReaderGenerator::channels(vlog::Body& b) const {
   // --- Slot state.
   b.comment("Per slot: taken at the request, done when all its beats have arrived, free again "
             "when answered.");
-  b.logic("slot_alloc", Type::bits("Slots"), "taken by the request");
-  b.logic("slot_retire", Type::bits("Slots"), "answered");
-  b.assign("slot_alloc", "Slots'(req_fire) << alloc_slot");
-  b.assign("slot_retire", "Slots'(resp_fire) << resp_slot_q");
+  dma::eventVector(b, "slot_alloc", "Slots", "req_fire", "alloc_slot", "taken by the request");
+  dma::eventVector(b, "slot_retire", "Slots", "resp_fire", "resp_slot_q", "answered");
   vlog::Body& slot = b.genFor("s", "Slots", "gen_slot");
   slot.logic("busy_q", Type::bit());
   slot.logic("error_q", Type::bit());

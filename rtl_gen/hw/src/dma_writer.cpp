@@ -292,18 +292,15 @@ void DmaWriterGenerator::wSide(vlog::Body& b) const {
 
 void DmaWriterGenerator::completions(vlog::Body& b) const {
 
-  // The slot events decoded once a cycle (one shift each): a Verilated model then tests a bit
-  // per slot rather than four compares, and the slots' state, under enables, is computed only at
-  // the clock edge (compares fed by the AXI inputs would run in the input region, twice a cycle).
-  b.logic("slot_alloc", Type::bits("Slots"), "taken by the request");
-  b.logic("slot_issue", Type::bits("Slots"), "one of its bursts enters the AW register");
-  b.logic("slot_answer", Type::bits("Slots"), "a B response for one of its bursts");
-  b.logic("slot_retire", Type::bits("Slots"), "reported");
+  // The slot events decoded once a cycle (dma::eventVector): the slots' state, under enables, is
+  // then computed only at the clock edge.
+  dma::eventVector(b, "slot_alloc", "Slots", "req_fire", "alloc_slot", "taken by the request");
+  dma::eventVector(b, "slot_issue", "Slots", "aw_load", "aw_slot",
+                   "one of its bursts enters the AW register");
+  dma::eventVector(b, "slot_answer", "Slots", "b_fire", "b_slot",
+                   "a B response for one of its bursts");
+  dma::eventVector(b, "slot_retire", "Slots", "done_fire", "done_slot_q", "reported");
   b.logic("b_bad", Type::bit(), "the B response is an error");
-  b.assign("slot_alloc", "Slots'(req_fire) << alloc_slot");
-  b.assign("slot_issue", "Slots'(aw_load) << aw_slot");
-  b.assign("slot_answer", "Slots'(b_fire) << b_slot");
-  b.assign("slot_retire", "Slots'(done_fire) << done_slot_q");
   b.assign("b_bad", "m_axi_bresp_i != 2'b00");
   b.comment("Per slot: taken at the request; done when all its bursts are issued and "
             "answered; free again when reported.");
