@@ -253,6 +253,59 @@ TEST_F(System, OutputStationaryMatmulWithBiasAndAccumulation) {
   (void)a1, (void)b1;
 }
 
+// OS: an accumulation that ends (C in the scratchpad), a COMPUTE_ACCUMULATED after it (C in
+// the accumulator), then one that flips with its D read from the accumulator. The second
+// operation waits for the first one's results to drain; the third one's flip must not be
+// planned onto its beats (tiny's fuzzer, seed 1187, found the second operation computing on
+// the third one's D). A is stored transposed, so that no operation needs a transposer buffer
+// and the third one is in the execute controller's lookahead when the second becomes current.
+TEST_F(System, OutputStationaryContinuedAccumulationThenAFlip) {
+  if (!p.hasOs || p.tensordash || p.lanes != 1)
+    GTEST_SKIP() << "needs the OS dataflow through the transposer (one lane, no TensorDash)";
+  const int kw = p.spRowElems; // = DIM
+  const uint64_t stride = kw * ib, accStride = static_cast<uint64_t>(dim) * ab;
+  std::vector<std::vector<int64_t>> x; // d, a0 (stored transposed), b0, a1, b1, a2, b2
+  for (int i = 0; i < 7; ++i)
+    x.push_back(putMatrix(kIn + i * 0x1000, dim, kw, stride, ib, p.inputWidth));
+  const auto d2 = putMatrix(kIn + 0x8000, dim, dim, accStride, ab, p.outputWidth);
+  const uint32_t n = static_cast<uint32_t>(dim), k32 = static_cast<uint32_t>(kw);
+  prog = {fm::configEx({0, 0, false, true, false, 1, hw::isa::kFloatOne, 0, 0, 1}),
+          fm::configLd({0, false, 1, 0, fm::floatBits(1), stride}),
+          fm::configLd({1, false, 1, 0, fm::floatBits(1), accStride})};
+  // The first operation reads the operands moved in last, so the other two wait behind it.
+  prog.push_back(fm::mvin(1, kIn + 0x8000, fm::accAddr(2 * dim), n, n));
+  for (int i = 6; i >= 0; --i)
+    prog.push_back(fm::mvin(0, kIn + i * 0x1000, fm::spAddr(i * dim), n, k32));
+  auto operand = [&](int i) { return Operand{fm::spAddr(i * dim), n, k32}; };
+  prog.push_back(fm::preload({fm::spAddr(0), n, n}, {fm::spAddr(7 * dim), n, n}));
+  prog.push_back(fm::compute(true, operand(1), operand(2)));
+  prog.push_back(fm::preload({hw::isa::kGarbageAddr, n, n}, {fm::accAddr(0), n, n}));
+  prog.push_back(fm::compute(false, operand(3), operand(4)));
+  prog.push_back(fm::preload({fm::accAddr(2 * dim), n, n}, {fm::accAddr(4 * dim), n, n}));
+  prog.push_back(fm::compute(true, operand(5), operand(6)));
+  prog.push_back(fm::configSt(
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(accStride), hw::isa::kFloatOne}));
+  prog.push_back(fm::mvout(kOut, fm::accAddr(0, false, true), n, n));
+  prog.push_back(fm::mvout(kOut + 0x1000, fm::accAddr(4 * dim, false, true), n, n));
+  const RunOutcome r = run("os_continued_then_flip");
+  auto product = [&](int64_t acc, int a, int b, int i, int j) { // A[i][k] stored at [k][i]
+    for (int k = 0; k < kw; ++k)
+      acc = golden::wrap(acc + x[a][k * kw + i] * x[b][k * kw + j], p.accWidth);
+    return acc;
+  };
+  for (int i = 0; i < dim; ++i)
+    for (int j = 0; j < dim; ++j) {
+      // An accumulation written out leaves zeros: the second one is A1 x B1 alone.
+      const int64_t second = golden::saturate(product(0, 3, 4, i, j), p.outputWidth);
+      const int64_t third = golden::saturate(
+          product(golden::wrap(d2[i * dim + j], p.outputWidth), 5, 6, i, j), p.outputWidth);
+      ASSERT_EQ(get(r.dram, kOut + (i * dim + j) * ab, ab), second)
+          << "C2[" << i << "][" << j << "]";
+      ASSERT_EQ(get(r.dram, kOut + 0x1000 + (i * dim + j) * ab, ab), third)
+          << "C3[" << i << "][" << j << "]";
+    }
+}
+
 // The example sequence of docs/isa.md ("Example: C = A x B + D on a 4x4 array"), command for
 // command, checked against C = saturate(D + A x B) computed here.
 TEST_F(System, IsaDocExample) {

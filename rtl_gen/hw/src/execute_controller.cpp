@@ -707,14 +707,17 @@ void ExecuteControllerGenerator::planning(vlog::Body& b, StateRegs&) const {
                            std::string(tdB_ ? " && (cur_ws || !cur_td_side || cur_bd_garbage || "
                                               "dt_ready_q)"
                                             : ""));
-  b.comment("The next operation flips after the current one (and drains it, same dataflow).");
+  b.comment("The next operation flips after the current one (and drains it, same dataflow). Not "
+            "while the current one's beats wait for a drain (OS): that drain's own flip comes "
+            "first, or the next operation's would land on the current one's first beat.");
   if (td_)
     b.comment("A TensorDash operation's beats are not known ahead: the next flip is planned "
               "once it has finished.");
   b.assign("plan_nxt",
            "!ev_valid_q && !flip_now && cur_valid_q && cur_flipped_q && nxt_valid_q "
            "&& nxt_flip &&\n"
-           "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws" +
+           "      !cur_last && !(nxt_ws && drain_blocks) && nxt_ws == cur_ws &&\n"
+           "      !(!cur_ws && drain_pend_q)" +
                std::string(td_ ? " && cur_ws" : " &&\n      !(cur_ws && cur_a_t && nxt_b_t)"));
   if (!td_)
     b.comment("(The transposer has one read port: a compute beat reading A from it cannot carry "
